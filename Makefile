@@ -1,0 +1,27 @@
+# make setup   create .venv with every runtime and test dependency (quick when done already)
+# make render  render the dev stack offline into build/dev
+# make test    lint and run the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: setup render test clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+render: setup
+	$(BIN)/python -m infra render --stack dev
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf build $(VENV)

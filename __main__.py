@@ -1,0 +1,5 @@
+"""Entry point of `pulumi preview` and `pulumi up`."""
+
+from infra.program import main
+
+main()

@@ -1,0 +1,25 @@
+"""What a check has to say about a setting: an error that stops the deployment, or advice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    level: Level
+    code: str
+    # Path of the offending setting relative to the thing checked, e.g. "prefill.gpus".
+    field: str
+    message: str
+
+
+def error(code: str, field: str, message: str) -> Finding:
+    return Finding("error", code, field, message)
+
+
+def warning(code: str, field: str, message: str) -> Finding:
+    return Finding("warning", code, field, message)

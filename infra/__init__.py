@@ -1,0 +1,1 @@
+"""This program: its stack configuration, the composition of components, and offline tools."""

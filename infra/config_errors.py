@@ -1,0 +1,97 @@
+"""Problems with the stack configuration, each a line naming the config key at fault."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import types
+import typing
+from collections.abc import Sequence
+
+import pulumi
+from pydantic import BaseModel, ValidationError
+
+from components.findings import Finding
+
+PROJECT = "hyperpod-dpd"
+
+
+class ConfigError(pulumi.RunError):
+    """Raised before any resource is registered; Pulumi prints it without a traceback."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("invalid stack configuration:\n" + "\n".join(self.problems))
+
+
+def config_key(*path: str | int) -> str:
+    """`hyperpod-dpd:endpoints[0].prefill.gpus` from ("endpoints", 0, "prefill", "gpus")."""
+    key = ""
+    for part in path:
+        if isinstance(part, int):
+            key += f"[{part}]"
+        else:
+            key += f".{part}" if key else part
+    return f"{PROJECT}:{key}"
+
+
+def finding_line(key: str, finding: Finding) -> str:
+    return f"{key}: {finding.message}"
+
+
+def _model_at(model: type[BaseModel], loc: Sequence[str | int]) -> type[BaseModel] | None:
+    """The settings model that the location `loc` points into, if it is one."""
+    current: object = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return None
+        fields = {f.alias or name: f for name, f in current.model_fields.items()}
+        if part not in fields:
+            return None
+        current = _element_type(fields[part].annotation)
+    return current if isinstance(current, type) and issubclass(current, BaseModel) else None
+
+
+def _element_type(annotation: object) -> object:
+    """The model inside Optional[...], list[...] or dict[str, ...], or the type itself."""
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType, list, dict):
+        for arg in reversed(typing.get_args(annotation)):
+            if arg is not type(None):
+                return _element_type(arg)
+    return annotation
+
+
+def unknown_key(key: str, allowed: Sequence[str]) -> str:
+    """The problem of a key that is not a setting, with the likeliest intended one."""
+    name = key.rsplit(".", 1)[-1].rsplit(":", 1)[-1]
+    close = difflib.get_close_matches(name, allowed, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"{key}: is not a known setting{hint}; allowed keys: {', '.join(allowed)}"
+
+
+def _describe(error: dict) -> str:
+    if error["type"] == "missing":
+        return "is required"
+    # "Input should be ...", "String should have ..." read as "must be ...", "must have ...".
+    message = re.sub(r"^\w+ should ", "must ", error["msg"].removeprefix("Value error, "))
+    value = error["input"]
+    if isinstance(value, (dict, list)):
+        return message
+    return f"{value!r} is not allowed; {message}"
+
+
+def _problem(error: dict, model: type[BaseModel]) -> str:
+    key = config_key(*error["loc"])
+    if error["type"] == "extra_forbidden":
+        parent = _model_at(model, error["loc"][:-1])
+        allowed = [f.alias or n for n, f in parent.model_fields.items()] if parent else []
+        return unknown_key(key, allowed)
+    return f"{key}: {_describe(error)}"
+
+
+def validation_problems(error: ValidationError, model: type[BaseModel]) -> list[str]:
+    """One line per pydantic error, keyed by the config key that holds the bad value."""
+    return [_problem(e, model) for e in error.errors(include_url=False)]

@@ -1,0 +1,108 @@
+"""What the offline render writes: Kubernetes manifests, resources.json, and a summary."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from components.endpoint_manifest import API_VERSION, KIND, router_url
+from infra.render import RenderResult
+
+ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
+HEAD = ("apiVersion", "kind", "metadata")
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def kubernetes_objects(result: RenderResult) -> list[dict[str, Any]]:
+    """Every Kubernetes object the stack creates, as `kubectl apply` would take it."""
+    objects = []
+    for resource in result.resources:
+        inputs = resource.inputs
+        if resource.type.startswith("kubernetes:") and {"apiVersion", "kind"} <= inputs.keys():
+            head = {key: _sorted(inputs[key]) for key in HEAD if key in inputs}
+            rest = {k: v for k, v in inputs.items() if k not in HEAD}
+            objects.append({**head, **_sorted(rest)})
+    return objects
+
+
+def _manifest_file(obj: dict[str, Any]) -> str:
+    metadata = obj.get("metadata", {})
+    parts = [metadata.get("namespace"), obj["kind"].lower(), metadata.get("name")]
+    return ".".join(p for p in parts if p) + ".yaml"
+
+
+def write_render(result: RenderResult, out: Path) -> list[Path]:
+    """Replace `out` with the render's files; return the manifests written."""
+    if out.exists():
+        shutil.rmtree(out)
+    manifests_dir = out / "manifests"
+    manifests_dir.mkdir(parents=True)
+    written = []
+    for obj in kubernetes_objects(result):
+        path = manifests_dir / _manifest_file(obj)
+        path.write_text(yaml.safe_dump(obj, sort_keys=False))
+        written.append(path)
+    resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
+    (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
+    return written
+
+
+def _gib(value: str) -> str:
+    gib = int(value) / 1024**3
+    return f"{gib:g} GiB"
+
+
+def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
+    spec, meta = obj["spec"], obj["metadata"]
+    pd = spec["pdSpec"]
+    env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+    args = spec["worker"]["args"]
+    tp = args[args.index("--tensor-parallel-size") + 1]
+
+    def role(name: str, role_spec: dict) -> str:
+        gpus = role_spec["resources"]["limits"]["nvidia.com/gpu"]
+        return f"{name} {role_spec['replicas']}x{gpus} GPU"
+
+    return [
+        f"  {meta['namespace']}/{meta['name']}  model {spec['modelName']} on "
+        f"{spec['instanceType']}",
+        f"    {role('prefill', pd['prefillSpec'])}, {role('decode', pd['decodingSpec'])}, "
+        f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
+        f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
+        f"PD buffer {_gib(env['PD_BUFFER_SIZE'])}",
+        f"    router {router_url(meta['name'], meta['namespace'])}",
+    ]
+
+
+def summary(result: RenderResult, out: Path, manifests: list[Path]) -> str:
+    counts = Counter(r.type for r in result.resources)
+    lines = [
+        f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
+        "nothing was deployed.",
+        "",
+        f"Resources ({len(result.resources)}):",
+        *(f"  {count:3d}  {type_}" for type_, count in sorted(counts.items())),
+        "",
+        "Endpoints:",
+    ]
+    for resource in result.of_type(ENDPOINT_CONFIG_TYPE):
+        lines += _endpoint_lines(resource.inputs)
+    lines += ["", f"Warnings ({len(result.warnings)}):"]
+    lines += [f"  {w}" for w in result.warnings] or ["  none"]
+    lines += [
+        "",
+        f"Wrote {out / 'resources.json'} and {len(manifests)} manifests in {out / 'manifests'}",
+    ]
+    return "\n".join(lines)

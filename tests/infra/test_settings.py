@@ -1,0 +1,151 @@
+"""Bad configuration is refused before any resource, one line per problem, naming the key."""
+
+from typing import Any
+
+import pytest
+
+from tests.support import dev_config, dev_endpoint, problems, render, with_endpoints
+
+KEY = "hyperpod-dpd:endpoints[0]"
+
+
+def endpoint_problems(**changes: Any) -> list[str]:
+    return problems(with_endpoints({**dev_endpoint(), **changes}))
+
+
+@pytest.mark.parametrize(
+    "changes, key, says",
+    [
+        ({"instanceType": "ml.g5.48xlarge"}, "instanceType", "DPD runs only on ml.p5.48xlarge"),
+        ({"prefill": {"replicas": 0}}, "prefill.replicas", "greater than or equal to 1"),
+        ({"decode": {"replicas": -2}}, "decode.replicas", "greater than or equal to 1"),
+        ({"routingThreshold": -1}, "routingThreshold", "greater than or equal to 0"),
+        (
+            {"routingStrategy": "random"},
+            "routingStrategy",
+            "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
+        ),
+        ({"prefill": {"gpus": 0}}, "prefill.gpus", "greater than or equal to 1"),
+        ({"decode": {"gpus": 16}}, "decode.gpus", "allowed 1..8"),
+        ({"prefill": {"gpus": 4}}, "prefill.gpus", "tensorParallelSize 8"),
+        ({"tensorParallelSize": 3}, "tensorParallelSize", "must be 1, 2, 4 or 8"),
+        ({"modelName": "-Llama"}, "modelName", "must match pattern"),
+        ({"modelName": "L" * 64}, "modelName", "at most 63 characters"),
+        ({"endpointName": "dpd_test"}, "endpointName", "must match pattern"),
+        ({"endpointName": "e" * 64}, "endpointName", "at most 63 characters"),
+        (
+            {"environmentVariables": {"PYTHONHASHSEED": "1"}},
+            "environmentVariables.PYTHONHASHSEED",
+            "only allowed value is '0'",
+        ),
+        (
+            {"environmentVariables": {"LMCACHE_SAVE_DECODE_CACHE": "True"}},
+            "environmentVariables.LMCACHE_SAVE_DECODE_CACHE",
+            "only allowed value is 'False'",
+        ),
+        ({"pdBufferSize": 0}, "pdBufferSize", "greater than 0"),
+        ({"pdBufferSize": "-8GiB"}, "pdBufferSize", "'-8GiB' is not allowed"),
+        ({"pdBufferSize": "8 gigs"}, "pdBufferSize", "byte unit"),
+        (
+            {"routingStrategy": "kvaware", "invocationEndpoint": "invocations"},
+            "invocationEndpoint",
+            "completions path",
+        ),
+        ({"kvCache": {"l2CacheBackend": "redis"}}, "kvCache.l2CacheLocalUrl", "Redis URL"),
+        ({"routingTreshold": 8192}, "routingTreshold", "did you mean routingThreshold?"),
+        ({"maxModelLen": None}, "maxModelLen", "must be a valid integer"),
+    ],
+)
+def test_a_bad_endpoint_setting_is_refused_naming_its_key(changes, key, says):
+    (problem,) = endpoint_problems(**changes)
+    assert problem.startswith(f"{KEY}.{key}: ")
+    assert says in problem
+
+
+def test_a_missing_required_setting_is_named():
+    endpoint = dev_endpoint()
+    del endpoint["modelName"]
+    assert problems(with_endpoints(endpoint)) == [f"{KEY}.modelName: is required"]
+
+
+def test_the_bad_value_is_quoted():
+    (problem,) = endpoint_problems(routingThreshold=-1)
+    assert (
+        problem == f"{KEY}.routingThreshold: -1 is not allowed; must be greater than or equal to 0"
+    )
+
+
+def test_every_problem_is_reported_at_once():
+    found = endpoint_problems(routingThreshold=-1, tensorParallelSize=3, prefill={"replicas": 0})
+    assert len(found) == 3
+
+
+def test_endpoint_names_are_unique_within_a_namespace():
+    found = problems(with_endpoints(dev_endpoint(), dev_endpoint()))
+    assert found == [
+        "hyperpod-dpd:endpoints[1].name: 'dpd-test' is already used in namespace 'default' by "
+        "endpoints[0]; names are unique per namespace"
+    ]
+
+
+def test_the_same_name_in_another_namespace_is_fine():
+    other = {**dev_endpoint(), "namespace": "team-b"}
+    assert (
+        len(
+            render(with_endpoints(dev_endpoint(), other)).of_type(
+                "kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
+            )
+        )
+        == 2
+    )
+
+
+def test_an_unknown_top_level_key_is_refused():
+    config = dev_config()
+    config["hyperpod-dpd:endpoint"] = []
+    (problem,) = problems(config)
+    assert problem.startswith(
+        "hyperpod-dpd:endpoint: is not a known setting (did you mean endpoints?)"
+    )
+
+
+def test_at_least_one_endpoint_is_required():
+    (problem,) = problems(with_endpoints())
+    assert problem.startswith("hyperpod-dpd:endpoints: ")
+
+
+def test_an_s3_source_needs_a_bucket():
+    config = dev_config()
+    del config["hyperpod-dpd:buckets"]
+    assert problems(config) == [
+        f"{KEY}.modelSource.s3.bucket: is required because hyperpod-dpd:buckets.model.name is "
+        "not set"
+    ]
+
+
+def test_a_hugging_face_token_key_must_be_set():
+    source = {
+        "huggingFace": {"modelId": "meta-llama/Llama-3.3-70B-Instruct", "tokenConfigKey": "hfToken"}
+    }
+    (problem,) = endpoint_problems(modelSource=source)
+    assert problem.startswith(f"{KEY}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken")
+    assert "pulumi config set --secret hfToken" in problem
+
+
+def test_spec_overrides_are_checked_against_the_crd_schema():
+    (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingTreshold": 1}})
+    assert problem.startswith(f"{KEY}: the operator's CRD schema rejects spec at pdSpec")
+    assert "'routingTreshold' was unexpected" in problem
+
+
+def test_spec_overrides_cannot_change_what_settings_write():
+    (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingThreshold": 1}})
+    assert problem.startswith(f"{KEY}.specOverrides.pdSpec.routingThreshold: ")
+
+
+def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
+    result = render(with_endpoints({**dev_endpoint(), "prefill": {"replicas": 2, "gpus": 8}}))
+    assert result.warnings == [
+        f"{KEY}.routingStrategy: prefixaware with 2 prefill replicas can pile load on one "
+        "prefiller; roundrobin spreads it evenly"
+    ]
