@@ -1,12 +1,13 @@
 # make setup   create .venv with every runtime and test dependency (quick when done already)
 # make render  render the dev stack offline into build/dev
 # make test    lint and run the tests
+# make chart   fetch the HyperPod dependencies Helm chart for `pulumi up`
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup render test clean
+.PHONY: setup render test chart clean
 
 setup: $(STAMP)
 
@@ -22,6 +23,11 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+# Before `pulumi up`: the HyperPod dependencies chart at its pinned revision (needs git, helm
+# and network access).
+chart: setup
+	$(BIN)/python -m infra chart
 
 clean:
 	rm -rf build $(VENV)

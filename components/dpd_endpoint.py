@@ -17,6 +17,7 @@ from components.endpoint_manifest import (
     router_url,
 )
 from components.endpoint_spec import DpdEndpointSpec
+from components.options import inherited_depends_on
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,6 @@ class DpdEndpointArgs:
     model_bucket: pulumi.Input[str] | None = None
     # The Hugging Face token, when the spec's source supplies one through config.
     hf_token: pulumi.Input[str] | None = None
-
-
-def _as_list(resources: object) -> list:
-    if resources is None:
-        return []
-    return list(resources) if isinstance(resources, (list, tuple)) else [resources]
 
 
 class DpdEndpoint(pulumi.ComponentResource):
@@ -57,8 +52,7 @@ class DpdEndpoint(pulumi.ComponentResource):
                 f"{name}: hf_token is needed exactly when the spec's huggingFace source "
                 "names a tokenConfigKey"
             )
-        # A component's depends_on does not reach its children by itself.
-        depends_on = _as_list(opts.depends_on if opts else None)
+        depends_on = inherited_depends_on(opts)
         metadata = {"name": spec.name, "namespace": spec.namespace}
 
         if args.hf_token is not None:

@@ -23,3 +23,14 @@ def error(code: str, field: str, message: str) -> Finding:
 
 def warning(code: str, field: str, message: str) -> Finding:
     return Finding("warning", code, field, message)
+
+
+def field_path(*parts: str | int) -> str:
+    """`endpoints[0].prefill.gpus` from ("endpoints", 0, "prefill", "gpus")."""
+    path = ""
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += f".{part}" if path else part
+    return path

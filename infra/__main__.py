@@ -8,6 +8,7 @@ from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
+from infra.fetch_chart import fetch_chart
 from infra.render import run_program
 from infra.render_report import summary, write_render
 from infra.stack_config import read_stack_config, stack_file
@@ -24,6 +25,7 @@ def _parser() -> argparse.ArgumentParser:
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
     )
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
+    commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
     return parser
 
 
@@ -43,9 +45,14 @@ def render(args: argparse.Namespace) -> int:
     return 0
 
 
+def chart(args: argparse.Namespace) -> int:
+    print(f"HyperPod dependencies chart ready in {fetch_chart()}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return {"render": render}[args.command](args)
+    return {"render": render, "chart": chart}[args.command](args)
 
 
 if __name__ == "__main__":

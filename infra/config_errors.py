@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pulumi
 from pydantic import BaseModel, ValidationError
 
-from components.findings import Finding
+from components.findings import Finding, field_path
 
 PROJECT = "hyperpod-dpd"
 
@@ -26,13 +26,7 @@ class ConfigError(pulumi.RunError):
 
 def config_key(*path: str | int) -> str:
     """`hyperpod-dpd:endpoints[0].prefill.gpus` from ("endpoints", 0, "prefill", "gpus")."""
-    key = ""
-    for part in path:
-        if isinstance(part, int):
-            key += f"[{part}]"
-        else:
-            key += f".{part}" if key else part
-    return f"{PROJECT}:{key}"
+    return f"{PROJECT}:{field_path(*path)}"
 
 
 def finding_line(key: str, finding: Finding) -> str:

@@ -21,7 +21,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from infra.config_errors import PROJECT
 from infra.mock_cloud import CloudMocks
-from infra.stack_config import SECRET_PLACEHOLDER, StackConfig
+from infra.stack_config import ROOT, SECRET_PLACEHOLDER, StackConfig
 
 STACK_TYPE = "pulumi:pulumi:Stack"
 
@@ -29,6 +29,8 @@ STACK_TYPE = "pulumi:pulumi:Stack"
 @dataclass(frozen=True)
 class Registration:
     urn: str
+    # The ID the provider answered with (mocked).
+    id: str
     type: str
     name: str
     parent: str | None
@@ -43,6 +45,7 @@ class Registration:
             "type": self.type,
             "name": self.name,
             "urn": self.urn,
+            "id": self.id,
             "parent": self.parent,
             "custom": self.custom,
             "provider": self.provider,
@@ -66,6 +69,13 @@ class RenderResult:
         return next(r for r in self.resources if r.urn == urn)
 
 
+def _relative(value: Any) -> Any:
+    """Asset paths relative to the project, so renders of two checkouts compare equal."""
+    if isinstance(value, str) and value.startswith(f"{ROOT}/"):
+        return value.removeprefix(f"{ROOT}/")
+    return value
+
+
 def _plain(value: Any) -> Any:
     """A wire value as JSON: secrets masked, references as URNs, whole floats as ints."""
     if isinstance(value, dict):
@@ -75,7 +85,7 @@ def _plain(value: Any) -> Any:
         if signature == rpc._special_resource_sig:
             return value.get("urn")
         if signature in (rpc._special_asset_sig, rpc._special_archive_sig):
-            return {k: _plain(v) for k, v in value.items() if k != rpc._special_sig_key}
+            return {k: _relative(_plain(v)) for k, v in value.items() if k != rpc._special_sig_key}
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
@@ -104,8 +114,10 @@ def _options(request: Any) -> dict[str, Any]:
 
 
 class RecordingMonitor(MockMonitor):
-    def __init__(self, mocks: pulumi.runtime.Mocks) -> None:
+    def __init__(self, mocks: CloudMocks) -> None:
         super().__init__(mocks)
+        # References from remote components resolve against what the mocks created for them.
+        self.resources = mocks.registry
         self.registrations: list[Registration] = []
         self.stack_outputs: dict[str, Any] = {}
         self._stack_urn: str | None = None
@@ -118,6 +130,7 @@ class RecordingMonitor(MockMonitor):
         self.registrations.append(
             Registration(
                 urn=response.urn,
+                id=response.id,
                 type=request.type,
                 name=request.name,
                 parent=None if request.parent in ("", self._stack_urn) else request.parent,

@@ -10,12 +10,17 @@ import json
 from dataclasses import dataclass, field
 
 import pulumi
+import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.bucket_spec import BucketNames, BucketsSpec, bucket_names
+from components.cluster_spec import ClusterSpec
 from components.endpoint_checks import check_endpoints
 from components.endpoint_manifest import build_manifest
 from components.endpoint_spec import DpdEndpointSpec
+from components.findings import Finding, field_path
+from components.network_spec import NetworkSpec
 from components.spec import Spec
 from infra.config_errors import (
     PROJECT,
@@ -26,23 +31,24 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.crd_schema import schema_errors
-
-# Secret scalar keys, read with get_secret rather than validated as settings.
-KUBECONFIG_KEY = "kubeconfig"
-
-
-class ModelBucketSettings(Spec):
-    # The bucket S3 model sources read from unless they name their own.
-    name: str | None = Field(None, pattern=r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
-
-
-class BucketsSettings(Spec):
-    model: ModelBucketSettings = ModelBucketSettings()
+from infra.stack_checks import check_stack
+from infra.stack_config import ROOT
 
 
 class StackSettings(Spec):
     endpoints: list[DpdEndpointSpec] = Field(min_length=1)
-    buckets: BucketsSettings = BucketsSettings()
+    network: NetworkSpec | None = None
+    cluster: ClusterSpec = ClusterSpec()
+    buckets: BucketsSpec = BucketsSpec()
+
+
+@dataclass(frozen=True)
+class Account:
+    """Where the stack deploys, as AWS reports it."""
+
+    id: str
+    partition: str
+    region: str
 
 
 @dataclass(frozen=True)
@@ -50,8 +56,10 @@ class Settings:
     """Everything the program needs from the stack configuration, validated."""
 
     stack: StackSettings
-    region: str
-    kubeconfig: pulumi.Output[str] | None
+    account: Account
+    # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
+    cluster_name: str
+    bucket_names: BucketNames
     # Hugging Face tokens by the config key that holds them.
     secrets: dict[str, pulumi.Output[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -87,43 +95,53 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
 
 def _unknown_keys(stack: StackSettings) -> list[str]:
     known = {info.alias or name for name, info in StackSettings.model_fields.items()}
-    known |= {KUBECONFIG_KEY} | {key for _, key in _token_keys(stack)}
+    known |= {key for _, key in _token_keys(stack)}
     return [unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)]
 
 
-def _endpoint_problems(stack: StackSettings, region: str | None) -> tuple[list[str], list[str]]:
-    errors, warnings = [], []
-    for i, finding in check_endpoints(stack.endpoints):
-        line = finding_line(config_key("endpoints", i, *finding.field.split(".")), finding)
-        (errors if finding.level == "error" else warnings).append(line)
-
-    for i, endpoint in enumerate(stack.endpoints):
-        s3 = endpoint.model_source.s3
-        if s3 is not None and not (s3.bucket or stack.buckets.model.name):
-            errors.append(
-                f"{config_key('endpoints', i, 'modelSource', 's3', 'bucket')}: is required "
-                f"because {config_key('buckets', 'model', 'name')} is not set"
-            )
-        if s3 is not None and not (s3.region or region):
-            errors.append(
-                f"{config_key('endpoints', i, 'modelSource', 's3', 'region')}: is required "
-                "because aws:region is not set"
-            )
-    return errors, warnings
+def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
+    """Every rule's findings, with fields as paths under the project (`endpoints[0].name`)."""
+    found = [
+        Finding(f.level, f.code, f"{field_path('endpoints', i)}.{f.field}", f.message)
+        for i, f in check_endpoints(stack.endpoints)
+    ]
+    return found + check_stack(
+        cluster_name=cluster_name,
+        network=stack.network,
+        cluster=stack.cluster,
+        buckets=stack.buckets,
+        bucket_names=names,
+        endpoints=stack.endpoints,
+    )
 
 
-def _schema_problems(stack: StackSettings, region: str | None) -> list[str]:
+def _schema_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     problems = []
     for i, endpoint in enumerate(stack.endpoints):
-        manifest = build_manifest(
-            endpoint, model_bucket=stack.buckets.model.name or "", region=region or ""
-        )
+        manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
         problems += [
             f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
             f"spec at {path.removeprefix('spec.')}: {message}"
             for path, message in schema_errors(manifest)
         ]
     return problems
+
+
+def _chart_warning(cluster: ClusterSpec) -> list[str]:
+    if cluster.existing or (ROOT / cluster.dependencies_chart / "Chart.yaml").is_file():
+        return []
+    return [
+        f"{config_key('cluster', 'dependenciesChart')}: {cluster.dependencies_chart} holds no "
+        "chart yet; run `make chart` before `pulumi up`, or installing it fails once EKS is up"
+    ]
+
+
+def _account(region: str) -> Account:
+    return Account(
+        id=aws.get_caller_identity().account_id,
+        partition=aws.get_partition().partition,
+        region=region,
+    )
 
 
 def load_settings() -> Settings:
@@ -134,13 +152,25 @@ def load_settings() -> Settings:
         stack = StackSettings.model_validate(raw)
     except ValidationError as invalid:
         raise ConfigError(problems + validation_problems(invalid, StackSettings)) from None
+    region = pulumi.Config("aws").get("region")
+    if region is None:
+        problems.append("aws:region: is required, e.g. `pulumi config set aws:region us-west-2`")
     if problems:
         raise ConfigError(problems)
 
-    region = pulumi.Config("aws").get("region")
+    account = _account(region)
+    cluster = stack.cluster
+    cluster_name = (
+        cluster.existing.eks_cluster_name
+        if cluster.existing
+        else cluster.name or f"{PROJECT}-{pulumi.get_stack()}"
+    )
+    names = bucket_names(
+        stack.buckets, cluster.name or f"{PROJECT}-{pulumi.get_stack()}", account.id
+    )
+    findings = _findings(stack, cluster_name, names)
     problems = _unknown_keys(stack)
-    errors, warnings = _endpoint_problems(stack, region)
-    problems += errors
+    problems += [finding_line(config_key(f.field), f) for f in findings if f.level == "error"]
     for i, key in _token_keys(stack):
         if config.get(key) is None:
             problems.append(
@@ -148,14 +178,16 @@ def load_settings() -> Settings:
                 f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
             )
     if not problems:
-        problems = _schema_problems(stack, region)
+        problems = _schema_problems(stack, names.model, region)
     if problems:
         raise ConfigError(problems)
 
     return Settings(
         stack=stack,
-        region=region or "",
-        kubeconfig=config.get_secret(KUBECONFIG_KEY),
+        account=account,
+        cluster_name=cluster_name,
+        bucket_names=names,
         secrets={key: config.require_secret(key) for _, key in _token_keys(stack)},
-        warnings=warnings,
+        warnings=[finding_line(config_key(f.field), f) for f in findings if f.level != "error"]
+        + _chart_warning(stack.cluster),
     )

@@ -1,43 +1,192 @@
-"""The composition: the components of one environment, wired in dependency order."""
+"""The composition: the components of one environment, wired in dependency order.
+
+network and EFA security group -> EKS -> buckets and lifecycle scripts -> dependencies chart
+-> HyperPod cluster -> add-ons that need nodes -> DPD endpoints.
+With `cluster.existing`, only what runs inside the named cluster is built.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
 
 import pulumi
 import pulumi_kubernetes as k8s
 
+from components.buckets import Buckets, BucketsArgs
 from components.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
+from components.eks_cluster import (
+    AdoptedEksCluster,
+    AdoptedEksClusterArgs,
+    EksCluster,
+    EksClusterArgs,
+)
+from components.hyperpod_cluster import HyperPodCluster, HyperPodClusterArgs
+from components.hyperpod_dependencies import HyperPodDependencies, HyperPodDependenciesArgs
+from components.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
+from components.network import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
+from components.node_addons import NodeAddons, NodeAddonsArgs
 from infra.settings import Settings
+from infra.stack_checks import nodes_by_az
+
+LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """What workloads inside the cluster need from it."""
+
+    provider: k8s.Provider
+    # What must be up before a workload is created.
+    ready: list[pulumi.Resource]
+    exports: dict[str, pulumi.Input[str]]
+
+
+def _adopt_cluster(settings: Settings) -> Cluster:
+    account = settings.account
+    eks = AdoptedEksCluster(
+        "eks",
+        AdoptedEksClusterArgs(
+            name=settings.cluster_name,
+            region=account.region,
+            partition=account.partition,
+            account_id=account.id,
+        ),
+    )
+    existing = settings.stack.cluster.existing
+    assert existing is not None
+    exports = {"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn}
+    return Cluster(provider=eks.provider, ready=[], exports=exports)
+
+
+def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
+    stack, account, name = settings.stack, settings.account, settings.cluster_name
+    groups = stack.cluster.instance_groups
+    assert stack.network is not None and buckets.lifecycle is not None
+    if stack.network.existing is None:
+        network: Network | AdoptedNetwork = Network(
+            "network",
+            NetworkArgs(
+                spec=stack.network,
+                region=account.region,
+                cluster_name=name,
+                nodes_by_az=nodes_by_az(groups),
+            ),
+        )
+    else:
+        network = AdoptedNetwork(
+            "network", ExistingNetworkArgs(existing=stack.network.existing, cluster_name=name)
+        )
+    security_group = EfaSecurityGroup(
+        "efa",
+        EfaSecurityGroupArgs(
+            vpc_id=network.vpc_id,
+            vpc_cidr=network.vpc_cidr,
+            cluster_name=name,
+            existing_group_id=stack.network.existing.security_group_id
+            if stack.network.existing
+            else None,
+        ),
+    )
+    eks = EksCluster(
+        "eks",
+        EksClusterArgs(
+            name=name,
+            kubernetes_version=stack.cluster.kubernetes_version,
+            vpc_id=network.vpc_id,
+            subnet_ids=list(network.private_subnet_ids.values()),
+            security_group=security_group.group,
+            admin_role_arns=stack.cluster.admin_role_arns,
+            ci_role_arns=stack.cluster.ci_role_arns,
+            addon_versions=stack.cluster.addon_versions,
+        ),
+    )
+    scripts = LifecycleScripts(
+        "lifecycle-scripts",
+        LifecycleScriptsArgs(bucket=buckets.lifecycle.name, directory=LIFECYCLE_DIRECTORY),
+    )
+    dependencies = HyperPodDependencies(
+        "hyperpod-dependencies",
+        HyperPodDependenciesArgs(
+            chart_path=stack.cluster.dependencies_chart, region=account.region
+        ),
+        opts=pulumi.ResourceOptions(providers=[eks.provider]),
+    )
+    hyperpod = HyperPodCluster(
+        "hyperpod",
+        HyperPodClusterArgs(
+            name=name,
+            partition=account.partition,
+            region=account.region,
+            account_id=account.id,
+            eks_cluster_arn=eks.arn,
+            security_group_id=security_group.group_id,
+            subnet_ids=network.private_subnet_ids,
+            instance_groups=groups,
+            lifecycle_scripts=scripts,
+            lifecycle_bucket=settings.bucket_names.lifecycle,
+        ),
+        opts=pulumi.ResourceOptions(depends_on=[dependencies]),
+    )
+    node_addons = NodeAddons(
+        "node-addons",
+        NodeAddonsArgs(cluster_name=name, coredns_version=stack.cluster.addon_versions.coredns),
+        opts=pulumi.ResourceOptions(depends_on=[hyperpod]),
+    )
+    exports = {
+        "vpcId": network.vpc_id,
+        "eksCluster": eks.name,
+        "hyperpodClusterArn": hyperpod.arn,
+    }
+    return Cluster(provider=eks.provider, ready=[hyperpod, node_addons], exports=exports)
 
 
 def build_stack(settings: Settings) -> None:
-    # Without a kubeconfig the provider uses the ambient one, as kubectl does.
-    cluster = k8s.Provider("cluster", kubeconfig=settings.kubeconfig)
+    stack, account = settings.stack, settings.account
+    buckets = Buckets(
+        "buckets",
+        BucketsArgs(
+            names=settings.bucket_names,
+            account_id=account.id,
+            kms_key_arn=stack.buckets.kms_key_arn,
+            protect=stack.buckets.protect,
+            model_bucket_exists=stack.buckets.model.existing,
+            lifecycle_scripts=stack.cluster.existing is None,
+        ),
+    )
+    if stack.cluster.existing is None:
+        cluster = _build_cluster(settings, buckets)
+    else:
+        cluster = _adopt_cluster(settings)
 
-    endpoints = []
-    for spec in settings.stack.endpoints:
+    endpoints = {}
+    for spec in stack.endpoints:
         hf = spec.model_source.hugging_face
         token_key = hf.token_config_key if hf else None
-        endpoints.append(
-            DpdEndpoint(
-                f"{spec.namespace}/{spec.name}",
-                DpdEndpointArgs(
-                    spec=spec,
-                    region=settings.region,
-                    model_bucket=settings.stack.buckets.model.name,
-                    hf_token=settings.secrets[token_key] if token_key else None,
-                ),
-                opts=pulumi.ResourceOptions(providers=[cluster]),
-            )
+        name = f"{spec.namespace}/{spec.name}"
+        endpoints[name] = DpdEndpoint(
+            name,
+            DpdEndpointArgs(
+                spec=spec,
+                region=account.region,
+                model_bucket=buckets.model_name,
+                hf_token=settings.secrets[token_key] if token_key else None,
+            ),
+            opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=cluster.ready),
         )
 
+    for key, value in cluster.exports.items():
+        pulumi.export(key, value)
+    pulumi.export("modelBucket", buckets.model_name)
     pulumi.export(
         "endpoints",
         {
-            f"{spec.namespace}/{spec.name}": {
+            name: {
                 "routerUrl": endpoint.router_url,
                 "prefillArgs": endpoint.prefill_args,
                 "decodeArgs": endpoint.decode_args,
             }
-            for spec, endpoint in zip(settings.stack.endpoints, endpoints, strict=True)
+            for name, endpoint in endpoints.items()
         },
     )

@@ -12,7 +12,7 @@ import yaml
 
 from infra import program
 from infra.config_errors import ConfigError
-from infra.render import RenderResult, run_program
+from infra.render import Registration, RenderResult, run_program
 from infra.stack_config import ROOT, to_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -27,11 +27,19 @@ def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 
 
-def with_endpoints(*endpoints: dict[str, Any], **keys: Any) -> dict[str, Any]:
+def with_endpoints(*endpoints: dict[str, Any], gpu_nodes: int = 2, **keys: Any) -> dict[str, Any]:
+    """The dev stack with these endpoints, `gpu_nodes` p5 nodes, and other keys replaced."""
     config = dev_config()
     config["hyperpod-dpd:endpoints"] = list(endpoints)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = gpu_nodes
     config.update(keys)
     return config
+
+
+def problem_for(key: str, found: list[str]) -> str:
+    """The one problem about `key` among `found`."""
+    (problem,) = [p for p in found if p.startswith(f"{key}: ")]
+    return problem
 
 
 def render(config: dict[str, Any], stack: str = "test") -> RenderResult:
@@ -52,3 +60,39 @@ def problems(config: dict[str, Any]) -> list[str]:
 
 def endpoint_configs(result: RenderResult) -> list[dict[str, Any]]:
     return [r.inputs for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
+
+
+def one(result: RenderResult, type_suffix: str, name: str | None = None) -> Registration:
+    """The one resource whose type ends with `type_suffix` (and has `name`, if given)."""
+    (found,) = [
+        r
+        for r in result.resources
+        if r.type.endswith(type_suffix) and (name is None or r.name == name)
+    ]
+    return found
+
+
+def waits_for(result: RenderResult, later: Registration, earlier: Registration) -> bool:
+    """Whether Pulumi creates `later` only once `earlier` exists: through its dependencies,
+    its provider, or those of its parents, at any depth."""
+    by_urn = {r.urn: r for r in result.resources}
+    seen: set[str] = set()
+    pending = [later.urn]
+    while pending:
+        resource = by_urn.get(pending.pop())
+        if resource is None or resource.urn in seen:
+            continue
+        seen.add(resource.urn)
+        pending += resource.dependencies
+        pending += [u for u in (resource.parent, resource.provider) if u]
+    targets = {earlier.urn} | {r.urn for r in result.resources if _descends(by_urn, r, earlier)}
+    return bool((seen - {later.urn}) & targets)
+
+
+def _descends(by_urn: dict, resource: Registration, ancestor: Registration) -> bool:
+    parent = resource.parent
+    while parent:
+        if parent == ancestor.urn:
+            return True
+        parent = by_urn[parent].parent if parent in by_urn else None
+    return False

@@ -25,7 +25,7 @@ def dev_render():
 def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render):
     documented = yaml.safe_load((FIXTURES / "documented_example.yaml").read_text())
     documented["spec"]["modelSourceConfig"]["s3Storage"] = {
-        "bucketName": "hyperpod-dpd-dev-model-weights",  # the stack's model bucket
+        "bucketName": "hyperpod-dpd-dev-models-123456789012",  # the stack's model bucket
         "region": "us-west-2",  # the stack's aws:region
     }
     (rendered,) = [o for o in kubernetes_objects(dev_render) if o["kind"] == documented["kind"]]
@@ -57,7 +57,7 @@ def test_several_endpoints_render_each_one():
         "prefill": {"replicas": 2, "gpus": 8},
         "routingStrategy": "roundrobin",
     }
-    configs = endpoint_configs(render(with_endpoints(dev_endpoint(), second)))
+    configs = endpoint_configs(render(with_endpoints(dev_endpoint(), second, gpu_nodes=5)))
     assert sorted(
         (c["metadata"]["name"], c["spec"]["pdSpec"]["routingThreshold"]) for c in configs
     ) == [("dpd-long", 8192), ("dpd-test", 4096)]

@@ -1,0 +1,31 @@
+"""The lifecycle scripts as one content-addressed bundle.
+
+The bundle's S3 prefix is a digest of every script, so changing a script moves the prefix,
+which changes the HyperPod cluster's `life_cycle_config`: the change shows in the preview and
+reaches every node the cluster creates from then on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+ENTRY_POINT = "on_create.sh"
+DIGEST_LENGTH = 16
+
+
+@dataclass(frozen=True)
+class Bundle:
+    prefix: str
+    files: tuple[Path, ...]
+
+
+def bundle(directory: Path) -> Bundle:
+    files = tuple(sorted(p for p in directory.iterdir() if p.is_file()))
+    if ENTRY_POINT not in {p.name for p in files}:
+        raise FileNotFoundError(f"{directory} has no {ENTRY_POINT}")
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return Bundle(prefix=f"lifecycle/{digest.hexdigest()[:DIGEST_LENGTH]}", files=files)

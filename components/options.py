@@ -1,0 +1,14 @@
+"""Resource options a component passes on to its children."""
+
+from __future__ import annotations
+
+import pulumi
+
+
+def inherited_depends_on(opts: pulumi.ResourceOptions | None) -> list:
+    """The caller's `depends_on`, as a list: a component's dependencies do not reach its
+    children by themselves, and a child must not start before them."""
+    depends_on = opts.depends_on if opts else None
+    if depends_on is None:
+        return []
+    return list(depends_on) if isinstance(depends_on, (list, tuple)) else [depends_on]

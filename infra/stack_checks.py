@@ -1,0 +1,235 @@
+"""Rules that tie the stack's parts together: network, clusters, buckets and endpoints.
+
+Each Finding's field is its setting's path under the project, e.g. `network.vpcCidr`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict
+from itertools import combinations
+
+from components.bucket_spec import LIFECYCLE_PREFIX, TLS_PREFIX, BucketNames, BucketsSpec
+from components.cluster_spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
+from components.endpoint_spec import DpdEndpointSpec
+from components.findings import Finding, error, field_path
+from components.instance_groups import check_instance_groups
+from components.instance_types import DPD_INSTANCE_TYPES
+from components.network_plan import PlanError, node_capacity, plan_subnets
+from components.network_spec import NetworkSpec
+
+S3_NAME_MAX = 63
+
+
+def nodes_by_az(groups: Sequence[InstanceGroupSpec]) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for group in groups:
+        counts[group.availability_zone_id] += group.instance_count
+    return dict(counts)
+
+
+def network_azs(network: NetworkSpec) -> list[str]:
+    if network.existing is not None:
+        return list(network.existing.private_subnet_ids)
+    return network.availability_zone_ids
+
+
+def _fixed_subnets(network: NetworkSpec, nodes: dict[str, int]) -> list[Finding]:
+    found = []
+    fixed = network.private_subnet_cidrs
+    for az, cidr in fixed.items():
+        field = field_path("network", "privateSubnetCidrs", az)
+        if az not in network.availability_zone_ids:
+            found.append(error("unknown-az", field, f"{az} is not in availabilityZoneIds"))
+        elif not cidr.subnet_of(network.vpc_cidr):
+            found.append(
+                error("outside-vpc", field, f"{cidr} is not inside vpcCidr {network.vpc_cidr}")
+            )
+        elif node_capacity(cidr) < nodes.get(az, 0):
+            found.append(
+                error(
+                    "subnet-too-small",
+                    field,
+                    f"{cidr} holds {node_capacity(cidr)} nodes, but the instance groups put "
+                    f"{nodes[az]} in {az} (about 81 addresses a node, a /21 per 16 nodes)",
+                )
+            )
+    for (az_a, a), (az_b, b) in combinations(fixed.items(), 2):
+        if a.overlaps(b):
+            field = field_path("network", "privateSubnetCidrs", az_b)
+            found.append(error("overlapping-cidrs", field, f"{b} overlaps {a} of {az_a}"))
+    return found
+
+
+def _new_network(network: NetworkSpec, groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
+    azs = network.availability_zone_ids
+    if len(set(azs)) < 2:
+        return [
+            error(
+                "too-few-azs",
+                "network.availabilityZoneIds",
+                f"{azs} is not allowed; EKS needs two or more distinct AZ IDs",
+            )
+        ]
+    nodes = nodes_by_az(groups)
+    found = _fixed_subnets(network, nodes)
+    if not found:
+        try:
+            plan_subnets(network.vpc_cidr, azs, nodes, network.private_subnet_cidrs)
+        except PlanError as full:
+            found.append(error("vpc-too-small", "network.vpcCidr", str(full)))
+    return found
+
+
+def _existing_network(network: NetworkSpec) -> list[Finding]:
+    assert network.existing is not None
+    if len(network.existing.private_subnet_ids) >= 2:
+        return []
+    return [
+        error(
+            "too-few-subnets",
+            "network.existing.privateSubnetIds",
+            "EKS needs private subnets in two or more AZs",
+        )
+    ]
+
+
+def _groups(cluster: ClusterSpec, network: NetworkSpec) -> list[Finding]:
+    if not cluster.instance_groups:
+        return [
+            error(
+                "no-groups",
+                "cluster.instanceGroups",
+                "is required: the GPU groups of the endpoints and a system group",
+            )
+        ]
+    found = [
+        error(f.code, f"cluster.instanceGroups{f.field}", f.message)
+        for f in check_instance_groups(cluster.instance_groups)
+    ]
+    azs = network_azs(network)
+    for i, group in enumerate(cluster.instance_groups):
+        if group.availability_zone_id not in azs:
+            found.append(
+                error(
+                    "group-outside-network",
+                    field_path("cluster", "instanceGroups", i, "availabilityZoneId"),
+                    f"{group.availability_zone_id} is not one of the network's AZs "
+                    f"({', '.join(azs)})",
+                )
+            )
+    return found
+
+
+def _gpu_nodes(endpoint: DpdEndpointSpec) -> int:
+    gpus = sum(role.replicas * role.gpus for role in (endpoint.prefill, endpoint.decode))
+    return math.ceil(gpus / DPD_INSTANCE_TYPES[endpoint.instance_type].gpus)
+
+
+def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """Each endpoint fits the nodes of its type in one AZ (prefill and decode share an AZ),
+    and the endpoints of a type fit its nodes together."""
+    per_az: Counter[tuple[str, str]] = Counter()
+    for group in cluster.instance_groups:
+        per_az[(group.instance_type, group.availability_zone_id)] += group.instance_count
+    found = []
+    demand: Counter[str] = Counter()
+    for i, endpoint in enumerate(endpoints):
+        kind, needed = endpoint.instance_type, _gpu_nodes(endpoint)
+        demand[kind] += needed
+        best = max((n for (t, _), n in per_az.items() if t == kind), default=0)
+        if needed > best:
+            found.append(
+                error(
+                    "not-enough-nodes",
+                    field_path("endpoints", i, "instanceType"),
+                    f"{kind} needs {needed} nodes in one AZ for {endpoint.prefill.replicas} "
+                    f"prefill x {endpoint.prefill.gpus} GPUs and {endpoint.decode.replicas} "
+                    f"decode x {endpoint.decode.gpus} GPUs; the instance groups have {best}",
+                )
+            )
+    if found:
+        return found
+    for kind, needed in demand.items():
+        total = sum(n for (t, _), n in per_az.items() if t == kind)
+        if total < needed:
+            found.append(
+                error(
+                    "not-enough-nodes-total",
+                    "cluster.instanceGroups",
+                    f"the endpoints on {kind} need {needed} nodes together; the groups have "
+                    f"{total}",
+                )
+            )
+    return found
+
+
+def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
+    found = [
+        error(
+            "bucket-name-too-long",
+            field_path("buckets", role, "name"),
+            f"the derived name {name!r} is over {S3_NAME_MAX} characters; set a shorter one",
+        )
+        for role, name in asdict(names).items()
+        if len(name) > S3_NAME_MAX
+    ]
+    for role, prefix in (("lifecycle", LIFECYCLE_PREFIX), ("tls", TLS_PREFIX)):
+        name = getattr(names, role)
+        if not name.startswith(prefix):
+            found.append(
+                error(
+                    "bucket-prefix",
+                    field_path("buckets", role, "name"),
+                    f"{name!r} is not allowed; it must start with {prefix!r}, the prefix the "
+                    "AWS managed policy grants access to",
+                )
+            )
+    if spec.model.existing and spec.model.name is None:
+        found.append(
+            error(
+                "existing-bucket-unnamed",
+                "buckets.model.name",
+                "is required when buckets.model.existing is true",
+            )
+        )
+    return found
+
+
+def _cluster_name(name: str) -> list[Finding]:
+    if re.fullmatch(HYPERPOD_NAME, name):
+        return []
+    return [
+        error(
+            "cluster-name",
+            "cluster.name",
+            f"the derived name {name!r} breaks {HYPERPOD_NAME}; set one",
+        )
+    ]
+
+
+def check_stack(
+    *,
+    cluster_name: str,
+    network: NetworkSpec | None,
+    cluster: ClusterSpec,
+    buckets: BucketsSpec,
+    bucket_names: BucketNames,
+    endpoints: Sequence[DpdEndpointSpec],
+) -> list[Finding]:
+    found = _cluster_name(cluster_name) + _bucket_names(buckets, bucket_names)
+    if cluster.existing is not None:
+        return found
+    if network is None:
+        return [
+            *found,
+            error("no-network", "network", "is required unless cluster.existing names a cluster"),
+        ]
+    if network.existing is not None:
+        found += _existing_network(network)
+    else:
+        found += _new_network(network, cluster.instance_groups)
+    return found + _groups(cluster, network) + _capacity(cluster, endpoints)

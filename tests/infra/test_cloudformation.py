@@ -1,0 +1,56 @@
+"""The rendered AWS resources pass cfn-lint, which holds CloudFormation's own schemas."""
+
+import copy
+import json
+
+import pytest
+from cfnlint.api import ManualArgs, lint
+
+from tests.cloudformation import REGION, template
+from tests.support import dev_config, render
+
+
+def lint_errors(resources) -> list[str]:
+    matches = lint(json.dumps(template(resources)), config=ManualArgs(regions=[REGION]))
+    return [f"{m.rule.id} {'/'.join(map(str, m.path))}: {m.message}" for m in matches]
+
+
+@pytest.fixture(scope="module")
+def dev():
+    return render(dev_config(), stack="dev")
+
+
+def test_the_dev_stack_passes_cfn_lint(dev):
+    assert lint_errors(dev.resources) == []
+
+
+def test_the_template_covers_the_hyperpod_cluster_and_its_neighbours(dev):
+    types = {r["Type"] for r in template(dev.resources)["Resources"].values()}
+    assert {
+        "AWS::SageMaker::Cluster",
+        "AWS::EKS::Addon",
+        "AWS::EC2::VPC",
+        "AWS::EC2::Subnet",
+        "AWS::EC2::SecurityGroupIngress",
+        "AWS::EC2::SecurityGroupEgress",
+        "AWS::IAM::Role",
+        "AWS::IAM::RolePolicy",
+    } <= types
+
+
+def with_first_group(dev, **changes) -> list:
+    """The dev resources with the first instance group of the HyperPod cluster changed."""
+    resources = copy.deepcopy(dev.resources)
+    cluster = next(r for r in resources if r.type == "aws-native:sagemaker:Cluster")
+    cluster.inputs["instanceGroups"][0].update(changes)
+    return resources
+
+
+def test_a_wrong_instance_type_fails_cfn_lint(dev):
+    errors = lint_errors(with_first_group(dev, instanceType="ml.p5.48xl"))
+    assert any("InstanceType" in e and "'ml.p5.48xl' is not one of" in e for e in errors)
+
+
+def test_an_unknown_property_fails_cfn_lint(dev):
+    errors = lint_errors(with_first_group(dev, threadsPerCpu=1))
+    assert any("'threadsPerCpu' was unexpected" in e for e in errors)

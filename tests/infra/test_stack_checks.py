@@ -1,0 +1,168 @@
+"""The network, cluster and bucket settings are refused before deploy, naming the key."""
+
+from typing import Any
+
+import pytest
+
+from tests.support import dev_config, dev_endpoint, problem_for, problems, with_endpoints
+
+GROUPS = "hyperpod-dpd:cluster.instanceGroups"
+
+
+def changed(network: dict | None = None, groups: list | None = None, **keys: Any) -> dict:
+    config = dev_config()
+    if network is not None:
+        config["hyperpod-dpd:network"] |= network
+    if groups is not None:
+        config["hyperpod-dpd:cluster"]["instanceGroups"] = groups
+    config.update(keys)
+    return config
+
+
+def gpu_group(**changes: Any) -> dict:
+    return {
+        "name": "p5-dpd",
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": 2,
+        "availabilityZoneId": "usw2-az2",
+        **changes,
+    }
+
+
+SYSTEM = {
+    "name": "system",
+    "instanceType": "ml.c5.4xlarge",
+    "instanceCount": 1,
+    "availabilityZoneId": "usw2-az2",
+}
+
+
+def test_a_gpu_group_outside_the_dpd_types_is_refused():
+    found = problems(
+        changed(groups=[gpu_group(), gpu_group(name="g5", instanceType="ml.g5.48xlarge"), SYSTEM])
+    )
+    assert "'ml.g5.48xlarge' is not allowed; GPU groups run DPD" in problem_for(
+        f"{GROUPS}[1].instanceType", found
+    )
+
+
+def test_a_missing_system_group_is_refused():
+    assert "has no CPU system group" in problem_for(GROUPS, problems(changed(groups=[gpu_group()])))
+
+
+def test_a_too_small_system_group_is_refused():
+    small = {**SYSTEM, "instanceType": "ml.c5.2xlarge"}
+    found = problems(changed(groups=[gpu_group(), small]))
+    assert "too small for the system group" in problem_for(f"{GROUPS}[1].instanceType", found)
+
+
+def test_instance_counts_start_at_one():
+    found = problems(changed(groups=[gpu_group(instanceCount=0), SYSTEM]))
+    assert "greater than or equal to 1" in problem_for(f"{GROUPS}[0].instanceCount", found)
+
+
+def test_an_endpoint_needs_its_instance_type_as_a_group():
+    found = problems(changed(groups=[gpu_group(instanceType="ml.p5en.48xlarge"), SYSTEM]))
+    assert "the instance groups have 0" in problem_for(
+        "hyperpod-dpd:endpoints[0].instanceType", found
+    )
+
+
+def test_an_endpoint_needs_nodes_for_its_prefill_and_decode_replicas_in_one_az():
+    endpoint = {**dev_endpoint(), "prefill": {"replicas": 2}}
+    split = [
+        gpu_group(instanceCount=2),
+        gpu_group(name="p5-b", instanceCount=1, availabilityZoneId="usw2-az3"),
+        SYSTEM,
+    ]
+    found = problems(with_endpoints(endpoint) | {"hyperpod-dpd:cluster": {"instanceGroups": split}})
+    assert problem_for("hyperpod-dpd:endpoints[0].instanceType", found) == (
+        "hyperpod-dpd:endpoints[0].instanceType: ml.p5.48xlarge needs 3 nodes in one AZ for "
+        "2 prefill x 8 GPUs and 1 decode x 8 GPUs; the instance groups have 2"
+    )
+
+
+def test_endpoints_sharing_a_type_must_fit_its_nodes_together():
+    other = {**dev_endpoint(), "name": "other"}
+    found = problems(with_endpoints(dev_endpoint(), other, gpu_nodes=3))
+    assert "need 4 nodes together; the groups have 3" in problem_for(GROUPS, found)
+
+
+def test_a_group_outside_the_network_azs_is_refused():
+    found = problems(changed(groups=[gpu_group(availabilityZoneId="usw2-az4"), SYSTEM]))
+    assert "usw2-az4 is not one of the network's AZs" in problem_for(
+        f"{GROUPS}[0].availabilityZoneId", found
+    )
+
+
+def test_the_network_needs_two_azs():
+    found = problems(changed(network={"availabilityZoneIds": ["usw2-az2"]}))
+    assert "EKS needs two or more distinct AZ IDs" in problem_for(
+        "hyperpod-dpd:network.availabilityZoneIds", found
+    )
+
+
+def test_a_subnet_too_small_for_its_nodes_is_refused():
+    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}}))
+    assert problem_for("hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found).endswith(
+        "10.0.0.0/24 holds 0 nodes, but the instance groups put 3 in usw2-az2 (about 81 "
+        "addresses a node, a /21 per 16 nodes)"
+    )
+
+
+def test_overlapping_subnets_are_refused():
+    cidrs = {"usw2-az2": "10.0.0.0/21", "usw2-az3": "10.0.4.0/22"}
+    found = problems(changed(network={"privateSubnetCidrs": cidrs}))
+    assert "10.0.4.0/22 overlaps 10.0.0.0/21 of usw2-az2" in problem_for(
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az3", found
+    )
+
+
+def test_a_subnet_outside_the_vpc_is_refused():
+    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.9.0.0/21"}}))
+    assert "is not inside vpcCidr 10.0.0.0/16" in problem_for(
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found
+    )
+
+
+def test_a_vpc_too_small_for_the_subnets_is_refused():
+    found = problems(changed(network={"vpcCidr": "10.0.0.0/22"}))
+    assert "10.0.0.0/22 is smaller than the /21" in problem_for(
+        "hyperpod-dpd:network.vpcCidr", found
+    )
+
+
+def test_the_network_is_required_to_build_a_cluster():
+    config = dev_config()
+    del config["hyperpod-dpd:network"]
+    assert problems(config) == [
+        "hyperpod-dpd:network: is required unless cluster.existing names a cluster"
+    ]
+
+
+@pytest.mark.parametrize(
+    "role, name, prefix",
+    [("lifecycle", "my-scripts", "sagemaker-"), ("tls", "my-certs", "hyperpod-tls")],
+)
+def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix):
+    found = problems(changed(**{"hyperpod-dpd:buckets": {role: {"name": name}}}))
+    assert f"it must start with '{prefix}'" in problem_for(
+        f"hyperpod-dpd:buckets.{role}.name", found
+    )
+
+
+def test_a_kubernetes_version_hyperpod_does_not_support_is_refused():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = "1.29"
+    (problem,) = problems(config)
+    assert problem.startswith(
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.29' is not allowed; HyperPod supports 1.30"
+    )
+
+
+def test_the_region_is_required():
+    config = dev_config()
+    del config["aws:region"]
+    assert problems(config) == [
+        "aws:region: is required, e.g. `pulumi config set aws:region us-west-2`"
+    ]
