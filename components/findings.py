@@ -23,3 +23,7 @@ def error(code: str, field: str, message: str) -> Finding:
 
 def warning(code: str, field: str, message: str) -> Finding:
     return Finding("warning", code, field, message)
+
+
+def info(code: str, field: str, message: str) -> Finding:
+    return Finding("info", code, field, message)
