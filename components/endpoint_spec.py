@@ -163,8 +163,9 @@ class DpdEndpointSpec(Spec):
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}
     # What sizes the KV cache: a catalog id, explicit fields, or a Hugging Face config.json.
-    # None infers the catalog id from modelName (see endpoint_architecture).
-    architecture: str | ModelArchitecture | HuggingFaceConfigFile | None = None
+    # None infers the catalog id from modelName (see endpoint_architecture). Explicit fields
+    # come last: unknown-key suggestions are taken from the last form.
+    architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
     workload: Workload | None = None
 
     @property

@@ -1,7 +1,9 @@
 """The stack configuration: read the way `pulumi.Config` reads it, validated before any resource.
 
 Each top-level field of `StackSettings` is one config key, `hyperpod-dpd:<field>`, set in
-`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault.
+`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault. The
+sizing of each endpoint (KV cache, PD buffer, decoder HBM) is checked here too, so its errors
+stop `pulumi preview` and its warnings reach the log.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ import pulumi
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.endpoint_checks import check_endpoints
 from components.endpoint_manifest import build_manifest
 from components.endpoint_spec import DpdEndpointSpec
+from components.findings import Finding
+from components.model_architecture import ModelArchitecture
+from components.sizing_checks import SizingReport, review_sizing
 from components.spec import Spec
 from infra.config_errors import (
     PROJECT,
@@ -26,6 +32,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.crd_schema import schema_errors
+from infra.stack_config import StackConfig
 
 # Secret scalar keys, read with get_secret rather than validated as settings.
 KUBECONFIG_KEY = "kubeconfig"
@@ -43,6 +50,19 @@ class BucketsSettings(Spec):
 class StackSettings(Spec):
     endpoints: list[DpdEndpointSpec] = Field(min_length=1)
     buckets: BucketsSettings = BucketsSettings()
+
+
+@dataclass(frozen=True)
+class CheckedConfig:
+    """The stack configuration, parsed and checked by every rule, before any secret is read."""
+
+    stack: StackSettings
+    region: str
+    # One per endpoint, in order.
+    sizing: list[SizingReport]
+    # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
+    sizing_errors: list[str]
+    warnings: list[str]
 
 
 @dataclass(frozen=True)
@@ -91,12 +111,18 @@ def _unknown_keys(stack: StackSettings) -> list[str]:
     return [unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)]
 
 
-def _endpoint_problems(stack: StackSettings, region: str | None) -> tuple[list[str], list[str]]:
-    errors, warnings = [], []
-    for i, finding in check_endpoints(stack.endpoints):
-        line = finding_line(config_key("endpoints", i, *finding.field.split(".")), finding)
-        (errors if finding.level == "error" else warnings).append(line)
+def _lines(found: list[tuple[int, Finding]], level: str) -> list[str]:
+    """The findings of `level`, each a line naming its endpoint's config key."""
+    return [
+        finding_line(config_key("endpoints", i, *finding.field.split(".")), finding)
+        for i, finding in found
+        if finding.level == level
+    ]
 
+
+def _endpoint_problems(stack: StackSettings, region: str | None) -> tuple[list[str], list[str]]:
+    found = check_endpoints(stack.endpoints)
+    errors, warnings = _lines(found, "error"), _lines(found, "warning")
     for i, endpoint in enumerate(stack.endpoints):
         s3 = endpoint.model_source.s3
         if s3 is not None and not (s3.bucket or stack.buckets.model.name):
@@ -126,8 +152,25 @@ def _schema_problems(stack: StackSettings, region: str | None) -> list[str]:
     return problems
 
 
-def load_settings() -> Settings:
-    """Read and check the stack configuration; raise ConfigError listing every problem."""
+def _architectures(stack: StackSettings) -> tuple[dict[int, ModelArchitecture], list[str]]:
+    """The architecture of each endpoint that has one, by index, and the problem lines of
+    those that don't."""
+    found, problems = {}, []
+    for i, endpoint in enumerate(stack.endpoints):
+        try:
+            found[i] = endpoint_architecture(endpoint)
+        except UnknownArchitectureError as unknown:
+            problems += _lines([(i, unknown.finding)], "error")
+    return found, problems
+
+
+def check_config() -> CheckedConfig:
+    """Read the stack configuration and check every rule.
+
+    Raises ConfigError listing every problem, unless sizing errors are the only ones: those
+    come back in `sizing_errors`, beside the sizing reports that explain them, so that
+    `python -m infra size` can show both. `load_settings` raises on them.
+    """
     config = pulumi.Config(PROJECT)
     raw, problems = _read_raw(config)
     try:
@@ -147,15 +190,41 @@ def load_settings() -> Settings:
                 f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
                 f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
             )
+    architectures, architecture_problems = _architectures(stack)
+    problems += architecture_problems
+    sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
+    found = [(i, finding) for i, report in sizing.items() for finding in report.findings]
     if not problems:
         problems = _schema_problems(stack, region)
+    sizing_errors = _lines(found, "error")
     if problems:
-        raise ConfigError(problems)
-
-    return Settings(
+        raise ConfigError(problems + sizing_errors)
+    return CheckedConfig(
         stack=stack,
         region=region or "",
+        # Every endpoint has its report: a missing architecture would have raised.
+        sizing=list(sizing.values()),
+        sizing_errors=sizing_errors,
+        warnings=warnings + _lines(found, "warning"),
+    )
+
+
+def check_stack_config(stack_config: StackConfig) -> CheckedConfig:
+    """`check_config` over a stack file's values, outside any Pulumi run (the offline tools)."""
+    pulumi.runtime.set_all_config(stack_config.values, stack_config.secret_keys)
+    return check_config()
+
+
+def load_settings() -> Settings:
+    """Read and check the stack configuration; raise ConfigError listing every problem."""
+    checked = check_config()
+    if checked.sizing_errors:
+        raise ConfigError(checked.sizing_errors)
+    config = pulumi.Config(PROJECT)
+    return Settings(
+        stack=checked.stack,
+        region=checked.region,
         kubeconfig=config.get_secret(KUBECONFIG_KEY),
-        secrets={key: config.require_secret(key) for _, key in _token_keys(stack)},
-        warnings=warnings,
+        secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
+        warnings=checked.warnings,
     )
