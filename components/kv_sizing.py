@@ -16,12 +16,12 @@ from components.units import GIB
 
 # LMCache allocates and moves KV in chunks of this many tokens.
 CHUNK_TOKENS = 256
-# Decoder memory that neither --gpu-memory-utilization nor the PD buffer accounts for: the
-# CUDA contexts of the LMCache and NIXL threads, UCX's registration caches, CUDA graphs that
-# vLLM captures after sizing its KV pool (it logs 0.5-1.5 GiB per GPU for 70B models at TP 8)
-# and allocator fragmentation. An allowance, not a measurement: it keeps the source's advice
-# (raise PD_BUFFER_SIZE to 16 GiB on p5 at 0.75) valid, and refuses 32 GiB unless
-# the decoder's utilization comes down, as the source says it may have to.
+# Decoder memory outside both vLLM's --gpu-memory-utilization share and the PD buffer: the
+# CUDA contexts and streams of LMCache and NIXL, EFA/UCX registration state, what vLLM
+# allocates after sizing its KV pool (CUDA graphs, in versions that don't budget them) and
+# allocator fragmentation. An allowance, not a measurement. It keeps the source's own advice
+# consistent on p5 at 0.75: raising the buffer to 16 GiB fits, while 32 GiB needs a lower
+# decoder utilization, which the source warns it may.
 CUDA_OVERHEAD_BYTES = 2 * GIB
 BITS_PER_BYTE = 8
 

@@ -28,10 +28,6 @@ class SizingReport:
     sizing: EndpointSizing
     findings: list[Finding]
 
-    @property
-    def has_errors(self) -> bool:
-        return any(f.level == "error" for f in self.findings)
-
 
 def _utilization_key(spec: DpdEndpointSpec) -> str:
     own = spec.decode.gpu_memory_utilization is not None

@@ -11,7 +11,7 @@ from infra import program
 from infra.config_errors import ConfigError
 from infra.render import run_program
 from infra.render_report import summary, write_render
-from infra.settings import CheckedConfig, check_stack_config
+from infra.settings import check_stack_config
 from infra.sizing_report import sizing_document, sizing_table
 from infra.stack_config import StackConfig, read_stack_config, stack_file
 
@@ -69,7 +69,7 @@ def size(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     try:
-        checked: CheckedConfig = check_stack_config(config)
+        checked = check_stack_config(config)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
