@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from infra.__main__ import main
+from infra.stack_config import ROOT
 from tests.support import dev_endpoint, with_endpoints
 
 
@@ -87,3 +88,9 @@ def test_the_render_writes_the_same_document_and_shows_the_table(tmp_path, capsy
     assert json.loads((tmp_path / "sizing.json").read_text()) == printed
     summary = capsys.readouterr().out
     assert "Sizing (decoder, per GPU and TP rank):\n  dpd-test: llama-3.3-70b" in summary
+
+
+def test_the_readme_shows_what_size_prints_for_the_dev_stack(capsys):
+    assert main(["size"]) == 0
+    printed = capsys.readouterr().out
+    assert f"For the dev stack:\n\n```\n{printed}```" in (ROOT / "README.md").read_text()
