@@ -85,7 +85,15 @@ def test_a_model_name_that_names_one_catalog_model_infers_it(model_name, catalog
 
 @pytest.mark.parametrize(
     "model_name",
-    ["my-model", "Llama-3.3-70", "Llama-3.3-700B", "DeepSeek-V3.1", "Llama3.3-70B", "gpt-oss-20b"],
+    [
+        "my-model",
+        "Llama-3.3-70",
+        "Llama-3.3-700B",
+        "DeepSeek-V3.1",
+        "Llama3.3-70B",
+        "gpt-oss-20b",
+        "Llama-3.1-8B-Qwen3-32B-merge",
+    ],
 )
 def test_a_model_name_that_names_no_catalog_model_infers_nothing(model_name):
     assert catalog_id_for_model_name(model_name) is None
