@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ByteSize, Field, field_validator, model_validator
+from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
+from components.hf_config import HuggingFaceConfigFile
 from components.instance_types import DPD_INSTANCE_TYPES
+from components.model_architecture import ModelArchitecture
+from components.model_catalog import MODEL_CATALOG
 from components.spec import Spec
 from components.units import GIB
 
@@ -31,6 +34,8 @@ ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
 HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
 HF_COMMIT = r"^[0-9a-f]{40}$"
 INT32_MAX = 2**31 - 1
+# The operator's --max-num-seqs on decode pods when the role sets none (16 on prefill).
+OPERATOR_DECODE_MAX_NUM_SEQS = 32
 
 
 class S3ModelSource(Spec):
@@ -118,6 +123,15 @@ class TopologySpec(Spec):
     placement_group: str | None = None
 
 
+class Workload(Spec):
+    """The traffic an endpoint expects; each figure is optional and checks what it can."""
+
+    typical_input_tokens: int | None = Field(None, ge=1)
+    output_tokens: int | None = Field(None, ge=1)
+    requests_per_second: float | None = Field(None, gt=0)
+    concurrency: int | None = Field(None, ge=1)
+
+
 class DpdEndpointSpec(Spec):
     name: str = Field(max_length=63, pattern=K8S_NAME)
     namespace: str = Field("default", max_length=63, pattern=K8S_NAME)
@@ -148,6 +162,23 @@ class DpdEndpointSpec(Spec):
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}
+    # What sizes the KV cache: a catalog id, explicit fields, or a Hugging Face config.json.
+    # None infers the catalog id from modelName (see endpoint_architecture). Explicit fields
+    # come last: unknown-key suggestions are taken from the last form.
+    architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
+    workload: Workload | None = None
+
+    @property
+    def decode_max_num_seqs(self) -> int:
+        if self.decode.max_num_seqs is None:
+            return OPERATOR_DECODE_MAX_NUM_SEQS
+        return self.decode.max_num_seqs
+
+    @property
+    def decode_gpu_memory_utilization(self) -> float:
+        if self.decode.gpu_memory_utilization is None:
+            return self.gpu_memory_utilization
+        return self.decode.gpu_memory_utilization
 
     @field_validator("instance_type")
     @classmethod
@@ -155,6 +186,23 @@ class DpdEndpointSpec(Spec):
         if value not in DPD_INSTANCE_TYPES:
             raise ValueError(f"DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}")
         return value
+
+    @field_validator("architecture", mode="wrap")
+    @classmethod
+    def _architecture_form(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # Pick the form from the value's shape, so problems name the user's keys
+        # (architecture.kvHeads) rather than pydantic's union branches.
+        if isinstance(value, str):
+            if value not in MODEL_CATALOG:
+                raise ValueError(
+                    f"must be a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, or "
+                    "{configFile: <path to config.json>, parameters: <count>}"
+                )
+            return value
+        if isinstance(value, dict):
+            form = HuggingFaceConfigFile if "configFile" in value else ModelArchitecture
+            return form.model_validate(value)
+        return handler(value)
 
     @field_validator("environment_variables", mode="before")
     @classmethod

@@ -34,3 +34,7 @@ def field_path(*parts: str | int) -> str:
         else:
             path += f".{part}" if path else part
     return path
+
+
+def info(code: str, field: str, message: str) -> Finding:
+    return Finding("info", code, field, message)

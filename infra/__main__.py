@@ -1,8 +1,9 @@
-"""Offline tools over this program: `python -m infra render [--stack dev] ...`."""
+"""Offline tools over this program: `python -m infra render|size [--stack dev] ...`."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -11,7 +12,16 @@ from infra.config_errors import ConfigError
 from infra.fetch_chart import fetch_chart
 from infra.render import run_program
 from infra.render_report import summary, write_render
-from infra.stack_config import read_stack_config, stack_file
+from infra.settings import CheckedConfig, check_config
+from infra.sizing_report import sizing_document, sizing_table
+from infra.stack_config import StackConfig, read_stack_config, stack_file
+
+
+def _stack_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--stack", default="dev", help="stack name (default: dev)")
+    command.add_argument(
+        "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,28 +30,66 @@ def _parser() -> argparse.ArgumentParser:
     render = commands.add_parser(
         "render", help="run the program under mocks and write what it would deploy"
     )
-    render.add_argument("--stack", default="dev", help="stack name (default: dev)")
-    render.add_argument(
-        "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
-    )
+    _stack_arguments(render)
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
+    size = commands.add_parser(
+        "size", help="show each endpoint's KV-cache sizing, PD buffer and decoder HBM"
+    )
+    _stack_arguments(size)
+    size.add_argument("--json", action="store_true", help="print the sizing.json document")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
     return parser
 
 
-def render(args: argparse.Namespace) -> int:
+def _stack_config(args: argparse.Namespace) -> StackConfig | None:
     path = args.config_file or stack_file(args.stack)
     if not path.is_file():
         print(f"{path}: no such stack config file", file=sys.stderr)
+        return None
+    return read_stack_config(path)
+
+
+def _checked(stack: str, config: StackConfig) -> CheckedConfig:
+    """The stack's configuration checked as the program checks it, in the same mocked run."""
+    checked: list[CheckedConfig] = []
+    run_program(stack, config, lambda: checked.append(check_config()))
+    return checked[0]
+
+
+def render(args: argparse.Namespace) -> int:
+    config = _stack_config(args)
+    if config is None:
         return 2
     try:
-        result = run_program(args.stack, read_stack_config(path), program.main)
+        result = run_program(args.stack, config, program.main)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
+    # The program has just passed every check; this only fetches the sizing reports.
+    sizing = _checked(args.stack, config).sizing
     out = args.out or Path("build") / args.stack
-    manifests = write_render(result, out)
-    print(summary(result, out, manifests))
+    manifests = write_render(result, out, sizing_document(sizing))
+    print(summary(result, out, manifests, sizing))
+    return 0
+
+
+def size(args: argparse.Namespace) -> int:
+    config = _stack_config(args)
+    if config is None:
+        return 2
+    try:
+        checked = _checked(args.stack, config)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(sizing_document(checked.sizing), indent=2))
+    else:
+        print("\n\n".join("\n".join(sizing_table(report)) for report in checked.sizing))
+    # Printed even so: the figures above are what explains these errors.
+    if checked.sizing_errors:
+        print("\n".join(checked.sizing_errors), file=sys.stderr)
+        return 2
     return 0
 
 
@@ -52,7 +100,7 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return {"render": render, "chart": chart}[args.command](args)
+    return {"render": render, "size": size, "chart": chart}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""What the offline render writes: Kubernetes manifests, resources.json, and a summary."""
+"""What the offline render writes: Kubernetes manifests, resources.json, sizing.json, and a
+summary."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from typing import Any
 import yaml
 
 from components.endpoint_manifest import API_VERSION, KIND, router_url
+from components.sizing_checks import SizingReport
+from components.units import format_bytes
 from infra.render import RenderResult
+from infra.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
 HEAD = ("apiVersion", "kind", "metadata")
@@ -43,7 +47,7 @@ def _manifest_file(obj: dict[str, Any]) -> str:
     return ".".join(p for p in parts if p) + ".yaml"
 
 
-def write_render(result: RenderResult, out: Path) -> list[Path]:
+def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -> list[Path]:
     """Replace `out` with the render's files; return the manifests written."""
     if out.exists():
         shutil.rmtree(out)
@@ -56,12 +60,8 @@ def write_render(result: RenderResult, out: Path) -> list[Path]:
         written.append(path)
     resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
     (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
+    (out / "sizing.json").write_text(json.dumps(sizing_json, indent=2) + "\n")
     return written
-
-
-def _gib(value: str) -> str:
-    gib = int(value) / 1024**3
-    return f"{gib:g} GiB"
 
 
 def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
@@ -81,12 +81,14 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         f"    {role('prefill', pd['prefillSpec'])}, {role('decode', pd['decodingSpec'])}, "
         f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
         f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
-        f"PD buffer {_gib(env['PD_BUFFER_SIZE'])}",
+        f"PD buffer {format_bytes(int(env['PD_BUFFER_SIZE']))}",
         f"    router {router_url(meta['name'], meta['namespace'])}",
     ]
 
 
-def summary(result: RenderResult, out: Path, manifests: list[Path]) -> str:
+def summary(
+    result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
+) -> str:
     counts = Counter(r.type for r in result.resources)
     lines = [
         f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
@@ -99,10 +101,13 @@ def summary(result: RenderResult, out: Path, manifests: list[Path]) -> str:
     ]
     for resource in result.of_type(ENDPOINT_CONFIG_TYPE):
         lines += _endpoint_lines(resource.inputs)
+    lines += ["", "Sizing (decoder, per GPU and TP rank):"]
+    lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [
         "",
-        f"Wrote {out / 'resources.json'} and {len(manifests)} manifests in {out / 'manifests'}",
+        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'} and {len(manifests)} "
+        f"manifests in {out / 'manifests'}",
     ]
     return "\n".join(lines)

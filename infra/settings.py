@@ -1,7 +1,9 @@
 """The stack configuration: read the way `pulumi.Config` reads it, validated before any resource.
 
 Each top-level field of `StackSettings` is one config key, `hyperpod-dpd:<field>`, set in
-`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault.
+`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault. The
+sizing of each endpoint (KV cache, PD buffer, decoder HBM) is checked here too, so its errors
+stop `pulumi preview` and its warnings reach the log.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from pydantic import Field, ValidationError
 
 from components.bucket_spec import BucketNames, BucketsSpec, bucket_names
 from components.cluster_spec import ClusterSpec
+from components.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.endpoint_checks import check_endpoints
 from components.endpoint_manifest import build_manifest
 from components.endpoint_spec import DpdEndpointSpec
 from components.findings import Finding, field_path
+from components.model_architecture import ModelArchitecture
 from components.network_spec import NetworkSpec
+from components.sizing_checks import SizingReport, review_sizing
 from components.spec import Spec
 from infra.config_errors import (
     PROJECT,
@@ -49,6 +54,21 @@ class Account:
     id: str
     partition: str
     region: str
+
+
+@dataclass(frozen=True)
+class CheckedConfig:
+    """The stack configuration, parsed and checked by every rule, before AWS is asked anything."""
+
+    stack: StackSettings
+    region: str
+    # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
+    cluster_name: str
+    # One per endpoint, in order.
+    sizing: list[SizingReport]
+    # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
+    sizing_errors: list[str]
+    warnings: list[str]
 
 
 @dataclass(frozen=True)
@@ -99,12 +119,15 @@ def _unknown_keys(stack: StackSettings) -> list[str]:
     return [unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)]
 
 
+def _of_endpoint(i: int, finding: Finding) -> Finding:
+    """The finding with its field as a path under the project (`endpoints[0].name`)."""
+    field = f"{field_path('endpoints', i)}.{finding.field}"
+    return Finding(finding.level, finding.code, field, finding.message)
+
+
 def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
-    """Every rule's findings, with fields as paths under the project (`endpoints[0].name`)."""
-    found = [
-        Finding(f.level, f.code, f"{field_path('endpoints', i)}.{f.field}", f.message)
-        for i, f in check_endpoints(stack.endpoints)
-    ]
+    """The findings of every rule but sizing."""
+    found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
     return found + check_stack(
         cluster_name=cluster_name,
         network=stack.network,
@@ -136,6 +159,31 @@ def _chart_warning(cluster: ClusterSpec) -> list[str]:
     ]
 
 
+def _architectures(stack: StackSettings) -> tuple[dict[int, ModelArchitecture], list[Finding]]:
+    """The architecture of each endpoint that has one, by index, and the errors of those that
+    don't."""
+    found, problems = {}, []
+    for i, endpoint in enumerate(stack.endpoints):
+        try:
+            found[i] = endpoint_architecture(endpoint)
+        except UnknownArchitectureError as unknown:
+            problems.append(_of_endpoint(i, unknown.finding))
+    return found, problems
+
+
+def _lines(findings: list[Finding], *levels: str) -> list[str]:
+    return [finding_line(config_key(f.field), f) for f in findings if f.level in levels]
+
+
+def _stack_prefix(stack: StackSettings) -> str:
+    """Names this stack's clusters and buckets, so that stacks of one account never collide."""
+    return stack.cluster.name or f"{PROJECT}-{pulumi.get_stack()}"
+
+
+# Account IDs always have twelve digits, so any twelve check the names derived from one.
+_ANY_ACCOUNT_ID = "000000000000"
+
+
 def _account(region: str) -> Account:
     return Account(
         id=aws.get_caller_identity().account_id,
@@ -144,8 +192,13 @@ def _account(region: str) -> Account:
     )
 
 
-def load_settings() -> Settings:
-    """Read and check the stack configuration; raise ConfigError listing every problem."""
+def check_config() -> CheckedConfig:
+    """Read the stack configuration and check every rule.
+
+    Raises ConfigError listing every problem, unless sizing errors are the only ones: those
+    come back in `sizing_errors`, beside the sizing reports that explain them, so that
+    `python -m infra size` can show both. `load_settings` raises on them.
+    """
     config = pulumi.Config(PROJECT)
     raw, problems = _read_raw(config)
     try:
@@ -158,19 +211,15 @@ def load_settings() -> Settings:
     if problems:
         raise ConfigError(problems)
 
-    account = _account(region)
-    cluster = stack.cluster
-    cluster_name = (
-        cluster.existing.eks_cluster_name
-        if cluster.existing
-        else cluster.name or f"{PROJECT}-{pulumi.get_stack()}"
-    )
-    names = bucket_names(
-        stack.buckets, cluster.name or f"{PROJECT}-{pulumi.get_stack()}", account.id
-    )
-    findings = _findings(stack, cluster_name, names)
-    problems = _unknown_keys(stack)
-    problems += [finding_line(config_key(f.field), f) for f in findings if f.level == "error"]
+    existing = stack.cluster.existing
+    cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
+    names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
+    architectures, unknown = _architectures(stack)
+    findings = _findings(stack, cluster_name, names) + unknown
+    sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
+    sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+
+    problems = _unknown_keys(stack) + _lines(findings, "error")
     for i, key in _token_keys(stack):
         if config.get(key) is None:
             problems.append(
@@ -179,15 +228,32 @@ def load_settings() -> Settings:
             )
     if not problems:
         problems = _schema_problems(stack, names.model, region)
+    sizing_errors = _lines(sized, "error")
     if problems:
-        raise ConfigError(problems)
-
-    return Settings(
+        raise ConfigError(problems + sizing_errors)
+    return CheckedConfig(
         stack=stack,
-        account=account,
+        region=region,
         cluster_name=cluster_name,
-        bucket_names=names,
-        secrets={key: config.require_secret(key) for _, key in _token_keys(stack)},
-        warnings=[finding_line(config_key(f.field), f) for f in findings if f.level != "error"]
-        + _chart_warning(stack.cluster),
+        # Every endpoint has its report: a missing architecture would have raised.
+        sizing=list(sizing.values()),
+        sizing_errors=sizing_errors,
+        warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+    )
+
+
+def load_settings() -> Settings:
+    """Read and check the stack configuration; raise ConfigError listing every problem."""
+    checked = check_config()
+    if checked.sizing_errors:
+        raise ConfigError(checked.sizing_errors)
+    account = _account(checked.region)
+    config = pulumi.Config(PROJECT)
+    return Settings(
+        stack=checked.stack,
+        account=account,
+        cluster_name=checked.cluster_name,
+        bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
+        secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
+        warnings=checked.warnings,
     )

@@ -149,3 +149,100 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
         f"{KEY}.routingStrategy: prefixaware with 2 prefill replicas can pile load on one "
         "prefiller; roundrobin spreads it evenly"
     ) in result.warnings
+
+
+# Sizing: every rule runs in the program, so `pulumi preview` stops on errors and logs warnings.
+
+CATALOG_IDS = (
+    "llama-3.1-8b, llama-3.1-70b, llama-3.3-70b, llama-3.1-405b, qwen2.5-72b, qwen3-32b, "
+    "mixtral-8x7b, deepseek-v3, gpt-oss-120b"
+)
+
+
+def endpoint_warnings(config: dict) -> list[str]:
+    return [w for w in render(config).warnings if w.startswith("hyperpod-dpd:endpoints")]
+
+
+def test_the_dev_stack_sizes_without_warnings():
+    assert endpoint_warnings(dev_config()) == []
+
+
+def test_a_model_name_outside_the_catalog_requires_the_architecture():
+    assert endpoint_problems(modelName="my-finetune") == [
+        f"{KEY}.architecture: is required, because modelName 'my-finetune' names no catalog "
+        f"model; set a catalog id ({CATALOG_IDS}), explicit fields, or "
+        "{configFile: <path to config.json>, parameters: <count>}"
+    ]
+
+
+def test_an_unknown_catalog_id_is_refused_listing_the_ids():
+    (problem,) = endpoint_problems(architecture="llama-4")
+    assert problem.startswith(
+        f"{KEY}.architecture: 'llama-4' is not allowed; must be a catalog id ({CATALOG_IDS})"
+    )
+
+
+def test_a_misspelt_architecture_field_gets_a_suggestion():
+    explicit = {"layers": 80, "kvHead": 8, "headDim": 128, "parameters": 70e9}
+    found = endpoint_problems(modelName="my-finetune", architecture=explicit)
+    assert found[0].startswith(
+        f"{KEY}.architecture.kvHead: is not a known setting (did you mean kvHeads?)"
+    )
+
+
+def test_a_missing_config_json_names_the_config_file_key(tmp_path):
+    missing = tmp_path / "config.json"
+    architecture = {"configFile": str(missing), "parameters": 70.6e9}
+    assert endpoint_problems(architecture=architecture) == [
+        f"{KEY}.architecture.configFile: {missing}: no such file"
+    ]
+
+
+def test_a_misspelt_workload_field_gets_a_suggestion():
+    (problem,) = endpoint_problems(workload={"concurency": 10})
+    assert problem.startswith(
+        f"{KEY}.workload.concurency: is not a known setting (did you mean concurrency?)"
+    )
+
+
+def test_a_sizing_error_stops_the_program_naming_its_key():
+    (problem,) = endpoint_problems(pdBufferSize="32GiB")
+    assert problem.startswith(f"{KEY}.pdBufferSize: 32 GiB does not fit on the decoder")
+
+
+def test_sizing_errors_are_reported_with_every_other_problem():
+    found = endpoint_problems(pdBufferSize="32GiB", prefill={"gpus": 4})
+    assert [line.split(":", 2)[1] for line in found] == [
+        "endpoints[0].prefill.gpus",
+        "endpoints[0].pdBufferSize",
+    ]
+
+
+def test_sizing_warnings_reach_the_log_without_stopping_the_program():
+    found = endpoint_warnings(with_endpoints({**dev_endpoint(), "workload": {"outputTokens": 128}}))
+    assert found == [
+        f"{KEY}.workload.outputTokens: 128 is not over 256: DPD pays off for outputs over 256 "
+        "tokens, where a steadier time per token adds up"
+    ]
+
+
+def test_info_findings_stay_out_of_the_warnings():
+    # No whole-GiB buffer holds 64 transfers of 6,000 tokens and one of 131,072 on a p5.
+    endpoint = {
+        **dev_endpoint(),
+        "maxModelLen": 131072,
+        "pdBufferSize": "16GiB",
+        "workload": {"typicalInputTokens": 6000, "concurrency": 64},
+    }
+    assert endpoint_warnings(with_endpoints(endpoint)) == []
+
+
+def test_architecture_and_workload_stay_out_of_the_manifest():
+    described = {
+        **dev_endpoint(),
+        "architecture": "llama-3.3-70b",
+        "workload": {"typicalInputTokens": 6000, "concurrency": 32},
+    }
+    assert endpoint_configs(render(with_endpoints(described))) == endpoint_configs(
+        render(dev_config())
+    )
