@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from components.endpoint_spec import DpdEndpointSpec, RoleSpec
+from components.operator_iam import OPERATOR_NAMESPACE
 from components.vllm_args import merge_role_args
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
@@ -19,7 +20,6 @@ HOST = "0.0.0.0"
 PORT = 8000
 GPU_RESOURCE = "nvidia.com/gpu"
 
-OPERATOR_NAMESPACE = "hyperpod-inference-system"
 HF_TOKEN_KEY = "token"
 
 # The DPD environment, applied identically to prefill and decode pods.

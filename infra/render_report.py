@@ -12,9 +12,11 @@ from typing import Any
 import yaml
 
 from components.endpoint_manifest import API_VERSION, KIND, router_url
+from components.operator_versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing_checks import SizingReport
 from components.units import format_bytes
-from infra.render import RenderResult
+from infra.config_errors import PROJECT
+from infra.render import Registration, RenderResult
 from infra.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
@@ -86,16 +88,51 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     ]
 
 
+def component_counts(result: RenderResult) -> list[tuple[Registration, int]]:
+    """Each top-level resource, and how many resources it holds (itself included), counting
+    this project's own components as none and pulumi-eks's Cluster as one."""
+    by_urn = {r.urn: r for r in result.resources}
+
+    def top(resource: Registration) -> str:
+        while resource.parent in by_urn:
+            resource = by_urn[resource.parent]
+        return resource.urn
+
+    counts: Counter[str] = Counter()
+    for resource in result.resources:
+        counts[top(resource)] += not resource.type.startswith(f"{PROJECT}:")
+    return [(by_urn[urn], count) for urn, count in sorted(counts.items())]
+
+
+def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
+    if operator is None:
+        return []
+    addon = operator.get("addonVersion")
+    how = "installed by this stack" if operator["installedByThisStack"] else "already installed"
+    lines = [
+        "",
+        "Inference operator:",
+        f"  HyperPod Inference Operator {operator['operatorVersion']}"
+        + (f" (EKS add-on {ADDON_NAME} {addon})" if addon else "")
+        + f", {how}; DPD needs {MINIMUM_OPERATOR} or later",
+    ]
+    if "executionRoleArn" in operator:
+        lines.append(f"  execution role {operator['executionRoleArn']}")
+        lines.append(f"  TLS certificates in s3://{operator['tlsCertificateBucket']}")
+    return lines
+
+
 def summary(
     result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
 ) -> str:
-    counts = Counter(r.type for r in result.resources)
+    counts = component_counts(result)
     lines = [
         f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
         "nothing was deployed.",
         "",
-        f"Resources ({len(result.resources)}):",
-        *(f"  {count:3d}  {type_}" for type_, count in sorted(counts.items())),
+        f"Resources ({sum(count for _, count in counts)}), by component:",
+        *(f"  {count:3d}  {top.name:<24} {top.type}" for top, count in counts),
+        *_operator_lines(result.outputs.get("operator")),
         "",
         "Endpoints:",
     ]

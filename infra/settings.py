@@ -25,6 +25,8 @@ from components.endpoint_spec import DpdEndpointSpec
 from components.findings import Finding, field_path
 from components.model_architecture import ModelArchitecture
 from components.network_spec import NetworkSpec
+from components.operator_checks import check_operator
+from components.operator_spec import OperatorSpec
 from components.sizing_checks import SizingReport, review_sizing
 from components.spec import Spec
 from infra.config_errors import (
@@ -45,6 +47,7 @@ class StackSettings(Spec):
     network: NetworkSpec | None = None
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()
+    operator: OperatorSpec = OperatorSpec()
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,10 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
 def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    found += [
+        Finding(f.level, f.code, f"operator.{f.field}", f.message)
+        for f in check_operator(stack.operator)
+    ]
     return found + check_stack(
         cluster_name=cluster_name,
         network=stack.network,

@@ -1,8 +1,9 @@
 """The composition: the components of one environment, wired in dependency order.
 
 network and EFA security group -> EKS -> buckets and lifecycle scripts -> dependencies chart
--> HyperPod cluster -> add-ons that need nodes -> DPD endpoints.
-With `cluster.existing`, only what runs inside the named cluster is built.
+-> HyperPod cluster -> add-ons that need nodes -> inference operator -> DPD endpoints.
+With `cluster.existing`, only what runs inside the named cluster is built; with
+`operator.installed`, the operator is not installed, only its version checked.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from components.eks_cluster import (
 )
 from components.hyperpod_cluster import HyperPodCluster, HyperPodClusterArgs
 from components.hyperpod_dependencies import HyperPodDependencies, HyperPodDependenciesArgs
+from components.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.network import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
 from components.node_addons import NodeAddons, NodeAddonsArgs
+from components.operator_checks import resolved_operator_version
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
 
@@ -38,6 +41,9 @@ class Cluster:
     """What workloads inside the cluster need from it."""
 
     provider: k8s.Provider
+    oidc_provider_arn: pulumi.Input[str]
+    oidc_issuer: pulumi.Input[str]
+    hyperpod_arn: pulumi.Input[str]
     # What must be up before a workload is created.
     ready: list[pulumi.Resource]
     exports: dict[str, pulumi.Input[str]]
@@ -57,7 +63,14 @@ def _adopt_cluster(settings: Settings) -> Cluster:
     existing = settings.stack.cluster.existing
     assert existing is not None
     exports = {"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn}
-    return Cluster(provider=eks.provider, ready=[], exports=exports)
+    return Cluster(
+        provider=eks.provider,
+        oidc_provider_arn=eks.oidc_provider_arn,
+        oidc_issuer=eks.oidc_issuer,
+        hyperpod_arn=existing.hyperpod_cluster_arn,
+        ready=[],
+        exports=exports,
+    )
 
 
 def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
@@ -139,7 +152,58 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         "eksCluster": eks.name,
         "hyperpodClusterArn": hyperpod.arn,
     }
-    return Cluster(provider=eks.provider, ready=[hyperpod, node_addons], exports=exports)
+    return Cluster(
+        provider=eks.provider,
+        oidc_provider_arn=eks.oidc_provider_arn,
+        oidc_issuer=eks.oidc_issuer,
+        hyperpod_arn=hyperpod.arn,
+        ready=[hyperpod, node_addons],
+        exports=exports,
+    )
+
+
+def _operator(settings: Settings, cluster: Cluster, buckets: Buckets) -> list[pulumi.Resource]:
+    """Install the operator unless it runs already; what endpoints must wait for."""
+    stack, account = settings.stack, settings.account
+    spec = stack.operator
+    if spec.installed is not None:
+        found = {"operatorVersion": resolved_operator_version(spec), "installedByThisStack": False}
+        if spec.installed.addon_version:
+            found["addonVersion"] = spec.installed.addon_version
+        pulumi.export("operator", found)
+        return []
+    model_buckets = {settings.bucket_names.model} | {
+        e.model_source.s3.bucket
+        for e in stack.endpoints
+        if e.model_source.s3 and e.model_source.s3.bucket
+    }
+    operator = InferenceOperator(
+        "inference-operator",
+        InferenceOperatorArgs(
+            spec=spec,
+            cluster_name=settings.cluster_name,
+            partition=account.partition,
+            region=account.region,
+            account_id=account.id,
+            oidc_provider_arn=cluster.oidc_provider_arn,
+            oidc_issuer=cluster.oidc_issuer,
+            hyperpod_cluster_arn=cluster.hyperpod_arn,
+            tls_bucket=buckets.tls.name,
+            model_buckets=sorted(model_buckets),
+        ),
+        opts=pulumi.ResourceOptions(depends_on=cluster.ready),
+    )
+    pulumi.export(
+        "operator",
+        {
+            "operatorVersion": operator.operator_version,
+            "addonVersion": operator.addon_version,
+            "executionRoleArn": operator.execution_role_arn,
+            "tlsCertificateBucket": operator.tls_bucket,
+            "installedByThisStack": True,
+        },
+    )
+    return [operator]
 
 
 def build_stack(settings: Settings) -> None:
@@ -159,6 +223,8 @@ def build_stack(settings: Settings) -> None:
         cluster = _build_cluster(settings, buckets)
     else:
         cluster = _adopt_cluster(settings)
+    # The operator serves the CRD's conversion webhook: endpoints wait for it.
+    ready = cluster.ready + _operator(settings, cluster, buckets)
 
     endpoints = {}
     for spec in stack.endpoints:
@@ -173,7 +239,7 @@ def build_stack(settings: Settings) -> None:
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
             ),
-            opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=cluster.ready),
+            opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=ready),
         )
 
     for key, value in cluster.exports.items():

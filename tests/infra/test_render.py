@@ -115,3 +115,31 @@ def test_a_hugging_face_token_from_a_secret_config_key_stays_masked():
     (secret,) = result.of_type("kubernetes:core/v1:Secret")
     assert secret.inputs["stringData"] == "[secret]"
     assert "v1:xyz" not in json.dumps([r.as_json() for r in result.resources])
+
+
+def test_render_refuses_an_add_on_older_than_operator_3_2_naming_the_key_and_the_minimum(
+    tmp_path, capsys
+):
+    config = dev_config()
+    config["hyperpod-dpd:operator"] = {"addonVersion": "v1.2.1-eksbuild.1"}
+    config_file = tmp_path / "Pulumi.old.yaml"
+    config_file.write_text(yaml.safe_dump({"config": config}))
+    out = tmp_path / "out"
+    assert (
+        main(["render", "--stack", "old", "--config-file", str(config_file), "--out", str(out)])
+        == 2
+    )
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "hyperpod-dpd:operator.addonVersion: v1.2.1-eksbuild.1 ships operator 3.1.3; DPD needs "
+        "operator 3.2 or later, which is add-on v1.3.0-eksbuild.1 or later"
+    ]
+    assert not out.exists()
+
+
+def test_the_summary_says_which_operator_runs(capsys, tmp_path):
+    assert main(["render", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
+        "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
+    ) in out

@@ -65,7 +65,9 @@ def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources():
     types = {r.type for r in result.resources}
     assert not {t for t in types if t.startswith(("aws:ec2", "aws:vpc", "eks:", "aws-native"))}
     assert "kubernetes:helm.sh/v3:Release" not in types
-    assert "aws:eks/addon:Addon" not in types
+    # The cluster's own add-ons are its owner's; the inference operator's are this stack's.
+    addons = {r.inputs["addonName"] for r in result.resources if r.type == "aws:eks/addon:Addon"}
+    assert not addons & {"coredns", "eks-pod-identity-agent", "vpc-cni", "kube-proxy"}
     assert not [r for r in result.resources if r.name == "lifecycle"]
     assert len(endpoint_configs(result)) == 1
     assert result.outputs["hyperpodClusterArn"].endswith("cluster/abc123def456")
@@ -102,3 +104,46 @@ def test_an_existing_network_is_tagged_and_gets_the_efa_group_in_its_vpc():
     assert https[0]["cidrIpv4"] == "10.20.0.0/16"  # the existing VPC's CIDR, looked up
     groups = one(result, "aws-native:sagemaker:Cluster").inputs["instanceGroups"]
     assert groups[0]["overrideVpcConfig"]["subnets"] == ["subnet-0123456789abcdef0"]
+
+
+def test_every_endpoint_waits_for_the_operator_add_on_whose_webhook_serves_its_crd():
+    config = dev_config()
+    second = {**config["hyperpod-dpd:endpoints"][0], "name": "dpd-second"}
+    config["hyperpod-dpd:endpoints"].append(second)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
+    result = render(config)
+    operator = one(result, "aws:eks/addon:Addon", "inference-operator")
+    configs = [r for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
+    assert len(configs) == 2
+    for endpoint_config in configs:
+        assert waits_for(result, endpoint_config, operator)
+
+
+def test_the_operator_waits_for_hyperpod_nodes(dev):
+    operator = one(dev, "aws:eks/addon:Addon", "inference-operator")
+    assert waits_for(dev, operator, one(dev, "aws-native:sagemaker:Cluster"))
+    assert waits_for(
+        dev,
+        one(dev, "aws:eks/addon:Addon", "inference-operator-cert-manager"),
+        one(dev, "aws-native:sagemaker:Cluster"),
+    )
+
+
+def test_an_installed_operator_is_checked_but_not_installed():
+    config = dev_config()
+    config["hyperpod-dpd:operator"] = {"installed": {"operatorVersion": "3.3"}}
+    result = render(config)
+    names = {r.inputs.get("addonName") for r in result.resources if r.type.endswith(":Addon")}
+    assert names == {"eks-pod-identity-agent", "coredns"}
+    assert not [r for r in result.resources if "inference-operator" in r.name]
+    assert result.outputs["operator"] == {"operatorVersion": "3.3", "installedByThisStack": False}
+
+
+def test_the_stack_exports_the_operator(dev):
+    operator = dev.outputs["operator"]
+    assert operator["operatorVersion"] == "3.4"
+    assert operator["addonVersion"] == "v1.5.0-eksbuild.1"
+    assert operator["executionRoleArn"].endswith(
+        ":role/SageMakerHyperPodInference-hyperpod-dpd-dev"
+    )
+    assert operator["tlsCertificateBucket"] == "hyperpod-tls-hyperpod-dpd-dev-123456789012"
