@@ -59,7 +59,8 @@ class EksCluster(pulumi.ComponentResource):
             ),
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
-            opts=child,
+            # A remote component's resource inputs are not recorded as its dependencies.
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[args.security_group]),
         )
         aws.eks.Addon(
             f"{name}-pod-identity-agent",

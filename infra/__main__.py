@@ -9,6 +9,7 @@ from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
+from infra.diff_command import run_diff
 from infra.fetch_chart import fetch_chart
 from infra.render import run_program
 from infra.render_report import summary, write_render
@@ -37,6 +38,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     _stack_arguments(size)
     size.add_argument("--json", action="store_true", help="print the sizing.json document")
+    diff = commands.add_parser(
+        "diff", help="compare the stack at a git revision with the working tree (exit 1: changes)"
+    )
+    diff.add_argument("--base", required=True, help="git revision to compare with, e.g. main")
+    _stack_arguments(diff)
+    diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
     return parser
 
@@ -93,6 +100,14 @@ def size(args: argparse.Namespace) -> int:
     return 0
 
 
+def diff(args: argparse.Namespace) -> int:
+    path = args.config_file or stack_file(args.stack)
+    if not path.is_file():
+        print(f"{path}: no such stack config file", file=sys.stderr)
+        return 2
+    return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
+
+
 def chart(args: argparse.Namespace) -> int:
     print(f"HyperPod dependencies chart ready in {fetch_chart()}")
     return 0
@@ -100,7 +115,8 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    return {"render": render, "size": size, "chart": chart}[args.command](args)
+    commands = {"render": render, "size": size, "diff": diff, "chart": chart}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +14,8 @@ from components.endpoint_manifest import API_VERSION, KIND, router_url
 from components.operator_versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing_checks import SizingReport
 from components.units import format_bytes
-from infra.config_errors import PROJECT
-from infra.render import Registration, RenderResult
+from infra.graph import mermaid, resource_counts
+from infra.render import RenderResult
 from infra.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
@@ -63,6 +62,7 @@ def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -
     resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
     (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
     (out / "sizing.json").write_text(json.dumps(sizing_json, indent=2) + "\n")
+    (out / "graph.mmd").write_text(mermaid(resources))
     return written
 
 
@@ -88,22 +88,6 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     ]
 
 
-def component_counts(result: RenderResult) -> list[tuple[Registration, int]]:
-    """Each top-level resource, and how many resources it holds (itself included), counting
-    this project's own components as none and pulumi-eks's Cluster as one."""
-    by_urn = {r.urn: r for r in result.resources}
-
-    def top(resource: Registration) -> str:
-        while resource.parent in by_urn:
-            resource = by_urn[resource.parent]
-        return resource.urn
-
-    counts: Counter[str] = Counter()
-    for resource in result.resources:
-        counts[top(resource)] += not resource.type.startswith(f"{PROJECT}:")
-    return [(by_urn[urn], count) for urn, count in sorted(counts.items())]
-
-
 def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
     if operator is None:
         return []
@@ -125,13 +109,18 @@ def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
 def summary(
     result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
 ) -> str:
-    counts = component_counts(result)
+    resources = [r.as_json() for r in result.resources]
+    by_urn = {r["urn"]: r for r in resources}
+    counts = resource_counts(resources)
     lines = [
         f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
         "nothing was deployed.",
         "",
-        f"Resources ({sum(count for _, count in counts)}), by component:",
-        *(f"  {count:3d}  {top.name:<24} {top.type}" for top, count in counts),
+        f"Resources ({sum(counts.values())}), by component:",
+        *(
+            f"  {count:3d}  {by_urn[urn]['name']:<24} {by_urn[urn]['type']}"
+            for urn, count in sorted(counts.items())
+        ),
         *_operator_lines(result.outputs.get("operator")),
         "",
         "Endpoints:",
@@ -144,7 +133,7 @@ def summary(
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [
         "",
-        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'} and {len(manifests)} "
-        f"manifests in {out / 'manifests'}",
+        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'} and "
+        f"{len(manifests)} manifests in {out / 'manifests'}",
     ]
     return "\n".join(lines)

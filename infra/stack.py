@@ -226,6 +226,18 @@ def build_stack(settings: Settings) -> None:
     # The operator serves the CRD's conversion webhook: endpoints wait for it.
     ready = cluster.ready + _operator(settings, cluster, buckets)
 
+    # Namespaces are shared with whatever else runs in them: adopted if they exist (server-side
+    # apply), and left in place on destroy.
+    namespaces = {
+        namespace: k8s.core.v1.Namespace(
+            namespace,
+            metadata={"name": namespace},
+            opts=pulumi.ResourceOptions(
+                provider=cluster.provider, depends_on=cluster.ready, retain_on_delete=True
+            ),
+        )
+        for namespace in sorted({e.namespace for e in stack.endpoints} - {"default"})
+    }
     endpoints = {}
     for spec in stack.endpoints:
         hf = spec.model_source.hugging_face
@@ -239,7 +251,11 @@ def build_stack(settings: Settings) -> None:
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
             ),
-            opts=pulumi.ResourceOptions(providers=[cluster.provider], depends_on=ready),
+            opts=pulumi.ResourceOptions(
+                providers=[cluster.provider],
+                depends_on=ready
+                + ([namespaces[spec.namespace]] if spec.namespace in namespaces else []),
+            ),
         )
 
     for key, value in cluster.exports.items():

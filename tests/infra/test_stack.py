@@ -1,7 +1,9 @@
 """The composition: what the dev stack creates, in which order, and the existing-* modes."""
 
 import pytest
+import yaml
 
+from infra.stack_config import ROOT
 from tests.support import dev_config, endpoint_configs, one, render, waits_for
 
 
@@ -147,3 +149,34 @@ def test_the_stack_exports_the_operator(dev):
         ":role/SageMakerHyperPodInference-hyperpod-dpd-dev"
     )
     assert operator["tlsCertificateBucket"] == "hyperpod-tls-hyperpod-dpd-dev-123456789012"
+
+
+def test_the_prod_example_overrides_what_production_needs():
+    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    result = render(prod, stack="prod")
+    (config,) = endpoint_configs(result)
+    spec = config["spec"]
+    assert spec["instanceType"] == "ml.p5en.48xlarge"
+    assert spec["pdSpec"]["prefillSpec"]["replicas"] == 2
+    assert spec["intelligentRoutingSpec"]["routingStrategy"] == "roundrobin"
+    env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+    assert env["PD_BUFFER_SIZE"] == str(16 * 1024**3)
+    buckets = [r for r in result.resources if r.type == "aws:s3/bucket:Bucket"]
+    assert {b.inputs["bucket"] for b in buckets} == {
+        "acme-dpd-prod-access-logs",
+        "sagemaker-acme-dpd-prod-lifecycle",
+        "acme-dpd-prod-model-weights",
+        "hyperpod-tls-acme-dpd-prod",
+    }
+    assert all(b.options.get("protect") for b in buckets)
+    assert one(result, "aws:ec2/vpc:Vpc").inputs["cidrBlock"] == "10.64.0.0/16"
+    assert [w for w in result.warnings if w.startswith("hyperpod-dpd:endpoints")] == []
+
+
+def test_an_endpoint_namespace_is_created_kept_on_destroy_and_waited_for():
+    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    result = render(prod, stack="prod")
+    namespace = one(result, "kubernetes:core/v1:Namespace")
+    assert namespace.inputs["metadata"] == {"name": "inference"}
+    assert namespace.options["retainOnDelete"] is True
+    assert waits_for(result, one(result, ":InferenceEndpointConfig"), namespace)

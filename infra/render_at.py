@@ -1,0 +1,58 @@
+"""A stack rendered from the working tree, or as it was at a git revision.
+
+Each side runs `python -m infra render` in its own checkout, so the base revision renders with
+its own code and stack file, and the two never share state.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class RenderError(RuntimeError):
+    """A side of the comparison could not be rendered."""
+
+
+def render_checkout(checkout: Path, stack: str, config_file: Path, out: Path) -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "infra",
+        "render",
+        "--stack",
+        stack,
+        "--config-file",
+        str(config_file),
+        "--out",
+        str(out),
+    ]
+    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RenderError(done.stderr.strip() or done.stdout.strip())
+
+
+@contextmanager
+def checkout_at(repository: Path, ref: str) -> Iterator[Path]:
+    """A temporary worktree of `repository` at `ref`, removed afterwards."""
+    scratch = Path(tempfile.mkdtemp(prefix="hyperpod-dpd-base-"))
+    checkout = scratch / "checkout"
+    git = ["git", "-C", str(repository)]
+    added = subprocess.run(
+        [*git, "worktree", "add", "--detach", "--quiet", str(checkout), ref],
+        capture_output=True,
+        text=True,
+    )
+    if added.returncode != 0:
+        shutil.rmtree(scratch)
+        raise RenderError(f"{ref}: {added.stderr.strip()}")
+    try:
+        yield checkout
+    finally:
+        subprocess.run([*git, "worktree", "remove", "--force", str(checkout)], check=False)
+        shutil.rmtree(scratch, ignore_errors=True)
