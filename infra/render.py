@@ -76,12 +76,21 @@ def _relative(value: Any) -> Any:
     return value
 
 
+def _masked(value: Any) -> Any:
+    """A secret with its shape kept and every value hidden, so manifests stay valid."""
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    return SECRET_PLACEHOLDER
+
+
 def _plain(value: Any) -> Any:
     """A wire value as JSON: secrets masked, references as URNs, whole floats as ints."""
     if isinstance(value, dict):
         signature = value.get(rpc._special_sig_key)
         if signature == rpc._special_secret_sig:
-            return SECRET_PLACEHOLDER
+            return _masked(value.get("value"))
         if signature == rpc._special_resource_sig:
             return value.get("urn")
         if signature in (rpc._special_asset_sig, rpc._special_archive_sig):

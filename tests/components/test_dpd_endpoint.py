@@ -50,7 +50,7 @@ def test_a_hugging_face_token_becomes_a_secret_the_endpoint_waits_for():
     (secret,) = result.of_type("kubernetes:core/v1:Secret")
     (config,) = result.of_type(CONFIG_TYPE)
     assert secret.inputs["metadata"] == {"name": "chat-hf-token", "namespace": "default"}
-    assert secret.inputs["stringData"] == "[secret]"
+    assert secret.inputs["stringData"] == {"token": "[secret]"}
     assert secret.urn in config.dependencies
     ref = config.inputs["spec"]["modelSourceConfig"]["huggingFaceModel"]["tokenSecretRef"]
     assert ref == {"name": "chat-hf-token", "key": "token"}

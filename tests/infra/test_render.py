@@ -113,7 +113,7 @@ def test_a_hugging_face_token_from_a_secret_config_key_stays_masked():
     }
     result = render(with_endpoints(endpoint, **{"hyperpod-dpd:hfToken": {"secure": "v1:xyz"}}))
     (secret,) = result.of_type("kubernetes:core/v1:Secret")
-    assert secret.inputs["stringData"] == "[secret]"
+    assert secret.inputs["stringData"] == {"token": "[secret]"}
     assert "v1:xyz" not in json.dumps([r.as_json() for r in result.resources])
 
 

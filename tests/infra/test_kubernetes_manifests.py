@@ -1,0 +1,46 @@
+"""The built-in Kubernetes objects of the render pass Kubernetes' own schemas, strictly."""
+
+import kubernetes_validate
+import pytest
+import yaml
+
+from infra.render_report import kubernetes_objects
+from infra.stack_config import ROOT
+from tests.support import dev_endpoint, render, with_endpoints
+
+KUBERNETES_VERSION = "1.34"
+
+
+def built_in(result) -> list[dict]:
+    return [o for o in kubernetes_objects(result) if "." not in o["apiVersion"].split("/")[0]]
+
+
+@pytest.fixture(scope="module")
+def objects() -> list[dict]:
+    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    gated = {
+        **dev_endpoint(),
+        "modelSource": {
+            "huggingFace": {
+                "modelId": "meta-llama/Llama-3.3-70B-Instruct",
+                "tokenConfigKey": "hfToken",
+            }
+        },
+    }
+    hugging_face = with_endpoints(gated, **{"hyperpod-dpd:hfToken": {"secure": "v1:abc"}})
+    return built_in(render(prod, stack="prod")) + built_in(render(hugging_face))
+
+
+def test_the_renders_hold_a_namespace_and_a_secret(objects):
+    assert sorted(o["kind"] for o in objects) == ["Namespace", "Secret"]
+
+
+def test_every_built_in_object_is_valid_kubernetes(objects):
+    for obj in objects:
+        kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
+
+
+def test_the_check_catches_an_unknown_field(objects):
+    broken = {**objects[0], "spec": {"surprise": True}}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, KUBERNETES_VERSION, strict=True)
