@@ -13,8 +13,6 @@ from infra.stack_diff import Change
 
 SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
 VALUE_WIDTH = 80
-# Marks the one pull-request comment that a workflow updates on every push.
-COMMENT_MARKER = "<!-- hyperpod-dpd diff -->"
 
 
 def _value(value: Any) -> str:
@@ -82,7 +80,8 @@ def _cell(text: str) -> str:
 def markdown_report(
     stack: str, base: str, changes: Sequence[Change], diffs: Sequence[str], graph: str
 ) -> str:
-    lines = [COMMENT_MARKER, f"### Stack `{stack}`", "", headline(stack, base, changes)]
+    # The offline workflow puts each stack's report under its own heading in one comment.
+    lines = [headline(stack, base, changes)]
     replaced = [c for c in changes if c.kind == "replace"]
     if replaced:
         names = ", ".join(f"`{c.name}`" for c in replaced)
