@@ -9,6 +9,9 @@ import re
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"
 MINIMUM_OPERATOR = "3.2"
+# The add-on's tag naming the operator version it ships, for add-on versions newer than the
+# table below: the policy pack reads it where the program read `operator.operatorVersion`.
+OPERATOR_VERSION_TAG = "hyperpod-dpd/operator-version"
 
 # Add-on release (without its -eksbuild suffix) -> operator version.
 ADDON_OPERATOR_VERSIONS = {
