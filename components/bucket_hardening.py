@@ -55,11 +55,11 @@ def _public_access(blocks: Sequence[Mapping]) -> list[str]:
         if block.get(flag) is not True
     ]
     if off:
-        return [f"its public access block leaves {', '.join(off)} off; {required} must all be true"]
+        return [f"has {', '.join(off)} off in its public access block; {required} must all be on"]
     return []
 
 
-def _acls(acls: Sequence[str]) -> list[str]:
+def _acls(acls: Sequence[str | None]) -> list[str]:
     return [
         f"has the ACL {acl!r}, which makes it public; use private"
         for acl in acls
@@ -68,8 +68,10 @@ def _acls(acls: Sequence[str]) -> list[str]:
 
 
 def bucket_violations(
-    encryptions: Sequence[Mapping], public_access_blocks: Sequence[Mapping], acls: Sequence[str]
+    encryptions: Sequence[Mapping],
+    public_access_blocks: Sequence[Mapping],
+    acls: Sequence[str | None],
 ) -> list[str]:
     """Why a bucket is not hardened, from the inputs of its server-side encryption
-    configurations and public access blocks, and its canned ACLs."""
+    configurations and public access blocks, and its canned ACLs (None where unset)."""
     return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)

@@ -61,9 +61,9 @@ def test_every_switch_of_the_public_access_block_must_be_on():
     leaky = {**PRIVATE, "blockPublicPolicy": False}
     del leaky["restrictPublicBuckets"]
     assert bucket_violations([SSE_S3], [leaky], acls=[]) == [
-        "its public access block leaves blockPublicPolicy, restrictPublicBuckets off; "
+        "has blockPublicPolicy, restrictPublicBuckets off in its public access block; "
         "blockPublicAcls, blockPublicPolicy, ignorePublicAcls, restrictPublicBuckets must all "
-        "be true"
+        "be on"
     ]
 
 
