@@ -93,5 +93,5 @@ def missing_efa_rules(
 
 
 def missing_self_rules(existing: Sequence[ExistingRule], group_id: str) -> list[EfaRule]:
-    """Which of all traffic from itself and to itself no rule on the group allows."""
+    """The self rules (all traffic from and to the group itself) no rule on the group allows."""
     return _missing(SELF_RULES, existing, group_id)
