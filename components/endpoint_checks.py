@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from components.dpd_environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint_manifest import (
-    PD_BUFFER_SIZE,
-    PINNED_ENV,
     ROLE_FLAG_SETTINGS,
     WORKER_FLAG_SETTINGS,
     override_collisions,

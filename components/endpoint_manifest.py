@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from components.dpd_environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint_kind import API_VERSION, KIND
 from components.endpoint_spec import DpdEndpointSpec, RoleSpec
 from components.operator_iam import OPERATOR_NAMESPACE
 from components.vllm_args import merge_role_args
-
-API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
-KIND = "InferenceEndpointConfig"
 
 MODEL_PATH = "/opt/ml/model"
 MODEL_VOLUME = "model-weights"
@@ -21,15 +20,6 @@ PORT = 8000
 GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
-
-# The DPD environment, applied identically to prefill and decode pods.
-PD_BUFFER_SIZE = "PD_BUFFER_SIZE"
-# The prefiller is the source of truth for cache hits; the decoder keeps no L1 copy.
-LMCACHE_SAVE_DECODE_CACHE = ("LMCACHE_SAVE_DECODE_CACHE", "False")
-# LMCache keys its cache on Python's hash() of the prompt tokens. An unpinned seed makes
-# prefill and decode disagree, and the decoder recomputes everything ("Retrieved 0 out of N").
-PYTHONHASHSEED = ("PYTHONHASHSEED", "0")
-PINNED_ENV = dict((LMCACHE_SAVE_DECODE_CACHE, PYTHONHASHSEED))
 
 # Flags the program writes itself, with the setting that controls each (None: fixed,
 # because the operator mounts the model and routes to that port). Extra args may not

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
+from components.bucket_hardening import PUBLIC_ACCESS_BLOCK_FLAGS, SSE_KMS, SSE_S3
 from components.bucket_policy import bucket_policy
 
 
@@ -47,16 +48,13 @@ class HardenedBucket(pulumi.ComponentResource):
         public_access = aws.s3.BucketPublicAccessBlock(
             name,
             bucket=self.bucket.id,
-            block_public_acls=True,
-            block_public_policy=True,
-            ignore_public_acls=True,
-            restrict_public_buckets=True,
+            **{argument: True for argument in PUBLIC_ACCESS_BLOCK_FLAGS.values()},
             opts=child,
         )
         default = (
-            {"sse_algorithm": "aws:kms", "kms_master_key_id": args.kms_key_arn}
+            {"sse_algorithm": SSE_KMS, "kms_master_key_id": args.kms_key_arn}
             if args.kms_key_arn
-            else {"sse_algorithm": "AES256"}
+            else {"sse_algorithm": SSE_S3}
         )
         aws.s3.BucketServerSideEncryptionConfiguration(
             name,

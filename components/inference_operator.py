@@ -34,7 +34,7 @@ from components.operator_iam import (
 )
 from components.operator_spec import OperatorSpec
 from components.operator_values import addon_configuration
-from components.operator_versions import ADDON_NAME
+from components.operator_versions import ADDON_NAME, OPERATOR_VERSION_TAG
 from components.options import inherited_depends_on
 
 # The add-on can take over 40 minutes to become ACTIVE on p5 nodes.
@@ -160,6 +160,7 @@ class InferenceOperator(pulumi.ComponentResource):
             configuration_values=configuration,
             resolve_conflicts_on_create="OVERWRITE",
             resolve_conflicts_on_update="OVERWRITE",
+            tags={OPERATOR_VERSION_TAG: self.operator_version},
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=inherited_depends_on(opts) + dependencies + self._policies,

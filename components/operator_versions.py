@@ -9,6 +9,10 @@ import re
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"
 MINIMUM_OPERATOR = "3.2"
+# The add-on's tag naming the operator version the program resolved for it. The policy pack
+# takes it as the declared version, as the program took `operator.operatorVersion`, so that an
+# add-on version newer than the table below passes there too.
+OPERATOR_VERSION_TAG = "hyperpod-dpd/operator-version"
 
 # Add-on release (without its -eksbuild suffix) -> operator version.
 ADDON_OPERATOR_VERSIONS = {

@@ -20,6 +20,7 @@ from components.bucket_spec import BucketNames, BucketsSpec, bucket_names
 from components.cluster_spec import ClusterSpec
 from components.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.endpoint_checks import check_endpoints
+from components.endpoint_guardrails import endpoint_violations
 from components.endpoint_manifest import build_manifest
 from components.endpoint_spec import DpdEndpointSpec
 from components.findings import Finding, field_path
@@ -145,7 +146,8 @@ def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> li
     )
 
 
-def _schema_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
+def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
+    """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
@@ -153,6 +155,10 @@ def _schema_problems(stack: StackSettings, model_bucket: str, region: str) -> li
             f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
             f"spec at {path.removeprefix('spec.')}: {message}"
             for path, message in schema_errors(manifest)
+        ]
+        problems += [
+            f"{config_key('endpoints', i)}: the manifest breaks DPD at spec.{violation}"
+            for violation in endpoint_violations(manifest["spec"])
         ]
     return problems
 
@@ -234,7 +240,7 @@ def check_config() -> CheckedConfig:
                 f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
             )
     if not problems:
-        problems = _schema_problems(stack, names.model, region)
+        problems = _manifest_problems(stack, names.model, region)
     sizing_errors = _lines(sized, "error")
     if problems:
         raise ConfigError(problems + sizing_errors)

@@ -2,6 +2,9 @@
 
 import json
 
+import pytest
+
+from components.bucket_hardening import bucket_violations
 from components.bucket_spec import BucketNames
 from components.buckets import Buckets, BucketsArgs
 from tests.support import run_component
@@ -90,6 +93,15 @@ def test_a_kms_key_encrypts_the_data_buckets_but_not_the_access_logs():
     assert encryption["dpd-logs"]["rules"][0]["applyServerSideEncryptionByDefault"] == {
         "sseAlgorithm": "AES256"
     }
+
+
+@pytest.mark.parametrize("kms_key_arn", [None, "arn:aws:kms:us-west-2:123456789012:key/abc"])
+def test_every_bucket_is_what_the_policy_pack_holds_buckets_to(kms_key_arn):
+    result = buckets(kms_key_arn=kms_key_arn)
+    encryption = settings_of(result, ":BucketServerSideEncryptionConfiguration")
+    blocks = settings_of(result, ":BucketPublicAccessBlock")
+    for name in vars(NAMES).values():
+        assert bucket_violations([encryption[name]], [blocks[name]], acls=[]) == []
 
 
 def test_an_existing_model_bucket_is_not_created():

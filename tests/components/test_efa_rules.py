@@ -1,4 +1,10 @@
-from components.efa_rules import SELF, ExistingRule, efa_rules, missing_efa_rules
+from components.efa_rules import (
+    SELF,
+    ExistingRule,
+    efa_rules,
+    missing_efa_rules,
+    missing_self_rules,
+)
 
 GROUP = "sg-0123456789abcdef0"
 VPC = "10.0.0.0/16"
@@ -50,3 +56,24 @@ def test_a_narrower_rule_does_not_cover_a_wider_one():
     assert "egress-any-all-self" in missing
     assert "ingress-tcp-988-988-self" not in missing
     assert "ingress-tcp-1018-1023-self" in missing
+
+
+def test_self_rules_are_the_efa_rules_for_all_traffic_within_the_group():
+    assert missing_self_rules([], GROUP) == [
+        r for r in efa_rules(VPC) if r.peer == SELF and r.protocol == "-1"
+    ]
+
+
+def test_a_group_without_self_egress_lacks_exactly_that_self_rule():
+    ingress_only = [rule(False, group=GROUP), rule(True, cidr="0.0.0.0/0")]
+    assert [r.name for r in missing_self_rules(ingress_only, GROUP)] == ["egress-any-all-self"]
+
+
+def test_self_rules_need_all_protocols_and_this_very_group():
+    elsewhere = [rule(False, "tcp", (0, 65535), group=GROUP), rule(True, group="sg-other")]
+    missing = [r.name for r in missing_self_rules(elsewhere, GROUP)]
+    assert missing == ["ingress-any-all-self", "egress-any-all-self"]
+
+
+def test_a_group_with_both_self_rules_lacks_none_of_them():
+    assert missing_self_rules([rule(False, group=GROUP), rule(True, group=GROUP)], GROUP) == []

@@ -52,6 +52,17 @@ def test_the_operator_add_on_at_the_configured_version(installed):
     assert addon.inputs["clusterName"] == "dpd"
 
 
+def test_the_add_on_is_tagged_with_the_operator_it_ships(installed):
+    addon = addons(installed)["amazon-sagemaker-hyperpod-inference"]
+    assert addon.inputs["tags"] == {"hyperpod-dpd/operator-version": "3.4"}
+
+
+def test_a_newer_add_on_is_tagged_with_the_operator_the_settings_name():
+    result = operator(addonVersion="v1.6.0-eksbuild.1", operatorVersion="3.5")
+    addon = addons(result)["amazon-sagemaker-hyperpod-inference"]
+    assert addon.inputs["tags"] == {"hyperpod-dpd/operator-version": "3.5"}
+
+
 def test_the_configuration_values_name_the_roles_bucket_and_cluster(installed):
     addon = addons(installed)["amazon-sagemaker-hyperpod-inference"]
     values = json.loads(addon.inputs["configurationValues"])

@@ -4,6 +4,8 @@ from typing import Any
 
 import pytest
 
+from components.endpoint_manifest import build_manifest
+from infra import settings
 from tests.support import (
     dev_config,
     dev_endpoint,
@@ -140,6 +142,23 @@ def test_spec_overrides_are_checked_against_the_crd_schema():
 def test_spec_overrides_cannot_change_what_settings_write():
     (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingThreshold": 1}})
     assert problem.startswith(f"{KEY}.specOverrides.pdSpec.routingThreshold: ")
+
+
+def test_a_built_manifest_that_breaks_a_dpd_guardrail_is_refused(monkeypatch):
+    # Typed settings always write the DPD variables, so break the builder itself.
+    def without_hash_seed(*args, **kwargs):
+        built = build_manifest(*args, **kwargs)
+        worker = built["spec"]["worker"]
+        worker["environmentVariables"] = [
+            v for v in worker["environmentVariables"] if v["name"] != "PYTHONHASHSEED"
+        ]
+        return built
+
+    monkeypatch.setattr(settings, "build_manifest", without_hash_seed)
+    assert problems(dev_config()) == [
+        f"{KEY}: the manifest breaks DPD at spec.worker.environmentVariables: PYTHONHASHSEED "
+        "is not set; DPD needs PYTHONHASHSEED=0"
+    ]
 
 
 def test_warnings_do_not_stop_the_deployment_and_reach_the_log():

@@ -1,0 +1,77 @@
+"""What a hardened bucket is: encrypted at rest and never public.
+
+HardenedBucket builds every bucket from these definitions, and the policy pack holds every bucket
+of a stack to them, so no Pulumi here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+# S3 default encryption: SSE-S3, or SSE-KMS with a key.
+SSE_S3 = "AES256"
+SSE_KMS = "aws:kms"
+SSE_ALGORITHMS = (SSE_S3, SSE_KMS)
+
+# The four switches of a public access block, as the engine names them and as pulumi_aws's
+# Python arguments do. A hardened bucket turns every one on.
+PUBLIC_ACCESS_BLOCK_FLAGS = {
+    "blockPublicAcls": "block_public_acls",
+    "blockPublicPolicy": "block_public_policy",
+    "ignorePublicAcls": "ignore_public_acls",
+    "restrictPublicBuckets": "restrict_public_buckets",
+}
+
+# Canned ACLs that open a bucket to everyone, or to every AWS account.
+PUBLIC_ACLS = ("public-read", "public-read-write", "authenticated-read")
+
+
+def _encryption(configurations: Sequence[Mapping]) -> list[str]:
+    allowed = " or ".join(SSE_ALGORITHMS)
+    algorithms = [
+        (rule.get("applyServerSideEncryptionByDefault") or {}).get("sseAlgorithm")
+        for configuration in configurations
+        for rule in configuration.get("rules") or []
+    ]
+    if not algorithms:
+        return [
+            f"has no default encryption; add a server-side encryption configuration with {allowed}"
+        ]
+    return [
+        f"encrypts by default with {algorithm!r}; allowed are {allowed}"
+        for algorithm in algorithms
+        if algorithm not in SSE_ALGORITHMS
+    ]
+
+
+def _public_access(blocks: Sequence[Mapping]) -> list[str]:
+    required = ", ".join(PUBLIC_ACCESS_BLOCK_FLAGS)
+    if not blocks:
+        return [f"has no public access block; add one with {required} all true"]
+    off = [
+        flag
+        for block in blocks
+        for flag in PUBLIC_ACCESS_BLOCK_FLAGS
+        if block.get(flag) is not True
+    ]
+    if off:
+        return [f"has {', '.join(off)} off in its public access block; {required} must all be on"]
+    return []
+
+
+def _acls(acls: Sequence[str | None]) -> list[str]:
+    return [
+        f"has the ACL {acl!r}, which makes it public; use private"
+        for acl in acls
+        if acl in PUBLIC_ACLS
+    ]
+
+
+def bucket_violations(
+    encryptions: Sequence[Mapping],
+    public_access_blocks: Sequence[Mapping],
+    acls: Sequence[str | None],
+) -> list[str]:
+    """Why a bucket is not hardened, from the inputs of its server-side encryption
+    configurations and public access blocks, and its canned ACLs (None where unset)."""
+    return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)
