@@ -37,6 +37,8 @@ class Registration:
     custom: bool
     provider: str | None
     dependencies: list[str]
+    # Input name -> the resources whose outputs that input carries.
+    property_dependencies: dict[str, list[str]]
     inputs: dict[str, Any]
     options: dict[str, Any]
 
@@ -50,6 +52,7 @@ class Registration:
             "custom": self.custom,
             "provider": self.provider,
             "dependencies": self.dependencies,
+            "propertyDependencies": self.property_dependencies,
             "inputs": self.inputs,
             "options": self.options,
         }
@@ -146,6 +149,11 @@ class RecordingMonitor(MockMonitor):
                 custom=request.custom,
                 provider=request.provider.rsplit("::", 1)[0] or None,
                 dependencies=sorted(set(request.dependencies)),
+                property_dependencies={
+                    key: sorted(set(deps.urns))
+                    for key, deps in sorted(request.propertyDependencies.items())
+                    if deps.urns
+                },
                 inputs=_plain(json_format.MessageToDict(request.object)),
                 options=_options(request),
             )

@@ -1,0 +1,77 @@
+"""Write the policy pack's test fixture from the dev stack's render.
+
+The policy tests run against the dev stack as the analyzer would receive it: the resources the
+policies look at, with their inputs and, per input, the resources whose ID it carries (in the
+preview of a new stack, exactly those inputs are unknown). A test in the main suite keeps the
+committed fixture equal to what this writes.
+
+Usage: python scripts/policy_fixture.py [OUT_JSON]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FIXTURE = ROOT / "policy" / "tests" / "fixtures" / "dev_stack.json"
+# What the four policies read: endpoints, security groups and their rules, buckets and their
+# settings, and EKS add-ons.
+TYPES_PREFIXES = (
+    "kubernetes:inference.sagemaker.aws.amazon.com/",
+    "aws:ec2/securityGroup:",
+    "aws:vpc/securityGroup",
+    "aws:s3/bucket:",
+    "aws:s3/bucketOwnershipControls:",
+    "aws:s3/bucketPolicy:",
+    "aws:s3/bucketPublicAccessBlock:",
+    "aws:s3/bucketServerSideEncryptionConfiguration:",
+    "aws:s3/bucketLogging:",
+    "aws:s3/bucketVersioning:",
+    "aws:eks/addon:",
+)
+
+
+def _carried_ids(resource, ids: dict[str, str]) -> dict[str, list[str]]:
+    """Input -> the resources whose ID the input's value is."""
+    carried = {}
+    for key, urns in resource.property_dependencies.items():
+        value = resource.inputs.get(key)
+        values = value if isinstance(value, list) else [value]
+        found = [urn for urn in urns if ids.get(urn) in values]
+        if found:
+            carried[key] = found
+    return carried
+
+
+def policy_fixture() -> list[dict]:
+    from infra import program
+    from infra.render import run_program
+    from infra.stack_config import read_stack_config, stack_file
+
+    result = run_program("dev", read_stack_config(stack_file("dev")), program.main)
+    ids = {r.urn: r.id for r in result.resources}
+    return [
+        {
+            "type": r.type,
+            "name": r.name,
+            "urn": r.urn,
+            "inputs": r.inputs,
+            "propertyDependencies": _carried_ids(r, ids),
+        }
+        for r in result.resources
+        if r.type.startswith(TYPES_PREFIXES)
+    ]
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else FIXTURE
+    out.write_text(json.dumps(policy_fixture(), indent=1, sort_keys=True) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
