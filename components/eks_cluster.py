@@ -11,6 +11,7 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from components.aws_account import AwsAccount
 from components.cluster_spec import AddonVersions
 from components.eks_access import AUTHENTICATION_MODE, CONTROL_PLANE_LOGS, access_entries
 from components.kubeconfig import eks_kubeconfig, oidc_provider_arn
@@ -82,9 +83,7 @@ class EksCluster(pulumi.ComponentResource):
 @dataclass(frozen=True)
 class AdoptedEksClusterArgs:
     name: str
-    region: str
-    partition: str
-    account_id: str
+    account: AwsAccount
 
 
 class AdoptedEksCluster(pulumi.ComponentResource):
@@ -100,16 +99,14 @@ class AdoptedEksCluster(pulumi.ComponentResource):
             cluster_name=args.name,
             endpoint=found.endpoint,
             ca_data=found.certificate_authorities[0].data,
-            region=args.region,
+            region=args.account.region,
         )
         self.provider = k8s.Provider(
             name, kubeconfig=json.dumps(kubeconfig), opts=pulumi.ResourceOptions(parent=self)
         )
         self.name = args.name
         self.arn: pulumi.Input[str] = found.arn
-        self.oidc_provider_arn: pulumi.Input[str] = oidc_provider_arn(
-            partition=args.partition, account_id=args.account_id, issuer=issuer
-        )
+        self.oidc_provider_arn: pulumi.Input[str] = oidc_provider_arn(args.account, issuer)
         # Without https://, as pulumi-eks gives it: the prefix of IRSA condition keys.
         self.oidc_issuer: pulumi.Input[str] = issuer.removeprefix("https://")
         self.register_outputs({"name": self.name, "arn": self.arn})

@@ -10,6 +10,7 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
+from components.aws_account import AwsAccount
 from components.cluster_spec import InstanceGroupSpec
 from components.hyperpod_iam import INSTANCE_ROLE_POLICY, SAGEMAKER_TRUST, execution_policy
 from components.instance_groups import instance_group_args
@@ -23,9 +24,7 @@ TIMEOUTS = pulumi.CustomTimeouts(create="240m", update="240m", delete="120m")
 @dataclass(frozen=True)
 class HyperPodClusterArgs:
     name: str
-    partition: str
-    region: str
-    account_id: str
+    account: AwsAccount
     eks_cluster_arn: pulumi.Input[str]
     security_group_id: pulumi.Input[str]
     # The private subnet of each AZ ID; every group is pinned to its AZ's.
@@ -67,9 +66,7 @@ class HyperPodCluster(pulumi.ComponentResource):
             ).apply(
                 lambda v: json.dumps(
                     execution_policy(
-                        partition=args.partition,
-                        region=args.region,
-                        account_id=args.account_id,
+                        args.account,
                         eks_cluster_arn=v[0],
                         security_group_id=v[1],
                         subnet_ids=v[2:],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from components.aws_account import AwsAccount
+
 INSTANCE_ROLE_POLICY = "arn:aws:iam::aws:policy/AmazonSageMakerClusterInstanceRolePolicy"
 
 SAGEMAKER_TRUST = {
@@ -40,17 +42,14 @@ _ECR_PULL = ["ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage", "ecr:GetDow
 
 
 def execution_policy(
+    account: AwsAccount,
     *,
-    partition: str,
-    region: str,
-    account_id: str,
     eks_cluster_arn: str,
     subnet_ids: Sequence[str],
     security_group_id: str,
     lifecycle_bucket: str | None,
 ) -> dict:
     """What nodes need beyond AmazonSageMakerClusterInstanceRolePolicy, scoped to known ARNs."""
-    ec2 = f"arn:{partition}:ec2:{region}:{account_id}"
     statements = [
         {"Sid": "Describe", "Effect": "Allow", "Action": _DESCRIBE, "Resource": "*"},
         {
@@ -58,18 +57,18 @@ def execution_policy(
             "Effect": "Allow",
             "Action": _NETWORK_INTERFACE,
             "Resource": [
-                f"{ec2}:network-interface/*",
+                account.arn("ec2", "network-interface/*"),
                 # Detaching an interface is authorized on the instance too.
-                f"{ec2}:instance/*",
-                f"{ec2}:security-group/{security_group_id}",
-                *(f"{ec2}:subnet/{subnet}" for subnet in subnet_ids),
+                account.arn("ec2", "instance/*"),
+                account.arn("ec2", f"security-group/{security_group_id}"),
+                *(account.arn("ec2", f"subnet/{subnet}") for subnet in subnet_ids),
             ],
         },
         {
             "Sid": "TagNetworkInterfaces",
             "Effect": "Allow",
             "Action": "ec2:CreateTags",
-            "Resource": f"{ec2}:network-interface/*",
+            "Resource": account.arn("ec2", "network-interface/*"),
         },
         # The token is account-wide; images come from AWS-owned registries in other accounts.
         {
@@ -82,7 +81,7 @@ def execution_policy(
             "Sid": "EcrPull",
             "Effect": "Allow",
             "Action": _ECR_PULL,
-            "Resource": f"arn:{partition}:ecr:*:*:repository/*",
+            "Resource": f"arn:{account.partition}:ecr:*:*:repository/*",
         },
         {
             "Sid": "PodIdentity",
@@ -94,11 +93,11 @@ def execution_policy(
             "Sid": "Alarms",
             "Effect": "Allow",
             "Action": "cloudwatch:DescribeAlarms",
-            "Resource": f"arn:{partition}:cloudwatch:{region}:{account_id}:alarm:*",
+            "Resource": account.arn("cloudwatch", "alarm:*"),
         },
     ]
     if lifecycle_bucket is not None:
-        bucket = f"arn:{partition}:s3:::{lifecycle_bucket}"
+        bucket = f"arn:{account.partition}:s3:::{lifecycle_bucket}"
         statements += [
             {
                 "Sid": "ListLifecycleScripts",

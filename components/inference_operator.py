@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pulumi
 import pulumi_aws as aws
 
+from components.aws_account import AwsAccount
 from components.operator_checks import resolved_operator_version
 from components.operator_iam import (
     CONTROLLER,
@@ -47,9 +48,7 @@ DEPENDENCY_TIMEOUTS = pulumi.CustomTimeouts(create="40m", update="40m", delete="
 class InferenceOperatorArgs:
     spec: OperatorSpec
     cluster_name: str
-    partition: str
-    region: str
-    account_id: str
+    account: AwsAccount
     oidc_provider_arn: pulumi.Input[str]
     # The OIDC issuer without https://, the prefix of the trust conditions' keys.
     oidc_issuer: pulumi.Input[str]
@@ -81,21 +80,17 @@ class InferenceOperator(pulumi.ComponentResource):
         load_balancer = self._role(
             "load-balancer-controller",
             subject(LOAD_BALANCER_CONTROLLER),
-            inline=load_balancer_controller_policy(
-                partition=args.partition, region=args.region, account_id=args.account_id
-            ),
+            inline=load_balancer_controller_policy(args.account),
         )
         keda = self._role(
             "keda",
             subject(KEDA),
-            inline=keda_policy(
-                partition=args.partition, region=args.region, account_id=args.account_id
-            ),
+            inline=keda_policy(args.account),
         )
         s3_csi = self._role(
             "s3-csi-driver",
             subject(S3_CSI_DRIVER),
-            inline=s3_csi_policy(args.model_buckets, args.partition),
+            inline=s3_csi_policy(args.model_buckets, args.account.partition),
         )
         fsx_csi = self._role("fsx-csi-driver", subject(FSX_CSI_DRIVER), managed=[FSX_ACCESS_POLICY])
         gated = (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from components.aws_account import AwsAccount
+
 
 def eks_kubeconfig(*, cluster_name: str, endpoint: str, ca_data: str, region: str) -> dict:
     user = {
@@ -28,5 +30,6 @@ def eks_kubeconfig(*, cluster_name: str, endpoint: str, ca_data: str, region: st
     }
 
 
-def oidc_provider_arn(*, partition: str, account_id: str, issuer: str) -> str:
-    return f"arn:{partition}:iam::{account_id}:oidc-provider/{issuer.removeprefix('https://')}"
+def oidc_provider_arn(account: AwsAccount, issuer: str) -> str:
+    resource = f"oidc-provider/{issuer.removeprefix('https://')}"
+    return account.arn("iam", resource, regional=False)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from components.aws_account import AwsAccount
+
 OPERATOR_NAMESPACE = "hyperpod-inference-system"
 AUDIENCE = "sts.amazonaws.com"
 # The operator's managed policy may pass only roles whose name starts with this.
@@ -88,7 +90,7 @@ def s3_csi_policy(bucket_names: Sequence[str], partition: str = "aws") -> dict:
     }
 
 
-def keda_policy(*, partition: str, region: str, account_id: str) -> dict:
+def keda_policy(account: AwsAccount) -> dict:
     """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus."""
     return {
         "Version": "2012-10-17",
@@ -107,7 +109,7 @@ def keda_policy(*, partition: str, region: str, account_id: str) -> dict:
             {
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
-                "Resource": f"arn:{partition}:aps:{region}:{account_id}:workspace/*",
+                "Resource": account.arn("aps", "workspace/*"),
                 "Action": [
                     "aps:QueryMetrics",
                     "aps:GetLabels",
@@ -180,7 +182,7 @@ _SECURITY_GROUPS = [
 ]
 
 
-def load_balancer_controller_policy(*, partition: str, region: str, account_id: str) -> dict:
+def load_balancer_controller_policy(account: AwsAccount) -> dict:
     """The AWS Load Balancer Controller's work: the inference endpoints' ALBs in this account."""
     return {
         "Version": "2012-10-17",
@@ -192,16 +194,20 @@ def load_balancer_controller_policy(*, partition: str, region: str, account_id: 
                 "Effect": "Allow",
                 "Action": ["acm:DescribeCertificate", "iam:GetServerCertificate"],
                 "Resource": [
-                    f"arn:{partition}:acm:{region}:{account_id}:certificate/*",
-                    f"arn:{partition}:iam::{account_id}:server-certificate/*",
+                    account.arn("acm", "certificate/*"),
+                    account.arn("iam", "server-certificate/*", regional=False),
                 ],
             },
             {
                 "Sid": "ServiceLinkedRole",
                 "Effect": "Allow",
                 "Action": "iam:CreateServiceLinkedRole",
-                "Resource": f"arn:{partition}:iam::{account_id}:role/aws-service-role/"
-                "elasticloadbalancing.amazonaws.com/AWSServiceRoleForElasticLoadBalancing",
+                "Resource": account.arn(
+                    "iam",
+                    "role/aws-service-role/elasticloadbalancing.amazonaws.com/"
+                    "AWSServiceRoleForElasticLoadBalancing",
+                    regional=False,
+                ),
                 "Condition": {
                     "StringEquals": {"iam:AWSServiceName": "elasticloadbalancing.amazonaws.com"}
                 },
@@ -210,15 +216,15 @@ def load_balancer_controller_policy(*, partition: str, region: str, account_id: 
                 "Sid": "LoadBalancers",
                 "Effect": "Allow",
                 "Action": _LB_MANAGE,
-                "Resource": f"arn:{partition}:elasticloadbalancing:{region}:{account_id}:*",
+                "Resource": account.arn("elasticloadbalancing", "*"),
             },
             {
                 "Sid": "SecurityGroups",
                 "Effect": "Allow",
                 "Action": _SECURITY_GROUPS,
                 "Resource": [
-                    f"arn:{partition}:ec2:{region}:{account_id}:security-group/*",
-                    f"arn:{partition}:ec2:{region}:{account_id}:vpc/*",
+                    account.arn("ec2", "security-group/*"),
+                    account.arn("ec2", "vpc/*"),
                 ],
             },
         ],

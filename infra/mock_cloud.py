@@ -18,6 +18,8 @@ import pulumi
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockMonitor
 
+from components.aws_account import AwsAccount
+
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
 EXISTING_VPC_CIDR = "10.20.0.0/16"
@@ -37,6 +39,7 @@ def _kubernetes_id(name: str, inputs: dict) -> str:
 class CloudMocks(pulumi.runtime.Mocks):
     def __init__(self, region: str) -> None:
         self.region = region
+        self.account = AwsAccount(ACCOUNT_ID, PARTITION, region)
         # Resources that exist without being registered (those inside remote components),
         # so that references to them resolve. The monitor looks resources up here.
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
@@ -82,7 +85,7 @@ class CloudMocks(pulumi.runtime.Mocks):
 def _ec2(prefix: str, kind: str):
     def compute(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
         id_ = f"{prefix}-{_hex(kind, name)}"
-        return id_, {"arn": m.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
+        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
 
     return compute
 
@@ -120,7 +123,7 @@ def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     role = inputs.get("name") or f"{name}-{_hex('role', name, length=7)}"
     return role, {
         "name": role,
-        "arn": m.arn("iam", f"role/{role}", regional=False),
+        "arn": m.account.arn("iam", f"role/{role}", regional=False),
         "uniqueId": "AROA" + _hex("role-id", role, length=17).upper(),
     }
 
@@ -133,13 +136,13 @@ def _role_policy(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
 def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     cluster, addon = inputs["clusterName"], inputs["addonName"]
     return f"{cluster}:{addon}", {
-        "arn": m.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
+        "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
         "addonVersion": inputs.get("addonVersion") or "default",
     }
 
 
 def _hyperpod_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    arn = m.arn("sagemaker", f"cluster/{_hex('hyperpod', name, length=12)}")
+    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', name, length=12)}")
     return arn, {"clusterArn": arn, "clusterStatus": "InService"}
 
 
@@ -161,7 +164,7 @@ def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     endpoint = f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com"
     cluster = {
         "name": cluster_name,
-        "arn": m.arn("eks", f"cluster/{cluster_name}"),
+        "arn": m.account.arn("eks", f"cluster/{cluster_name}"),
         "endpoint": endpoint,
         "version": inputs.get("version"),
         "identities": [{"oidcs": [{"issuer": f"https://{issuer}"}]}],
@@ -180,7 +183,7 @@ def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
         "kubeconfigJson": json.dumps(kubeconfig),
         "oidcIssuer": issuer,
         "oidcProviderUrl": f"https://{issuer}",
-        "oidcProviderArn": m.arn("iam", f"oidc-provider/{issuer}", regional=False),
+        "oidcProviderArn": m.account.arn("iam", f"oidc-provider/{issuer}", regional=False),
         "clusterSecurityGroupId": f"sg-{_hex(cluster_name, 'cluster')}",
     }
 
@@ -239,7 +242,11 @@ def _partition(m: CloudMocks, args: dict) -> dict:
 
 def _vpc(m: CloudMocks, args: dict) -> dict:
     vpc_id = args["id"]
-    return {"id": vpc_id, "cidrBlock": EXISTING_VPC_CIDR, "arn": m.arn("ec2", f"vpc/{vpc_id}")}
+    return {
+        "id": vpc_id,
+        "cidrBlock": EXISTING_VPC_CIDR,
+        "arn": m.account.arn("ec2", f"vpc/{vpc_id}"),
+    }
 
 
 def _default_group_rules(group_id: str) -> dict[str, dict]:
@@ -286,7 +293,7 @@ def _eks_cluster_lookup(m: CloudMocks, args: dict) -> dict:
     return {
         "id": name,
         "name": name,
-        "arn": m.arn("eks", f"cluster/{name}"),
+        "arn": m.account.arn("eks", f"cluster/{name}"),
         "endpoint": f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com",
         "certificateAuthorities": [{"data": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg=="}],
         "identities": [

@@ -16,6 +16,7 @@ import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.aws_account import AwsAccount
 from components.bucket_spec import BucketNames, BucketsSpec, bucket_names
 from components.cluster_spec import ClusterSpec
 from components.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
@@ -52,15 +53,6 @@ class StackSettings(Spec):
 
 
 @dataclass(frozen=True)
-class Account:
-    """Where the stack deploys, as AWS reports it."""
-
-    id: str
-    partition: str
-    region: str
-
-
-@dataclass(frozen=True)
 class CheckedConfig:
     """The stack configuration, parsed and checked by every rule, before AWS is asked anything."""
 
@@ -80,7 +72,7 @@ class Settings:
     """Everything the program needs from the stack configuration, validated."""
 
     stack: StackSettings
-    account: Account
+    account: AwsAccount
     # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
     cluster_name: str
     bucket_names: BucketNames
@@ -197,8 +189,8 @@ def _stack_prefix(stack: StackSettings) -> str:
 _ANY_ACCOUNT_ID = "000000000000"
 
 
-def _account(region: str) -> Account:
-    return Account(
+def _account(region: str) -> AwsAccount:
+    return AwsAccount(
         id=aws.get_caller_identity().account_id,
         partition=aws.get_partition().partition,
         region=region,

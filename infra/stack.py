@@ -53,12 +53,7 @@ def _adopt_cluster(settings: Settings) -> Cluster:
     account = settings.account
     eks = AdoptedEksCluster(
         "eks",
-        AdoptedEksClusterArgs(
-            name=settings.cluster_name,
-            region=account.region,
-            partition=account.partition,
-            account_id=account.id,
-        ),
+        AdoptedEksClusterArgs(name=settings.cluster_name, account=account),
     )
     existing = settings.stack.cluster.existing
     assert existing is not None
@@ -130,9 +125,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         "hyperpod",
         HyperPodClusterArgs(
             name=name,
-            partition=account.partition,
-            region=account.region,
-            account_id=account.id,
+            account=account,
             eks_cluster_arn=eks.arn,
             security_group_id=security_group.group_id,
             subnet_ids=network.private_subnet_ids,
@@ -182,9 +175,7 @@ def _operator(settings: Settings, cluster: Cluster, buckets: Buckets) -> list[pu
         InferenceOperatorArgs(
             spec=spec,
             cluster_name=settings.cluster_name,
-            partition=account.partition,
-            region=account.region,
-            account_id=account.id,
+            account=account,
             oidc_provider_arn=cluster.oidc_provider_arn,
             oidc_issuer=cluster.oidc_issuer,
             hyperpod_cluster_arn=cluster.hyperpod_arn,

@@ -4,6 +4,7 @@ import json
 
 import pulumi_aws as aws
 
+from components.aws_account import AwsAccount
 from components.cluster_spec import AddonVersions
 from components.eks_cluster import (
     AdoptedEksCluster,
@@ -95,7 +96,7 @@ def test_the_kubernetes_provider_uses_the_cluster_kubeconfig():
 
 def test_an_existing_cluster_is_reached_through_aws_eks_get_token():
     args = AdoptedEksClusterArgs(
-        name="prod", region="us-east-1", partition="aws", account_id="123456789012"
+        name="prod", account=AwsAccount("123456789012", "aws", "us-east-1")
     )
     result = run_component(lambda: AdoptedEksCluster("eks", args))
     assert sorted(r.type for r in result.resources) == [

@@ -4,6 +4,7 @@ import json
 
 import pulumi
 
+from components.aws_account import AwsAccount
 from components.cluster_spec import InstanceGroupSpec
 from components.hyperpod_cluster import HyperPodCluster, HyperPodClusterArgs
 from components.hyperpod_dependencies import HyperPodDependencies, HyperPodDependenciesArgs
@@ -46,9 +47,7 @@ def cluster():
             "hyperpod",
             HyperPodClusterArgs(
                 name="dpd",
-                partition="aws",
-                region="us-west-2",
-                account_id="123456789012",
+                account=AwsAccount("123456789012", "aws", "us-west-2"),
                 eks_cluster_arn=EKS,
                 security_group_id="sg-0123456789abcdef0",
                 subnet_ids=SUBNETS,

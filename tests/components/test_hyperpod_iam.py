@@ -2,6 +2,7 @@ import json
 
 from parliament import analyze_policy_string
 
+from components.aws_account import AwsAccount
 from components.hyperpod_iam import SAGEMAKER_TRUST, execution_policy
 
 CLUSTER = "arn:aws:eks:us-west-2:123456789012:cluster/dpd"
@@ -9,9 +10,7 @@ CLUSTER = "arn:aws:eks:us-west-2:123456789012:cluster/dpd"
 
 def policy(lifecycle_bucket: str | None = "sagemaker-dpd-lifecycle") -> dict:
     return execution_policy(
-        partition="aws",
-        region="us-west-2",
-        account_id="123456789012",
+        AwsAccount("123456789012", "aws", "us-west-2"),
         eks_cluster_arn=CLUSTER,
         subnet_ids=["subnet-0123456789abcdef0"],
         security_group_id="sg-0123456789abcdef0",

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from components.aws_account import AwsAccount
 from components.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.operator_spec import OperatorSpec
 from tests.support import run_component, waits_for
@@ -17,9 +18,7 @@ def operator(**spec):
     args = InferenceOperatorArgs(
         spec=OperatorSpec.model_validate(spec),
         cluster_name="dpd",
-        partition="aws",
-        region="us-west-2",
-        account_id="123456789012",
+        account=AwsAccount("123456789012", "aws", "us-west-2"),
         oidc_provider_arn=PROVIDER,
         oidc_issuer=ISSUER,
         hyperpod_cluster_arn=HYPERPOD,

@@ -3,6 +3,7 @@ import json
 import pytest
 from parliament import analyze_policy_string
 
+from components.aws_account import AwsAccount
 from components.operator_iam import (
     CONTROLLER,
     FSX_CSI_DRIVER,
@@ -20,7 +21,7 @@ from components.operator_iam import (
 
 PROVIDER = "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-west-2.amazonaws.com/id/ABC"
 ISSUER = "oidc.eks.us-west-2.amazonaws.com/id/ABC"
-ACCOUNT = {"partition": "aws", "region": "us-west-2", "account_id": "123456789012"}
+ACCOUNT = AwsAccount("123456789012", "aws", "us-west-2")
 
 
 @pytest.mark.parametrize(
@@ -82,8 +83,8 @@ def test_the_s3_csi_driver_reads_the_model_buckets_and_nothing_else():
     "document",
     [
         s3_csi_policy(["weights"]),
-        keda_policy(**ACCOUNT),
-        load_balancer_controller_policy(**ACCOUNT),
+        keda_policy(ACCOUNT),
+        load_balancer_controller_policy(ACCOUNT),
     ],
     ids=["s3-csi", "keda", "load-balancer-controller"],
 )
@@ -92,6 +93,6 @@ def test_parliament_finds_nothing_wrong(document):
 
 
 def test_keda_reads_cloudwatch_and_prometheus_only():
-    actions = {a for s in keda_policy(**ACCOUNT)["Statement"] for a in s["Action"]}
+    actions = {a for s in keda_policy(ACCOUNT)["Statement"] for a in s["Action"]}
     assert {a.split(":")[0] for a in actions} == {"cloudwatch", "aps"}
     assert all(a.split(":")[1].startswith(("Get", "List", "Query")) for a in actions)
