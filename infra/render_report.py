@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 
+from components.dpd_environment import PD_BUFFER_SIZE
 from components.endpoint_manifest import API_VERSION, KIND, router_url
 from components.operator_versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing_checks import SizingReport
@@ -83,7 +84,7 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         f"    {role('prefill', pd['prefillSpec'])}, {role('decode', pd['decodingSpec'])}, "
         f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
         f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
-        f"PD buffer {format_bytes(int(env['PD_BUFFER_SIZE']))}",
+        f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
         f"    router {router_url(meta['name'], meta['namespace'])}",
     ]
 

@@ -42,6 +42,13 @@ def problem_for(key: str, found: list[str]) -> str:
     return problem
 
 
+def config_file(folder: Path, config: dict[str, Any]) -> str:
+    """`config` written as a stack file in `folder`, for the command-line tools."""
+    path = folder / "Pulumi.test.yaml"
+    path.write_text(yaml.safe_dump({"config": config}))
+    return str(path)
+
+
 def render(config: dict[str, Any], stack: str = "test") -> RenderResult:
     return run_program(stack, to_stack_config(config), program.main)
 

@@ -9,6 +9,7 @@ from infra.__main__ import main
 from infra.render_report import ENDPOINT_CONFIG_TYPE, kubernetes_objects
 from tests.support import (
     FIXTURES,
+    config_file,
     dev_config,
     dev_endpoint,
     endpoint_configs,
@@ -80,13 +81,8 @@ def test_render_of_invalid_config_exits_2_with_one_line_per_problem_and_writes_n
 ):
     config = dev_config()
     config["hyperpod-dpd:endpoints"][0] |= {"routingThreshold": -1, "tensorParallelSize": 3}
-    config_file = tmp_path / "Pulumi.bad.yaml"
-    config_file.write_text(yaml.safe_dump({"config": config}))
     out = tmp_path / "out"
-    assert (
-        main(["render", "--stack", "bad", "--config-file", str(config_file), "--out", str(out)])
-        == 2
-    )
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
         "hyperpod-dpd:endpoints[0].tensorParallelSize: 3 is not allowed; must be 1, 2, 4 or 8",
@@ -122,13 +118,8 @@ def test_render_refuses_an_add_on_older_than_operator_3_2_naming_the_key_and_the
 ):
     config = dev_config()
     config["hyperpod-dpd:operator"] = {"addonVersion": "v1.2.1-eksbuild.1"}
-    config_file = tmp_path / "Pulumi.old.yaml"
-    config_file.write_text(yaml.safe_dump({"config": config}))
     out = tmp_path / "out"
-    assert (
-        main(["render", "--stack", "old", "--config-file", str(config_file), "--out", str(out)])
-        == 2
-    )
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
     assert capsys.readouterr().err.strip().splitlines() == [
         "hyperpod-dpd:operator.addonVersion: v1.2.1-eksbuild.1 ships operator 3.1.3; DPD needs "
         "operator 3.2 or later, which is add-on v1.3.0-eksbuild.1 or later"

@@ -4,17 +4,10 @@ import json
 from typing import Any
 
 import pytest
-import yaml
 
 from infra.__main__ import main
 from infra.stack_config import ROOT
-from tests.support import dev_endpoint, with_endpoints
-
-
-def config_file(tmp_path, config: dict[str, Any]) -> str:
-    path = tmp_path / "Pulumi.test.yaml"
-    path.write_text(yaml.safe_dump({"config": config}))
-    return str(path)
+from tests.support import config_file, dev_endpoint, with_endpoints
 
 
 def endpoint_file(tmp_path, **changes: Any) -> str:
