@@ -1,1 +1,2 @@
-"""This program: its stack configuration, the composition of components, and offline tools."""
+"""This program: reading stack config, the validated settings, the checks across settings and
+the composition of components that `pulumi up` runs. `infra.offline` holds the offline tools."""

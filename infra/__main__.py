@@ -9,13 +9,13 @@ from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
-from infra.diff_command import run_diff
-from infra.fetch_chart import fetch_chart
-from infra.render import run_program
-from infra.render_report import summary, write_render
+from infra.offline.diff_command import run_diff
+from infra.offline.fetch_chart import fetch_chart
+from infra.offline.render import run_program
+from infra.offline.render_report import summary, write_render
+from infra.offline.sizing_report import sizing_document, sizing_table
+from infra.offline.stack_config import StackConfig, read_stack_config, stack_file
 from infra.settings import CheckedConfig, check_config
-from infra.sizing_report import sizing_document, sizing_table
-from infra.stack_config import StackConfig, read_stack_config, stack_file
 
 
 def _stack_arguments(command: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pulumi
 from pydantic import BaseModel, ValidationError
 
-from components.findings import Finding, field_path
+from components.core.findings import Finding, field_path
 
 PROJECT = "hyperpod-dpd"
 

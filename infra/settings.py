@@ -16,21 +16,22 @@ import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
-from components.aws_account import AwsAccount
-from components.bucket_spec import BucketNames, BucketsSpec, bucket_names
-from components.cluster_spec import ClusterSpec
-from components.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
-from components.endpoint_checks import check_endpoints
-from components.endpoint_guardrails import endpoint_violations
-from components.endpoint_manifest import build_manifest
-from components.endpoint_spec import DpdEndpointSpec
-from components.findings import Finding, field_path
-from components.model_architecture import ModelArchitecture
-from components.network_spec import NetworkSpec
-from components.operator_checks import check_operator
-from components.operator_spec import OperatorSpec
-from components.sizing_checks import SizingReport, review_sizing
-from components.spec import Spec
+from components.cluster.spec import ClusterSpec
+from components.core.aws_account import AwsAccount
+from components.core.findings import Finding, field_path
+from components.core.spec import Spec
+from components.endpoint.checks import check_endpoints
+from components.endpoint.guardrails import endpoint_violations
+from components.endpoint.manifest import build_manifest
+from components.endpoint.schema import schema_errors
+from components.endpoint.spec import DpdEndpointSpec
+from components.network.spec import NetworkSpec
+from components.operator.checks import check_operator
+from components.operator.spec import OperatorSpec
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.checks import SizingReport, review_sizing
+from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
+from components.storage.spec import BucketNames, BucketsSpec, bucket_names
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -39,9 +40,8 @@ from infra.config_errors import (
     unknown_key,
     validation_problems,
 )
-from infra.crd_schema import schema_errors
+from infra.paths import ROOT
 from infra.stack_checks import check_stack
-from infra.stack_config import ROOT
 
 
 class StackSettings(Spec):

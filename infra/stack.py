@@ -14,22 +14,22 @@ from pathlib import Path
 import pulumi
 import pulumi_kubernetes as k8s
 
-from components.buckets import Buckets, BucketsArgs
-from components.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
-from components.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
-from components.eks_cluster import (
+from components.cluster.dependencies import HyperPodDependencies, HyperPodDependenciesArgs
+from components.cluster.eks import (
     AdoptedEksCluster,
     AdoptedEksClusterArgs,
     EksCluster,
     EksClusterArgs,
 )
-from components.hyperpod_cluster import HyperPodCluster, HyperPodClusterArgs
-from components.hyperpod_dependencies import HyperPodDependencies, HyperPodDependenciesArgs
-from components.inference_operator import InferenceOperator, InferenceOperatorArgs
-from components.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
-from components.network import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
-from components.node_addons import NodeAddons, NodeAddonsArgs
-from components.operator_checks import resolved_operator_version
+from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
+from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
+from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
+from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
+from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
+from components.operator.checks import resolved_operator_version
+from components.operator.inference_operator import InferenceOperator, InferenceOperatorArgs
+from components.storage.buckets import Buckets, BucketsArgs
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
 

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from itertools import combinations
 
-from components.bucket_spec import LIFECYCLE_PREFIX, TLS_PREFIX, BucketNames, BucketsSpec
-from components.cluster_spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
-from components.endpoint_spec import DpdEndpointSpec
-from components.findings import Finding, error, field_path
-from components.instance_groups import check_instance_groups
-from components.instance_types import DPD_INSTANCE_TYPES
-from components.network_plan import PlanError, node_capacity, plan_subnets
-from components.network_spec import NetworkSpec
+from components.cluster.instance_groups import check_instance_groups
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
+from components.core.findings import Finding, error, field_path
+from components.endpoint.spec import DpdEndpointSpec
+from components.network.plan import PlanError, node_capacity, plan_subnets
+from components.network.spec import NetworkSpec
+from components.storage.spec import LIFECYCLE_PREFIX, TLS_PREFIX, BucketNames, BucketsSpec
 
 S3_NAME_MAX = 63
 

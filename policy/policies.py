@@ -19,22 +19,22 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
-from components.bucket_hardening import (
-    PUBLIC_ACCESS_BLOCK_FLAGS,
-    SSE_ALGORITHMS,
-    bucket_violations,
-)
-from components.dpd_environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.efa_rules import EfaRule, ExistingRule, missing_self_rules
-from components.endpoint_guardrails import endpoint_violations
-from components.endpoint_kind import API_VERSION, KIND
-from components.instance_types import DPD_INSTANCE_TYPES
-from components.operator_versions import (
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.guardrails import endpoint_violations
+from components.endpoint.kind import API_VERSION, KIND
+from components.network.efa_rules import EfaRule, ExistingRule, missing_self_rules
+from components.operator.versions import (
     ADDON_NAME,
     MINIMUM_OPERATOR,
     OPERATOR_VERSION_TAG,
     VersionError,
     operator_version,
+)
+from components.storage.hardening import (
+    PUBLIC_ACCESS_BLOCK_FLAGS,
+    SSE_ALGORITHMS,
+    bucket_violations,
 )
 
 ENDPOINT = f"kubernetes:{API_VERSION}:{KIND}"

@@ -16,7 +16,7 @@ from typing import Any
 
 from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
-from infra.render import Registration
+from infra.offline.render import Registration
 
 REGION = "us-west-2"
 

@@ -12,8 +12,9 @@ import yaml
 
 from infra import program
 from infra.config_errors import ConfigError
-from infra.render import Registration, RenderResult, run_program
-from infra.stack_config import ROOT, to_stack_config
+from infra.offline.render import Registration, RenderResult, run_program
+from infra.offline.stack_config import to_stack_config
+from infra.paths import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

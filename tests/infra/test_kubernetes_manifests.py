@@ -4,8 +4,8 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from infra.render_report import kubernetes_objects
-from infra.stack_config import ROOT
+from infra.offline.render_report import kubernetes_objects
+from infra.paths import ROOT
 from tests.support import dev_endpoint, render, with_endpoints
 
 KUBERNETES_VERSION = "1.34"

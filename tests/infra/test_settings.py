@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint_manifest import build_manifest
+from components.endpoint.manifest import build_manifest
 from infra import settings
 from tests.support import (
     dev_config,

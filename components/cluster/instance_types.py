@@ -1,0 +1,65 @@
+"""The GPU instance types that Disaggregated Prefill and Decode runs on, and their facts.
+
+DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator supports
+it on exactly these five types. Each has eight GPUs on one node.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from components.core.units import GIB, MIB
+
+
+@dataclass(frozen=True)
+class DpdInstanceType:
+    name: str
+    gpu: str
+    gpus: int
+    # Memory a CUDA process sees as the device total (what vLLM's
+    # --gpu-memory-utilization is a fraction of), not the marketing figure.
+    hbm_bytes_per_gpu: int
+    efa_gbps: int
+
+
+DPD_INSTANCE_TYPES: dict[str, DpdInstanceType] = {
+    t.name: t
+    for t in (
+        DpdInstanceType("ml.p5.48xlarge", "H100", 8, 81_559 * MIB, 3_200),
+        DpdInstanceType("ml.p5e.48xlarge", "H200", 8, 143_771 * MIB, 3_200),
+        DpdInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200),
+        DpdInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200),
+        DpdInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400),
+    )
+}
+
+# The inference operator's pods need an amd64 node with at least 13 free pod slots;
+# ml.c5.4xlarge (16 vCPUs) is the smallest recommended.
+SYSTEM_GROUP_MIN_VCPUS = 16
+SYSTEM_GROUP_EXAMPLE = "ml.c5.4xlarge"
+
+_SHAPE = re.compile(
+    r"^ml\.(?P<family>[a-z]+)(?P<generation>\d+)(?P<traits>[a-z0-9-]*)\.(?P<size>.+)$"
+)
+_ACCELERATED_FAMILIES = ("p", "g", "trn", "inf", "dl")
+
+
+def vcpus(instance_type: str) -> int | None:
+    """vCPUs from the size name (xlarge = 4, Nxlarge = 4N), or None if it has no such name."""
+    shape = _SHAPE.match(instance_type)
+    size = shape["size"] if shape else ""
+    if size == "large":
+        return 2
+    multiple = re.fullmatch(r"(\d*)xlarge", size)
+    return 4 * int(multiple[1] or 1) if multiple else None
+
+
+def is_accelerated(instance_type: str) -> bool:
+    shape = _SHAPE.match(instance_type)
+    return shape is not None and shape["family"] in _ACCELERATED_FAMILIES
+
+
+def is_graviton(instance_type: str) -> bool:
+    shape = _SHAPE.match(instance_type)
+    return shape is not None and "g" in shape["traits"]

@@ -1,0 +1,78 @@
+"""The typed description of the clusters: EKS, and HyperPod with its instance groups."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator
+
+from components.core.spec import Spec
+from components.network.spec import AzId
+
+# The versions SageMaker HyperPod supports for its EKS orchestrator (HyperPod EKS
+# prerequisites page, 2026).
+HYPERPOD_KUBERNETES_VERSIONS = ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35")
+DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
+# HyperPod's pattern for cluster and instance group names.
+HYPERPOD_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
+
+
+class Taint(Spec):
+    key: str = Field(min_length=1)
+    value: str | None = None
+    effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class InstanceGroupSpec(Spec):
+    name: str = Field(pattern=HYPERPOD_NAME)
+    instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    instance_count: int = Field(ge=1)
+    availability_zone_id: AzId
+    threads_per_core: Literal[1, 2] = 1
+    ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
+    # None runs both deep health checks on GPU groups and none on CPU groups.
+    deep_health_checks: list[Literal["InstanceStress", "InstanceConnectivity"]] | None = None
+    training_plan_arn: str | None = Field(
+        None, pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$"
+    )
+    labels: dict[str, str] = {}
+    taints: list[Taint] = []
+
+
+class ExistingCluster(Spec):
+    """A HyperPod EKS cluster you already run: this stack then manages only what runs in it."""
+
+    eks_cluster_name: str = Field(min_length=1, max_length=100)
+    hyperpod_cluster_arn: str = Field(
+        pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$"
+    )
+
+
+class AddonVersions(Spec):
+    """Pinned EKS add-on versions; unset ones take EKS's default for the Kubernetes version."""
+
+    vpc_cni: str | None = Field(None, pattern=r"^v\d+\.\d+\.\d+(-eksbuild\.\d+)?$")
+    kube_proxy: str | None = None
+    coredns: str | None = None
+    pod_identity_agent: str | None = None
+
+
+class ClusterSpec(Spec):
+    # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
+    name: str | None = Field(None, pattern=HYPERPOD_NAME)
+    kubernetes_version: str = "1.34"
+    admin_role_arns: list[IamArn] = []
+    ci_role_arns: list[IamArn] = []
+    instance_groups: list[InstanceGroupSpec] = []
+    addon_versions: AddonVersions = AddonVersions()
+    # Where `make chart` puts the HyperPod dependencies Helm chart.
+    dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
+    existing: ExistingCluster | None = None
+
+    @field_validator("kubernetes_version")
+    @classmethod
+    def _hyperpod_supports(cls, value: str) -> str:
+        if value not in HYPERPOD_KUBERNETES_VERSIONS:
+            raise ValueError(f"HyperPod supports {', '.join(HYPERPOD_KUBERNETES_VERSIONS)}")
+        return value

@@ -1,0 +1,100 @@
+"""DpdEndpoint: one Disaggregated Prefill and Decode endpoint, as an InferenceEndpointConfig."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from components.core.options import inherited_depends_on
+from components.endpoint.manifest import (
+    API_VERSION,
+    HF_TOKEN_KEY,
+    KIND,
+    build_manifest,
+    effective_args,
+    hf_token_secret_name,
+    router_url,
+)
+from components.endpoint.spec import DpdEndpointSpec
+
+
+@dataclass(frozen=True)
+class DpdEndpointArgs:
+    spec: DpdEndpointSpec
+    # Region of the model bucket, for S3 sources that don't name their own.
+    region: str
+    # Bucket holding the weights, for S3 sources that don't name their own.
+    model_bucket: pulumi.Input[str] | None = None
+    # The Hugging Face token, when the spec's source supplies one through config.
+    hf_token: pulumi.Input[str] | None = None
+
+
+class DpdEndpoint(pulumi.ComponentResource):
+    """Registers the endpoint's InferenceEndpointConfig, and its token Secret if any.
+
+    Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
+    (the inference operator, whose webhook serves the CRD) in `opts.depends_on`.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        args: DpdEndpointArgs,
+        opts: pulumi.ResourceOptions | None = None,
+    ) -> None:
+        super().__init__("hyperpod-dpd:endpoint:DpdEndpoint", name, None, opts)
+        spec = args.spec
+        hf = spec.model_source.hugging_face
+        if (hf is not None and hf.token_config_key is not None) != (args.hf_token is not None):
+            raise ValueError(
+                f"{name}: hf_token is needed exactly when the spec's huggingFace source "
+                "names a tokenConfigKey"
+            )
+        depends_on = inherited_depends_on(opts)
+        metadata = {"name": spec.name, "namespace": spec.namespace}
+
+        if args.hf_token is not None:
+            token = k8s.core.v1.Secret(
+                f"{name}-hf-token",
+                metadata={**metadata, "name": hf_token_secret_name(spec.name)},
+                type="Opaque",
+                string_data={HF_TOKEN_KEY: pulumi.Output.secret(args.hf_token)},
+                opts=pulumi.ResourceOptions(parent=self, depends_on=depends_on),
+            )
+            depends_on.append(token)
+
+        manifest = pulumi.Output.from_input(args.model_bucket).apply(
+            lambda bucket: build_manifest(spec, model_bucket=bucket, region=args.region)
+        )
+        self.custom_resource = k8s.apiextensions.CustomResource(
+            name,
+            api_version=API_VERSION,
+            kind=KIND,
+            metadata=metadata,
+            spec=manifest.apply(lambda m: m["spec"]),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                depends_on=depends_on,
+                # The operator rejects changes to intelligentRoutingSpec on a live endpoint,
+                # and a fixed metadata.name cannot exist twice, so delete first.
+                replace_on_changes=["spec.intelligentRoutingSpec"],
+                delete_before_replace=True,
+            ),
+        )
+
+        self.endpoint_name = pulumi.Output.from_input(spec.name)
+        self.namespace = pulumi.Output.from_input(spec.namespace)
+        self.router_url = pulumi.Output.from_input(router_url(spec.name, spec.namespace))
+        self.prefill_args = pulumi.Output.from_input(effective_args(spec, spec.prefill))
+        self.decode_args = pulumi.Output.from_input(effective_args(spec, spec.decode))
+        self.register_outputs(
+            {
+                "name": self.endpoint_name,
+                "namespace": self.namespace,
+                "routerUrl": self.router_url,
+                "prefillArgs": self.prefill_args,
+                "decodeArgs": self.decode_args,
+            }
+        )

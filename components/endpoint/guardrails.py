@@ -1,0 +1,47 @@
+"""What every DPD InferenceEndpointConfig must hold, however it was written.
+
+The program checks the manifests it builds with these rules, and the policy pack checks every
+endpoint the engine sees with the same ones. They read the manifest's `spec` as plain mappings
+and sequences, so no Pulumi and no pydantic here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+
+
+def _instance_type(spec: Mapping) -> list[str]:
+    instance_type = spec.get("instanceType")
+    if instance_type in DPD_INSTANCE_TYPES:
+        return []
+    found = f"{instance_type!r} is not allowed" if instance_type else "is not set"
+    return [f"instanceType: {found}; DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}"]
+
+
+def _environment(spec: Mapping) -> list[str]:
+    worker = spec.get("worker") or {}
+    # Only the DPD variables' values are read: in a preview, others may not be known yet.
+    variables = {v.get("name"): v for v in worker.get("environmentVariables") or []}
+    values = {n: variables[n].get("value") for n in (PD_BUFFER_SIZE, *PINNED_ENV) if n in variables}
+    where = "worker.environmentVariables"
+    problems = []
+    if not values.get(PD_BUFFER_SIZE):
+        problems.append(
+            f"{where}: {PD_BUFFER_SIZE} is not set; DPD needs the decoder's buffer for "
+            "incoming KV, in bytes per tensor-parallel rank"
+        )
+    for name, required in PINNED_ENV.items():
+        if values.get(name) != required:
+            found = f"is {values[name]!r}" if name in values else "is not set"
+            problems.append(f"{where}: {name} {found}; DPD needs {name}={required}")
+    return problems
+
+
+def endpoint_violations(spec: Mapping) -> list[str]:
+    """Why the `spec` of an InferenceEndpointConfig breaks DPD; empty when it has no pdSpec."""
+    if "pdSpec" not in spec:
+        return []
+    return _instance_type(spec) + _environment(spec)

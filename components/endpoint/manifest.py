@@ -1,0 +1,234 @@
+"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec.
+
+Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.kind import API_VERSION, KIND
+from components.endpoint.spec import DpdEndpointSpec, RoleSpec
+from components.endpoint.vllm_args import merge_role_args
+from components.operator.iam import OPERATOR_NAMESPACE
+
+MODEL_PATH = "/opt/ml/model"
+MODEL_VOLUME = "model-weights"
+HOST = "0.0.0.0"
+PORT = 8000
+GPU_RESOURCE = "nvidia.com/gpu"
+
+HF_TOKEN_KEY = "token"
+
+# Flags the program writes itself, with the setting that controls each (None: fixed,
+# because the operator mounts the model and routes to that port). Extra args may not
+# repeat them, or the settings would stop describing what runs.
+WORKER_FLAG_SETTINGS = {
+    "--model": None,
+    "--host": None,
+    "--port": None,
+    "--tensor-parallel-size": "tensorParallelSize",
+    "--max-model-len": "maxModelLen",
+    "--gpu-memory-utilization": "gpuMemoryUtilization",
+}
+# Flags a role's own settings write (names relative to the role).
+ROLE_FLAG_SETTINGS = {
+    "--gpu-memory-utilization": "gpuMemoryUtilization",
+    "--max-num-seqs": "maxNumSeqs",
+}
+
+
+def hf_token_secret_name(endpoint_name: str) -> str:
+    return f"{endpoint_name}-hf-token"
+
+
+def router_url(name: str, namespace: str) -> str:
+    service = f"{name}-{namespace}-routing-service"
+    return f"http://{service}.{OPERATOR_NAMESPACE}.svc.cluster.local:443"
+
+
+def worker_args(spec: DpdEndpointSpec) -> list[str]:
+    return [
+        "--model",
+        MODEL_PATH,
+        "--host",
+        HOST,
+        "--port",
+        str(PORT),
+        "--tensor-parallel-size",
+        str(spec.tensor_parallel_size),
+        "--max-model-len",
+        str(spec.max_model_len),
+        "--gpu-memory-utilization",
+        str(spec.gpu_memory_utilization),
+        *spec.worker_args,
+    ]
+
+
+def role_args(role: RoleSpec) -> list[str]:
+    args: list[str] = []
+    if role.gpu_memory_utilization is not None:
+        args += ["--gpu-memory-utilization", str(role.gpu_memory_utilization)]
+    if role.max_num_seqs is not None:
+        args += ["--max-num-seqs", str(role.max_num_seqs)]
+    return args + role.args
+
+
+def effective_args(spec: DpdEndpointSpec, role: RoleSpec) -> list[str]:
+    """The vLLM command line a role's pods run, after the operator's merge."""
+    return merge_role_args(worker_args(spec), role_args(role))
+
+
+def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
+    """The user's variables, then the three DPD ones (values are strings)."""
+    dpd = {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
+    return [{"name": k, "value": v} for k, v in {**user, **dpd}.items()]
+
+
+def _gpus(count: int) -> dict[str, dict[str, str]]:
+    return {"requests": {GPU_RESOURCE: str(count)}, "limits": {GPU_RESOURCE: str(count)}}
+
+
+def _role(role: RoleSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {"replicas": role.replicas, "resources": _gpus(role.gpus)}
+    if args := role_args(role):
+        out["args"] = args
+    if role.node_selector:
+        out["nodeSelector"] = dict(role.node_selector)
+    return out
+
+
+def _model_source(spec: DpdEndpointSpec, model_bucket: str | None, region: str) -> dict:
+    source = spec.model_source
+    if source.s3 is not None:
+        return {
+            "modelSourceType": "s3",
+            "modelLocation": source.s3.prefix,
+            "s3Storage": {
+                "bucketName": source.s3.bucket or model_bucket,
+                "region": source.s3.region or region,
+            },
+        }
+    if source.fsx is not None:
+        fsx = source.fsx
+        storage = {"fileSystemId": fsx.file_system_id}
+        if fsx.dns_name:
+            storage["dnsName"] = fsx.dns_name
+        if fsx.mount_name:
+            storage["mountName"] = fsx.mount_name
+        out: dict[str, Any] = {"modelSourceType": "fsx"}
+        if fsx.path:
+            out["modelLocation"] = fsx.path
+        return {**out, "fsxStorage": storage}
+    hf = source.hugging_face
+    assert hf is not None  # ModelSource guarantees exactly one source
+    model: dict[str, Any] = {"modelId": hf.model_id}
+    if hf.commit_sha:
+        model["commitSHA"] = hf.commit_sha
+    if hf.token_secret_ref:
+        model["tokenSecretRef"] = {"name": hf.token_secret_ref.name, "key": hf.token_secret_ref.key}
+    elif hf.token_config_key:
+        model["tokenSecretRef"] = {"name": hf_token_secret_name(spec.name), "key": HF_TOKEN_KEY}
+    return {"modelSourceType": "huggingface", "huggingFaceModel": model}
+
+
+def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
+    kv = spec.kv_cache
+    out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
+    if kv.l2_cache_backend:
+        l2 = {"l2CacheBackend": kv.l2_cache_backend}
+        if kv.l2_cache_local_url:
+            l2["l2CacheLocalUrl"] = kv.l2_cache_local_url
+        out |= {"enableL2Cache": True, "l2CacheSpec": l2}
+    return out
+
+
+def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
+    metrics = spec.metrics
+    out: dict[str, Any] = {"enabled": metrics.enabled}
+    if metrics.metrics_scrape_interval_seconds is not None:
+        out["metricsScrapeIntervalSeconds"] = metrics.metrics_scrape_interval_seconds
+    if metrics.model_metrics is not None:
+        out["modelMetrics"] = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
+    return out
+
+
+def _pd_spec(spec: DpdEndpointSpec) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "prefillSpec": _role(spec.prefill),
+        "decodingSpec": _role(spec.decode),
+        "routingThreshold": spec.routing_threshold,
+    }
+    if spec.topology_spec is not None:
+        out["topologySpec"] = spec.topology_spec.model_dump(by_alias=True, exclude_none=True)
+    return out
+
+
+def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
+    gpus = str(max(spec.prefill.gpus, spec.decode.gpus))
+    resources = {**spec.worker_resources, GPU_RESOURCE: gpus}
+    return {
+        "image": spec.image,
+        "args": worker_args(spec),
+        "modelInvocationPort": {"name": "http", "containerPort": PORT},
+        "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
+        "resources": {"requests": dict(resources), "limits": dict(resources)},
+        "environmentVariables": environment(spec),
+    }
+
+
+def typed_spec(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> dict:
+    """The spec the typed settings produce, before `specOverrides`."""
+    out: dict[str, Any] = {}
+    if spec.endpoint_name is not None:
+        out["endpointName"] = spec.endpoint_name
+    out["instanceType"] = spec.instance_type
+    if spec.invocation_endpoint is not None:
+        out["invocationEndpoint"] = spec.invocation_endpoint
+    out["modelName"] = spec.model_name
+    out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
+    if spec.health_check_path is not None:
+        out["loadBalancer"] = {"healthCheckPath": spec.health_check_path}
+    out["metrics"] = _metrics(spec)
+    out["kvCacheSpec"] = _kv_cache(spec)
+    out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
+    out["pdSpec"] = _pd_spec(spec)
+    if spec.tags:
+        out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
+    out["worker"] = _worker(spec)
+    return out
+
+
+def override_collisions(base: Any, overrides: Any, path: str = "") -> list[str]:
+    """Paths that `overrides` would change in `base` rather than add to it."""
+    if isinstance(base, dict) and isinstance(overrides, dict):
+        return [
+            hit
+            for key, value in overrides.items()
+            if key in base
+            for hit in override_collisions(base[key], value, f"{path}.{key}" if path else key)
+        ]
+    return [path]
+
+
+def _add_absent(base: dict, overrides: dict) -> dict:
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(merged.get(key), dict) and isinstance(value, dict):
+            merged[key] = _add_absent(merged[key], value)
+        else:
+            merged.setdefault(key, value)
+    return merged
+
+
+def build_manifest(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> dict:
+    return {
+        "apiVersion": API_VERSION,
+        "kind": KIND,
+        "metadata": {"name": spec.name, "namespace": spec.namespace},
+        "spec": _add_absent(
+            typed_spec(spec, model_bucket=model_bucket, region=region), spec.spec_overrides
+        ),
+    }

@@ -1,0 +1,216 @@
+"""The typed description of one DPD endpoint: what a user writes, with the operator's defaults.
+
+Keys are camelCase, and keep the CRD's names where the CRD has one (`modelName`,
+`instanceType`, `routingThreshold`, `replicas`, ...). This module checks the shape of each
+value; rules that relate several values live in `endpoint_checks`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.core.spec import Spec
+from components.core.units import GIB
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.catalog import MODEL_CATALOG
+from components.sizing.hf_config import HuggingFaceConfigFile
+
+DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
+LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
+# Both carry LMCache 0.4.3, vLLM 0.19.0, NIXL 1.0.0 and the EFA libfabric provider.
+DPD_IMAGES = (DLC_IMAGE, LMCACHE_IMAGE)
+
+RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
+
+# What Kubernetes accepts as an object name or namespace (RFC 1123 label).
+K8S_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
+# The CRD's own patterns. modelName's has no end anchor, so it only constrains how the
+# name starts (which is what lets "Llama-3.3-70B-Instruct" through).
+MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"
+ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
+HF_COMMIT = r"^[0-9a-f]{40}$"
+INT32_MAX = 2**31 - 1
+# The operator's --max-num-seqs on decode pods when the role sets none (16 on prefill).
+OPERATOR_DECODE_MAX_NUM_SEQS = 32
+
+
+class S3ModelSource(Spec):
+    prefix: str = Field(min_length=1)
+    # The stack's model bucket and region when absent.
+    bucket: str | None = None
+    region: str | None = None
+
+
+class FsxModelSource(Spec):
+    file_system_id: str = Field(pattern=r"^fs-[0-9a-f]{8,17}$")
+    dns_name: str | None = None
+    mount_name: str | None = None
+    path: str | None = None
+
+
+class SecretKeyRef(Spec):
+    name: str = Field(pattern=K8S_NAME)
+    key: str = Field(min_length=1)
+
+
+class HuggingFaceModelSource(Spec):
+    model_id: str = Field(pattern=HF_MODEL_ID)
+    commit_sha: str | None = Field(None, alias="commitSHA", pattern=HF_COMMIT)
+    # Name of a secret stack config key holding the token; the endpoint stores it in a
+    # Kubernetes Secret of its own.
+    token_config_key: str | None = None
+    # Or an existing Kubernetes Secret holding it.
+    token_secret_ref: SecretKeyRef | None = None
+
+    @model_validator(mode="after")
+    def _one_token_source(self) -> HuggingFaceModelSource:
+        if self.token_config_key and self.token_secret_ref:
+            raise ValueError("set tokenConfigKey or tokenSecretRef, not both")
+        return self
+
+
+class ModelSource(Spec):
+    s3: S3ModelSource | None = None
+    fsx: FsxModelSource | None = None
+    hugging_face: HuggingFaceModelSource | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ModelSource:
+        sources = {"s3": self.s3, "fsx": self.fsx, "huggingFace": self.hugging_face}
+        chosen = [alias for alias, source in sources.items() if source is not None]
+        if len(chosen) != 1:
+            raise ValueError(
+                f"set exactly one of s3, fsx or huggingFace (got {', '.join(chosen) or 'none'})"
+            )
+        return self
+
+
+class RoleSpec(Spec):
+    replicas: int = Field(1, ge=1, le=INT32_MAX)
+    gpus: int = Field(8, ge=1)
+    # None keeps the operator's default: 16 on prefill, 32 on decode.
+    max_num_seqs: int | None = Field(None, ge=1)
+    # None inherits the endpoint's gpuMemoryUtilization.
+    gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
+    args: list[str] = []
+    node_selector: dict[str, str] = {}
+
+
+class KvCache(Spec):
+    enable_l1_cache: bool = Field(True, alias="enableL1Cache")
+    l2_cache_backend: Literal["redis", "tieredstorage"] | None = Field(None, alias="l2CacheBackend")
+    l2_cache_local_url: str | None = Field(None, alias="l2CacheLocalUrl")
+
+
+class ModelMetrics(Spec):
+    path: str | None = Field(None, pattern=r"^/[a-zA-Z0-9\-_./]*$")
+    port: int | None = Field(None, ge=1024, le=65535)
+
+
+class Metrics(Spec):
+    enabled: bool = True
+    metrics_scrape_interval_seconds: int | None = Field(None, ge=5, le=300)
+    model_metrics: ModelMetrics | None = None
+
+
+class TopologySpec(Spec):
+    same_az: bool = Field(True, alias="sameAZ")
+    availability_zone: str | None = None
+    placement_group: str | None = None
+
+
+class Workload(Spec):
+    """The traffic an endpoint expects; each figure is optional and checks what it can."""
+
+    typical_input_tokens: int | None = Field(None, ge=1)
+    output_tokens: int | None = Field(None, ge=1)
+    requests_per_second: float | None = Field(None, gt=0)
+    concurrency: int | None = Field(None, ge=1)
+
+
+class DpdEndpointSpec(Spec):
+    name: str = Field(max_length=63, pattern=K8S_NAME)
+    namespace: str = Field("default", max_length=63, pattern=K8S_NAME)
+    endpoint_name: str | None = Field(None, max_length=63, pattern=ENDPOINT_NAME)
+    model_name: str = Field(max_length=63, pattern=MODEL_NAME)
+    model_source: ModelSource
+    instance_type: str
+    image: str = DLC_IMAGE
+    tensor_parallel_size: Literal[1, 2, 4, 8] = 8
+    max_model_len: int = Field(ge=1)
+    gpu_memory_utilization: float = Field(0.75, gt=0, le=1)
+    prefill: RoleSpec = RoleSpec()
+    decode: RoleSpec = RoleSpec()
+    routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
+    routing_strategy: RoutingStrategy = "prefixaware"
+    pd_buffer_size: Annotated[ByteSize, Field(gt=0)] = ByteSize(8 * GIB)
+    kv_cache: KvCache = KvCache()
+    # None keeps the operator's defaults (/ping and "invocations").
+    health_check_path: str | None = Field(None, pattern=r"^/.*")
+    invocation_endpoint: str | None = None
+    metrics: Metrics = Metrics()
+    topology_spec: TopologySpec | None = None
+    tags: dict[str, str] = {}
+    environment_variables: dict[str, str] = {}
+    worker_args: list[str] = []
+    # The operator ignores worker resources for DPD pods, but the CRD requires them.
+    worker_resources: dict[str, str] = {"cpu": "96", "memory": "1024Gi"}
+    # Any other InferenceEndpointConfig spec field, merged into what the settings above
+    # produce; checked against the CRD schema.
+    spec_overrides: dict[str, Any] = {}
+    # What sizes the KV cache: a catalog id, explicit fields, or a Hugging Face config.json.
+    # None infers the catalog id from modelName (see endpoint_architecture). Explicit fields
+    # come last: unknown-key suggestions are taken from the last form.
+    architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
+    workload: Workload | None = None
+
+    @property
+    def decode_max_num_seqs(self) -> int:
+        if self.decode.max_num_seqs is None:
+            return OPERATOR_DECODE_MAX_NUM_SEQS
+        return self.decode.max_num_seqs
+
+    @property
+    def decode_gpu_memory_utilization(self) -> float:
+        if self.decode.gpu_memory_utilization is None:
+            return self.gpu_memory_utilization
+        return self.decode.gpu_memory_utilization
+
+    @field_validator("instance_type")
+    @classmethod
+    def _dpd_instance_type(cls, value: str) -> str:
+        if value not in DPD_INSTANCE_TYPES:
+            raise ValueError(f"DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}")
+        return value
+
+    @field_validator("architecture", mode="wrap")
+    @classmethod
+    def _architecture_form(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # Pick the form from the value's shape, so problems name the user's keys
+        # (architecture.kvHeads) rather than pydantic's union branches.
+        if isinstance(value, str):
+            if value not in MODEL_CATALOG:
+                raise ValueError(
+                    f"must be a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, or "
+                    "{configFile: <path to config.json>, parameters: <count>}"
+                )
+            return value
+        if isinstance(value, dict):
+            form = HuggingFaceConfigFile if "configFile" in value else ModelArchitecture
+            return form.model_validate(value)
+        return handler(value)
+
+    @field_validator("environment_variables", mode="before")
+    @classmethod
+    def _numbers_as_strings(cls, value: Any) -> Any:
+        # YAML reads `NCCL_DEBUG: 1` as a number; Kubernetes wants every value a string.
+        if isinstance(value, dict):
+            return {
+                k: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+                for k, v in value.items()
+            }
+        return value

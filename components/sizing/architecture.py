@@ -1,0 +1,81 @@
+"""What sizes a model's KV cache and weights: the facts of its architecture.
+
+The same shape describes a catalog entry, a parsed Hugging Face config.json and an endpoint's
+explicit `architecture` fields, so every source is checked by the same rules.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from components.core.spec import Spec
+
+Dtype = Literal["bf16", "fp16", "fp32", "fp8"]
+DTYPE_BYTES: dict[str, int] = {"bf16": 2, "fp16": 2, "fp32": 4, "fp8": 1}
+
+AttentionKind = Literal["GQA", "MLA", "sliding window"]
+
+
+class ModelArchitecture(Spec):
+    # A label for reports: the catalog id, the config.json path, or the user's own.
+    name: str = "custom"
+    layers: int = Field(ge=1)
+    # Grouped-query (or multi-head) attention: K and V per KV head, per layer.
+    kv_heads: int | None = Field(None, ge=1)
+    head_dim: int | None = Field(None, ge=1)
+    # Multi-head latent attention (DeepSeek): one compressed latent plus the rotary key per
+    # layer, shared by every head.
+    kv_lora_rank: int | None = Field(None, ge=1)
+    qk_rope_head_dim: int | None = Field(None, ge=0)
+    # Layers that attend only to the last `sliding_window` tokens, so keep at most that many.
+    sliding_window: int | None = Field(None, ge=1)
+    sliding_window_layers: int = Field(0, ge=0)
+    # The KV cache's dtype (vLLM's --kv-cache-dtype auto: the model's dtype).
+    dtype: Dtype = "bf16"
+    # Total parameters, every expert included: all of them sit in GPU memory.
+    parameters: float = Field(gt=0)
+    # Absent: the weights are in `dtype`. Quantized checkpoints store fewer bytes per
+    # parameter than their KV cache uses.
+    weight_bytes_per_parameter: float | None = Field(None, gt=0)
+    moe: bool = False
+
+    @model_validator(mode="after")
+    def _one_attention_kind(self) -> ModelArchitecture:
+        gqa = self.kv_heads is not None and self.head_dim is not None
+        mla = self.kv_lora_rank is not None and self.qk_rope_head_dim is not None
+        attention_fields = (self.kv_heads, self.head_dim, self.kv_lora_rank, self.qk_rope_head_dim)
+        if gqa == mla or sum(value is not None for value in attention_fields) != 2:
+            raise ValueError(
+                "set kvHeads and headDim (grouped-query attention), or kvLoraRank and "
+                "qkRopeHeadDim (multi-head latent attention), not a mix"
+            )
+        if (self.sliding_window is None) != (self.sliding_window_layers == 0):
+            raise ValueError("set slidingWindow and slidingWindowLayers together")
+        if self.sliding_window_layers > self.layers:
+            raise ValueError(
+                f"slidingWindowLayers {self.sliding_window_layers} is more than the "
+                f"{self.layers} layers"
+            )
+        return self
+
+    @property
+    def attention(self) -> AttentionKind:
+        if self.kv_lora_rank is not None:
+            return "MLA"
+        return "sliding window" if self.sliding_window_layers else "GQA"
+
+    @property
+    def full_attention_layers(self) -> int:
+        return self.layers - self.sliding_window_layers
+
+    @property
+    def kv_dtype_bytes(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+    @property
+    def weight_bytes(self) -> float:
+        """Bytes the weights take, whole model."""
+        per_parameter = self.weight_bytes_per_parameter or self.kv_dtype_bytes
+        return self.parameters * per_parameter

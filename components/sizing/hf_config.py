@@ -1,0 +1,124 @@
+"""A model architecture read from a Hugging Face `config.json`.
+
+config.json describes the layers, but not how many parameters the checkpoint holds, so the
+setting that names the file gives that count beside it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError
+
+from components.core.spec import Spec
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.catalog import FP8_BYTES, MXFP4_BYTES
+
+HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
+EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
+
+
+class HuggingFaceConfigFile(Spec):
+    # Relative to the working directory: the project directory, where Pulumi runs the program.
+    config_file: str = Field(min_length=1)
+    parameters: float = Field(gt=0)
+    # Absent: from quantization_config (fp8, mxfp4) or else the config's dtype.
+    weight_bytes_per_parameter: float | None = Field(None, gt=0)
+
+
+def _required(config: dict[str, Any], key: str) -> Any:
+    if config.get(key) is None:
+        raise ValueError(f"has no {key}")
+    return config[key]
+
+
+def _dtype(config: dict[str, Any]) -> str:
+    # Newer transformers write `dtype`; some checkpoints (GPT-OSS) name none and serve bf16.
+    name = config.get("dtype") or config.get("torch_dtype") or "bfloat16"
+    if name not in HF_DTYPES:
+        raise ValueError(f"has dtype {name!r}; understood: {', '.join(HF_DTYPES)}")
+    return HF_DTYPES[name]
+
+
+def _weight_bytes_per_parameter(config: dict[str, Any]) -> float | None:
+    quantization = config.get("quantization_config")
+    if quantization is None:
+        return None
+    method = quantization.get("quant_method")
+    if method not in QUANTIZED_WEIGHT_BYTES:
+        raise ValueError(
+            f"quantizes its weights with {method!r}; set weightBytesPerParameter beside configFile"
+        )
+    return QUANTIZED_WEIGHT_BYTES[method]
+
+
+def _attention(config: dict[str, Any]) -> dict[str, int]:
+    if config.get("kv_lora_rank") is not None:
+        return {
+            "kv_lora_rank": config["kv_lora_rank"],
+            "qk_rope_head_dim": _required(config, "qk_rope_head_dim"),
+        }
+    heads = _required(config, "num_attention_heads")
+    head_dim = config.get("head_dim") or _required(config, "hidden_size") // heads
+    return {"kv_heads": config.get("num_key_value_heads") or heads, "head_dim": head_dim}
+
+
+def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
+    # Only `layer_types` says which layers slide. A bare sliding_window (Qwen's, switched off
+    # by use_sliding_window: false) counts as full attention: that over-counts, never under.
+    sliding = list(config.get("layer_types") or []).count("sliding_attention")
+    if not sliding:
+        return {}
+    return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
+
+
+def architecture_from_hf_config(
+    config: dict[str, Any],
+    *,
+    name: str,
+    parameters: float,
+    weight_bytes_per_parameter: float | None = None,
+) -> ModelArchitecture:
+    """The architecture `config` describes; ValueError says what it lacks."""
+    try:
+        return ModelArchitecture(
+            name=name,
+            layers=_required(config, "num_hidden_layers"),
+            **_attention(config),
+            **_sliding_window(config),
+            dtype=_dtype(config),
+            parameters=parameters,
+            weight_bytes_per_parameter=(
+                weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
+            ),
+            moe=any((config.get(key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+        )
+    except ValidationError as invalid:
+        # One line, as every configuration problem is.
+        reasons = "; ".join(
+            " ".join([*map(str, e["loc"]), e["msg"].removeprefix("Value error, ")])
+            for e in invalid.errors()
+        )
+        raise ValueError(f"describes no architecture this tool understands: {reasons}") from None
+
+
+def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:
+    """The architecture of the config.json `setting` names; ValueError says what is wrong."""
+    path = Path(setting.config_file)
+    try:
+        config = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ValueError("no such file") from None
+    except (OSError, json.JSONDecodeError) as unreadable:
+        raise ValueError(f"is not a readable JSON file ({unreadable})") from None
+    if not isinstance(config, dict):
+        raise ValueError("is not a config.json object")
+    return architecture_from_hf_config(
+        config,
+        name=setting.config_file,
+        parameters=setting.parameters,
+        weight_bytes_per_parameter=setting.weight_bytes_per_parameter,
+    )

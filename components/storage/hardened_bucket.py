@@ -1,0 +1,95 @@
+"""HardenedBucket: the one way this project makes an S3 bucket."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import pulumi
+import pulumi_aws as aws
+
+from components.storage.hardening import PUBLIC_ACCESS_BLOCK_FLAGS, SSE_KMS, SSE_S3
+from components.storage.policy import bucket_policy
+
+
+@dataclass(frozen=True)
+class HardenedBucketArgs:
+    bucket_name: str
+    # Where this bucket's access logs go; None for the access-log bucket itself.
+    logs_bucket: pulumi.Input[str] | None
+    # SSE-KMS with this key; SSE-S3 when None.
+    kms_key_arn: str | None = None
+    # For data that matters: keep every version, and refuse `pulumi destroy`.
+    versioned: bool = False
+    protect: bool = False
+    # The account whose buckets deliver access logs here, for the access-log bucket.
+    receives_logs_from: str | None = None
+
+
+class HardenedBucket(pulumi.ComponentResource):
+    """Encrypted, private, TLS-only, owner-enforced, and logged."""
+
+    def __init__(
+        self, name: str, args: HardenedBucketArgs, opts: pulumi.ResourceOptions | None = None
+    ) -> None:
+        super().__init__("hyperpod-dpd:storage:HardenedBucket", name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        self.bucket = aws.s3.Bucket(
+            name,
+            bucket=args.bucket_name,
+            opts=pulumi.ResourceOptions(parent=self, protect=args.protect),
+        )
+        aws.s3.BucketOwnershipControls(
+            name,
+            bucket=self.bucket.id,
+            rule={"object_ownership": "BucketOwnerEnforced"},
+            opts=child,
+        )
+        public_access = aws.s3.BucketPublicAccessBlock(
+            name,
+            bucket=self.bucket.id,
+            **{argument: True for argument in PUBLIC_ACCESS_BLOCK_FLAGS.values()},
+            opts=child,
+        )
+        default = (
+            {"sse_algorithm": SSE_KMS, "kms_master_key_id": args.kms_key_arn}
+            if args.kms_key_arn
+            else {"sse_algorithm": SSE_S3}
+        )
+        aws.s3.BucketServerSideEncryptionConfiguration(
+            name,
+            bucket=self.bucket.id,
+            rules=[
+                {"apply_server_side_encryption_by_default": default, "bucket_key_enabled": True}
+            ],
+            opts=child,
+        )
+        aws.s3.BucketPolicy(
+            name,
+            bucket=self.bucket.id,
+            policy=self.bucket.arn.apply(
+                lambda arn: json.dumps(
+                    bucket_policy(arn, receives_logs_from=args.receives_logs_from)
+                )
+            ),
+            # S3 refuses policy changes while the public access block is being applied.
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[public_access]),
+        )
+        if args.versioned:
+            aws.s3.BucketVersioning(
+                name,
+                bucket=self.bucket.id,
+                versioning_configuration={"status": "Enabled"},
+                opts=child,
+            )
+        if args.logs_bucket is not None:
+            aws.s3.BucketLogging(
+                name,
+                bucket=self.bucket.id,
+                target_bucket=args.logs_bucket,
+                target_prefix=f"{args.bucket_name}/",
+                opts=child,
+            )
+        self.name = self.bucket.bucket
+        self.arn = self.bucket.arn
+        self.register_outputs({"name": self.name, "arn": self.arn})

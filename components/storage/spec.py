@@ -1,0 +1,57 @@
+"""The typed description of the stack's S3 buckets; unnamed ones get names from the stack."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import Field
+
+from components.core.spec import Spec
+
+S3_NAME = r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"
+KMS_KEY_ARN = r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/.+$"
+
+
+class BucketSpec(Spec):
+    name: str | None = Field(None, pattern=S3_NAME)
+
+
+class ModelBucketSpec(BucketSpec):
+    # Read the weights from a bucket this stack does not own.
+    existing: bool = False
+
+
+class BucketsSpec(Spec):
+    logs: BucketSpec = BucketSpec()
+    lifecycle: BucketSpec = BucketSpec()
+    model: ModelBucketSpec = ModelBucketSpec()
+    tls: BucketSpec = BucketSpec()
+    # Customer managed key for the data buckets; SSE-S3 when unset. Access logs always use
+    # SSE-S3, the only encryption S3 server access logging delivers to.
+    kms_key_arn: str | None = Field(None, pattern=KMS_KEY_ARN)
+    # Protect every bucket from deletion; the model bucket is protected regardless.
+    protect: bool = False
+
+
+@dataclass(frozen=True)
+class BucketNames:
+    logs: str
+    lifecycle: str
+    model: str
+    tls: str
+
+
+# The AWS managed policies grant access by name prefix: the HyperPod instance policy reads
+# `sagemaker-*` buckets, the inference operator's policy writes `hyperpod-tls*` ones.
+LIFECYCLE_PREFIX = "sagemaker-"
+TLS_PREFIX = "hyperpod-tls"
+
+
+def bucket_names(spec: BucketsSpec, stack_prefix: str, account_id: str) -> BucketNames:
+    """Configured names, or names unique to the stack and the account."""
+    return BucketNames(
+        logs=spec.logs.name or f"{stack_prefix}-access-logs-{account_id}",
+        lifecycle=spec.lifecycle.name or f"{LIFECYCLE_PREFIX}{stack_prefix}-lifecycle-{account_id}",
+        model=spec.model.name or f"{stack_prefix}-models-{account_id}",
+        tls=spec.tls.name or f"{TLS_PREFIX}-{stack_prefix}-{account_id}",
+    )

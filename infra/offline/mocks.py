@@ -1,0 +1,313 @@
+"""Pulumi mocks that answer the way AWS and Kubernetes would, for the offline render and tests.
+
+Each resource echoes its inputs and adds the outputs its provider computes, with plausible
+values derived from the inputs: IDs shaped like AWS's (`vpc-…`, `sg-…`), ARNs in account
+123456789012, Kubernetes IDs `namespace/name`. Validators run over the render then see
+realistic values, never None.
+
+Lookups of things that already exist answer like a typical account: an existing VPC is
+10.20.0.0/16, an existing security group carries a default VPC group's two rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pulumi
+from pulumi.runtime import rpc
+from pulumi.runtime.mocks import MockMonitor
+
+from components.core.aws_account import AwsAccount
+
+ACCOUNT_ID = "123456789012"
+PARTITION = "aws"
+EXISTING_VPC_CIDR = "10.20.0.0/16"
+
+
+def _hex(*parts: object, length: int = 17) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:length]
+
+
+def _kubernetes_id(name: str, inputs: dict) -> str:
+    metadata = inputs.get("metadata") or {}
+    object_name = metadata.get("name", name)
+    namespace = metadata.get("namespace")
+    return f"{namespace}/{object_name}" if namespace else object_name
+
+
+class CloudMocks(pulumi.runtime.Mocks):
+    def __init__(self, region: str) -> None:
+        self.region = region
+        self.account = AwsAccount(ACCOUNT_ID, PARTITION, region)
+        # Resources that exist without being registered (those inside remote components),
+        # so that references to them resolve. The monitor looks resources up here.
+        self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
+        # Security group rules the account has described, by rule ID.
+        self.described_rules: dict[str, dict] = {}
+
+    def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
+        return (
+            f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{ACCOUNT_ID}:{resource}"
+        )
+
+    def az_name(self, az_id: str) -> str:
+        """The AZ an AZ ID maps to in this mocked account: az1 -> a, az2 -> b, ..."""
+        return self.region + "abcdefgh"[int(az_id.rsplit("az", 1)[1]) - 1]
+
+    def reference(self, parent_type: str, type_: str, name: str, id_: str, state: dict) -> dict:
+        """A resource reference on the wire, to a resource created inside a remote component."""
+        stack, project = pulumi.get_stack(), pulumi.get_project()
+        urn = f"urn:pulumi:{stack}::{project}::{parent_type}${type_}::{name}"
+        self.registry[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        return {rpc._special_sig_key: rpc._special_resource_sig, "urn": urn, "id": id_}
+
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict]:
+        inputs, name, typ = dict(args.inputs), args.name, args.typ
+        if typ.startswith("pulumi:providers:"):
+            return f"{name}-provider", inputs
+        if typ.startswith("kubernetes:"):
+            return _kubernetes_id(name, inputs), inputs
+        compute = RESOURCES.get(typ)
+        resource_id, outputs = compute(self, name, inputs) if compute else ("", {})
+        return resource_id or f"{name}-{_hex(typ, name, length=8)}", {**inputs, **outputs}
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
+        answer = INVOKES.get(args.token)
+        if answer is None:
+            raise NotImplementedError(f"no mocked answer for {args.token}")
+        return answer(self, args.args)
+
+
+# Resources: (id, computed outputs) from the logical name and the inputs.
+
+
+def _ec2(prefix: str, kind: str):
+    def compute(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+        id_ = f"{prefix}-{_hex(kind, name)}"
+        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
+
+    return compute
+
+
+def _subnet(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    id_, outputs = _ec2("subnet", "subnet")(m, name, inputs)
+    return id_, {**outputs, "availabilityZone": m.az_name(inputs["availabilityZoneId"])}
+
+
+def _eip(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    digest = bytes.fromhex(_hex("eip", name, length=4))
+    return f"eipalloc-{_hex('eip', name)}", {"publicIp": "52." + ".".join(map(str, digest[:3]))}
+
+
+def _bucket(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    bucket = inputs.get("bucket") or name
+    return bucket, {
+        "arn": f"arn:{PARTITION}:s3:::{bucket}",
+        "bucketDomainName": f"{bucket}.s3.amazonaws.com",
+        "bucketRegionalDomainName": f"{bucket}.s3.{m.region}.amazonaws.com",
+        "region": m.region,
+    }
+
+
+def _bucket_setting(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    return inputs["bucket"], {}
+
+
+def _bucket_object(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    return inputs["key"], {"etag": _hex("etag", name, length=32), "versionId": _hex("v", name)}
+
+
+def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    # Pulumi auto-names a role after its logical name with a random suffix.
+    role = inputs.get("name") or f"{name}-{_hex('role', name, length=7)}"
+    return role, {
+        "name": role,
+        "arn": m.account.arn("iam", f"role/{role}", regional=False),
+        "uniqueId": "AROA" + _hex("role-id", role, length=17).upper(),
+    }
+
+
+def _role_policy(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    policy = inputs.get("name") or f"{name}-{_hex('policy', name, length=7)}"
+    return f"{inputs['role']}:{policy}", {"name": policy}
+
+
+def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    cluster, addon = inputs["clusterName"], inputs["addonName"]
+    return f"{cluster}:{addon}", {
+        "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
+        "addonVersion": inputs.get("addonVersion") or "default",
+    }
+
+
+def _hyperpod_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', name, length=12)}")
+    return arn, {"clusterArn": arn, "clusterStatus": "InService"}
+
+
+def _helm_release(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    status = {
+        "name": inputs.get("name"),
+        "namespace": inputs.get("namespace"),
+        "status": "deployed",
+        "revision": 1,
+    }
+    return f"{inputs.get('namespace')}/{inputs.get('name')}", {"status": status}
+
+
+def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+    """pulumi-eks's remote component: its outputs, with references to what it creates."""
+    cluster_name = inputs.get("name") or name
+    issuer_id = _hex(cluster_name, length=32).upper()
+    issuer = f"oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"
+    endpoint = f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com"
+    cluster = {
+        "name": cluster_name,
+        "arn": m.account.arn("eks", f"cluster/{cluster_name}"),
+        "endpoint": endpoint,
+        "version": inputs.get("version"),
+        "identities": [{"oidcs": [{"issuer": f"https://{issuer}"}]}],
+    }
+    kubeconfig = {
+        "apiVersion": "v1",
+        "clusters": [{"name": cluster_name, "cluster": {"server": endpoint}}],
+        "current-context": cluster_name,
+    }
+    eks_cluster = m.reference(
+        "eks:index:Cluster", "aws:eks/cluster:Cluster", f"{name}-eksCluster", cluster_name, cluster
+    )
+    return f"{cluster_name}-component", {
+        "eksCluster": eks_cluster,
+        "kubeconfig": kubeconfig,
+        "kubeconfigJson": json.dumps(kubeconfig),
+        "oidcIssuer": issuer,
+        "oidcProviderUrl": f"https://{issuer}",
+        "oidcProviderArn": m.account.arn("iam", f"oidc-provider/{issuer}", regional=False),
+        "clusterSecurityGroupId": f"sg-{_hex(cluster_name, 'cluster')}",
+    }
+
+
+RESOURCES = {
+    "aws:ec2/vpc:Vpc": _ec2("vpc", "vpc"),
+    "aws:ec2/internetGateway:InternetGateway": _ec2("igw", "internet-gateway"),
+    "aws:ec2/routeTable:RouteTable": _ec2("rtb", "route-table"),
+    "aws:ec2/routeTableAssociation:RouteTableAssociation": _ec2("rtbassoc", "route-table-assoc"),
+    "aws:ec2/subnet:Subnet": _subnet,
+    "aws:ec2/eip:Eip": _eip,
+    "aws:ec2/natGateway:NatGateway": _ec2("nat", "natgateway"),
+    "aws:ec2/vpcEndpoint:VpcEndpoint": _ec2("vpce", "vpc-endpoint"),
+    "aws:ec2/securityGroup:SecurityGroup": _ec2("sg", "security-group"),
+    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": _ec2("sgr", "sg-rule"),
+    "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": _ec2("sgr", "sg-rule"),
+    "aws:s3/bucket:Bucket": _bucket,
+    "aws:s3/bucketOwnershipControls:BucketOwnershipControls": _bucket_setting,
+    "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock": _bucket_setting,
+    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration": (
+        _bucket_setting
+    ),
+    "aws:s3/bucketPolicy:BucketPolicy": _bucket_setting,
+    "aws:s3/bucketVersioning:BucketVersioning": _bucket_setting,
+    "aws:s3/bucketLogging:BucketLogging": _bucket_setting,
+    "aws:s3/bucketObjectv2:BucketObjectv2": _bucket_object,
+    "aws:iam/role:Role": _role,
+    "aws:iam/rolePolicy:RolePolicy": _role_policy,
+    "aws:eks/addon:Addon": _eks_addon,
+    "aws-native:sagemaker:Cluster": _hyperpod_cluster,
+    "kubernetes:helm.sh/v3:Release": _helm_release,
+    "eks:index:Cluster": _eks_cluster,
+}
+
+
+# Invokes: the answer from the arguments.
+
+
+def _caller_identity(m: CloudMocks, args: dict) -> dict:
+    return {
+        "accountId": ACCOUNT_ID,
+        "arn": f"arn:{PARTITION}:sts::{ACCOUNT_ID}:assumed-role/deployer/session",
+        "userId": "AROADEPLOYER:session",
+        "id": ACCOUNT_ID,
+    }
+
+
+def _partition(m: CloudMocks, args: dict) -> dict:
+    return {
+        "partition": PARTITION,
+        "dnsSuffix": "amazonaws.com",
+        "id": PARTITION,
+        "reverseDnsPrefix": "com.amazonaws",
+    }
+
+
+def _vpc(m: CloudMocks, args: dict) -> dict:
+    vpc_id = args["id"]
+    return {
+        "id": vpc_id,
+        "cidrBlock": EXISTING_VPC_CIDR,
+        "arn": m.account.arn("ec2", f"vpc/{vpc_id}"),
+    }
+
+
+def _default_group_rules(group_id: str) -> dict[str, dict]:
+    """The two rules AWS puts on a VPC's default security group."""
+    return {
+        f"sgr-{_hex(group_id, 'in')}": {
+            "isEgress": False,
+            "ipProtocol": "-1",
+            "fromPort": -1,
+            "toPort": -1,
+            "referencedSecurityGroupId": group_id,
+        },
+        f"sgr-{_hex(group_id, 'out')}": {
+            "isEgress": True,
+            "ipProtocol": "-1",
+            "fromPort": -1,
+            "toPort": -1,
+            "cidrIpv4": "0.0.0.0/0",
+        },
+    }
+
+
+def _group_of(args: dict) -> str:
+    (group_filter,) = [f for f in args["filters"] if f["name"] == "group-id"]
+    return group_filter["values"][0]
+
+
+def _security_group_rules(m: CloudMocks, args: dict) -> dict:
+    group_id = _group_of(args)
+    rules = _default_group_rules(group_id)
+    for rule_id, rule in rules.items():
+        m.described_rules[rule_id] = {"securityGroupId": group_id, **rule}
+    return {"ids": list(rules), "id": m.region}
+
+
+def _security_group_rule(m: CloudMocks, args: dict) -> dict:
+    rule_id = args["securityGroupRuleId"]
+    return {"id": rule_id, "securityGroupRuleId": rule_id, **m.described_rules[rule_id]}
+
+
+def _eks_cluster_lookup(m: CloudMocks, args: dict) -> dict:
+    name = args["name"]
+    issuer_id = _hex(name, length=32).upper()
+    return {
+        "id": name,
+        "name": name,
+        "arn": m.account.arn("eks", f"cluster/{name}"),
+        "endpoint": f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com",
+        "certificateAuthorities": [{"data": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg=="}],
+        "identities": [
+            {"oidcs": [{"issuer": f"https://oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"}]}
+        ],
+        "version": "1.33",
+    }
+
+
+INVOKES = {
+    "aws:index/getCallerIdentity:getCallerIdentity": _caller_identity,
+    "aws:index/getPartition:getPartition": _partition,
+    "aws:ec2/getVpc:getVpc": _vpc,
+    "aws:vpc/getSecurityGroupRules:getSecurityGroupRules": _security_group_rules,
+    "aws:vpc/getSecurityGroupRule:getSecurityGroupRule": _security_group_rule,
+    "aws:eks/getCluster:getCluster": _eks_cluster_lookup,
+}

@@ -1,0 +1,140 @@
+"""What the offline render writes: Kubernetes manifests, resources.json, sizing.json, and a
+summary."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from components.core.units import format_bytes
+from components.endpoint.environment import PD_BUFFER_SIZE
+from components.endpoint.manifest import API_VERSION, KIND, router_url
+from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
+from components.sizing.checks import SizingReport
+from infra.offline.graph import mermaid, resource_counts
+from infra.offline.render import RenderResult
+from infra.offline.sizing_report import sizing_table
+
+ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
+HEAD = ("apiVersion", "kind", "metadata")
+
+
+def _sorted(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
+def kubernetes_objects(result: RenderResult) -> list[dict[str, Any]]:
+    """Every Kubernetes object the stack creates, as `kubectl apply` would take it."""
+    objects = []
+    for resource in result.resources:
+        inputs = resource.inputs
+        if resource.type.startswith("kubernetes:") and {"apiVersion", "kind"} <= inputs.keys():
+            head = {key: _sorted(inputs[key]) for key in HEAD if key in inputs}
+            rest = {k: v for k, v in inputs.items() if k not in HEAD}
+            objects.append({**head, **_sorted(rest)})
+    return objects
+
+
+def _manifest_file(obj: dict[str, Any]) -> str:
+    metadata = obj.get("metadata", {})
+    parts = [metadata.get("namespace"), obj["kind"].lower(), metadata.get("name")]
+    return ".".join(p for p in parts if p) + ".yaml"
+
+
+def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -> list[Path]:
+    """Replace `out` with the render's files; return the manifests written."""
+    if out.exists():
+        shutil.rmtree(out)
+    manifests_dir = out / "manifests"
+    manifests_dir.mkdir(parents=True)
+    written = []
+    for obj in kubernetes_objects(result):
+        path = manifests_dir / _manifest_file(obj)
+        path.write_text(yaml.safe_dump(obj, sort_keys=False))
+        written.append(path)
+    resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
+    (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
+    (out / "sizing.json").write_text(json.dumps(sizing_json, indent=2) + "\n")
+    (out / "graph.mmd").write_text(mermaid(resources))
+    return written
+
+
+def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
+    spec, meta = obj["spec"], obj["metadata"]
+    pd = spec["pdSpec"]
+    env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+    args = spec["worker"]["args"]
+    tp = args[args.index("--tensor-parallel-size") + 1]
+
+    def role(name: str, role_spec: dict) -> str:
+        gpus = role_spec["resources"]["limits"]["nvidia.com/gpu"]
+        return f"{name} {role_spec['replicas']}x{gpus} GPU"
+
+    return [
+        f"  {meta['namespace']}/{meta['name']}  model {spec['modelName']} on "
+        f"{spec['instanceType']}",
+        f"    {role('prefill', pd['prefillSpec'])}, {role('decode', pd['decodingSpec'])}, "
+        f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
+        f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
+        f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
+        f"    router {router_url(meta['name'], meta['namespace'])}",
+    ]
+
+
+def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
+    if operator is None:
+        return []
+    addon = operator.get("addonVersion")
+    how = "installed by this stack" if operator["installedByThisStack"] else "already installed"
+    lines = [
+        "",
+        "Inference operator:",
+        f"  HyperPod Inference Operator {operator['operatorVersion']}"
+        + (f" (EKS add-on {ADDON_NAME} {addon})" if addon else "")
+        + f", {how}; DPD needs {MINIMUM_OPERATOR} or later",
+    ]
+    if "executionRoleArn" in operator:
+        lines.append(f"  execution role {operator['executionRoleArn']}")
+        lines.append(f"  TLS certificates in s3://{operator['tlsCertificateBucket']}")
+    return lines
+
+
+def summary(
+    result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
+) -> str:
+    resources = [r.as_json() for r in result.resources]
+    by_urn = {r["urn"]: r for r in resources}
+    counts = resource_counts(resources)
+    lines = [
+        f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
+        "nothing was deployed.",
+        "",
+        f"Resources ({sum(counts.values())}), by component:",
+        *(
+            f"  {count:3d}  {by_urn[urn]['name']:<24} {by_urn[urn]['type']}"
+            for urn, count in sorted(counts.items())
+        ),
+        *_operator_lines(result.outputs.get("operator")),
+        "",
+        "Endpoints:",
+    ]
+    for resource in result.of_type(ENDPOINT_CONFIG_TYPE):
+        lines += _endpoint_lines(resource.inputs)
+    lines += ["", "Sizing (decoder, per GPU and TP rank):"]
+    lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    lines += ["", f"Warnings ({len(result.warnings)}):"]
+    lines += [f"  {w}" for w in result.warnings] or ["  none"]
+    lines += [
+        "",
+        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'} and "
+        f"{len(manifests)} manifests in {out / 'manifests'}",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""The sizing of each endpoint as people and programs read it: a table, and `sizing.json`.
+
+`python -m infra size` prints both (`--json` for the document); the render puts the tables in
+its summary and writes the document beside the manifests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from components.core.units import format_bytes
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.checks import SizingReport
+from components.sizing.kv import CHUNK_TOKENS, Transfer
+
+
+def _transfer_json(transfer: Transfer) -> dict[str, Any]:
+    return {
+        "tokens": transfer.tokens,
+        "bytesPerRank": transfer.bytes_per_rank,
+        "inFlight": transfer.in_flight,
+        "seconds": transfer.seconds,
+    }
+
+
+def _endpoint_json(report: SizingReport) -> dict[str, Any]:
+    sizing, hbm = report.sizing, report.sizing.hbm
+    return {
+        "name": sizing.name,
+        "architecture": sizing.architecture.name,
+        "tensorParallelSize": sizing.tensor_parallel_size,
+        "kvBytesPerTokenPerRank": sizing.kv_bytes_per_token_per_rank,
+        "chunkTokens": CHUNK_TOKENS,
+        "pdBufferBytes": sizing.pd_buffer_bytes,
+        "transfers": {
+            "routingThreshold": _transfer_json(sizing.routing_threshold),
+            "maxModelLen": _transfer_json(sizing.max_model_len),
+            "typicalInput": sizing.typical_input and _transfer_json(sizing.typical_input),
+        },
+        "hbm": {
+            "perGpuBytes": hbm.per_gpu_bytes,
+            "weightsBytesPerGpu": hbm.weights_bytes_per_gpu,
+            "utilizationBytes": hbm.utilization_bytes,
+            "kvPoolBytesPerGpu": hbm.kv_pool_bytes_per_gpu,
+            "pdBufferBytes": hbm.pd_buffer_bytes,
+            "overheadBytes": hbm.overhead_bytes,
+            "headroomBytes": hbm.headroom_bytes,
+        },
+        "recommendedPdBufferBytes": sizing.recommended_pd_buffer_bytes,
+        "findings": [
+            {"level": f.level, "code": f.code, "message": f.message} for f in report.findings
+        ],
+    }
+
+
+def sizing_document(reports: list[SizingReport]) -> dict[str, Any]:
+    return {"endpoints": [_endpoint_json(report) for report in reports]}
+
+
+def _describe(model: ModelArchitecture) -> str:
+    if model.attention == "MLA":
+        shape = f"{model.layers} layers x ({model.kv_lora_rank} + {model.qk_rope_head_dim})"
+    else:
+        shape = f"{model.layers} layers x {model.kv_heads} KV heads x {model.head_dim}"
+    if model.sliding_window_layers:
+        shape += f", {model.sliding_window_layers} of them a {model.sliding_window}-token window"
+    kind = "MoE" if model.moe else "dense"
+    return (
+        f"{model.attention}, {shape}, {model.dtype}; {model.parameters / 1e9:.4g}B parameters, "
+        f"{kind}"
+    )
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms"
+
+
+def _transfer_row(label: str, tokens: str, per_rank: str, in_flight: str, seconds: str) -> str:
+    return f"    {label:<20}{tokens:>8}{per_rank:>12}{in_flight:>11}{seconds:>16}"
+
+
+def sizing_table(report: SizingReport) -> list[str]:
+    """The lines of one endpoint's sizing, for a terminal."""
+    sizing, hbm = report.sizing, report.sizing.hbm
+    model, instance = sizing.architecture, sizing.instance
+    transfers = [("routingThreshold", sizing.routing_threshold)]
+    transfers.append(("maxModelLen", sizing.max_model_len))
+    if sizing.typical_input:
+        transfers.append(("typicalInput", sizing.typical_input))
+    typical = sizing.typical_transfer
+    recommended = (
+        f"{format_bytes(sizing.recommended_pd_buffer_bytes)}: "
+        if sizing.recommended_pd_buffer_bytes is not None
+        else f"none fits in {format_bytes(hbm.pd_buffer_room_bytes)}: "
+    )
+    recommended += (
+        f"{sizing.concurrent_transfers} transfers of {typical.tokens:,} tokens "
+        f"and one of {sizing.max_model_len.tokens:,} at once"
+    )
+    lines = [
+        f"{sizing.name}: {model.name} on {instance.name}, tensorParallelSize "
+        f"{sizing.tensor_parallel_size}",
+        f"  architecture            {_describe(model)}",
+        f"  KV per token per rank   {format_bytes(sizing.kv_bytes_per_token_per_rank)}, "
+        f"moved in {CHUNK_TOKENS}-token chunks",
+        f"  PD buffer per rank      {format_bytes(sizing.pd_buffer_bytes)}",
+        "  transfers of one prompt",
+        _transfer_row("", "tokens", "per rank", "in flight", f"{instance.efa_gbps} Gbps EFA"),
+        *(
+            _transfer_row(
+                label,
+                f"{t.tokens:,}",
+                format_bytes(t.bytes_per_rank),
+                str(t.in_flight),
+                _seconds(t.seconds),
+            )
+            for label, t in transfers
+        ),
+        f"  decoder HBM per GPU     {format_bytes(hbm.per_gpu_bytes)} ({instance.gpu})",
+        f"    vLLM share            {format_bytes(hbm.utilization_bytes)} "
+        f"(--gpu-memory-utilization {hbm.gpu_memory_utilization})",
+        f"      weights             {format_bytes(hbm.weights_bytes_per_gpu)}",
+        f"      KV pool             {format_bytes(hbm.kv_pool_bytes_per_gpu)} (less activations)",
+        f"    PD buffer             {format_bytes(hbm.pd_buffer_bytes)}",
+        f"    CUDA overhead         {format_bytes(hbm.overhead_bytes)}",
+        f"    headroom              {format_bytes(hbm.headroom_bytes)}",
+        f"  recommended PD buffer   {recommended}",
+        f"  findings                {'' if report.findings else 'none'}",
+        *(f"    {f.level} {f.code} ({f.field}): {f.message}" for f in report.findings),
+    ]
+    return [line.rstrip() for line in lines]

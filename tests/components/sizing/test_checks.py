@@ -1,0 +1,182 @@
+from typing import Any
+
+import pytest
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.sizing.checks import review_sizing
+from components.sizing.endpoint_architecture import endpoint_architecture
+from tests.components.endpoint.test_manifest import MINIMAL
+
+FOUR_KV_HEADS = {"layers": 80, "kvHeads": 4, "headDim": 128, "parameters": 70.6e9}
+
+
+def review(**changes: Any):
+    spec = DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+    return review_sizing(spec, endpoint_architecture(spec))
+
+
+def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
+    found: dict[str, list[tuple[str, str]]] = {}
+    for f in review(**changes).findings:
+        found.setdefault(f.code, []).append((f.level, f.field))
+    return found
+
+
+def message(code: str, **changes: Any) -> str:
+    (found,) = [f for f in review(**changes).findings if f.code == code]
+    return found.message
+
+
+def test_the_documented_example_sizes_without_findings():
+    assert review().findings == []
+
+
+@pytest.mark.parametrize(
+    "changes, code, level, field",
+    [
+        ({"pdBufferSize": "32GiB"}, "hbm-overcommitted", "error", "pdBufferSize"),
+        (
+            {"architecture": "llama-3.1-405b"},
+            "weights-exceed-utilization",
+            "error",
+            "gpuMemoryUtilization",
+        ),
+        (
+            {"architecture": "llama-3.1-405b", "decode": {"gpuMemoryUtilization": 0.9}},
+            "weights-exceed-utilization",
+            "error",
+            "decode.gpuMemoryUtilization",
+        ),
+        (
+            {"maxModelLen": 131072, "pdBufferSize": "4GiB"},
+            "max-model-len-exceeds-pd-buffer",
+            "error",
+            "pdBufferSize",
+        ),
+        ({"pdBufferSize": "4GiB"}, "pd-buffer-below-max-num-seqs", "warning", "pdBufferSize"),
+        (
+            {"workload": {"typicalInputTokens": 12000}},
+            "pd-buffer-below-max-num-seqs",
+            "warning",
+            "pdBufferSize",
+        ),
+        (
+            {"decode": {"maxNumSeqs": 64}},
+            "pd-buffer-below-max-num-seqs",
+            "warning",
+            "pdBufferSize",
+        ),
+        ({"architecture": FOUR_KV_HEADS}, "kv-replicated", "warning", "tensorParallelSize"),
+        ({"modelName": "Qwen3-32B"}, "model-under-70b", "warning", "modelName"),
+        ({"architecture": "llama-3.1-8b"}, "model-under-70b", "warning", "architecture"),
+        ({"modelName": "Mixtral-8x7B-Instruct"}, "moe-model", "warning", "modelName"),
+        ({"architecture": "deepseek-v3"}, "moe-model", "warning", "architecture"),
+        (
+            {"workload": {"typicalInputTokens": 4000}},
+            "short-inputs",
+            "warning",
+            "workload.typicalInputTokens",
+        ),
+        (
+            {"workload": {"requestsPerSecond": 2}},
+            "low-request-rate",
+            "warning",
+            "workload.requestsPerSecond",
+        ),
+        ({"workload": {"outputTokens": 256}}, "short-outputs", "warning", "workload.outputTokens"),
+        (
+            {"workload": {"concurrency": 65}},
+            "concurrency-beyond-validated",
+            "warning",
+            "workload.concurrency",
+        ),
+        (
+            {"workload": {"typicalInputTokens": 4095}},
+            "inputs-below-routing-threshold",
+            "warning",
+            "workload.typicalInputTokens",
+        ),
+        (
+            {"workload": {"typicalInputTokens": 16384, "concurrency": 64}},
+            "no-pd-buffer-fits",
+            "info",
+            "pdBufferSize",
+        ),
+    ],
+)
+def test_each_sizing_rule_reports_its_setting(changes, code, level, field):
+    assert (level, field) in codes(**changes)[code]
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        ({"pdBufferSize": "16GiB"}, "hbm-overcommitted"),
+        (
+            {"architecture": "llama-3.1-405b", "instanceType": "ml.p6-b300.48xlarge"},
+            "weights-exceed-utilization",
+        ),
+        ({"maxModelLen": 131072, "pdBufferSize": "5GiB"}, "max-model-len-exceeds-pd-buffer"),
+        ({"pdBufferSize": "8GiB"}, "pd-buffer-below-max-num-seqs"),
+        ({"workload": {"typicalInputTokens": 6000}}, "pd-buffer-below-max-num-seqs"),
+        ({"architecture": {**FOUR_KV_HEADS, "kvHeads": 8}}, "kv-replicated"),
+        ({"architecture": "deepseek-v3"}, "kv-replicated"),
+        ({"modelName": "Llama-3.3-70B-Instruct"}, "model-under-70b"),
+        ({"architecture": "qwen2.5-72b"}, "moe-model"),
+        ({"workload": {"typicalInputTokens": 4001}}, "short-inputs"),
+        ({"workload": {"requestsPerSecond": 2.5}}, "low-request-rate"),
+        ({"workload": {"outputTokens": 257}}, "short-outputs"),
+        ({"workload": {"concurrency": 64}}, "concurrency-beyond-validated"),
+        ({"workload": {"typicalInputTokens": 4096}}, "inputs-below-routing-threshold"),
+        ({"workload": {"typicalInputTokens": 6000, "concurrency": 64}}, "no-pd-buffer-fits"),
+    ],
+)
+def test_each_sizing_rule_stays_quiet_when_the_settings_are_right(changes, code):
+    assert code not in codes(**changes)
+
+
+def test_an_overcommitted_decoder_says_how_much_buffer_or_utilization_fits():
+    assert message("hbm-overcommitted", pdBufferSize="32GiB") == (
+        "32 GiB does not fit on the decoder: with --gpu-memory-utilization 0.75 (59.74 GiB) "
+        "and 2 GiB of CUDA overhead it needs 14.09 GiB more than the 79.65 GiB H100 of "
+        "ml.p5.48xlarge; allowed: pdBufferSize up to 17.91 GiB or gpuMemoryUtilization 0.57 "
+        "or less"
+    )
+
+
+def test_a_buffer_too_small_for_one_long_prompt_says_the_smallest_that_fits():
+    # 131,072 tokens x 40 KiB = 5 GiB.
+    assert message("max-model-len-exceeds-pd-buffer", maxModelLen=131072, pdBufferSize="4GiB") == (
+        "4 GiB cannot hold one --max-model-len prompt: 131,072 tokens take 5 GiB per rank in "
+        "256-token chunks, so such a request could never transfer; allowed: at least 5 GiB, or "
+        "a lower maxModelLen"
+    )
+
+
+def test_a_busy_buffer_counts_whole_transfers_against_max_num_seqs():
+    # 4 GiB / 160 MiB = 25.6: 25 whole transfers of 4,096 tokens, for 32 sequences.
+    text = message("pd-buffer-below-max-num-seqs", pdBufferSize="4GiB")
+    assert text.startswith(
+        "4 GiB holds 25 in-flight transfers of routingThreshold-length prompts (4,096 tokens, "
+        "160 MiB per rank), fewer than the decoder's --max-num-seqs 32"
+    )
+    assert text.endswith("allowed without waiting: at least 5 GiB")
+
+
+def test_utilization_beyond_the_gpu_leaves_only_a_smaller_buffer_as_the_way_out():
+    text = message("hbm-overcommitted", gpuMemoryUtilization=0.99, pdBufferSize="8GiB")
+    assert text.endswith("allowed: gpuMemoryUtilization 0.87 or less")
+
+
+def test_weights_beyond_the_utilization_share_say_what_share_they_need():
+    text = message("weights-exceed-utilization", gpuMemoryUtilization=0.2)
+    # 17.65 GB of weights per GPU is 0.2064 of an H100's 79.65 GiB.
+    assert text.endswith("allowed: above 0.21")
+
+
+def test_weights_beyond_the_gpu_need_more_tensor_parallelism_or_more_memory():
+    at_tp_4 = {"tensorParallelSize": 4, "prefill": {"gpus": 4}, "decode": {"gpus": 4}}
+    text = message("weights-exceed-utilization", architecture="llama-3.1-405b", **at_tp_4)
+    assert text.endswith("allowed: a larger tensorParallelSize")
+    text = message("weights-exceed-utilization", architecture="llama-3.1-405b")
+    assert text.endswith("allowed: none: the weights need GPUs with more memory")

@@ -1,0 +1,145 @@
+import json
+from typing import Any
+
+import pytest
+
+from components.sizing.catalog import MODEL_CATALOG
+from components.sizing.hf_config import (
+    HuggingFaceConfigFile,
+    architecture_from_hf_config,
+    read_hf_config,
+)
+
+# The keys that matter, as the models' config.json files have them.
+LLAMA_3_3_70B = {
+    "architectures": ["LlamaForCausalLM"],
+    "hidden_size": 8192,
+    "num_attention_heads": 64,
+    "num_hidden_layers": 80,
+    "num_key_value_heads": 8,
+    "torch_dtype": "bfloat16",
+}
+QWEN2_5_72B = {
+    "hidden_size": 8192,
+    "num_attention_heads": 64,
+    "num_hidden_layers": 80,
+    "num_key_value_heads": 8,
+    "sliding_window": 131072,
+    "use_sliding_window": False,
+    "torch_dtype": "bfloat16",
+}
+MIXTRAL_8X7B = {
+    "hidden_size": 4096,
+    "num_attention_heads": 32,
+    "num_hidden_layers": 32,
+    "num_key_value_heads": 8,
+    "num_local_experts": 8,
+    "sliding_window": None,
+    "torch_dtype": "bfloat16",
+}
+DEEPSEEK_V3 = {
+    "hidden_size": 7168,
+    "num_attention_heads": 128,
+    "num_hidden_layers": 61,
+    "num_key_value_heads": 128,
+    "kv_lora_rank": 512,
+    "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "n_routed_experts": 256,
+    "quantization_config": {"quant_method": "fp8", "fmt": "e4m3"},
+    "torch_dtype": "bfloat16",
+}
+GPT_OSS_120B = {
+    "head_dim": 64,
+    "hidden_size": 2880,
+    "layer_types": ["sliding_attention", "full_attention"] * 18,
+    "num_attention_heads": 64,
+    "num_hidden_layers": 36,
+    "num_key_value_heads": 8,
+    "num_local_experts": 128,
+    "quantization_config": {"quant_method": "mxfp4"},
+    "sliding_window": 128,
+}
+
+
+def parsed(config: dict[str, Any], **setting: Any):
+    return architecture_from_hf_config(
+        config, name=setting.pop("name", "config.json"), **{"parameters": 1e9, **setting}
+    )
+
+
+@pytest.mark.parametrize(
+    "config, catalog_id",
+    [
+        (LLAMA_3_3_70B, "llama-3.3-70b"),
+        (QWEN2_5_72B, "qwen2.5-72b"),
+        (MIXTRAL_8X7B, "mixtral-8x7b"),
+        (DEEPSEEK_V3, "deepseek-v3"),
+        (GPT_OSS_120B, "gpt-oss-120b"),
+    ],
+)
+def test_a_config_json_gives_the_catalog_architecture(config, catalog_id):
+    cataloged = MODEL_CATALOG[catalog_id]
+    model = parsed(config, name=catalog_id, parameters=cataloged.parameters)
+    assert model == cataloged
+
+
+def test_the_head_dim_key_wins_over_hidden_size_by_heads():
+    model = parsed({**LLAMA_3_3_70B, "head_dim": 96})
+    assert model.head_dim == 96
+
+
+def test_without_kv_heads_every_attention_head_has_its_own():
+    config = {k: v for k, v in LLAMA_3_3_70B.items() if k != "num_key_value_heads"}
+    assert parsed(config).kv_heads == 64
+
+
+def test_the_newer_dtype_key_is_read_too():
+    config = {**LLAMA_3_3_70B, "dtype": "float16"}
+    del config["torch_dtype"]
+    assert parsed(config).dtype == "fp16"
+
+
+def test_given_weight_bytes_win_over_the_quantization_config():
+    assert parsed(DEEPSEEK_V3, weight_bytes_per_parameter=0.5).weight_bytes_per_parameter == 0.5
+
+
+@pytest.mark.parametrize(
+    "config, says",
+    [
+        ({**LLAMA_3_3_70B, "num_hidden_layers": None}, "has no num_hidden_layers"),
+        ({"num_hidden_layers": 80}, "has no num_attention_heads"),
+        ({**DEEPSEEK_V3, "qk_rope_head_dim": None}, "has no qk_rope_head_dim"),
+        ({**LLAMA_3_3_70B, "torch_dtype": "int8"}, "has dtype 'int8'"),
+        (
+            {**LLAMA_3_3_70B, "quantization_config": {"quant_method": "awq"}},
+            "quantizes its weights with 'awq'; set weightBytesPerParameter",
+        ),
+        ({**LLAMA_3_3_70B, "num_hidden_layers": 0}, "layers Input should be greater than"),
+    ],
+)
+def test_a_config_it_cannot_read_says_what_is_missing(config, says):
+    with pytest.raises(ValueError, match=says):
+        parsed(config)
+
+
+def test_the_file_is_read_from_disk_and_named_by_its_path(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(LLAMA_3_3_70B))
+    model = read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=70.6e9))
+    assert model.name == str(path)
+    assert model.model_dump(exclude={"name"}) == MODEL_CATALOG["llama-3.3-70b"].model_dump(
+        exclude={"name"}
+    )
+
+
+@pytest.mark.parametrize(
+    "content, says",
+    [(None, "no such file"), ("{", "not a readable JSON file"), ("[]", "not a config.json")],
+)
+def test_a_missing_or_broken_file_is_reported(tmp_path, content, says):
+    path = tmp_path / "config.json"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(ValueError, match=says):
+        read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))

@@ -1,0 +1,113 @@
+"""Buckets and HardenedBucket under mocks: one hardened pattern for every bucket."""
+
+import json
+
+import pytest
+
+from components.storage.buckets import Buckets, BucketsArgs
+from components.storage.hardening import bucket_violations
+from components.storage.spec import BucketNames
+from tests.support import run_component
+
+NAMES = BucketNames(
+    logs="dpd-logs", lifecycle="sagemaker-dpd", model="dpd-models", tls="hyperpod-tls-dpd"
+)
+
+
+def buckets(**args):
+    return run_component(
+        lambda: Buckets("buckets", BucketsArgs(names=NAMES, account_id="123456789012", **args))
+    )
+
+
+def settings_of(result, suffix: str) -> dict[str, dict]:
+    return {r.inputs["bucket"]: r.inputs for r in result.resources if r.type.endswith(suffix)}
+
+
+def test_the_stack_has_four_buckets_named_as_the_managed_policies_expect():
+    made = {r.inputs["bucket"] for r in buckets().resources if r.type == "aws:s3/bucket:Bucket"}
+    assert made == {"dpd-logs", "sagemaker-dpd", "dpd-models", "hyperpod-tls-dpd"}
+
+
+def test_every_bucket_is_encrypted_private_owner_enforced_and_tls_only():
+    result = buckets()
+    names = set(vars(NAMES).values())
+    encryption = settings_of(result, ":BucketServerSideEncryptionConfiguration")
+    assert set(encryption) == names
+    for rule in encryption.values():
+        assert rule["rules"][0]["applyServerSideEncryptionByDefault"] == {"sseAlgorithm": "AES256"}
+    blocks = settings_of(result, ":BucketPublicAccessBlock")
+    assert set(blocks) == names
+    assert all(
+        all(
+            b[k]
+            for k in (
+                "blockPublicAcls",
+                "blockPublicPolicy",
+                "ignorePublicAcls",
+                "restrictPublicBuckets",
+            )
+        )
+        for b in blocks.values()
+    )
+    assert set(settings_of(result, ":BucketOwnershipControls")) == names
+    for bucket, policy in settings_of(result, ":BucketPolicy").items():
+        deny = json.loads(policy["policy"])["Statement"][0]
+        assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
+        assert deny["Resource"] == [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]
+
+
+def test_data_buckets_log_access_to_the_log_bucket():
+    logging = settings_of(buckets(), ":BucketLogging")
+    assert set(logging) == {"sagemaker-dpd", "dpd-models", "hyperpod-tls-dpd"}
+    assert {entry["targetBucket"] for entry in logging.values()} == {"dpd-logs"}
+
+
+def test_model_weights_are_versioned_and_protected_from_deletion():
+    result = buckets()
+    assert set(settings_of(result, ":BucketVersioning")) == {"dpd-models"}
+    protected = {
+        r.inputs["bucket"]
+        for r in result.resources
+        if r.type == "aws:s3/bucket:Bucket" and r.options.get("protect")
+    }
+    assert protected == {"dpd-models"}
+
+
+def test_protect_covers_every_bucket_when_asked():
+    protected = [
+        r
+        for r in buckets(protect=True).resources
+        if r.type == "aws:s3/bucket:Bucket" and r.options.get("protect")
+    ]
+    assert len(protected) == 4
+
+
+def test_a_kms_key_encrypts_the_data_buckets_but_not_the_access_logs():
+    key = "arn:aws:kms:us-west-2:123456789012:key/abc"
+    encryption = settings_of(buckets(kms_key_arn=key), ":BucketServerSideEncryptionConfiguration")
+    assert encryption["dpd-models"]["rules"][0]["applyServerSideEncryptionByDefault"] == {
+        "sseAlgorithm": "aws:kms",
+        "kmsMasterKeyId": key,
+    }
+    assert encryption["dpd-logs"]["rules"][0]["applyServerSideEncryptionByDefault"] == {
+        "sseAlgorithm": "AES256"
+    }
+
+
+@pytest.mark.parametrize("kms_key_arn", [None, "arn:aws:kms:us-west-2:123456789012:key/abc"])
+def test_every_bucket_is_what_the_policy_pack_holds_buckets_to(kms_key_arn):
+    result = buckets(kms_key_arn=kms_key_arn)
+    encryption = settings_of(result, ":BucketServerSideEncryptionConfiguration")
+    blocks = settings_of(result, ":BucketPublicAccessBlock")
+    for name in vars(NAMES).values():
+        assert bucket_violations([encryption[name]], [blocks[name]], acls=[]) == []
+
+
+def test_an_existing_model_bucket_is_not_created():
+    made = {
+        r.inputs["bucket"]
+        for r in buckets(model_bucket_exists=True).resources
+        if r.type == "aws:s3/bucket:Bucket"
+    }
+    assert "dpd-models" not in made
