@@ -83,7 +83,7 @@ def test_the_render_writes_the_same_document_and_shows_the_table(tmp_path, capsy
     assert "Sizing (decoder, per GPU and TP rank):\n  dpd-test: llama-3.3-70b" in summary
 
 
-def test_the_readme_shows_what_size_prints_for_the_dev_stack(capsys):
+def test_the_sizing_docs_show_what_size_prints_for_the_dev_stack(capsys):
     assert main(["size"]) == 0
     printed = capsys.readouterr().out
-    assert f"For the dev stack:\n\n```\n{printed}```" in (ROOT / "README.md").read_text()
+    assert f"For the dev stack:\n\n```\n{printed}```" in (ROOT / "docs" / "sizing.md").read_text()
