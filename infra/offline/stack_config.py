@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from infra.config_errors import PROJECT
+from infra.offline import yaml_io
 from infra.paths import ROOT
 
 SECRET_PLACEHOLDER = "[secret]"
@@ -57,7 +56,7 @@ def _namespaced(key: str) -> str:
 
 
 def _project_defaults() -> dict[str, Any]:
-    project = yaml.safe_load((ROOT / "Pulumi.yaml").read_text())
+    project = yaml_io.load((ROOT / "Pulumi.yaml").read_text())
     return {
         _namespaced(key): declared["default"]
         for key, declared in (project.get("config") or {}).items()
@@ -76,5 +75,5 @@ def to_stack_config(config: dict[str, Any]) -> StackConfig:
 
 
 def read_stack_config(path: Path) -> StackConfig:
-    document = yaml.safe_load(path.read_text()) or {}
+    document = yaml_io.load(path.read_text()) or {}
     return to_stack_config(document.get("config") or {})
