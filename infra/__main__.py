@@ -15,7 +15,7 @@ from infra.offline.render import run_program
 from infra.offline.render_report import summary, write_render
 from infra.offline.sizing_report import sizing_document, sizing_table
 from infra.offline.stack_config import StackConfig, read_stack_config, stack_file
-from infra.settings import CheckedConfig, check_config
+from infra.settings import CheckedConfig, Settings, check_config
 
 
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
@@ -67,13 +67,13 @@ def render(args: argparse.Namespace) -> int:
     config = _stack_config(args)
     if config is None:
         return 2
+    settings: list[Settings] = []
     try:
-        result = run_program(args.stack, config, program.main)
+        result = run_program(args.stack, config, lambda: settings.append(program.main()))
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
-    # The program has just passed every check; this only fetches the sizing reports.
-    sizing = _checked(args.stack, config).sizing
+    sizing = settings[0].sizing
     out = args.out or Path("build") / args.stack
     manifests = write_render(result, out, sizing_document(sizing))
     print(summary(result, out, manifests, sizing))
