@@ -65,15 +65,16 @@ class DpdEndpoint(pulumi.ComponentResource):
             )
             depends_on.append(token)
 
-        manifest = pulumi.Output.from_input(args.model_bucket).apply(
-            lambda bucket: build_manifest(spec, model_bucket=bucket, region=args.region)
+        # One apply: Pulumi scans each value an Output resolves to for unknowns.
+        manifest_spec = pulumi.Output.from_input(args.model_bucket).apply(
+            lambda bucket: build_manifest(spec, model_bucket=bucket, region=args.region)["spec"]
         )
         self.custom_resource = k8s.apiextensions.CustomResource(
             name,
             api_version=API_VERSION,
             kind=KIND,
             metadata=metadata,
-            spec=manifest.apply(lambda m: m["spec"]),
+            spec=manifest_spec,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=depends_on,
@@ -84,11 +85,13 @@ class DpdEndpoint(pulumi.ComponentResource):
             ),
         )
 
-        self.endpoint_name = pulumi.Output.from_input(spec.name)
-        self.namespace = pulumi.Output.from_input(spec.namespace)
-        self.router_url = pulumi.Output.from_input(router_url(spec.name, spec.namespace))
-        self.prefill_args = pulumi.Output.from_input(effective_args(spec, spec.prefill))
-        self.decode_args = pulumi.Output.from_input(effective_args(spec, spec.decode))
+        # Known from the spec alone, so plain values: Output.from_input would wrap every
+        # element of the argument lists in an Output of its own, a cost per flag.
+        self.endpoint_name: str = spec.name
+        self.namespace: str = spec.namespace
+        self.router_url: str = router_url(spec.name, spec.namespace)
+        self.prefill_args: list[str] = effective_args(spec, spec.prefill)
+        self.decode_args: list[str] = effective_args(spec, spec.decode)
         self.register_outputs(
             {
                 "name": self.endpoint_name,
