@@ -9,6 +9,7 @@ from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
+from infra.offline.collector import few_collections
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
 from infra.offline.render import run_program
@@ -116,7 +117,8 @@ def chart(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     commands = {"render": render, "size": size, "diff": diff, "chart": chart}
-    return commands[args.command](args)
+    with few_collections():
+        return commands[args.command](args)
 
 
 if __name__ == "__main__":
