@@ -41,6 +41,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
+from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
 
@@ -224,7 +225,7 @@ def check_config() -> CheckedConfig:
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(stack) + _lines(findings, "error")
+    problems = _unknown_keys(stack) + region_problems(region, stack) + _lines(findings, "error")
     for i, key in _token_keys(stack):
         if config.get(key) is None:
             problems.append(
@@ -253,6 +254,9 @@ def load_settings() -> Settings:
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
+    foreign = account_problems(account.id, checked.stack)
+    if foreign:
+        raise ConfigError(foreign)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
