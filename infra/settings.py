@@ -26,7 +26,7 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.spec import NetworkSpec
-from components.operator.checks import check_operator
+from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
@@ -139,15 +139,27 @@ def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> li
     )
 
 
+def _operator_source(operator: OperatorSpec) -> str:
+    """Which setting decides the operator version, and its value."""
+    installed = operator.installed
+    if installed is None:
+        return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
+    if installed.addon_version is not None:
+        return f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
+    return f"{config_key('operator', 'installed', 'operatorVersion')}"
+
+
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
+    # Checked by check_operator before manifests are built.
+    operator = resolved_operator_version(stack.operator)
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
         problems += [
-            f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
-            f"spec at {path.removeprefix('spec.')}: {message}"
-            for path, message in schema_errors(manifest)
+            f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
+            f"{_operator_source(stack.operator)}) rejects {path}: {message}"
+            for path, message in schema_errors(manifest, operator)
         ]
         problems += [
             f"{config_key('endpoints', i)}: the manifest breaks DPD at spec.{violation}"
