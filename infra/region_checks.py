@@ -50,7 +50,7 @@ def _instance_types(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...
         yield ("endpoints", i, "instanceType"), endpoint.instance_type
 
 
-def _az_ids(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
+def az_ids(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """(key path, AZ ID) of every setting that names an AZ by ID."""
     network = stack.network
     if network is not None:
@@ -104,7 +104,7 @@ def region_problems(region: str, stack: StackSettings) -> list[str]:
     ]
     problems += [
         problem
-        for path, az in _az_ids(stack)
+        for path, az in az_ids(stack)
         if (problem := _az_problem(config_key(*path), az, region))
     ]
     for path, arn in arns(stack):

@@ -41,6 +41,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
+from infra.preflight import preflight_problems
 from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
@@ -266,9 +267,10 @@ def load_settings() -> Settings:
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
-    foreign = account_problems(account.id, checked.stack)
-    if foreign:
-        raise ConfigError(foreign)
+    refused = account_problems(account.id, checked.stack)
+    refused = refused or preflight_problems(checked.stack, checked.region)
+    if refused:
+        raise ConfigError(refused)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
