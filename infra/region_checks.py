@@ -14,7 +14,7 @@ from components.core.regions import (
     AZ_ID_PREFIXES,
     HYPERPOD_INSTANCE_TYPES,
     KNOWN_REGIONS,
-    arn_region_and_account,
+    arn_parts,
     az_id_region,
     regions_offering,
 )
@@ -107,24 +107,19 @@ def region_problems(region: str, stack: StackSettings) -> list[str]:
         for path, az in az_ids(stack)
         if (problem := _az_problem(config_key(*path), az, region))
     ]
-    for path, arn in arns(stack):
-        arn_region = arn_region_and_account(arn)[0]
-        if arn_region != region:
-            problems.append(
-                f"{config_key(*path)}: {arn!r} is in {arn_region}; it must be in the stack's "
-                f"region, {region}"
-            )
-    return problems
+    return problems + _misplaced_arns(stack, "region", region)
+
+
+def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]:
+    """ARNs whose `part` (region or account) is not the stack's."""
+    return [
+        f"{config_key(*path)}: {arn!r} is in {part} {found}; the stack deploys to {part} "
+        f"{expected}, and HyperPod uses it only from there"
+        for path, arn in arns(stack)
+        if (found := arn_parts(arn)[part]) != expected
+    ]
 
 
 def account_problems(account_id: str, stack: StackSettings) -> list[str]:
     """ARNs of another account than the one the stack deploys with."""
-    problems = []
-    for path, arn in arns(stack):
-        arn_account = arn_region_and_account(arn)[1]
-        if arn_account != account_id:
-            problems.append(
-                f"{config_key(*path)}: {arn!r} belongs to account {arn_account}; the stack "
-                f"deploys with account {account_id}, and HyperPod uses it only from there"
-            )
-    return problems
+    return _misplaced_arns(stack, "account", account_id)

@@ -64,7 +64,10 @@ def az_id_region(az_id: str) -> str | None:
     return next((region for region, p in AZ_ID_PREFIXES.items() if p == prefix), None)
 
 
-def arn_region_and_account(arn: str) -> tuple[str, str]:
-    """(region, account ID) of an ARN; empty strings where the ARN has none."""
+def arn_parts(arn: str) -> dict[str, str]:
+    """The `region` and `account` of an ARN; empty strings where the ARN has none."""
     parts = _ARN.match(arn)
-    return (parts["region"], parts["account"]) if parts else ("", "")
+    return {
+        "region": parts["region"] if parts else "",
+        "account": parts["account"] if parts else "",
+    }

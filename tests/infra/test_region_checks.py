@@ -83,10 +83,10 @@ def test_an_arn_of_another_region_is_refused():
         f"arn:aws:sagemaker:eu-west-1:{ACCOUNT_ID}:training-plan/tp"
     )
     found = problems(config)
-    assert "is in us-east-1; it must be in the stack's region, us-west-2" in problem_for(
+    assert "is in region us-east-1; the stack deploys to region us-west-2" in problem_for(
         "hyperpod-dpd:buckets.kmsKeyArn", found
     )
-    assert "is in eu-west-1" in problem_for(f"{GROUPS}[0].trainingPlanArn", found)
+    assert "is in region eu-west-1" in problem_for(f"{GROUPS}[0].trainingPlanArn", found)
 
 
 def test_an_arn_of_another_account_is_refused():
@@ -94,6 +94,4 @@ def test_an_arn_of_another_account_is_refused():
     existing = config["hyperpod-dpd:cluster"]["existing"]
     existing["hyperpodClusterArn"] = "arn:aws:sagemaker:us-west-2:210987654321:cluster/abc123"
     problem = problem_for("hyperpod-dpd:cluster.existing.hyperpodClusterArn", problems(config))
-    assert f"belongs to account 210987654321; the stack deploys with account {ACCOUNT_ID}" in (
-        problem
-    )
+    assert f"is in account 210987654321; the stack deploys to account {ACCOUNT_ID}" in problem

@@ -7,7 +7,7 @@ from components.core.regions import (
     AZ_ID_PREFIXES,
     HYPERPOD_INSTANCE_TYPES,
     REGION_TABLE_PATH,
-    arn_region_and_account,
+    arn_parts,
     az_id_region,
     regions_offering,
 )
@@ -48,4 +48,4 @@ def test_an_az_id_names_its_region():
 
 def test_an_arn_gives_its_region_and_account():
     arn = "arn:aws:kms:eu-west-1:210987654321:key/abc"
-    assert arn_region_and_account(arn) == ("eu-west-1", "210987654321")
+    assert arn_parts(arn) == {"region": "eu-west-1", "account": "210987654321"}
