@@ -113,8 +113,8 @@ def region_problems(region: str, stack: StackSettings) -> list[str]:
 def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]:
     """ARNs whose `part` (region or account) is not the stack's."""
     return [
-        f"{config_key(*path)}: {arn!r} is in {part} {found}; the stack deploys to {part} "
-        f"{expected}, and HyperPod uses it only from there"
+        f"{config_key(*path)}: {arn!r} is in {part} {found}; it must be in the {part} the "
+        f"stack deploys to, {expected}"
         for path, arn in arns(stack)
         if (found := arn_parts(arn)[part]) != expected
     ]

@@ -83,8 +83,9 @@ def test_an_arn_of_another_region_is_refused():
         f"arn:aws:sagemaker:eu-west-1:{ACCOUNT_ID}:training-plan/tp"
     )
     found = problems(config)
-    assert "is in region us-east-1; the stack deploys to region us-west-2" in problem_for(
-        "hyperpod-dpd:buckets.kmsKeyArn", found
+    assert (
+        "is in region us-east-1; it must be in the region the stack deploys to, us-west-2"
+        in problem_for("hyperpod-dpd:buckets.kmsKeyArn", found)
     )
     assert "is in region eu-west-1" in problem_for(f"{GROUPS}[0].trainingPlanArn", found)
 
@@ -94,4 +95,7 @@ def test_an_arn_of_another_account_is_refused():
     existing = config["hyperpod-dpd:cluster"]["existing"]
     existing["hyperpodClusterArn"] = "arn:aws:sagemaker:us-west-2:210987654321:cluster/abc123"
     problem = problem_for("hyperpod-dpd:cluster.existing.hyperpodClusterArn", problems(config))
-    assert f"is in account 210987654321; the stack deploys to account {ACCOUNT_ID}" in problem
+    assert (
+        f"is in account 210987654321; it must be in the account the stack deploys to, {ACCOUNT_ID}"
+        in problem
+    )
