@@ -4,9 +4,10 @@ from dataclasses import replace
 
 import pytest
 
+from infra.__main__ import main
 from infra.offline import mocks
 from tests.infra.test_stack import existing_cluster_config
-from tests.support import dev_config, problem_for, problems, render
+from tests.support import config_file, dev_config, problem_for, problems, render
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -110,3 +111,14 @@ def test_an_installed_addon_other_than_configured_is_refused(monkeypatch):
 def test_an_installed_addon_at_the_floor_passes(monkeypatch):
     account(monkeypatch, inference_addon_version="v1.3.0-eksbuild.1")
     assert render(installed_operator(addonVersion="v1.3.0-eksbuild.1")).resources
+
+
+def test_a_quota_refusal_exits_render_with_2_before_any_resource(tmp_path, capsys):
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 17
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"{GROUPS}[0].instanceCount: the groups on ml.p5.48xlarge (p5-dpd)")
+    assert "Traceback" not in line
+    assert not out.exists()
