@@ -48,9 +48,8 @@ AZ_ID_PREFIXES: dict[str, str] = {
     "us-west-2": "usw2",
 }
 
-_ARN = re.compile(
-    r"^arn:(?P<partition>[^:]+):(?P<service>[^:]+):(?P<region>[^:]*):(?P<account>[^:]*):"
-)
+# arn:partition:service:region:account:resource
+_ARN = re.compile(r"^arn:[^:]+:[^:]+:(?P<region>[^:]*):(?P<account>[^:]*):")
 
 
 def regions_offering(instance_type: str) -> list[str]:
@@ -67,7 +66,4 @@ def az_id_region(az_id: str) -> str | None:
 def arn_parts(arn: str) -> dict[str, str]:
     """The `region` and `account` of an ARN; empty strings where the ARN has none."""
     parts = _ARN.match(arn)
-    return {
-        "region": parts["region"] if parts else "",
-        "account": parts["account"] if parts else "",
-    }
+    return parts.groupdict() if parts else {"region": "", "account": ""}
