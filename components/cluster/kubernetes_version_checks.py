@@ -10,12 +10,17 @@ from __future__ import annotations
 from datetime import date
 
 from components.cluster.eks_versions import (
+    EKS_KUBERNETES_VERSIONS,
     EXTENDED_PRICE_PER_HOUR,
     STANDARD_PRICE_PER_HOUR,
     EksSupport,
     eks_support,
 )
-from components.cluster.kubernetes_versions import HYPERPOD_KUBERNETES_VERSIONS
+from components.cluster.kubernetes_versions import (
+    HYPERPOD_KUBERNETES_VERSIONS,
+    minor_version,
+    unsupported_kubernetes,
+)
 from components.core.findings import Finding, error, warning
 
 NEW_VERSION_FIELD = "cluster.kubernetesVersion"
@@ -41,26 +46,28 @@ def _in_extended_support(support: EksSupport) -> str:
     )
 
 
-def _not_creatable(version: str, support: EksSupport | None, today: date) -> str:
+def _refused(version: str, why: str, today: date) -> Finding:
     allowed = ", ".join(creatable_versions(today)) or "none"
-    if support is None:
-        why = "EKS's release calendar does not list it"
-    else:
+    message = f"{version!r} is not allowed; {why}. Versions allowed on {today}: {allowed}"
+    return error("kubernetes-version", NEW_VERSION_FIELD, message)
+
+
+def check_new_cluster_version(version: str, today: date) -> list[Finding]:
+    """A version HyperPod doesn't support or EKS no longer creates is refused; one in extended
+    support costs more."""
+    hyperpod = unsupported_kubernetes(version)
+    if hyperpod is not None:
+        return [_refused(version, hyperpod, today)]
+    # tests/components/cluster/test_eks_versions.py keeps EKS dates for HyperPod's versions.
+    support = EKS_KUBERNETES_VERSIONS[minor_version(version)]
+    phase = support.phase(today)
+    if phase == "ended":
         why = (
             f"EKS's extended support for it ended on {support.end_of_extended}, and EKS "
             "creates no cluster on it since"
         )
-    return f"{version!r} is not allowed; {why}. Versions allowed on {today}: {allowed}"
-
-
-def check_new_cluster_version(version: str, today: date) -> list[Finding]:
-    """A version EKS no longer creates is refused; one in extended support costs more."""
-    support = eks_support(version)
-    if support is None or support.phase(today) == "ended":
-        return [
-            error("eks-version-ended", NEW_VERSION_FIELD, _not_creatable(version, support, today))
-        ]
-    if support.phase(today) == "standard":
+        return [_refused(version, why, today)]
+    if phase == "standard":
         return []
     creatable = creatable_versions(today).items()
     standard = [v for v, dates in creatable if dates.phase(today) == "standard"]

@@ -166,7 +166,8 @@ def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
     (problem,) = problems(with_kubernetes("1.35"))
     assert problem == (
         "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
-        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34"
+        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34. Versions allowed on 2026-12-01: "
+        "1.32, 1.33, 1.34"
     )
 
 

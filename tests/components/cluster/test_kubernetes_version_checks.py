@@ -27,7 +27,7 @@ def test_a_version_past_extended_support_is_refused_naming_the_date_and_todays_v
     assert check_new_cluster_version("1.31", DEC_1_2026) == [
         Finding(
             "error",
-            "eks-version-ended",
+            "kubernetes-version",
             "cluster.kubernetesVersion",
             "'1.31' is not allowed; EKS's extended support for it ended on 2026-11-26, and EKS "
             "creates no cluster on it since. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34",
@@ -69,11 +69,11 @@ def test_once_every_version_has_ended_none_is_allowed():
     )
 
 
-def test_a_version_eks_does_not_list_is_refused():
+def test_a_version_hyperpod_does_not_support_is_refused_with_todays_versions():
     (found,) = check_new_cluster_version("1.35", DEC_1_2026)
     assert found.message == (
-        "'1.35' is not allowed; EKS's release calendar does not list it. Versions allowed on "
-        "2026-12-01: 1.32, 1.33, 1.34"
+        "'1.35' is not allowed; SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, "
+        "1.33, 1.34. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34"
     )
 
 
