@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 
 import pulumi
 import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.cluster.kubernetes_version_checks import check_new_cluster_version
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
@@ -32,6 +34,7 @@ from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, BucketsSpec, bucket_names
+from infra import clock
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -41,7 +44,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
-from infra.preflight import preflight_problems
+from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
@@ -67,6 +70,8 @@ class CheckedConfig:
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
     warnings: list[str]
+    # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
+    today: date
 
 
 @dataclass(frozen=True)
@@ -123,9 +128,13 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
     return Finding(finding.level, finding.code, field, finding.message)
 
 
-def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
+def _findings(
+    stack: StackSettings, cluster_name: str, names: BucketNames, today: date
+) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    if stack.cluster.existing is None:
+        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
@@ -234,7 +243,8 @@ def check_config() -> CheckedConfig:
     cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
-    findings = _findings(stack, cluster_name, names) + unknown
+    today = clock.utc_today()
+    findings = _findings(stack, cluster_name, names, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
@@ -258,6 +268,7 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+        today=today,
     )
 
 
@@ -268,9 +279,11 @@ def load_settings() -> Settings:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
     refused = account_problems(account.id, checked.stack)
-    refused = refused or preflight_problems(checked.stack, checked.region)
     if refused:
         raise ConfigError(refused)
+    asked = preflight(checked.stack, checked.region, checked.today)
+    if asked.problems:
+        raise ConfigError(asked.problems)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
@@ -278,5 +291,5 @@ def load_settings() -> Settings:
         cluster_name=checked.cluster_name,
         bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
-        warnings=checked.warnings,
+        warnings=checked.warnings + asked.warnings,
     )
