@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 
 import pulumi
 import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.cluster.kubernetes_version_checks import check_new_cluster_version
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
@@ -26,12 +28,13 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.spec import NetworkSpec
-from components.operator.checks import check_operator
+from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, BucketsSpec, bucket_names
+from infra import clock
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -41,6 +44,8 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
+from infra.preflight import preflight
+from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
 
@@ -65,6 +70,8 @@ class CheckedConfig:
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
     warnings: list[str]
+    # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
+    today: date
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,13 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
     return Finding(finding.level, finding.code, field, finding.message)
 
 
-def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
+def _findings(
+    stack: StackSettings, cluster_name: str, names: BucketNames, today: date
+) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    if stack.cluster.existing is None:
+        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
@@ -140,15 +151,27 @@ def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> li
     )
 
 
+def _operator_source(operator: OperatorSpec) -> str:
+    """Which setting decides the operator version, and its value."""
+    installed = operator.installed
+    if installed is None:
+        return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
+    if installed.addon_version is not None:
+        return f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
+    return f"{config_key('operator', 'installed', 'operatorVersion')}"
+
+
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
+    # Checked by check_operator before manifests are built.
+    operator = resolved_operator_version(stack.operator)
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
         problems += [
-            f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
-            f"spec at {path.removeprefix('spec.')}: {message}"
-            for path, message in schema_errors(manifest)
+            f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
+            f"{_operator_source(stack.operator)}) rejects {path}: {message}"
+            for path, message in schema_errors(manifest, operator)
         ]
         problems += [
             f"{config_key('endpoints', i)}: the manifest breaks DPD at spec.{violation}"
@@ -222,11 +245,12 @@ def check_config() -> CheckedConfig:
     cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
-    findings = _findings(stack, cluster_name, names) + unknown
+    today = clock.utc_today()
+    findings = _findings(stack, cluster_name, names, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(stack) + _lines(findings, "error")
+    problems = _unknown_keys(stack) + region_problems(region, stack) + _lines(findings, "error")
     for i, key in _token_keys(stack):
         if config.get(key) is None:
             problems.append(
@@ -246,6 +270,7 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+        today=today,
     )
 
 
@@ -255,6 +280,12 @@ def load_settings() -> Settings:
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
+    refused = account_problems(account.id, checked.stack)
+    if refused:
+        raise ConfigError(refused)
+    asked = preflight(checked.stack, checked.region, checked.today)
+    if asked.problems:
+        raise ConfigError(asked.problems)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
@@ -262,6 +293,6 @@ def load_settings() -> Settings:
         cluster_name=checked.cluster_name,
         bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
-        warnings=checked.warnings,
+        warnings=checked.warnings + asked.warnings,
         sizing=checked.sizing,
     )

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from components.core.spec import Spec
 from components.network.spec import AzId
 
-# The versions SageMaker HyperPod supports for its EKS orchestrator (HyperPod EKS
-# prerequisites page, 2026).
-HYPERPOD_KUBERNETES_VERSIONS = ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35")
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.
 HYPERPOD_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
@@ -61,6 +58,8 @@ class AddonVersions(Spec):
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
+    # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
+    # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = "1.34"
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
@@ -69,10 +68,3 @@ class ClusterSpec(Spec):
     # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
-
-    @field_validator("kubernetes_version")
-    @classmethod
-    def _hyperpod_supports(cls, value: str) -> str:
-        if value not in HYPERPOD_KUBERNETES_VERSIONS:
-            raise ValueError(f"HyperPod supports {', '.join(HYPERPOD_KUBERNETES_VERSIONS)}")
-        return value
