@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 # The stack renders as dev, so its names are the dev stack's.
 STACK = "dev"
 GPU_GROUP = 0
+TRAINING_PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/bench-p5"
 # Sizes of the large endpoint: what a heavily customised endpoint might carry.
 LARGE_ENV_VARS = 48
 LARGE_WORKER_FLAGS = 24
@@ -110,8 +111,10 @@ def stack_config(count: int, *, large: bool) -> dict[str, Any]:
         endpoints.append({**template, "name": name, "endpointName": name})
     config["hyperpod-dpd:endpoints"] = endpoints
     gpu_group = config["hyperpod-dpd:cluster"]["instanceGroups"][GPU_GROUP]
-    # The template fills one node per role.
+    # The template fills one node per role. A training plan holds that many nodes; the
+    # account's on-demand quota (as mocked) holds 16.
     gpu_group["instanceCount"] = count * gpu_group["instanceCount"]
+    gpu_group["trainingPlanArn"] = TRAINING_PLAN
     return {"config": config}
 
 
