@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-WORLD_CIDRS = ("0.0.0.0/0", "::/0")
+
+def open_to_world_by_default(*, public: bool, public_cidrs: Sequence[str] | None) -> bool:
+    """A public endpoint whose CIDRs are left to EKS, which means 0.0.0.0/0."""
+    return public and not public_cidrs
 
 
 def endpoint_access_problems(
@@ -22,7 +25,7 @@ def endpoint_access_problems(
         if public_cidrs:
             return ["publicCidrs is set, but public is false: drop publicCidrs or set public"]
         return []
-    if not public_cidrs:
+    if open_to_world_by_default(public=public, public_cidrs=public_cidrs):
         return [
             "the public endpoint takes EKS's default of 0.0.0.0/0 when publicCidrs is unset; "
             "list the CIDRs allowed to reach it (your deploy runners' and VPN's), set public: "
@@ -30,7 +33,3 @@ def endpoint_access_problems(
             "world explicitly"
         ]
     return []
-
-
-def opens_to_world(public_cidrs: Sequence[str]) -> bool:
-    return any(cidr in WORLD_CIDRS for cidr in public_cidrs)

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import pulumi
 
 from components.storage.hardened_bucket import HardenedBucket, HardenedBucketArgs
-from components.storage.spec import MODEL_BUCKET_RESOURCE, BucketNames
+from components.storage.hardening import MODEL_BUCKET_RESOURCE
+from components.storage.spec import BucketNames
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,6 @@ class BucketNames:
 # The AWS managed policies grant access by name prefix: the HyperPod instance policy reads
 # `sagemaker-*` buckets, the inference operator's policy writes `hyperpod-tls*` ones.
 LIFECYCLE_PREFIX = "sagemaker-"
-# The model bucket's resource name: the policy pack finds it by this name.
-MODEL_BUCKET_RESOURCE = "model-weights"
 TLS_PREFIX = "hyperpod-tls"
 
 
