@@ -203,17 +203,22 @@ def test_a_public_acl_on_the_bucket_is_refused():
     ]
 
 
-def test_a_public_acl_resource_naming_the_bucket_is_refused():
-    stack = dev_stack()
-    bucket = one(stack, BUCKET, "model-weights")
-    acl = {
-        "type": BUCKET_ACL,
+def acl_naming(bucket: dict, acl_type: str, acl: str) -> dict:
+    """A canned ACL resource that names `bucket` (and depends on no resource)."""
+    return {
+        "type": acl_type,
         "name": "open",
         "urn": bucket["urn"] + "-open",
-        "inputs": {"bucket": bucket["inputs"]["bucket"], "acl": "public-read-write"},
+        "inputs": {"bucket": bucket["inputs"]["bucket"], "acl": acl},
         "propertyDependencies": {},
         "protect": False,
     }
+
+
+def test_a_public_acl_resource_naming_the_bucket_is_refused():
+    stack = dev_stack()
+    bucket = one(stack, BUCKET, "model-weights")
+    acl = acl_naming(bucket, BUCKET_ACL, "public-read-write")
     assert stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [*stack, acl]) == [
         (
             "bucket 'model-weights' has the ACL 'public-read-write', which makes it public; "
@@ -299,14 +304,7 @@ def test_a_public_bucket_acl_v2_naming_a_bucket_v2_is_refused():
     stack = dev_stack()
     bucket = one(stack, BUCKET, "access-logs")
     bucket["type"] = BUCKET_V2
-    acl = {
-        "type": BUCKET_ACL_V2,
-        "name": "open",
-        "urn": bucket["urn"] + "-open",
-        "inputs": {"bucket": bucket["inputs"]["bucket"], "acl": "public-read"},
-        "propertyDependencies": {},
-        "protect": False,
-    }
+    acl = acl_naming(bucket, BUCKET_ACL_V2, "public-read")
     assert stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [*stack, acl]) == [
         (
             "bucket 'access-logs' has the ACL 'public-read', which makes it public; use private",

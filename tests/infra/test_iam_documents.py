@@ -35,22 +35,39 @@ def nodes(resources) -> dict:
 
 
 @pytest.mark.parametrize(
-    "action",
+    "policy, action",
     [
-        "ec2:GetSecurityGroupsForVpc",
-        "ec2:DescribeRouteTables",
-        "elasticloadbalancing:DescribeCapacityReservation",
-        "elasticloadbalancing:ModifyCapacityReservation",
-        "elasticloadbalancing:DescribeTrustStores",
-        "elasticloadbalancing:SetRulePriorities",
-        "waf-regional:GetWebACL",
-        "wafv2:AssociateWebACL",
-        "shield:CreateProtection",
-        "cognito-idp:DescribeUserPoolClient",
+        # What trimmed copies of the load balancer controller's policy lack.
+        *(
+            (load_balancer, action)
+            for action in (
+                "ec2:GetSecurityGroupsForVpc",
+                "ec2:DescribeRouteTables",
+                "elasticloadbalancing:DescribeCapacityReservation",
+                "elasticloadbalancing:ModifyCapacityReservation",
+                "elasticloadbalancing:DescribeTrustStores",
+                "elasticloadbalancing:SetRulePriorities",
+                "waf-regional:GetWebACL",
+                "wafv2:AssociateWebACL",
+                "shield:CreateProtection",
+                "cognito-idp:DescribeUserPoolClient",
+            )
+        ),
+        # What the VPC CNI calls as the node role.
+        *(
+            (nodes, action)
+            for action in (
+                "ec2:AttachNetworkInterface",
+                "ec2:DescribeInstances",
+                "ec2:DescribeTags",
+                "ec2:DescribeInstanceTypes",
+            )
+        ),
     ],
+    ids=lambda v: v if isinstance(v, str) else v.__name__,
 )
-def test_the_load_balancer_controller_may_do_what_it_calls(dev, action):
-    assert statements_granting(load_balancer(dev), action)
+def test_each_controller_may_do_what_it_calls(dev, policy, action):
+    assert statements_granting(policy(dev), action)
 
 
 def test_the_load_balancer_controller_changes_only_what_carries_its_cluster_tag(dev):
@@ -61,19 +78,6 @@ def test_the_load_balancer_controller_changes_only_what_carries_its_cluster_tag(
     assert {"ec2:CreateAction": "CreateSecurityGroup"} in [
         s["Condition"].get("StringEquals") for s in tagging
     ]
-
-
-@pytest.mark.parametrize(
-    "action",
-    [
-        "ec2:AttachNetworkInterface",
-        "ec2:DescribeInstances",
-        "ec2:DescribeTags",
-        "ec2:DescribeInstanceTypes",
-    ],
-)
-def test_nodes_may_do_what_the_vpc_cni_calls(dev, action):
-    assert statements_granting(nodes(dev), action)
 
 
 def test_node_interface_actions_are_confined_to_the_stacks_vpc_and_subnets(dev):

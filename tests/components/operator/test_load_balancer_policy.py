@@ -1,7 +1,5 @@
 import json
 
-import pytest
-
 from components.operator.load_balancer_policy import (
     CONTROLLER_VERSION,
     load_balancer_controller_policy,
@@ -16,25 +14,6 @@ def statements_with(action: str) -> list[dict]:
 
 def test_it_matches_the_controller_the_operator_chart_bundles():
     assert CONTROLLER_VERSION == "v2.13.2"
-
-
-@pytest.mark.parametrize(
-    "action",
-    [
-        "ec2:GetSecurityGroupsForVpc",
-        "ec2:DescribeRouteTables",
-        "elasticloadbalancing:DescribeCapacityReservation",
-        "elasticloadbalancing:ModifyCapacityReservation",
-        "elasticloadbalancing:DescribeTrustStores",
-        "elasticloadbalancing:SetRulePriorities",
-        "waf-regional:AssociateWebACL",
-        "wafv2:AssociateWebACL",
-        "shield:CreateProtection",
-        "cognito-idp:DescribeUserPoolClient",
-    ],
-)
-def test_it_grants_what_trimmed_copies_lack(action):
-    assert statements_with(action)
 
 
 def test_writes_to_existing_resources_need_the_cluster_tag():
