@@ -148,6 +148,16 @@ def test_a_hugging_face_token_in_plain_text_is_refused_with_the_command_that_enc
     assert render(encrypted).resources
 
 
+def test_the_cli_names_encrypted_keys_in_the_environment(monkeypatch):
+    # `pulumi up` hands the program its encrypted keys in PULUMI_CONFIG_SECRET_KEYS, not through
+    # set_all_config as the offline render does.
+    source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
+    endpoint = {**dev_endpoint(), "modelSource": source}
+    config = with_endpoints(endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": "decrypted"})
+    monkeypatch.setenv("PULUMI_CONFIG_SECRET_KEYS", '["hyperpod-dpd:hfToken"]')
+    assert render(config).resources
+
+
 def test_spec_overrides_are_checked_against_the_crd_schema():
     (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingTreshold": 1}})
     assert problem.startswith(
