@@ -94,6 +94,35 @@ def _project_keys() -> set[str]:
     return {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
 
 
+def _is_secret(key: str) -> bool:
+    """Whether the stack file holds `key` encrypted (`pulumi config set --secret`).
+
+    `Config.require_secret` wraps any value as secret, so it cannot tell. The CLI's language host
+    hands the program the encrypted keys in PULUMI_CONFIG_SECRET_KEYS; the offline render (and
+    Pulumi's mocks) pass them to `set_all_config`, which `is_config_secret` reads.
+    """
+    full = f"{PROJECT}:{key}"
+    return (
+        runtime_config.is_config_secret(full) or full in runtime_config.get_config_secret_keys_env()
+    )
+
+
+def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
+    """A Hugging Face token must be set, and encrypted in the stack file."""
+    problems = []
+    for i, key in _token_keys(stack):
+        field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
+        command = f"`pulumi config set --secret {key} <token>`"
+        if config.get(key) is None:
+            problems.append(f"{field}: {config_key(key)} is not set; run {command}")
+        elif not _is_secret(key):
+            problems.append(
+                f"{field}: {config_key(key)} is plain text in the stack file, where anyone who "
+                f"reads the repository reads the token; encrypt it with {command}"
+            )
+    return problems
+
+
 def _token_keys(stack: StackSettings) -> list[tuple[int, str]]:
     return [
         (i, hf.token_config_key)
@@ -248,13 +277,12 @@ def check_config() -> CheckedConfig:
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(stack) + region_problems(region, stack) + _lines(findings, "error")
-    for i, key in _token_keys(stack):
-        if config.get(key) is None:
-            problems.append(
-                f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
-                f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
-            )
+    problems = (
+        _unknown_keys(stack)
+        + region_problems(region, stack)
+        + _lines(findings, "error")
+        + _token_problems(config, stack)
+    )
     if not problems:
         problems = _manifest_problems(stack, names.model, region)
     sizing_errors = _lines(sized, "error")

@@ -108,6 +108,8 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             admin_role_arns=stack.cluster.admin_role_arns,
             ci_role_arns=stack.cluster.ci_role_arns,
             addon_versions=stack.cluster.addon_versions,
+            endpoint_access=stack.cluster.endpoint_access,
+            protect=stack.cluster.protect,
         ),
     )
     scripts = LifecycleScripts(
@@ -127,11 +129,14 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             name=name,
             account=account,
             eks_cluster_arn=eks.arn,
+            vpc_id=network.vpc_id,
             security_group_id=security_group.group_id,
             subnet_ids=network.private_subnet_ids,
             instance_groups=groups,
             lifecycle_scripts=scripts,
             lifecycle_bucket=settings.bucket_names.lifecycle,
+            kms_key_arn=stack.buckets.kms_key_arn,
+            protect=stack.cluster.protect,
         ),
         opts=pulumi.ResourceOptions(depends_on=[dependencies]),
     )
@@ -181,6 +186,8 @@ def _operator(settings: Settings, cluster: Cluster, buckets: Buckets) -> list[pu
             hyperpod_cluster_arn=cluster.hyperpod_arn,
             tls_bucket=buckets.tls.name,
             model_buckets=sorted(model_buckets),
+            endpoint_namespaces=sorted({e.namespace for e in stack.endpoints}),
+            kms_key_arn=stack.buckets.kms_key_arn,
         ),
         opts=pulumi.ResourceOptions(depends_on=cluster.ready),
     )

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from itertools import combinations
 
+from components.cluster.endpoint_access import endpoint_access_problems
 from components.cluster.instance_groups import check_instance_groups
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
@@ -211,6 +212,19 @@ def _cluster_name(name: str) -> list[Finding]:
     ]
 
 
+def _endpoint_access(cluster: ClusterSpec) -> list[Finding]:
+    """An adopted cluster keeps the endpoint it has: this stack does not set it."""
+    if cluster.existing is not None:
+        return []
+    access = cluster.endpoint_access
+    return [
+        error("endpoint-access", "cluster.endpointAccess", problem)
+        for problem in endpoint_access_problems(
+            public=access.public, public_cidrs=access.public_cidrs, private=access.private
+        )
+    ]
+
+
 def check_stack(
     *,
     cluster_name: str,
@@ -220,7 +234,11 @@ def check_stack(
     bucket_names: BucketNames,
     endpoints: Sequence[DpdEndpointSpec],
 ) -> list[Finding]:
-    found = _cluster_name(cluster_name) + _bucket_names(buckets, bucket_names)
+    found = (
+        _cluster_name(cluster_name)
+        + _bucket_names(buckets, bucket_names)
+        + _endpoint_access(cluster)
+    )
     if cluster.existing is not None:
         return found
     if network is None:

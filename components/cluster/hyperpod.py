@@ -10,7 +10,11 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
-from components.cluster.hyperpod_iam import INSTANCE_ROLE_POLICY, SAGEMAKER_TRUST, execution_policy
+from components.cluster.hyperpod_iam import (
+    INSTANCE_ROLE_POLICY,
+    execution_policy,
+    execution_trust,
+)
 from components.cluster.instance_groups import instance_group_args
 from components.cluster.lifecycle_scripts import LifecycleScripts
 from components.cluster.spec import InstanceGroupSpec
@@ -26,12 +30,17 @@ class HyperPodClusterArgs:
     name: str
     account: AwsAccount
     eks_cluster_arn: pulumi.Input[str]
+    vpc_id: pulumi.Input[str]
     security_group_id: pulumi.Input[str]
     # The private subnet of each AZ ID; every group is pinned to its AZ's.
     subnet_ids: Mapping[str, pulumi.Input[str]]
     instance_groups: Sequence[InstanceGroupSpec]
     lifecycle_scripts: LifecycleScripts
     lifecycle_bucket: str
+    # The buckets' customer managed key, which nodes need to read the lifecycle scripts.
+    kms_key_arn: str | None = None
+    # Refuse `pulumi destroy` of the cluster (and so of every node serving on it).
+    protect: bool = False
 
 
 class HyperPodCluster(pulumi.ComponentResource):
@@ -47,7 +56,7 @@ class HyperPodCluster(pulumi.ComponentResource):
 
         role = aws.iam.Role(
             f"{name}-execution",
-            assume_role_policy=json.dumps(SAGEMAKER_TRUST),
+            assume_role_policy=json.dumps(execution_trust(args.account.id)),
             description=f"Nodes of the HyperPod cluster {args.name}",
             opts=child,
         )
@@ -62,15 +71,17 @@ class HyperPodCluster(pulumi.ComponentResource):
             name="hyperpod-nodes",
             role=role.name,
             policy=pulumi.Output.all(
-                args.eks_cluster_arn, args.security_group_id, *group_subnets
+                args.eks_cluster_arn, args.vpc_id, args.security_group_id, *group_subnets
             ).apply(
                 lambda v: json.dumps(
                     execution_policy(
                         args.account,
                         eks_cluster_arn=v[0],
-                        security_group_id=v[1],
-                        subnet_ids=v[2:],
+                        vpc_id=v[1],
+                        security_group_id=v[2],
+                        subnet_ids=v[3:],
                         lifecycle_bucket=args.lifecycle_bucket,
+                        kms_key_arn=args.kms_key_arn,
                     )
                 )
             ),
@@ -99,6 +110,7 @@ class HyperPodCluster(pulumi.ComponentResource):
             instance_groups=groups,
             opts=pulumi.ResourceOptions(
                 parent=self,
+                protect=args.protect,
                 # Nodes run the scripts and assume the role the moment they start.
                 depends_on=[managed, scoped, *scripts.objects, *inherited_depends_on(opts)],
                 custom_timeouts=TIMEOUTS,

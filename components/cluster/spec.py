@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from components.core.spec import Spec
 from components.network.spec import AzId
@@ -55,6 +56,26 @@ class AddonVersions(Spec):
     pod_identity_agent: str | None = None
 
 
+class EndpointAccess(Spec):
+    """Who reaches the EKS API: from the VPC (private), and from these CIDRs (public)."""
+
+    public: bool = True
+    # Required while public is true, since EKS's default is 0.0.0.0/0 (stack_checks refuses
+    # the default; write [0.0.0.0/0] to mean it).
+    public_cidrs: list[str] | None = None
+    private: bool = True
+
+    @field_validator("public_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str] | None) -> list[str] | None:
+        for cidr in value or []:
+            try:
+                ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR such as 203.0.113.0/24") from None
+        return value
+
+
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
@@ -68,3 +89,6 @@ class ClusterSpec(Spec):
     # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
+    endpoint_access: EndpointAccess = EndpointAccess()
+    # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
+    protect: bool = False

@@ -24,18 +24,42 @@ def test_the_dev_stack_passes_cfn_lint(dev):
     assert lint_errors(dev.resources) == []
 
 
-def test_the_template_covers_the_hyperpod_cluster_and_its_neighbours(dev):
+def test_the_template_covers_the_whole_stack(dev):
     types = {r["Type"] for r in template(dev.resources)["Resources"].values()}
     assert {
         "AWS::SageMaker::Cluster",
+        "AWS::EKS::Cluster",
         "AWS::EKS::Addon",
         "AWS::EC2::VPC",
         "AWS::EC2::Subnet",
+        "AWS::EC2::RouteTable",
+        "AWS::EC2::Route",
+        "AWS::EC2::SubnetRouteTableAssociation",
         "AWS::EC2::SecurityGroupIngress",
         "AWS::EC2::SecurityGroupEgress",
         "AWS::IAM::Role",
-        "AWS::IAM::RolePolicy",
+        "AWS::S3::Bucket",
+        "AWS::S3::BucketPolicy",
     } <= types
+
+
+def test_buckets_carry_their_settings_and_roles_their_policies(dev):
+    resources = template(dev.resources)["Resources"]
+    model = resources["ModelWeightsBucket"]["Properties"]
+    assert {
+        "BucketEncryption",
+        "PublicAccessBlockConfiguration",
+        "VersioningConfiguration",
+        "LoggingConfiguration",
+        "OwnershipControls",
+    } <= model.keys()
+    nodes = resources["HyperpodExecutionRole"]["Properties"]
+    assert nodes["ManagedPolicyArns"] == [
+        "arn:aws:iam::aws:policy/AmazonSageMakerClusterInstanceRolePolicy"
+    ]
+    assert [p["PolicyName"] for p in nodes["Policies"]] == ["hyperpod-nodes"]
+    eks = resources["EksCluster"]["Properties"]["ResourcesVpcConfig"]
+    assert eks["PublicAccessCidrs"] == ["0.0.0.0/0"]
 
 
 def with_first_group(dev, **changes) -> list:

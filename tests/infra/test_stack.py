@@ -170,6 +170,10 @@ def test_the_prod_example_overrides_what_production_needs():
     }
     assert all(b.options.get("protect") for b in buckets)
     assert one(result, "aws:ec2/vpc:Vpc").inputs["cidrBlock"] == "10.64.0.0/16"
+    eks = one(result, "eks:index:Cluster")
+    assert eks.inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    assert eks.options["protect"] is True
+    assert one(result, "aws-native:sagemaker:Cluster").options["protect"] is True
     assert [w for w in result.warnings if w.startswith("hyperpod-dpd:endpoints")] == []
 
 

@@ -49,6 +49,7 @@ def cluster():
                 name="dpd",
                 account=AwsAccount("123456789012", "aws", "us-west-2"),
                 eks_cluster_arn=EKS,
+                vpc_id="vpc-0123456789abcdef0",
                 security_group_id="sg-0123456789abcdef0",
                 subnet_ids=SUBNETS,
                 instance_groups=GROUPS,
