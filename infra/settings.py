@@ -26,6 +26,9 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.spec import NetworkSpec
+from components.observability.checks import check_observability
+from components.observability.spec import ObservabilitySpec
+from components.observability.workspace import server_address
 from components.operator.checks import check_operator
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
@@ -50,6 +53,7 @@ class StackSettings(Spec):
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()
     operator: OperatorSpec = OperatorSpec()
+    observability: ObservabilitySpec = ObservabilitySpec()
 
 
 @dataclass(frozen=True)
@@ -121,9 +125,12 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
     return Finding(finding.level, finding.code, field, finding.message)
 
 
-def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
+def _findings(
+    stack: StackSettings, cluster_name: str, names: BucketNames, region: str
+) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    found += check_observability(stack.observability, stack.endpoints, region)
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
@@ -138,11 +145,29 @@ def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> li
     )
 
 
+# A workspace ID of AMP's form, for checking manifests before the stack's workspace exists.
+_ANY_WORKSPACE_ID = "ws-00000000-0000-0000-0000-000000000000"
+
+
+def _prometheus_address(stack: StackSettings, region: str) -> str | None:
+    """The workspace autoscaling queries by default: the adopted one's, or one of the form the
+    stack's new workspace will have."""
+    spec = stack.observability
+    if not spec.enabled:
+        return None
+    if spec.prometheus_workspace_arn is not None:
+        return server_address(spec.prometheus_workspace_arn)
+    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
+
+
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
+    address = _prometheus_address(stack, region)
     for i, endpoint in enumerate(stack.endpoints):
-        manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
+        manifest = build_manifest(
+            endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
+        )
         problems += [
             f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
             f"spec at {path.removeprefix('spec.')}: {message}"
@@ -220,7 +245,7 @@ def check_config() -> CheckedConfig:
     cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
-    findings = _findings(stack, cluster_name, names) + unknown
+    findings = _findings(stack, cluster_name, names, region) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 

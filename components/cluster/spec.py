@@ -27,7 +27,10 @@ class Taint(Spec):
 class InstanceGroupSpec(Spec):
     name: str = Field(pattern=HYPERPOD_NAME)
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     instance_count: int = Field(ge=1)
+    # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
+    min_instance_count: int | None = Field(None, ge=0)
     availability_zone_id: AzId
     threads_per_core: Literal[1, 2] = 1
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
@@ -58,6 +61,12 @@ class AddonVersions(Spec):
     pod_identity_agent: str | None = None
 
 
+class ClusterAutoscaling(Spec):
+    """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
+
+    enabled: bool = False
+
+
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
@@ -69,6 +78,7 @@ class ClusterSpec(Spec):
     # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
+    autoscaling: ClusterAutoscaling = ClusterAutoscaling()
 
     @field_validator("kubernetes_version")
     @classmethod

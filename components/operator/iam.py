@@ -90,8 +90,11 @@ def s3_csi_policy(bucket_names: Sequence[str], partition: str = "aws") -> dict:
     }
 
 
-def keda_policy(account: AwsAccount) -> dict:
-    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus."""
+def keda_policy(account: AwsAccount, workspace_arns: Sequence[str] = ()) -> dict:
+    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
+
+    Queries are held to the workspaces the endpoints' triggers name, when the stack knows them.
+    """
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -109,7 +112,7 @@ def keda_policy(account: AwsAccount) -> dict:
             {
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
-                "Resource": account.arn("aps", "workspace/*"),
+                "Resource": sorted(set(workspace_arns)) or account.arn("aps", "workspace/*"),
                 "Action": [
                     "aps:QueryMetrics",
                     "aps:GetLabels",

@@ -56,6 +56,8 @@ class InferenceOperatorArgs:
     tls_bucket: pulumi.Input[str]
     # The buckets model pods mount: the S3 CSI driver may read these and nothing else.
     model_buckets: Sequence[str]
+    # The AMP workspaces the endpoints' autoscaling queries: KEDA may query these alone.
+    prometheus_workspace_arns: Sequence[pulumi.Input[str]] = ()
 
 
 class InferenceOperator(pulumi.ComponentResource):
@@ -85,7 +87,9 @@ class InferenceOperator(pulumi.ComponentResource):
         keda = self._role(
             "keda",
             subject(KEDA),
-            inline=keda_policy(args.account),
+            inline=pulumi.Output.all(*args.prometheus_workspace_arns).apply(
+                lambda arns: keda_policy(args.account, arns)
+            ),
         )
         s3_csi = self._role(
             "s3-csi-driver",
@@ -179,7 +183,7 @@ class InferenceOperator(pulumi.ComponentResource):
         service_account: str,
         *,
         managed: Sequence[str] = (),
-        inline: dict | None = None,
+        inline: pulumi.Input[dict] | None = None,
         role_name: str | None = None,
         also_sagemaker: bool = False,
     ) -> aws.iam.Role:
@@ -218,7 +222,7 @@ class InferenceOperator(pulumi.ComponentResource):
                     f"{self._name}-{purpose}",
                     name=purpose,
                     role=role.name,
-                    policy=json.dumps(inline),
+                    policy=pulumi.Output.from_input(inline).apply(json.dumps),
                     opts=child,
                 )
             )
