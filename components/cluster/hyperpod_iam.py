@@ -151,16 +151,25 @@ def autoscaler_policy(account: AwsAccount) -> dict:
                 # The cluster's ARN exists only after the cluster, which needs this role first.
                 "Resource": account.arn("sagemaker", "cluster/*"),
             },
+            # AWS's page puts DescribeKey under the grant conditions too, but a DescribeKey
+            # request carries no grant keys, so it gets the service condition alone.
             {
                 "Sid": "GrantsForNodeVolumes",
                 "Effect": "Allow",
-                "Action": ["kms:CreateGrant", "kms:DescribeKey"],
+                "Action": "kms:CreateGrant",
                 "Resource": account.arn("kms", "key/*"),
                 "Condition": {
                     "StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"},
                     "Bool": {"kms:GrantIsForAWSResource": "true"},
                     "ForAllValues:StringEquals": {"kms:GrantOperations": _KMS_GRANT_OPERATIONS},
                 },
+            },
+            {
+                "Sid": "DescribeNodeVolumeKeys",
+                "Effect": "Allow",
+                "Action": "kms:DescribeKey",
+                "Resource": account.arn("kms", "key/*"),
+                "Condition": {"StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"}},
             },
         ],
     }

@@ -21,16 +21,16 @@ CLUSTER_LOG_GROUPS = "log-group:/aws/sagemaker/Clusters/*"
 _LOGS = [
     "logs:CreateLogGroup",
     "logs:CreateLogStream",
-    "logs:DescribeLogGroups",
     "logs:DescribeLogStreams",
     "logs:PutLogEvents",
     "logs:GetLogEvents",
     "logs:FilterLogEvents",
     "logs:GetLogRecord",
     "logs:StartQuery",
-    "logs:StopQuery",
     "logs:GetQueryResults",
 ]
+# The page's other two log actions take no log-group ARN: IAM authorizes them on "*" only.
+_LOGS_ANY = ["logs:DescribeLogGroups", "logs:StopQuery"]
 # What reading a workspace takes (the Grafana data source, and KEDA's queries).
 PROMETHEUS_READ = ["aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"]
 
@@ -78,6 +78,7 @@ def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
                 "Action": _LOGS,
                 "Resource": _cluster_logs(account),
             },
+            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
         ],
     }
 
@@ -118,14 +119,13 @@ def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
                 "Sid": "QueryClusterLogs",
                 "Effect": "Allow",
                 "Action": [
-                    "logs:DescribeLogGroups",
                     "logs:GetLogGroupFields",
                     "logs:StartQuery",
-                    "logs:StopQuery",
                     "logs:GetQueryResults",
                     "logs:GetLogEvents",
                 ],
                 "Resource": _cluster_logs(account),
             },
+            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
         ],
     }

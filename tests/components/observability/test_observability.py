@@ -77,7 +77,7 @@ def test_the_collector_role_is_bound_by_the_add_on_association(created):
 def test_the_collector_writes_to_its_one_workspace_only(created):
     workspace = one(created, "aws:amp/workspace:Workspace")
     policy = json.loads(one(created, "aws:iam/rolePolicy:RolePolicy").inputs["policy"])
-    write, logs = policy["Statement"]
+    write, logs, _ = policy["Statement"]
     assert (write["Action"], write["Resource"]) == (
         "aps:RemoteWrite",
         f"arn:aws:aps:us-west-2:123456789012:workspace/{workspace.id}",

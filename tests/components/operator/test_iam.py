@@ -96,3 +96,13 @@ def test_keda_reads_cloudwatch_and_prometheus_only():
     actions = {a for s in keda_policy(ACCOUNT)["Statement"] for a in s["Action"]}
     assert {a.split(":")[0] for a in actions} == {"cloudwatch", "aps"}
     assert all(a.split(":")[1].startswith(("Get", "List", "Query")) for a in actions)
+
+
+def test_keda_queries_only_the_workspaces_it_is_given():
+    workspace = "arn:aws:aps:us-west-2:123456789012:workspace/ws-1"
+    (queries,) = [
+        s for s in keda_policy(ACCOUNT, [workspace])["Statement"] if s["Sid"] == "PrometheusQueries"
+    ]
+    assert "aps:QueryMetrics" in queries["Action"]
+    assert queries["Resource"] == [workspace]
+    assert analyze_policy_string(json.dumps(keda_policy(ACCOUNT, [workspace]))).findings == []
