@@ -42,7 +42,8 @@ def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it():
             "prometheusTrigger": {
                 "name": "prefill-waiting",
                 "serverAddress": ADDRESS,
-                "query": 'sum(vllm:num_requests_waiting{namespace="default",pod=~"prefill-dpd-test-.*"})',
+                "query": "sum(vllm:num_requests_waiting"
+                '{namespace="default",pod=~"prefill-dpd-test-.*"})',
                 "targetValue": 4,
                 "metricType": "Average",
             },
@@ -53,7 +54,8 @@ def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it():
             "prometheusTrigger": {
                 "name": "decode-running",
                 "serverAddress": ADDRESS,
-                "query": 'sum(vllm:num_requests_running{namespace="default",pod=~"decode-dpd-test-.*"})',
+                "query": "sum(vllm:num_requests_running"
+                '{namespace="default",pod=~"decode-dpd-test-.*"})',
                 "targetValue": 24,
                 "metricType": "Average",
             },

@@ -1,4 +1,4 @@
-"""Observability under mocks (preview=False): the workspace, the add-on, its role and association."""
+"""Observability under mocks (preview=False): the workspace, the add-on, its role, association."""
 
 import json
 
