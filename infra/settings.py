@@ -29,7 +29,7 @@ from components.network.spec import NetworkSpec
 from components.observability.checks import check_observability
 from components.observability.spec import ObservabilitySpec
 from components.observability.workspace import server_address
-from components.operator.checks import check_operator
+from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
@@ -44,6 +44,8 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
+from infra.preflight import preflight_problems
+from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
 
@@ -160,18 +162,30 @@ def _prometheus_address(stack: StackSettings, region: str) -> str | None:
     return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
 
 
+def _operator_source(operator: OperatorSpec) -> str:
+    """Which setting decides the operator version, and its value."""
+    installed = operator.installed
+    if installed is None:
+        return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
+    if installed.addon_version is not None:
+        return f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
+    return f"{config_key('operator', 'installed', 'operatorVersion')}"
+
+
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
     address = _prometheus_address(stack, region)
+    # Checked by check_operator before manifests are built.
+    operator = resolved_operator_version(stack.operator)
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(
             endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
         )
         problems += [
-            f"{config_key('endpoints', i)}: the operator's CRD schema rejects "
-            f"spec at {path.removeprefix('spec.')}: {message}"
-            for path, message in schema_errors(manifest)
+            f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
+            f"{_operator_source(stack.operator)}) rejects {path}: {message}"
+            for path, message in schema_errors(manifest, operator)
         ]
         problems += [
             f"{config_key('endpoints', i)}: the manifest breaks DPD at spec.{violation}"
@@ -249,7 +263,7 @@ def check_config() -> CheckedConfig:
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(stack) + _lines(findings, "error")
+    problems = _unknown_keys(stack) + region_problems(region, stack) + _lines(findings, "error")
     for i, key in _token_keys(stack):
         if config.get(key) is None:
             problems.append(
@@ -278,6 +292,10 @@ def load_settings() -> Settings:
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
+    refused = account_problems(account.id, checked.stack)
+    refused = refused or preflight_problems(checked.stack, checked.region)
+    if refused:
+        raise ConfigError(refused)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,

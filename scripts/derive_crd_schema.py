@@ -6,7 +6,11 @@ structure, types, enums, patterns, bounds, defaults and required fields of the `
 schema, and marks every object with declared properties as closed, which is how the
 API server treats unknown fields under strict field validation.
 
-Usage: python scripts/derive_crd_schema.py CRD_YAML OUT_JSON
+One schema per operator version: each operator ships its own CRD (3.3 adds
+`loadBalancer.idleTimeoutSeconds` and `modelCacheConfig`), and a manifest is checked
+against the schema of the operator that will serve it.
+
+Usage: python scripts/derive_crd_schema.py OPERATOR_VERSION CRD_YAML OUT_JSON
 """
 
 from __future__ import annotations
@@ -36,14 +40,20 @@ KEPT_KEYWORDS = {
     "format",
 }
 
-SOURCE_NOTE = (
-    "Derived from the CustomResourceDefinition inferenceendpointconfigs."
-    "inference.sagemaker.aws.amazon.com (version v1) of the SageMaker HyperPod "
-    "Inference Operator, Helm chart hyperpod-inference-operator 2.2.2 (operator 3.2), "
-    "in github.com/aws/sagemaker-hyperpod-cli, licensed under Apache-2.0. "
-    "Descriptions and Helm templating removed; objects closed to unknown fields. "
-    "Regenerate with scripts/derive_crd_schema.py."
-)
+# Operator version -> the hyperpod-inference-operator Helm chart that ships its CRD
+# (../shared/crds/README.md).
+OPERATOR_CHARTS = {"3.2": "2.2.2", "3.3": "2.3.0"}
+
+
+def source_note(operator: str) -> str:
+    return (
+        "Derived from the CustomResourceDefinition inferenceendpointconfigs."
+        "inference.sagemaker.aws.amazon.com (version v1) of the SageMaker HyperPod "
+        f"Inference Operator, Helm chart hyperpod-inference-operator {OPERATOR_CHARTS[operator]} "
+        f"(operator {operator}), in github.com/aws/sagemaker-hyperpod-cli, licensed under "
+        "Apache-2.0. Descriptions and Helm templating removed; objects closed to unknown "
+        "fields. Regenerate with scripts/derive_crd_schema.py."
+    )
 
 
 def strip(node: dict) -> dict:
@@ -65,23 +75,24 @@ def strip(node: dict) -> dict:
     return out
 
 
-def derive(crd: dict) -> dict:
+def derive(crd: dict, operator: str) -> dict:
     (v1,) = [version for version in crd["spec"]["versions"] if version["name"] == "v1"]
     schema = strip(v1["schema"]["openAPIV3Schema"])
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "$comment": SOURCE_NOTE,
+        "$comment": source_note(operator),
         "title": f"{crd['spec']['names']['kind']} {crd['spec']['group']}/v1",
         **schema,
     }
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
+    if len(argv) != 4 or argv[1] not in OPERATOR_CHARTS:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    crd = yaml.safe_load(Path(argv[1]).read_text())
-    Path(argv[2]).write_text(json.dumps(derive(crd), indent=1, sort_keys=True) + "\n")
+    crd = yaml.safe_load(Path(argv[2]).read_text())
+    out = json.dumps(derive(crd, argv[1]), indent=1, sort_keys=True) + "\n"
+    Path(argv[3]).write_text(out)
     return 0
 
 

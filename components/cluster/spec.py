@@ -6,12 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from components.cluster.kubernetes_versions import unsupported_kubernetes
 from components.core.spec import Spec
 from components.network.spec import AzId
 
-# The versions SageMaker HyperPod supports for its EKS orchestrator (HyperPod EKS
-# prerequisites page, 2026).
-HYPERPOD_KUBERNETES_VERSIONS = ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35")
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.
 HYPERPOD_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
@@ -83,6 +81,7 @@ class ClusterSpec(Spec):
     @field_validator("kubernetes_version")
     @classmethod
     def _hyperpod_supports(cls, value: str) -> str:
-        if value not in HYPERPOD_KUBERNETES_VERSIONS:
-            raise ValueError(f"HyperPod supports {', '.join(HYPERPOD_KUBERNETES_VERSIONS)}")
+        refused = unsupported_kubernetes(value)
+        if refused:
+            raise ValueError(refused)
         return value

@@ -1,4 +1,10 @@
-"""Validation of InferenceEndpointConfig manifests against the operator's own CRD schema."""
+"""Validation of InferenceEndpointConfig manifests against the CRD of the operator serving them.
+
+Each operator release ships its own CRD, and the API server validates against the one
+installed: a field 3.3 added is refused by a 3.2 cluster. One schema per operator CRD is
+committed (derived by scripts/derive_crd_schema.py). An operator newer than every schema is
+held to the newest one: a newer CRD may only add fields, and none is known yet.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +14,32 @@ from pathlib import Path
 
 from jsonschema import Draft7Validator
 
-SCHEMA_PATH = Path(__file__).resolve().parents[2] / "schemas" / "inferenceendpointconfig.v1.json"
+from components.operator.versions import at_least
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
+# Operator versions with a CRD schema of their own, oldest first.
+SCHEMA_OPERATORS = ("3.2", "3.3")
+
+
+def schema_path(schema_operator: str) -> Path:
+    return SCHEMAS / f"inferenceendpointconfig.v1.operator-{schema_operator}.json"
+
+
+def schema_operator(operator_version: str) -> str:
+    """The newest operator with a schema that is not newer than `operator_version`.
+
+    Operators older than the first schema are refused before manifests are checked.
+    """
+    return [v for v in SCHEMA_OPERATORS if at_least(operator_version, v)][-1]
 
 
 @cache
-def _validator() -> Draft7Validator:
-    return Draft7Validator(json.loads(SCHEMA_PATH.read_text()))
+def _validator(schema_operator: str) -> Draft7Validator:
+    return Draft7Validator(json.loads(schema_path(schema_operator).read_text()))
 
 
-def schema_errors(manifest: dict) -> list[tuple[str, str]]:
+def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]]:
     """(path, message) of every violation, unknown fields included, in a stable order."""
-    errors = sorted(_validator().iter_errors(manifest), key=lambda e: list(map(str, e.path)))
+    validator = _validator(schema_operator(operator_version))
+    errors = sorted(validator.iter_errors(manifest), key=lambda e: list(map(str, e.path)))
     return [(".".join(map(str, error.path)) or "(root)", error.message) for error in errors]

@@ -6,23 +6,46 @@ values derived from the inputs: IDs shaped like AWS's (`vpc-…`, `sg-…`), ARN
 realistic values, never None.
 
 Lookups of things that already exist answer like a typical account: an existing VPC is
-10.20.0.0/16, an existing security group carries a default VPC group's two rules.
+10.20.0.0/16, an existing security group carries a default VPC group's two rules. What the
+live preflight asks (quotas, AZ IDs, an existing cluster's versions and status) comes from
+`ACCOUNT`, which a test may replace to play an account that refuses the stack.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass, field
 
 import pulumi
 from pulumi.runtime import rpc
 from pulumi.runtime.mocks import MockMonitor
 
 from components.core.aws_account import AwsAccount
+from components.core.regions import AZ_ID_PREFIXES
+from components.operator.versions import DEFAULT_ADDON_VERSION
 
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
 EXISTING_VPC_CIDR = "10.20.0.0/16"
+
+
+@dataclass(frozen=True)
+class AccountAnswers:
+    """What the mocked account answers the live preflight."""
+
+    # Every "<instance type> for cluster usage" quota, unless `quotas` names it.
+    cluster_usage_quota: float = 16.0
+    quotas: dict[str, float] = field(default_factory=dict)
+    # The region's AZ IDs are its prefix with -az1 up to this.
+    availability_zones: int = 6
+    eks_version: str = "1.33"
+    hyperpod_status: str = "InService"
+    inference_addon_version: str = DEFAULT_ADDON_VERSION
+
+
+# Read when a CloudMocks is made: replace it before rendering to change the answers.
+ACCOUNT = AccountAnswers()
 
 
 def _hex(*parts: object, length: int = 17) -> str:
@@ -40,6 +63,7 @@ class CloudMocks(pulumi.runtime.Mocks):
     def __init__(self, region: str) -> None:
         self.region = region
         self.account = AwsAccount(ACCOUNT_ID, PARTITION, region)
+        self.answers = ACCOUNT
         # Resources that exist without being registered (those inside remote components),
         # so that references to them resolve. The monitor looks resources up here.
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
@@ -318,8 +342,60 @@ def _eks_cluster_lookup(m: CloudMocks, args: dict) -> dict:
         "identities": [
             {"oidcs": [{"issuer": f"https://oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"}]}
         ],
-        "version": "1.33",
+        "version": m.answers.eks_version,
     }
+
+
+# Invokes of the live preflight (infra/preflight.py).
+
+
+def _service_quota(m: CloudMocks, args: dict) -> dict:
+    name = args["quotaName"]
+    code = f"L-{_hex('quota', name, length=8).upper()}"
+    value = m.answers.quotas.get(name, m.answers.cluster_usage_quota)
+    return {
+        "id": m.account.arn("servicequotas", f"{args['serviceCode']}/{code}"),
+        "arn": m.account.arn("servicequotas", f"{args['serviceCode']}/{code}"),
+        "quotaCode": code,
+        "quotaName": name,
+        "serviceCode": args["serviceCode"],
+        "serviceName": "Amazon SageMaker",
+        "value": value,
+        "defaultValue": 0.0,
+        "adjustable": True,
+        "globalQuota": False,
+        "usageMetrics": [],
+    }
+
+
+def _availability_zones(m: CloudMocks, args: dict) -> dict:
+    count = m.answers.availability_zones
+    prefix = AZ_ID_PREFIXES.get(m.region, m.region)
+    return {
+        "id": m.region,
+        "names": [m.region + "abcdefgh"[n] for n in range(count)],
+        "zoneIds": [f"{prefix}-az{n + 1}" for n in range(count)],
+        "groupNames": [m.region] * count,
+    }
+
+
+def _eks_addon_lookup(m: CloudMocks, args: dict) -> dict:
+    cluster, addon = args["clusterName"], args["addonName"]
+    return {
+        "id": f"{cluster}:{addon}",
+        "addonName": addon,
+        "clusterName": cluster,
+        "addonVersion": m.answers.inference_addon_version,
+        "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
+        "configurationValues": "",
+        "serviceAccountRoleArn": "",
+        "podIdentityAssociations": [],
+        "tags": {},
+    }
+
+
+def _hyperpod_cluster_lookup(m: CloudMocks, args: dict) -> dict:
+    return {"clusterArn": args["clusterArn"], "clusterStatus": m.answers.hyperpod_status}
 
 
 INVOKES = {
@@ -329,4 +405,8 @@ INVOKES = {
     "aws:vpc/getSecurityGroupRules:getSecurityGroupRules": _security_group_rules,
     "aws:vpc/getSecurityGroupRule:getSecurityGroupRule": _security_group_rule,
     "aws:eks/getCluster:getCluster": _eks_cluster_lookup,
+    "aws:servicequotas/getServiceQuota:getServiceQuota": _service_quota,
+    "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
+    "aws:eks/getAddon:getAddon": _eks_addon_lookup,
+    "aws-native:sagemaker:getCluster": _hyperpod_cluster_lookup,
 }

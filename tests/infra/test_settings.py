@@ -135,8 +135,45 @@ def test_a_hugging_face_token_key_must_be_set():
 
 def test_spec_overrides_are_checked_against_the_crd_schema():
     (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingTreshold": 1}})
-    assert problem.startswith(f"{KEY}: the operator's CRD schema rejects spec at pdSpec")
+    assert problem.startswith(
+        f"{KEY}: the CRD of operator 3.4 (from hyperpod-dpd:operator.addonVersion "
+        "v1.5.0-eksbuild.1) rejects spec.pdSpec:"
+    )
     assert "'routingTreshold' was unexpected" in problem
+
+
+OPERATOR_3_3_FIELDS = {
+    "modelCacheConfig": {"weightsCache": {"enabled": True}},
+    "loadBalancer": {"idleTimeoutSeconds": 600},
+}
+
+
+def test_fields_of_operator_3_3_pass_with_the_default_addon():
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["specOverrides"] = OPERATOR_3_3_FIELDS
+    (manifest,) = endpoint_configs(render(config))
+    assert manifest["spec"]["loadBalancer"]["idleTimeoutSeconds"] == 600
+    assert manifest["spec"]["modelCacheConfig"] == {"weightsCache": {"enabled": True}}
+
+
+@pytest.mark.parametrize(
+    "operator, source",
+    [
+        ({"addonVersion": "v1.3.0-eksbuild.1"}, "operator.addonVersion v1.3.0-eksbuild.1"),
+        ({"installed": {"operatorVersion": "3.2"}}, "operator.installed.operatorVersion"),
+    ],
+)
+def test_fields_of_operator_3_3_are_refused_when_the_stack_runs_3_2(operator, source):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["specOverrides"] = OPERATOR_3_3_FIELDS
+    config["hyperpod-dpd:operator"] = operator
+    found = problems(config)
+    prefix = f"{KEY}: the CRD of operator 3.2 (from hyperpod-dpd:{source}) rejects spec"
+    assert found == [
+        f"{prefix}: Additional properties are not allowed ('modelCacheConfig' was unexpected)",
+        f"{prefix}.loadBalancer: Additional properties are not allowed ('idleTimeoutSeconds' "
+        "was unexpected)",
+    ]
 
 
 def test_spec_overrides_cannot_change_what_settings_write():

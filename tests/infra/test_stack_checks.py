@@ -151,12 +151,13 @@ def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix)
     )
 
 
-def test_a_kubernetes_version_hyperpod_does_not_support_is_refused():
+def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
     config = dev_config()
-    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = "1.29"
+    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = "1.35"
     (problem,) = problems(config)
-    assert problem.startswith(
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.29' is not allowed; HyperPod supports 1.30"
+    assert problem == (
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
+        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34"
     )
 
 

@@ -2,9 +2,11 @@
 
 from typing import Any
 
+import pytest
+
 from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscaling, named_query
 from components.endpoint.manifest import build_manifest
-from components.endpoint.schema import schema_errors
+from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from tests.support import dev_endpoint
 
@@ -20,7 +22,8 @@ def manifest(prefill: dict[str, Any], decode: dict[str, Any], address: str | Non
     )
 
 
-def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it():
+@pytest.mark.parametrize("operator", SCHEMA_OPERATORS)
+def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it(operator):
     built = manifest(
         {"autoscaling": {"minReplicas": 1, "maxReplicas": 4, "metric": "waiting", "target": 4}},
         {
@@ -34,7 +37,7 @@ def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it():
             }
         },
     )
-    assert schema_errors(built) == []
+    assert schema_errors(built, operator) == []
     assert built["spec"]["pdSpec"]["autoScalingSpec"] == {
         "prefillAutoScaling": {
             "minReplicaCount": 1,
@@ -128,7 +131,7 @@ def test_an_own_query_and_server_address_are_taken_as_given():
         "targetValue": 2,
         "metricType": "Value",
     }
-    assert schema_errors(built) == []
+    assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
 
 
 def codes(scaling: dict, *, role="decode", replicas=1, max_num_seqs=32) -> list[tuple[str, str]]:

@@ -256,4 +256,4 @@ def test_router_url_follows_the_operator_naming():
     ],
 )
 def test_every_variant_passes_the_operator_crd_schema(changes):
-    assert schema_errors(manifest(**changes)) == []
+    assert schema_errors(manifest(**changes), "3.3") == []

@@ -1,0 +1,144 @@
+"""Live preflight: what the account says about the stack, asked before any resource exists.
+
+Invokes run during `pulumi preview` as during `pulumi up`, and the synchronous forms used here
+return before the program registers anything, so a refusal stops the preview with the key
+named. The offline render answers them from its mocks (infra/offline/mocks.py).
+
+- Service Quotas: HyperPod counts each instance type against the account's sagemaker quota
+  "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,
+  "Instance Quotas"); a group on a training plan uses the plan's capacity instead.
+- AZ IDs: those the account sees in the region.
+- An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
+  version of the inference add-on found installed, held to the floors configured values meet.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+import pulumi_aws as aws
+import pulumi_aws_native as aws_native
+
+from components.cluster.kubernetes_versions import unsupported_kubernetes
+from components.operator.versions import (
+    ADDON_NAME,
+    ADDON_OPERATOR_VERSIONS,
+    VersionError,
+    operator_version,
+    release,
+)
+from infra.config_errors import config_key
+from infra.region_checks import az_ids
+
+if TYPE_CHECKING:
+    from infra.settings import StackSettings
+
+QUOTA_SERVICE = "sagemaker"
+# The status HyperPod reports once its nodes can take workloads.
+IN_SERVICE = "InService"
+
+
+def cluster_usage_quota(instance_type: str) -> str:
+    return f"{instance_type} for cluster usage"
+
+
+def _quota_problems(stack: StackSettings, region: str) -> list[str]:
+    groups_by_type: dict[str, list[int]] = defaultdict(list)
+    for i, group in enumerate(stack.cluster.instance_groups):
+        if group.training_plan_arn is None:
+            groups_by_type[group.instance_type].append(i)
+    problems = []
+    for instance_type, indices in groups_by_type.items():
+        groups = [stack.cluster.instance_groups[i] for i in indices]
+        needed = sum(group.instance_count for group in groups)
+        name = cluster_usage_quota(instance_type)
+        quota = aws.servicequotas.get_service_quota(service_code=QUOTA_SERVICE, quota_name=name)
+        if quota.value >= needed:
+            continue
+        problems.append(
+            f"{config_key('cluster', 'instanceGroups', indices[0], 'instanceCount')}: the "
+            f"groups on {instance_type} ({', '.join(g.name for g in groups)}) need {needed}, "
+            f"but the account's Service Quotas value of {QUOTA_SERVICE} {name!r} "
+            f"({quota.quota_code}) in {region} is {quota.value:g}, shared by all its HyperPod "
+            "clusters; request more in the Service Quotas console or with `aws service-quotas "
+            f"request-service-quota-increase --service-code {QUOTA_SERVICE} --quota-code "
+            f"{quota.quota_code} --desired-value {needed} --region {region}`, or give the "
+            "groups a trainingPlanArn"
+        )
+    return problems
+
+
+def _az_problems(stack: StackSettings, region: str) -> list[str]:
+    zones = aws.get_availability_zones().zone_ids
+    return [
+        f"{config_key(*path)}: {az!r} does not exist in {region} for this account; its AZ "
+        f"IDs are {', '.join(zones)}"
+        for path, az in az_ids(stack)
+        if az not in zones
+    ]
+
+
+def _status(value: object) -> str:
+    return str(getattr(value, "value", value))
+
+
+def _existing_cluster_problems(stack: StackSettings) -> list[str]:
+    existing = stack.cluster.existing
+    assert existing is not None
+    problems = []
+    eks = aws.eks.get_cluster(name=existing.eks_cluster_name)
+    refused = unsupported_kubernetes(eks.version)
+    if refused:
+        problems.append(
+            f"{config_key('cluster', 'existing', 'eksClusterName')}: "
+            f"{existing.eks_cluster_name!r} runs Kubernetes {eks.version}, which is not "
+            f"allowed; {refused}"
+        )
+    hyperpod = aws_native.sagemaker.get_cluster(cluster_arn=existing.hyperpod_cluster_arn)
+    status = _status(hyperpod.cluster_status)
+    if status != IN_SERVICE:
+        problems.append(
+            f"{config_key('cluster', 'existing', 'hyperpodClusterArn')}: "
+            f"{existing.hyperpod_cluster_arn!r} is {status}; endpoints need it {IN_SERVICE}"
+        )
+    if stack.operator.installed is not None:
+        problems += _installed_addon_problems(stack)
+    return problems
+
+
+def _installed_addon_problems(stack: StackSettings) -> list[str]:
+    """The add-on the cluster runs, through the floor and against what the stack says it runs."""
+    existing, installed = stack.cluster.existing, stack.operator.installed
+    assert existing is not None and installed is not None
+    found = aws.eks.get_addon(addon_name=ADDON_NAME, cluster_name=existing.eks_cluster_name)
+    # A declared operator version names the operator of add-ons newer than the table only.
+    newer = release(found.addon_version) not in ADDON_OPERATOR_VERSIONS
+    try:
+        running = operator_version(
+            found.addon_version, installed.operator_version if newer else None
+        )
+    except VersionError as refused:
+        return [
+            f"{config_key('operator', 'installed')}: the {ADDON_NAME} add-on in "
+            f"{existing.eks_cluster_name!r} is {found.addon_version}, which is not allowed; "
+            f"{refused}"
+        ]
+    configured = {
+        "addonVersion": (installed.addon_version, found.addon_version),
+        "operatorVersion": (installed.operator_version, running),
+    }
+    return [
+        f"{config_key('operator', 'installed', key)}: {value!r} is not what "
+        f"{existing.eks_cluster_name!r} runs; its {ADDON_NAME} add-on is "
+        f"{found.addon_version} (operator {running})"
+        for key, (value, real) in configured.items()
+        if value not in (None, real)
+    ]
+
+
+def preflight_problems(stack: StackSettings, region: str) -> list[str]:
+    """What the account refuses, one line per problem naming the config key."""
+    if stack.cluster.existing is not None:
+        return _existing_cluster_problems(stack)
+    return _quota_problems(stack, region) + _az_problems(stack, region)

@@ -1,0 +1,124 @@
+"""The live preflight refuses what the account would refuse, before any resource exists."""
+
+from dataclasses import replace
+
+import pytest
+
+from infra.__main__ import main
+from infra.offline import mocks
+from tests.infra.test_stack import existing_cluster_config
+from tests.support import config_file, dev_config, problem_for, problems, render
+
+GROUPS = "hyperpod-dpd:cluster.instanceGroups"
+
+
+def account(monkeypatch: pytest.MonkeyPatch, **answers) -> None:
+    monkeypatch.setattr(mocks, "ACCOUNT", replace(mocks.AccountAnswers(), **answers))
+
+
+def test_a_quota_below_the_instance_count_is_refused(monkeypatch):
+    account(monkeypatch, quotas={"ml.p5.48xlarge for cluster usage": 1.0})
+    (problem,) = problems(dev_config())
+    assert problem.startswith(
+        f"{GROUPS}[0].instanceCount: the groups on ml.p5.48xlarge (p5-dpd) need 2, but the "
+        "account's Service Quotas value of sagemaker 'ml.p5.48xlarge for cluster usage' (L-"
+    )
+    assert "in us-west-2 is 1, shared by all its HyperPod clusters" in problem
+    assert "request more in the Service Quotas console" in problem
+    assert "aws service-quotas request-service-quota-increase --service-code sagemaker" in problem
+    assert "--desired-value 2 --region us-west-2" in problem
+
+
+def test_groups_of_one_type_count_against_one_quota_together(monkeypatch):
+    account(monkeypatch, quotas={"ml.p5.48xlarge for cluster usage": 2.0})
+    config = dev_config()
+    groups = config["hyperpod-dpd:cluster"]["instanceGroups"]
+    groups.append({**groups[0], "name": "p5-more", "instanceCount": 1})
+    problem = problem_for(f"{GROUPS}[0].instanceCount", problems(config))
+    assert "(p5-dpd, p5-more) need 3" in problem
+
+
+def test_a_group_on_a_training_plan_needs_no_quota(monkeypatch):
+    account(monkeypatch, cluster_usage_quota=0.0, quotas={"ml.c5.4xlarge for cluster usage": 1})
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["trainingPlanArn"] = (
+        f"arn:aws:sagemaker:us-west-2:{mocks.ACCOUNT_ID}:training-plan/p5-plan"
+    )
+    assert render(config).resources
+
+
+def test_an_az_id_the_account_does_not_have_is_refused(monkeypatch):
+    account(monkeypatch, availability_zones=3)
+    config = dev_config()
+    config["hyperpod-dpd:network"]["availabilityZoneIds"] = ["usw2-az2", "usw2-az4"]
+    (problem,) = problems(config)
+    assert problem == (
+        "hyperpod-dpd:network.availabilityZoneIds[1]: 'usw2-az4' does not exist in us-west-2 "
+        "for this account; its AZ IDs are usw2-az1, usw2-az2, usw2-az3"
+    )
+
+
+def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch):
+    account(monkeypatch, eks_version="1.35")
+    (problem,) = problems(existing_cluster_config())
+    assert problem == (
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.35, "
+        "which is not allowed; SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, "
+        "1.34"
+    )
+
+
+def test_an_existing_hyperpod_cluster_not_in_service_is_refused(monkeypatch):
+    account(monkeypatch, hyperpod_status="Failed")
+    problem = problem_for(
+        "hyperpod-dpd:cluster.existing.hyperpodClusterArn", problems(existing_cluster_config())
+    )
+    assert problem.endswith("is Failed; endpoints need it InService")
+
+
+def installed_operator(**installed) -> dict:
+    config = existing_cluster_config()
+    config["hyperpod-dpd:operator"] = {"installed": installed}
+    return config
+
+
+def test_an_installed_addon_below_the_floor_is_refused(monkeypatch):
+    account(monkeypatch, inference_addon_version="v1.2.1-eksbuild.1")
+    # The configured version passes the floor; the cluster's does not.
+    problem = problem_for(
+        "hyperpod-dpd:operator.installed", problems(installed_operator(operatorVersion="3.3"))
+    )
+    assert problem.startswith(
+        "hyperpod-dpd:operator.installed: the amazon-sagemaker-hyperpod-inference add-on in "
+        "'shared-hyperpod' is v1.2.1-eksbuild.1, which is not allowed; "
+    )
+    assert problem.endswith(
+        "v1.2.1-eksbuild.1 ships operator 3.1.3; DPD needs operator 3.2 or later, which is "
+        "add-on v1.3.0-eksbuild.1 or later"
+    )
+
+
+def test_an_installed_addon_other_than_configured_is_refused(monkeypatch):
+    account(monkeypatch, inference_addon_version="v1.4.0-eksbuild.1")
+    (problem,) = problems(installed_operator(addonVersion="v1.5.0-eksbuild.1"))
+    assert problem == (
+        "hyperpod-dpd:operator.installed.addonVersion: 'v1.5.0-eksbuild.1' is not what "
+        "'shared-hyperpod' runs; its amazon-sagemaker-hyperpod-inference add-on is "
+        "v1.4.0-eksbuild.1 (operator 3.3)"
+    )
+
+
+def test_an_installed_addon_at_the_floor_passes(monkeypatch):
+    account(monkeypatch, inference_addon_version="v1.3.0-eksbuild.1")
+    assert render(installed_operator(addonVersion="v1.3.0-eksbuild.1")).resources
+
+
+def test_a_quota_refusal_exits_render_with_2_before_any_resource(tmp_path, capsys):
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 17
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"{GROUPS}[0].instanceCount: the groups on ml.p5.48xlarge (p5-dpd)")
+    assert "Traceback" not in line
+    assert not out.exists()
