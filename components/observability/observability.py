@@ -57,22 +57,12 @@ class Observability(pulumi.ComponentResource):
             endpoint = pulumi.Output.from_input(server_address(spec.prometheus_workspace_arn))
 
         eks_cluster_arn = account.arn("eks", f"cluster/{args.cluster_name}")
-        collector = aws.iam.Role(
+        collector, collector_access = self._role(
             f"{name}-collector",
-            assume_role_policy=json.dumps(
-                collector_trust(account, eks_cluster_arn=eks_cluster_arn)
-            ),
+            trust=collector_trust(account, eks_cluster_arn=eks_cluster_arn),
             description=f"HyperPod observability collector of {args.cluster_name}",
-            opts=child,
-        )
-        collector_access = aws.iam.RolePolicy(
-            f"{name}-collector",
-            name="remote-write",
-            role=collector.name,
-            policy=workspace_arn.apply(
-                lambda arn: json.dumps(collector_policy(account, workspace_arn=arn))
-            ),
-            opts=child,
+            policy_name="remote-write",
+            policy=workspace_arn.apply(lambda arn: collector_policy(account, workspace_arn=arn)),
         )
 
         grafana = self._grafana(name, args, workspace_arn) if spec.grafana else None
@@ -129,21 +119,12 @@ class Observability(pulumi.ComponentResource):
     ) -> aws.grafana.Workspace:
         """The Grafana workspace, reading the metrics through a role of its own."""
         assert args.spec.grafana is not None
-        child = pulumi.ResourceOptions(parent=self)
-        role = aws.iam.Role(
+        role, access = self._role(
             f"{name}-grafana",
-            assume_role_policy=json.dumps(grafana_trust(args.account)),
+            trust=grafana_trust(args.account),
             description=f"Grafana dashboards of {args.cluster_name}",
-            opts=child,
-        )
-        access = aws.iam.RolePolicy(
-            f"{name}-grafana",
-            name="read-metrics",
-            role=role.name,
-            policy=workspace_arn.apply(
-                lambda arn: json.dumps(grafana_policy(args.account, workspace_arn=arn))
-            ),
-            opts=child,
+            policy_name="read-metrics",
+            policy=workspace_arn.apply(lambda arn: grafana_policy(args.account, workspace_arn=arn)),
         )
         return aws.grafana.Workspace(
             name,
@@ -155,3 +136,22 @@ class Observability(pulumi.ComponentResource):
             data_sources=["PROMETHEUS", "CLOUDWATCH"],
             opts=pulumi.ResourceOptions(parent=self, depends_on=[access]),
         )
+
+    def _role(
+        self,
+        name: str,
+        *,
+        trust: dict,
+        description: str,
+        policy_name: str,
+        policy: pulumi.Output[dict],
+    ) -> tuple[aws.iam.Role, aws.iam.RolePolicy]:
+        """A role with its one inline policy; what uses the role waits for the policy."""
+        child = pulumi.ResourceOptions(parent=self)
+        role = aws.iam.Role(
+            name, assume_role_policy=json.dumps(trust), description=description, opts=child
+        )
+        access = aws.iam.RolePolicy(
+            name, name=policy_name, role=role.name, policy=policy.apply(json.dumps), opts=child
+        )
+        return role, access

@@ -6,7 +6,15 @@ import pytest
 
 from components.cluster.karpenter import node_class, node_pool
 from components.cluster.spec import InstanceGroupSpec
-from tests.support import dev_config, one, problem_for, problems, render, waits_for
+from tests.support import (
+    dev_config,
+    existing_cluster_config,
+    one,
+    problem_for,
+    problems,
+    render,
+    waits_for,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -100,14 +108,7 @@ def test_what_karpenter_does_not_support_on_a_gpu_group_is_refused(changes, key,
 
 
 def test_node_autoscaling_of_an_existing_cluster_is_refused():
-    config = dev_config()
-    del config["hyperpod-dpd:network"]
-    config["hyperpod-dpd:cluster"] = {
-        "existing": {
-            "eksClusterName": "shared",
-            "hyperpodClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abc123",
-        },
-        "autoscaling": {"enabled": True},
-    }
+    config = existing_cluster_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
     found = problem_for("hyperpod-dpd:cluster.autoscaling.enabled", problems(config))
     assert "does not manage with cluster.existing" in found
