@@ -186,18 +186,15 @@ def _autoscaling_capacity(
             continue
         i, first = next((i, e) for i, e in autoscaling if e.instance_type == kind)
         role = "prefill" if first.prefill.autoscaling else "decode"
-        where = (
-            "its node-autoscaling maximum (instanceCount)"
-            if cluster.autoscaling.enabled
-            else "its GPU nodes"
-        )
+        limit = ", its node-autoscaling maximum" if cluster.autoscaling.enabled else ""
         found.append(
             error(
                 "autoscaling-beyond-cluster",
                 field_path("endpoints", i, role, "autoscaling", "maxReplicas"),
                 f"the endpoints on {kind} claim up to {claimed} GPUs at their maxReplicas "
-                f"(prefill max x GPUs + decode max x GPUs); {where} holds {nodes} nodes x "
-                f"{DPD_INSTANCE_TYPES[kind].gpus} = {held}, so the cluster can never run them",
+                f"(prefill max x GPUs + decode max x GPUs), but its groups hold {held} "
+                f"({nodes} nodes x {DPD_INSTANCE_TYPES[kind].gpus}{limit}), so the cluster can "
+                "never run them; lower maxReplicas or add nodes",
             )
         )
     return found

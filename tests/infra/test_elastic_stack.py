@@ -145,7 +145,7 @@ def test_a_maximum_the_gpu_nodes_can_never_hold_is_refused():
         f"{KEY}.prefill.autoscaling.maxReplicas", problems(with_endpoints(endpoint, **OBSERVED))
     )
     assert "claim up to 48 GPUs" in found
-    assert "its GPU nodes holds 2 nodes x 8 = 16" in found
+    assert "but its groups hold 16 (2 nodes x 8)" in found
 
 
 def test_the_maximum_is_summed_over_the_endpoints_of_a_type():
@@ -162,7 +162,7 @@ def test_a_maximum_beyond_the_node_autoscaling_maximum_is_refused():
     config = with_endpoints(scaling({"maxReplicas": 4}), gpu_nodes=2, **OBSERVED)
     config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
     found = problem_for(f"{KEY}.prefill.autoscaling.maxReplicas", problems(config))
-    assert "its node-autoscaling maximum (instanceCount) holds 2 nodes x 8 = 16" in found
+    assert "but its groups hold 16 (2 nodes x 8, its node-autoscaling maximum)" in found
 
 
 def test_the_render_summary_and_size_show_each_role_range(tmp_path, capsys):
