@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from components.core.findings import Finding, error, field_path, warning
 from components.endpoint.spec import DpdEndpointSpec
 from components.observability.spec import ObservabilitySpec
+from components.observability.versions import MINIMUM_ADDON_VERSION
+from components.operator.versions import at_least
 
 # The regions AWS's reference Terraform offers Amazon Managed Grafana in (hyperpod-eks-tf
 # `modules/observability/main.tf`, amg_allowed_regions).
@@ -74,11 +76,41 @@ def _grafana_region(spec: ObservabilitySpec, region: str) -> list[Finding]:
     ]
 
 
+def _addon_floor(spec: ObservabilitySpec) -> list[Finding]:
+    if not spec.enabled or at_least(spec.addon_version, MINIMUM_ADDON_VERSION):
+        return []
+    return [
+        error(
+            "observability-addon-below-floor",
+            "observability.addonVersion",
+            f"{spec.addon_version} is older than {MINIMUM_ADDON_VERSION}, the oldest release "
+            "AWS documents and asks users to run",
+        )
+    ]
+
+
+def _unscraped_autoscaling(endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    return [
+        warning(
+            "autoscaling-without-metrics",
+            field_path("endpoints", i, name, "autoscaling"),
+            "reads the endpoint's metrics, but its metrics.enabled is false, so the operator "
+            "does not expose them for collection and the trigger may find no series",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if not endpoint.metrics.enabled
+        for name, (role, _) in endpoint.roles().items()
+        if role.autoscaling is not None
+    ]
+
+
 def check_observability(
     spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec], region: str
 ) -> list[Finding]:
     return (
-        _autoscaling_targets(spec, endpoints)
+        _addon_floor(spec)
+        + _unscraped_autoscaling(endpoints)
+        + _autoscaling_targets(spec, endpoints)
         + _unread_metrics(spec, endpoints)
         + _grafana_region(spec, region)
     )

@@ -202,3 +202,21 @@ def test_the_prod_example_observes_and_scales_prefill_on_its_queue():
     assert (prefill["minReplicaCount"], prefill["maxReplicaCount"]) == (1, 2)
     assert prefill["prometheusTrigger"]["name"] == "prefill-waiting"
     assert "observability" in result.outputs
+
+
+def test_an_observability_add_on_below_the_floor_is_refused():
+    config = dev_config() | {
+        "hyperpod-dpd:observability": {"enabled": True, "addonVersion": "v1.0.4-eksbuild.1"}
+    }
+    assert problem_for("hyperpod-dpd:observability.addonVersion", problems(config)) == (
+        "hyperpod-dpd:observability.addonVersion: v1.0.4-eksbuild.1 is older than "
+        "v1.0.5-eksbuild.1, the oldest release AWS documents and asks users to run"
+    )
+
+
+def test_autoscaling_an_endpoint_whose_metrics_are_off_is_warned_about():
+    endpoint = scaling({"maxReplicas": 2})
+    endpoint["metrics"] = {"enabled": False}
+    result = render(with_endpoints(endpoint, gpu_nodes=3, **OBSERVED))
+    (warning,) = [w for w in result.warnings if w.startswith(f"{KEY}.prefill.autoscaling:")]
+    assert "metrics.enabled is false" in warning
