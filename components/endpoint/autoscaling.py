@@ -21,7 +21,7 @@ and well below the 64 concurrent requests the DPD docs validate on ml.p5.48xlarg
 3.3 70B.
 
 Series are selected by the `namespace` and `pod` labels that Kubernetes pod scraping attaches,
-and a role's pods by their name: the operator names them `prefill-<name>-*` and
+and a role's pods by their name (`role_pods`): the operator names them `prefill-<name>-*` and
 `decode-<name>-*`. The `inference.sagemaker.aws.amazon.com/dpd-role` pod label is not relied on,
 since no public source says the collector copies pod labels onto series.
 """
@@ -91,11 +91,15 @@ def target_of(scaling: RoleAutoscaling, role: Role, max_num_seqs: int) -> float:
 
 
 def role_pods(role: Role, endpoint_name: str) -> str:
-    """The regular expression of a role's pod names (the operator's `prefill-<name>-*`).
+    """The regular expression of a role's pod names.
 
-    Kubernetes names hold no regular-expression metacharacters, so none is escaped.
+    The operator runs each role as a Deployment `prefill-<name>` / `decode-<name>`, whose pods
+    are named `<deployment>-<replica set hash>-<pod suffix>`. Matching exactly those two parts
+    keeps endpoint `dpd` from counting the pods of `dpd-test` (`prefill-dpd-test-...`);
+    PromQL anchors `=~` at both ends. Kubernetes names hold no regular-expression
+    metacharacters, so none is escaped.
     """
-    return f"{role}-{endpoint_name}-.*"
+    return f"{role}-{endpoint_name}-[a-z0-9]+-[a-z0-9]+"
 
 
 def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> str:
