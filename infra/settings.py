@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 
 import pulumi
 import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.cluster.kubernetes_version_checks import check_new_cluster_version
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
@@ -35,6 +37,7 @@ from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, BucketsSpec, bucket_names
+from infra import clock
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -44,7 +47,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
-from infra.preflight import preflight_problems
+from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
@@ -71,6 +74,8 @@ class CheckedConfig:
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
     warnings: list[str]
+    # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
+    today: date
 
 
 @dataclass(frozen=True)
@@ -128,11 +133,13 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
 
 
 def _findings(
-    stack: StackSettings, cluster_name: str, names: BucketNames, region: str
+    stack: StackSettings, cluster_name: str, names: BucketNames, region: str, today: date
 ) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
     found += check_observability(stack.observability, stack.endpoints, region)
+    if stack.cluster.existing is None:
+        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
@@ -259,7 +266,8 @@ def check_config() -> CheckedConfig:
     cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
-    findings = _findings(stack, cluster_name, names, region) + unknown
+    today = clock.utc_today()
+    findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
@@ -283,6 +291,7 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+        today=today,
     )
 
 
@@ -293,9 +302,11 @@ def load_settings() -> Settings:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
     refused = account_problems(account.id, checked.stack)
-    refused = refused or preflight_problems(checked.stack, checked.region)
     if refused:
         raise ConfigError(refused)
+    asked = preflight(checked.stack, checked.region, checked.today)
+    if asked.problems:
+        raise ConfigError(asked.problems)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
@@ -303,5 +314,5 @@ def load_settings() -> Settings:
         cluster_name=checked.cluster_name,
         bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
-        warnings=checked.warnings,
+        warnings=checked.warnings + asked.warnings,
     )

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from components.cluster.kubernetes_versions import unsupported_kubernetes
 from components.core.spec import Spec
 from components.network.spec import AzId
 
@@ -68,6 +67,8 @@ class ClusterAutoscaling(Spec):
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
+    # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
+    # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = "1.34"
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
@@ -77,11 +78,3 @@ class ClusterSpec(Spec):
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
     autoscaling: ClusterAutoscaling = ClusterAutoscaling()
-
-    @field_validator("kubernetes_version")
-    @classmethod
-    def _hyperpod_supports(cls, value: str) -> str:
-        refused = unsupported_kubernetes(value)
-        if refused:
-            raise ValueError(refused)
-        return value

@@ -1,10 +1,21 @@
 """The network, cluster and bucket settings are refused before deploy, naming the key."""
 
+from datetime import date
 from typing import Any
 
 import pytest
+import yaml
 
-from tests.support import dev_config, dev_endpoint, problem_for, problems, with_endpoints
+from infra import clock
+from infra.paths import ROOT
+from tests.support import (
+    dev_config,
+    dev_endpoint,
+    problem_for,
+    problems,
+    render,
+    with_endpoints,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -152,12 +163,50 @@ def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix)
 
 
 def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
-    config = dev_config()
-    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = "1.35"
-    (problem,) = problems(config)
+    (problem,) = problems(with_kubernetes("1.35"))
     assert problem == (
         "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
-        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34"
+        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34. Versions allowed on 2026-12-01: "
+        "1.32, 1.33, 1.34"
+    )
+
+
+def with_kubernetes(version: str) -> dict:
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = version
+    return config
+
+
+def test_a_kubernetes_version_past_eks_extended_support_is_refused():
+    # The tests run on 2026-12-01 (tests/conftest.py).
+    assert problems(with_kubernetes("1.31")) == [
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.31' is not allowed; EKS's extended support "
+        "for it ended on 2026-11-26, and EKS creates no cluster on it since. Versions allowed "
+        "on 2026-12-01: 1.32, 1.33, 1.34"
+    ]
+
+
+def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
+    assert (
+        "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
+        "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
+        "in standard support: 1.34"
+    ) in render(with_kubernetes("1.33")).warnings
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_the_example_stacks_take_a_version_in_standard_support(stack):
+    config = yaml.safe_load((ROOT / f"Pulumi.{stack}.yaml").read_text())["config"]
+    result = render(config, stack=stack)
+    assert not [w for w in result.warnings if "kubernetesVersion" in w]
+
+
+def test_the_day_the_program_runs_decides(monkeypatch):
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2027, 12, 2))
+    (problem,) = problems(dev_config())
+    assert problem.startswith(
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.34' is not allowed; EKS's extended support "
+        "for it ended on 2027-12-02"
     )
 
 
