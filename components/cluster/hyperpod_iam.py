@@ -147,3 +147,63 @@ def execution_policy(
             kms_statement(kms_key_arn, region=account.region, writes=False).document()
         )
     return {"Version": "2012-10-17", "Statement": statements}
+
+
+# The cluster role HyperPod's managed Karpenter assumes to add and remove nodes. Trust and
+# permissions as AWS documents them ("Create an IAM role for HyperPod autoscaling with
+# Karpenter", sagemaker-hyperpod-eks-autoscaling-iam), held to this account and region.
+AUTOSCALER_TRUST = {
+    "Version": "2012-10-17",
+    "Statement": [
+        {
+            "Effect": "Allow",
+            "Principal": {"Service": "hyperpod.sagemaker.amazonaws.com"},
+            "Action": "sts:AssumeRole",
+        }
+    ],
+}
+_KMS_GRANT_OPERATIONS = [
+    "CreateGrant",
+    "Decrypt",
+    "DescribeKey",
+    "GenerateDataKeyWithoutPlaintext",
+    "ReEncryptTo",
+    "ReEncryptFrom",
+    "RetireGrant",
+]
+
+
+def autoscaler_policy(account: AwsAccount) -> dict:
+    """Adding and removing cluster nodes, and the KMS grants their encrypted volumes need."""
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "ScaleClusterNodes",
+                "Effect": "Allow",
+                "Action": ["sagemaker:BatchAddClusterNodes", "sagemaker:BatchDeleteClusterNodes"],
+                # The cluster's ARN exists only after the cluster, which needs this role first.
+                "Resource": account.arn("sagemaker", "cluster/*"),
+            },
+            # AWS's page puts DescribeKey under the grant conditions too, but a DescribeKey
+            # request carries no grant keys, so it gets the service condition alone.
+            {
+                "Sid": "GrantsForNodeVolumes",
+                "Effect": "Allow",
+                "Action": "kms:CreateGrant",
+                "Resource": account.arn("kms", "key/*"),
+                "Condition": {
+                    "StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"},
+                    "Bool": {"kms:GrantIsForAWSResource": "true"},
+                    "ForAllValues:StringEquals": {"kms:GrantOperations": _KMS_GRANT_OPERATIONS},
+                },
+            },
+            {
+                "Sid": "DescribeNodeVolumeKeys",
+                "Effect": "Allow",
+                "Action": "kms:DescribeKey",
+                "Resource": account.arn("kms", "key/*"),
+                "Condition": {"StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"}},
+            },
+        ],
+    }

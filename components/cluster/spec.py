@@ -25,7 +25,10 @@ class Taint(Spec):
 class InstanceGroupSpec(Spec):
     name: str = Field(pattern=HYPERPOD_NAME)
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     instance_count: int = Field(ge=1)
+    # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
+    min_instance_count: int | None = Field(None, ge=0)
     availability_zone_id: AzId
     threads_per_core: Literal[1, 2] = 1
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
@@ -76,6 +79,12 @@ class EndpointAccess(Spec):
         return value
 
 
+class ClusterAutoscaling(Spec):
+    """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
+
+    enabled: bool = False
+
+
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
@@ -92,3 +101,4 @@ class ClusterSpec(Spec):
     endpoint_access: EndpointAccess = EndpointAccess()
     # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
     protect: bool = False
+    autoscaling: ClusterAutoscaling = ClusterAutoscaling()

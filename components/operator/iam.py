@@ -129,8 +129,11 @@ def fsx_csi_policy() -> dict:
     return policy_document([Statement(["fsx:DescribeFileSystems"], sid="DescribeFileSystems")])
 
 
-def keda_policy(account: AwsAccount) -> dict:
-    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus."""
+def keda_policy(account: AwsAccount, workspace_arns: Sequence[str] = ()) -> dict:
+    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
+
+    Queries are held to the workspaces the endpoints' triggers name, when the stack knows them.
+    """
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -148,7 +151,7 @@ def keda_policy(account: AwsAccount) -> dict:
             {
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
-                "Resource": account.arn("aps", "workspace/*"),
+                "Resource": sorted(set(workspace_arns)) or account.arn("aps", "workspace/*"),
                 "Action": [
                     "aps:QueryMetrics",
                     "aps:GetLabels",

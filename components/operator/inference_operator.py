@@ -61,6 +61,8 @@ class InferenceOperatorArgs:
     endpoint_namespaces: Sequence[str]
     # The buckets' customer managed key (SSE-KMS), if any.
     kms_key_arn: str | None = None
+    # The AMP workspaces the endpoints' autoscaling queries: KEDA may query these alone.
+    prometheus_workspace_arns: Sequence[pulumi.Input[str]] = ()
 
 
 class InferenceOperator(pulumi.ComponentResource):
@@ -89,7 +91,13 @@ class InferenceOperator(pulumi.ComponentResource):
             [subject(LOAD_BALANCER_CONTROLLER)],
             inline=load_balancer_controller_policy(account.partition),
         )
-        keda = self._role("keda", [subject(KEDA)], inline=keda_policy(account))
+        keda = self._role(
+            "keda",
+            [subject(KEDA)],
+            inline=pulumi.Output.all(*args.prometheus_workspace_arns).apply(
+                lambda arns: keda_policy(account, arns)
+            ),
+        )
         s3_csi = self._role(
             "s3-csi-driver",
             [subject(S3_CSI_DRIVER)],
@@ -182,7 +190,7 @@ class InferenceOperator(pulumi.ComponentResource):
         subjects: Sequence[str],
         *,
         managed: Sequence[str] = (),
-        inline: dict | None = None,
+        inline: pulumi.Input[dict] | None = None,
         role_name: str | None = None,
         trusted_by_sagemaker: bool = False,
     ) -> aws.iam.Role:
@@ -221,7 +229,7 @@ class InferenceOperator(pulumi.ComponentResource):
                     f"{self._name}-{purpose}",
                     name=purpose,
                     role=role.name,
-                    policy=json.dumps(inline),
+                    policy=pulumi.Output.from_input(inline).apply(json.dumps),
                     opts=child,
                 )
             )

@@ -78,3 +78,40 @@ def test_a_wrong_instance_type_fails_cfn_lint(dev):
 def test_an_unknown_property_fails_cfn_lint(dev):
     errors = lint_errors(with_first_group(dev, threadsPerCpu=1))
     assert any("'threadsPerCpu' was unexpected" in e for e in errors)
+
+
+@pytest.fixture(scope="module")
+def autoscaled():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
+    return render(config, stack="dev")
+
+
+def test_node_autoscaling_inputs_pass_cfn_lint(autoscaled):
+    assert lint_errors(autoscaled.resources) == []
+    (cluster,) = [
+        r
+        for r in template(autoscaled.resources)["Resources"].values()
+        if r["Type"] == "AWS::SageMaker::Cluster"
+    ]
+    properties = cluster["Properties"]
+    assert properties["AutoScaling"] == {"Mode": "Enable", "AutoScalerType": "Karpenter"}
+    assert properties["ClusterRole"].startswith("arn:aws:iam::123456789012:role/")
+    assert [g["InstanceCount"] for g in properties["InstanceGroups"]] == [0, 1]
+
+
+def test_an_unknown_auto_scaler_fails_cfn_lint(autoscaled):
+    resources = copy.deepcopy(autoscaled.resources)
+    cluster = next(r for r in resources if r.type == "aws-native:sagemaker:Cluster")
+    cluster.inputs["autoScaling"]["autoScalerType"] = "ClusterAutoscaler"
+    errors = lint_errors(resources)
+    assert any("AutoScalerType" in e and "'ClusterAutoscaler' is not one of" in e for e in errors)
+
+
+def test_min_instance_count_passes_cfn_lint():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["minInstanceCount"] = 1
+    result = render(config, stack="dev")
+    assert lint_errors(result.resources) == []
+    cluster = next(r for r in result.resources if r.type == "aws-native:sagemaker:Cluster")
+    assert cluster.inputs["instanceGroups"][0]["minInstanceCount"] == 1

@@ -118,3 +118,13 @@ def test_with_a_bucket_key_the_s3_csi_driver_decrypts_and_the_operator_also_encr
 def test_the_fsx_csi_driver_can_only_look_file_systems_up():
     (statement,) = fsx_csi_policy()["Statement"]
     assert statement["Action"] == ["fsx:DescribeFileSystems"]
+
+
+def test_keda_queries_only_the_workspaces_it_is_given():
+    workspace = "arn:aws:aps:us-west-2:123456789012:workspace/ws-1"
+    (queries,) = [
+        s for s in keda_policy(ACCOUNT, [workspace])["Statement"] if s["Sid"] == "PrometheusQueries"
+    ]
+    assert "aps:QueryMetrics" in queries["Action"]
+    assert queries["Resource"] == [workspace]
+    assert analyze_policy_string(json.dumps(keda_policy(ACCOUNT, [workspace]))).findings == []
