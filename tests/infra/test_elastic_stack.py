@@ -22,6 +22,7 @@ from tests.support import (
 )
 
 OBSERVED = {"hyperpod-dpd:observability": {"enabled": True}}
+UNOBSERVED = {"hyperpod-dpd:observability": {"enabled": False}}
 KEY = "hyperpod-dpd:endpoints[0]"
 
 
@@ -93,7 +94,7 @@ def test_grafana_is_refused_where_amazon_managed_grafana_is_not_offered():
 
 
 def test_without_observability_metrics_get_a_warning_saying_where_they_go():
-    result = render(dev_config())
+    result = render(dev_config() | UNOBSERVED)
     (warning,) = [w for w in result.warnings if ".metrics.enabled:" in w]
     assert warning.startswith(
         f"{KEY}.metrics.enabled: the operator exposes this endpoint's metrics"
@@ -111,14 +112,16 @@ def test_with_observability_the_metrics_warning_is_gone(observed):
 
 
 def test_autoscaling_without_observability_or_a_server_address_is_refused():
-    config = with_endpoints(scaling({"maxReplicas": 2}), gpu_nodes=3)
+    config = with_endpoints(scaling({"maxReplicas": 2}), gpu_nodes=3, **UNOBSERVED)
     found = problem_for(f"{KEY}.prefill.autoscaling.serverAddress", problems(config))
     assert "is required while observability is off" in found
 
 
 def test_autoscaling_without_observability_may_name_its_workspace():
     address = "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-own"
-    config = with_endpoints(scaling({"maxReplicas": 2, "serverAddress": address}), gpu_nodes=3)
+    config = with_endpoints(
+        scaling({"maxReplicas": 2, "serverAddress": address}), gpu_nodes=3, **UNOBSERVED
+    )
     result = render(config)
     (endpoint,) = endpoint_configs(result)
     trigger = endpoint["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"][

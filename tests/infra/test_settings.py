@@ -241,13 +241,7 @@ CATALOG_IDS = (
 
 
 def endpoint_warnings(config: dict) -> list[str]:
-    """The endpoints' own warnings; not where their metrics go, which the dev stack, with
-    observability off, is warned about (tests/components/observability covers it)."""
-    return [
-        w
-        for w in render(config).warnings
-        if w.startswith("hyperpod-dpd:endpoints") and ".metrics.enabled:" not in w
-    ]
+    return [w for w in render(config).warnings if w.startswith("hyperpod-dpd:endpoints")]
 
 
 def test_the_dev_stack_sizes_without_warnings():

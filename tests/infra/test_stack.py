@@ -131,7 +131,7 @@ def test_an_installed_operator_is_checked_but_not_installed():
     config["hyperpod-dpd:operator"] = {"installed": {"operatorVersion": "3.3"}}
     result = render(config)
     names = {r.inputs.get("addonName") for r in result.resources if r.type.endswith(":Addon")}
-    assert names == {"eks-pod-identity-agent", "coredns"}
+    assert names == {"eks-pod-identity-agent", "coredns", "amazon-sagemaker-hyperpod-observability"}
     assert not [r for r in result.resources if "inference-operator" in r.name]
     assert result.outputs["operator"] == {"operatorVersion": "3.3", "installedByThisStack": False}
 
