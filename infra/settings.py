@@ -28,6 +28,9 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.spec import NetworkSpec
+from components.observability.checks import check_observability
+from components.observability.spec import ObservabilitySpec
+from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
@@ -55,6 +58,7 @@ class StackSettings(Spec):
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()
     operator: OperatorSpec = OperatorSpec()
+    observability: ObservabilitySpec = ObservabilitySpec()
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,35 @@ def _project_keys() -> set[str]:
     return {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
 
 
+def _is_secret(key: str) -> bool:
+    """Whether the stack file holds `key` encrypted (`pulumi config set --secret`).
+
+    `Config.require_secret` wraps any value as secret, so it cannot tell. The CLI's language host
+    hands the program the encrypted keys in PULUMI_CONFIG_SECRET_KEYS; the offline render (and
+    Pulumi's mocks) pass them to `set_all_config`, which `is_config_secret` reads.
+    """
+    full = f"{PROJECT}:{key}"
+    return (
+        runtime_config.is_config_secret(full) or full in runtime_config.get_config_secret_keys_env()
+    )
+
+
+def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
+    """A Hugging Face token must be set, and encrypted in the stack file."""
+    problems = []
+    for i, key in _token_keys(stack):
+        field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
+        command = f"`pulumi config set --secret {key} <token>`"
+        if config.get(key) is None:
+            problems.append(f"{field}: {config_key(key)} is not set; run {command}")
+        elif not _is_secret(key):
+            problems.append(
+                f"{field}: {config_key(key)} is plain text in the stack file, where anyone who "
+                f"reads the repository reads the token; encrypt it with {command}"
+            )
+    return problems
+
+
 def _token_keys(stack: StackSettings) -> list[tuple[int, str]]:
     return [
         (i, hf.token_config_key)
@@ -131,10 +164,11 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
 
 
 def _findings(
-    stack: StackSettings, cluster_name: str, names: BucketNames, today: date
+    stack: StackSettings, cluster_name: str, names: BucketNames, region: str, today: date
 ) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    found += check_observability(stack.observability, stack.endpoints, region)
     if stack.cluster.existing is None:
         found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
     found += [
@@ -151,6 +185,21 @@ def _findings(
     )
 
 
+# A workspace ID of AMP's form, for checking manifests before the stack's workspace exists.
+_ANY_WORKSPACE_ID = "ws-00000000-0000-0000-0000-000000000000"
+
+
+def _prometheus_address(stack: StackSettings, region: str) -> str | None:
+    """The workspace autoscaling queries by default: the adopted one's, or one of the form the
+    stack's new workspace will have."""
+    spec = stack.observability
+    if not spec.enabled:
+        return None
+    if spec.prometheus_workspace_arn is not None:
+        return server_address(spec.prometheus_workspace_arn)
+    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
+
+
 def _operator_source(operator: OperatorSpec) -> str:
     """Which setting decides the operator version, and its value."""
     installed = operator.installed
@@ -164,10 +213,13 @@ def _operator_source(operator: OperatorSpec) -> str:
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
+    address = _prometheus_address(stack, region)
     # Checked by check_operator before manifests are built.
     operator = resolved_operator_version(stack.operator)
     for i, endpoint in enumerate(stack.endpoints):
-        manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
+        manifest = build_manifest(
+            endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
+        )
         problems += [
             f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
             f"{_operator_source(stack.operator)}) rejects {path}: {message}"
@@ -246,17 +298,16 @@ def check_config() -> CheckedConfig:
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
     today = clock.utc_today()
-    findings = _findings(stack, cluster_name, names, today) + unknown
+    findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(stack) + region_problems(region, stack) + _lines(findings, "error")
-    for i, key in _token_keys(stack):
-        if config.get(key) is None:
-            problems.append(
-                f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
-                f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
-            )
+    problems = (
+        _unknown_keys(stack)
+        + region_problems(region, stack)
+        + _lines(findings, "error")
+        + _token_problems(config, stack)
+    )
     if not problems:
         problems = _manifest_problems(stack, names.model, region)
     sizing_errors = _lines(sized, "error")

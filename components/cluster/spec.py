@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from components.core.spec import Spec
 from components.network.spec import AzId
@@ -24,7 +25,10 @@ class Taint(Spec):
 class InstanceGroupSpec(Spec):
     name: str = Field(pattern=HYPERPOD_NAME)
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     instance_count: int = Field(ge=1)
+    # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
+    min_instance_count: int | None = Field(None, ge=0)
     availability_zone_id: AzId
     threads_per_core: Literal[1, 2] = 1
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
@@ -55,6 +59,32 @@ class AddonVersions(Spec):
     pod_identity_agent: str | None = None
 
 
+class EndpointAccess(Spec):
+    """Who reaches the EKS API: from the VPC (private), and from these CIDRs (public)."""
+
+    public: bool = True
+    # Required while public is true, since EKS's default is 0.0.0.0/0 (stack_checks refuses
+    # the default; write [0.0.0.0/0] to mean it).
+    public_cidrs: list[str] | None = None
+    private: bool = True
+
+    @field_validator("public_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str] | None) -> list[str] | None:
+        for cidr in value or []:
+            try:
+                ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR such as 203.0.113.0/24") from None
+        return value
+
+
+class ClusterAutoscaling(Spec):
+    """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
+
+    enabled: bool = False
+
+
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
@@ -68,3 +98,7 @@ class ClusterSpec(Spec):
     # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
+    endpoint_access: EndpointAccess = EndpointAccess()
+    # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
+    protect: bool = False
+    autoscaling: ClusterAutoscaling = ClusterAutoscaling()

@@ -6,8 +6,14 @@ import pytest
 
 from infra.__main__ import main
 from infra.offline import mocks
-from tests.infra.test_stack import existing_cluster_config
-from tests.support import config_file, dev_config, problem_for, problems, render
+from tests.support import (
+    config_file,
+    dev_config,
+    existing_cluster_config,
+    problem_for,
+    problems,
+    render,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

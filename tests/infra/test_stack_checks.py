@@ -216,3 +216,41 @@ def test_the_region_is_required():
     assert problems(config) == [
         "aws:region: is required, e.g. `pulumi config set aws:region us-west-2`"
     ]
+
+
+def with_endpoint_access(access: dict | None) -> dict:
+    config = dev_config()
+    cluster = config["hyperpod-dpd:cluster"]
+    if access is None:
+        del cluster["endpointAccess"]
+    else:
+        cluster["endpointAccess"] = access
+    return config
+
+
+def test_a_public_api_endpoint_open_to_the_world_by_default_is_refused():
+    problem = problem_for(
+        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(None))
+    )
+    assert "EKS's default of 0.0.0.0/0 when publicCidrs is unset" in problem
+    assert "publicCidrs: [0.0.0.0/0]" in problem
+
+
+@pytest.mark.parametrize(
+    "access, says",
+    [
+        ({"public": False, "private": False}, "EKS needs one endpoint at least"),
+        ({"public": False, "publicCidrs": ["203.0.113.0/24"]}, "drop publicCidrs or set public"),
+    ],
+)
+def test_an_unreachable_or_contradictory_endpoint_is_refused(access, says):
+    assert says in problem_for(
+        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(access))
+    )
+
+
+def test_a_public_cidr_must_be_an_ipv4_cidr():
+    found = problems(with_endpoint_access({"publicCidrs": ["my-office"]}))
+    assert "'my-office' is not an IPv4 CIDR" in problem_for(
+        "hyperpod-dpd:cluster.endpointAccess.publicCidrs", found
+    )
