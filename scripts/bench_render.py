@@ -99,6 +99,8 @@ def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
 
 def stack_config(count: int, *, large: bool) -> dict[str, Any]:
     """The dev stack with `count` copies of its endpoint and the GPU nodes they need."""
+    # Imported here, by the parent only: at the top of this file it would load in the children
+    # too, and hand the render a YAML library its clock never paid for.
     import yaml
 
     config = yaml.safe_load((ROOT / f"Pulumi.{STACK}.yaml").read_text())["config"]
