@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import string
 from dataclasses import dataclass, field
 
 import pulumi
@@ -75,9 +76,17 @@ class CloudMocks(pulumi.runtime.Mocks):
             f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{ACCOUNT_ID}:{resource}"
         )
 
+    def zones(self) -> dict[str, str]:
+        """The region's AZ names by AZ ID in this mocked account: az1 -> a, az2 -> b, ..."""
+        prefix = AZ_ID_PREFIXES.get(self.region, self.region)
+        count = self.answers.availability_zones
+        return {
+            f"{prefix}-az{n + 1}": self.region + string.ascii_lowercase[n] for n in range(count)
+        }
+
     def az_name(self, az_id: str) -> str:
-        """The AZ an AZ ID maps to in this mocked account: az1 -> a, az2 -> b, ..."""
-        return self.region + "abcdefgh"[int(az_id.rsplit("az", 1)[1]) - 1]
+        """The AZ an AZ ID maps to; the live preflight has refused IDs the account lacks."""
+        return self.zones()[az_id]
 
     def reference(self, parent_type: str, type_: str, name: str, id_: str, state: dict) -> dict:
         """A resource reference on the wire, to a resource created inside a remote component."""
@@ -350,13 +359,12 @@ def _service_quota(m: CloudMocks, args: dict) -> dict:
 
 
 def _availability_zones(m: CloudMocks, args: dict) -> dict:
-    count = m.answers.availability_zones
-    prefix = AZ_ID_PREFIXES.get(m.region, m.region)
+    zones = m.zones()
     return {
         "id": m.region,
-        "names": [m.region + "abcdefgh"[n] for n in range(count)],
-        "zoneIds": [f"{prefix}-az{n + 1}" for n in range(count)],
-        "groupNames": [m.region] * count,
+        "names": list(zones.values()),
+        "zoneIds": list(zones),
+        "groupNames": [m.region] * len(zones),
     }
 
 

@@ -150,3 +150,11 @@ def test_an_unknown_base_revision_exits_2(repository, dev_stack):
     )
     assert done.returncode == 2
     assert "no-such-ref" in done.stderr
+
+
+def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repository, dev_stack):
+    dev_stack.write_text(dev_stack.read_text() + "  hyperpod-dpd:operator: [\n")
+    done = diff(repository)
+    assert done.returncode == 2
+    assert f"{dev_stack}:" in done.stderr and "is not valid YAML" in done.stderr
+    assert "Traceback" not in done.stderr
