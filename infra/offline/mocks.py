@@ -25,6 +25,7 @@ from pulumi.runtime.mocks import MockMonitor
 from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
 from components.operator.versions import DEFAULT_ADDON_VERSION
+from infra.offline.replacements import PROVIDER_REPLACES
 
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
@@ -49,6 +50,16 @@ class AccountAnswers:
 ACCOUNT = AccountAnswers()
 
 
+@dataclass(frozen=True)
+class WireRegistration:
+    """A registration as the engine receives it. The mock API hands new_resource neither the
+    resource options nor the IDs of the resources its inputs refer to; the wire form has both."""
+
+    # References to resources are {signature, urn, id} here.
+    inputs: dict
+    replace_on_changes: tuple[str, ...]
+
+
 def _hex(*parts: object, length: int = 17) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:length]
 
@@ -70,6 +81,8 @@ class CloudMocks(pulumi.runtime.Mocks):
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
         # Security group rules the account has described, by rule ID.
         self.described_rules: dict[str, dict] = {}
+        # The registration under way on the wire, which the monitor sets.
+        self.registering: WireRegistration | None = None
 
     def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
         return (
@@ -101,9 +114,11 @@ class CloudMocks(pulumi.runtime.Mocks):
             return f"{name}-provider", inputs
         if typ.startswith("kubernetes:"):
             return _kubernetes_id(name, inputs), inputs
+        wire = self.registering or WireRegistration(inputs, ())
+        identity = _identity(typ, name, wire.inputs, wire.replace_on_changes)
         compute = RESOURCES.get(typ)
-        resource_id, outputs = compute(self, name, inputs) if compute else ("", {})
-        return resource_id or f"{name}-{_hex(typ, name, length=8)}", {**inputs, **outputs}
+        resource_id, outputs = compute(self, name, identity, inputs) if compute else ("", {})
+        return resource_id or f"{name}-{_hex(typ, identity, length=8)}", {**inputs, **outputs}
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
         answer = INVOKES.get(args.token)
@@ -112,28 +127,46 @@ class CloudMocks(pulumi.runtime.Mocks):
         return answer(self, args.args)
 
 
-# Resources: (id, computed outputs) from the logical name and the inputs.
+def _input_at(inputs: dict, path: str) -> object:
+    """The input at a dotted path (`orchestrator.eks`), or None."""
+    value: object = inputs
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> str:
+    """What a resource's mocked ID derives from: its logical name and the inputs that force its
+    replacement. As in AWS, a replaced resource gets a new ID, so every input that carries that
+    ID changes too, and the offline diff shows the replacements it cascades into."""
+    triggers = sorted({*recorded, *PROVIDER_REPLACES.get(typ, ())})
+    immutable = {path: _input_at(inputs, path) for path in triggers}
+    return f"{name}/{json.dumps(immutable, sort_keys=True)}" if triggers else name
+
+
+# Resources: (id, computed outputs) from the identity (see _identity) and the inputs. Where
+# AWS names a resource after an input (a bucket, an add-on), its ID is that input.
 
 
 def _ec2(prefix: str, kind: str):
-    def compute(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-        id_ = f"{prefix}-{_hex(kind, name)}"
+    def compute(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+        id_ = f"{prefix}-{_hex(kind, identity)}"
         return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
 
     return compute
 
 
-def _subnet(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    id_, outputs = _ec2("subnet", "subnet")(m, name, inputs)
+def _subnet(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    id_, outputs = _ec2("subnet", "subnet")(m, name, identity, inputs)
     return id_, {**outputs, "availabilityZone": m.az_name(inputs["availabilityZoneId"])}
 
 
-def _eip(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eip(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     digest = bytes.fromhex(_hex("eip", name, length=4))
     return f"eipalloc-{_hex('eip', name)}", {"publicIp": "52." + ".".join(map(str, digest[:3]))}
 
 
-def _bucket(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     bucket = inputs.get("bucket") or name
     return bucket, {
         "arn": f"arn:{PARTITION}:s3:::{bucket}",
@@ -143,17 +176,17 @@ def _bucket(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _bucket_setting(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_setting(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     return inputs["bucket"], {}
 
 
-def _bucket_object(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_object(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     return inputs["key"], {"etag": _hex("etag", name, length=32), "versionId": _hex("v", name)}
 
 
-def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _role(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     # Pulumi auto-names a role after its logical name with a random suffix.
-    role = inputs.get("name") or f"{name}-{_hex('role', name, length=7)}"
+    role = inputs.get("name") or f"{name}-{_hex('role', identity, length=7)}"
     return role, {
         "name": role,
         "arn": m.account.arn("iam", f"role/{role}", regional=False),
@@ -161,12 +194,12 @@ def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _role_policy(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _role_policy(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     policy = inputs.get("name") or f"{name}-{_hex('policy', name, length=7)}"
     return f"{inputs['role']}:{policy}", {"name": policy}
 
 
-def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eks_addon(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     cluster, addon = inputs["clusterName"], inputs["addonName"]
     return f"{cluster}:{addon}", {
         "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
@@ -174,12 +207,12 @@ def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _hyperpod_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', name, length=12)}")
+def _hyperpod_cluster(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', identity, length=12)}")
     return arn, {"clusterArn": arn, "clusterStatus": "InService"}
 
 
-def _helm_release(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _helm_release(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     status = {
         "name": inputs.get("name"),
         "namespace": inputs.get("namespace"),
@@ -189,10 +222,11 @@ def _helm_release(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     return f"{inputs.get('namespace')}/{inputs.get('name')}", {"status": status}
 
 
-def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eks_cluster(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     """pulumi-eks's remote component: its outputs, with references to what it creates."""
     cluster_name = inputs.get("name") or name
-    issuer_id = _hex(cluster_name, length=32).upper()
+    # A cluster created again has a new API endpoint and OIDC issuer.
+    issuer_id = _hex(identity, length=32).upper()
     issuer = f"oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"
     endpoint = f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com"
     cluster = {
@@ -217,7 +251,7 @@ def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
         "oidcIssuer": issuer,
         "oidcProviderUrl": f"https://{issuer}",
         "oidcProviderArn": m.account.arn("iam", f"oidc-provider/{issuer}", regional=False),
-        "clusterSecurityGroupId": f"sg-{_hex(cluster_name, 'cluster')}",
+        "clusterSecurityGroupId": f"sg-{_hex(identity, 'cluster')}",
     }
 
 

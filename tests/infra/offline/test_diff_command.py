@@ -158,3 +158,16 @@ def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repos
     assert done.returncode == 2
     assert f"{dev_stack}:" in done.stderr and "is not valid YAML" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repository, dev_stack):
+    document = yaml.safe_load(dev_stack.read_text())
+    document["config"]["hyperpod-dpd:network"]["vpcCidr"] = "10.1.0.0/16"
+    dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
+    done = diff(repository)
+    assert done.returncode == 1, done.stderr
+    replaced = [line for line in done.stdout.splitlines() if line.startswith("+- replace")]
+    assert any("eks:index:Cluster" in line for line in replaced), done.stdout
+    assert any("aws-native:sagemaker:Cluster" in line for line in replaced), done.stdout
+    assert "(replaces: privateSubnetIds)" in done.stdout
+    assert "(replaces: vpcConfig)" in done.stdout
