@@ -259,7 +259,13 @@ def check_config() -> CheckedConfig:
 
     problems = _unknown_keys(raw) + region_problems(region, stack) + _lines(findings, "error")
     for i, key in _token_keys(stack):
-        if config.get(key) is None:
+        if key in SETTING_KEYS:
+            problems.append(
+                f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
+                f"{key!r} is one of this program's own settings ({', '.join(SETTING_KEYS)}); "
+                "name a key of its own for the token, e.g. hfToken"
+            )
+        elif config.get(key) is None:
             problems.append(
                 f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
                 f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"

@@ -24,6 +24,7 @@ from components.cluster.eks import (
 from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
 from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
+from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
@@ -132,6 +133,9 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             instance_groups=groups,
             lifecycle_scripts=scripts,
             lifecycle_bucket=settings.bucket_names.lifecycle,
+            tiered_storage=tiered_storage(
+                stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints]
+            ),
         ),
         opts=pulumi.ResourceOptions(depends_on=[dependencies]),
     )

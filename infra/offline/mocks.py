@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import string
+import threading
 from dataclasses import dataclass, field
 
 import pulumi
@@ -81,25 +82,33 @@ class CloudMocks(pulumi.runtime.Mocks):
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
         # Security group rules the account has described, by rule ID.
         self.described_rules: dict[str, dict] = {}
-        # The registration under way on the wire, which the monitor sets.
-        self.registering: WireRegistration | None = None
+        # The registration under way on the wire, which the monitor sets. Per thread: the
+        # engine registers resources from several threads at once.
+        self._registering = threading.local()
+
+    @property
+    def registering(self) -> WireRegistration | None:
+        return getattr(self._registering, "value", None)
+
+    @registering.setter
+    def registering(self, registration: WireRegistration | None) -> None:
+        self._registering.value = registration
 
     def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
         return (
             f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{ACCOUNT_ID}:{resource}"
         )
 
-    def zones(self) -> dict[str, str]:
-        """The region's AZ names by AZ ID in this mocked account: az1 -> a, az2 -> b, ..."""
-        prefix = AZ_ID_PREFIXES.get(self.region, self.region)
-        count = self.answers.availability_zones
-        return {
-            f"{prefix}-az{n + 1}": self.region + string.ascii_lowercase[n] for n in range(count)
-        }
-
     def az_name(self, az_id: str) -> str:
-        """The AZ an AZ ID maps to; the live preflight has refused IDs the account lacks."""
-        return self.zones()[az_id]
+        """The AZ an AZ ID maps to in this mocked account: az1 -> a, az2 -> b, ... The live
+        preflight has refused the IDs the account does not list."""
+        return self.region + string.ascii_lowercase[int(az_id.rsplit("-az", 1)[1]) - 1]
+
+    def zones(self) -> dict[str, str]:
+        """The region's AZ names by AZ ID, as many as the account answers it has."""
+        prefix = AZ_ID_PREFIXES.get(self.region, self.region)
+        ids = [f"{prefix}-az{n + 1}" for n in range(self.answers.availability_zones)]
+        return {az_id: self.az_name(az_id) for az_id in ids}
 
     def reference(self, parent_type: str, type_: str, name: str, id_: str, state: dict) -> dict:
         """A resource reference on the wire, to a resource created inside a remote component."""

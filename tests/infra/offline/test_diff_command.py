@@ -110,7 +110,12 @@ def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
     document = yaml.safe_load(dev_stack.read_text())
     config = document["config"]
     config["hyperpod-dpd:endpoints"].append(
-        {**config["hyperpod-dpd:endpoints"][0], "name": "dpd-long", "routingThreshold": 16000}
+        {
+            **config["hyperpod-dpd:endpoints"][0],
+            "name": "dpd-long",
+            "endpointName": "dpd-long",
+            "routingThreshold": 16000,
+        }
     )
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
     dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
