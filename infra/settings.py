@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import date
 
 import pulumi
 import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import Field, ValidationError
 
+from components.cluster.kubernetes_version_checks import check_new_cluster_version
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
@@ -26,12 +28,16 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.spec import NetworkSpec
+from components.observability.checks import check_observability
+from components.observability.spec import ObservabilitySpec
+from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, BucketsSpec, bucket_names
+from infra import clock
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -41,7 +47,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.paths import ROOT
-from infra.preflight import preflight_problems
+from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
 
@@ -52,6 +58,7 @@ class StackSettings(Spec):
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()
     operator: OperatorSpec = OperatorSpec()
+    observability: ObservabilitySpec = ObservabilitySpec()
 
 
 # The program's own config keys, `hyperpod-dpd:<key>`.
@@ -71,6 +78,8 @@ class CheckedConfig:
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
     warnings: list[str]
+    # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
+    today: date
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,40 @@ def _project_keys() -> set[str]:
     """Every `hyperpod-dpd:` key the stack sets, as the CLI hands them to the program."""
     every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
     return {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
+
+
+def _is_secret(key: str) -> bool:
+    """Whether the stack file holds `key` encrypted (`pulumi config set --secret`).
+
+    `Config.require_secret` wraps any value as secret, so it cannot tell. The CLI's language host
+    hands the program the encrypted keys in PULUMI_CONFIG_SECRET_KEYS; the offline render (and
+    Pulumi's mocks) pass them to `set_all_config`, which `is_config_secret` reads.
+    """
+    full = f"{PROJECT}:{key}"
+    return (
+        runtime_config.is_config_secret(full) or full in runtime_config.get_config_secret_keys_env()
+    )
+
+
+def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
+    """A Hugging Face token must be set, and encrypted in the stack file."""
+    problems = []
+    for i, key in _token_keys(stack):
+        field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
+        command = f"`pulumi config set --secret {key} <token>`"
+        if key in SETTING_KEYS:
+            problems.append(
+                f"{field}: {key!r} is one of this program's own settings "
+                f"({', '.join(SETTING_KEYS)}); name a key of its own for the token, e.g. hfToken"
+            )
+        elif config.get(key) is None:
+            problems.append(f"{field}: {config_key(key)} is not set; run {command}")
+        elif not _is_secret(key):
+            problems.append(
+                f"{field}: {config_key(key)} is plain text in the stack file, where anyone who "
+                f"reads the repository reads the token; encrypt it with {command}"
+            )
+    return problems
 
 
 def _token_keys(stack: StackSettings) -> list[tuple[int, str]]:
@@ -139,9 +182,14 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
     return Finding(finding.level, finding.code, field, finding.message)
 
 
-def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> list[Finding]:
+def _findings(
+    stack: StackSettings, cluster_name: str, names: BucketNames, region: str, today: date
+) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
+    found += check_observability(stack.observability, stack.endpoints, region)
+    if stack.cluster.existing is None:
+        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
@@ -154,6 +202,21 @@ def _findings(stack: StackSettings, cluster_name: str, names: BucketNames) -> li
         bucket_names=names,
         endpoints=stack.endpoints,
     )
+
+
+# A workspace ID of AMP's form, for checking manifests before the stack's workspace exists.
+_ANY_WORKSPACE_ID = "ws-00000000-0000-0000-0000-000000000000"
+
+
+def _prometheus_address(stack: StackSettings, region: str) -> str | None:
+    """The workspace autoscaling queries by default: the adopted one's, or one of the form the
+    stack's new workspace will have."""
+    spec = stack.observability
+    if not spec.enabled:
+        return None
+    if spec.prometheus_workspace_arn is not None:
+        return server_address(spec.prometheus_workspace_arn)
+    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
 
 
 def _operator_source(operator: OperatorSpec) -> str:
@@ -169,10 +232,13 @@ def _operator_source(operator: OperatorSpec) -> str:
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
+    address = _prometheus_address(stack, region)
     # Checked by check_operator before manifests are built.
     operator = resolved_operator_version(stack.operator)
     for i, endpoint in enumerate(stack.endpoints):
-        manifest = build_manifest(endpoint, model_bucket=model_bucket, region=region)
+        manifest = build_manifest(
+            endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
+        )
         problems += [
             f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
             f"{_operator_source(stack.operator)}) rejects {path}: {message}"
@@ -253,23 +319,17 @@ def check_config() -> CheckedConfig:
     cluster_name = existing.eks_cluster_name if existing else _stack_prefix(stack)
     names = bucket_names(stack.buckets, _stack_prefix(stack), _ANY_ACCOUNT_ID)
     architectures, unknown = _architectures(stack)
-    findings = _findings(stack, cluster_name, names) + unknown
+    today = clock.utc_today()
+    findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
-    problems = _unknown_keys(raw) + region_problems(region, stack) + _lines(findings, "error")
-    for i, key in _token_keys(stack):
-        if key in SETTING_KEYS:
-            problems.append(
-                f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
-                f"{key!r} is one of this program's own settings ({', '.join(SETTING_KEYS)}); "
-                "name a key of its own for the token, e.g. hfToken"
-            )
-        elif config.get(key) is None:
-            problems.append(
-                f"{config_key('endpoints', i, 'modelSource', 'huggingFace', 'tokenConfigKey')}: "
-                f"{config_key(key)} is not set; run `pulumi config set --secret {key} <token>`"
-            )
+    problems = (
+        _unknown_keys(raw)
+        + region_problems(region, stack)
+        + _lines(findings, "error")
+        + _token_problems(config, stack)
+    )
     if not problems:
         problems = _manifest_problems(stack, names.model, region)
     sizing_errors = _lines(sized, "error")
@@ -283,6 +343,7 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+        today=today,
     )
 
 
@@ -293,9 +354,11 @@ def load_settings() -> Settings:
         raise ConfigError(checked.sizing_errors)
     account = _account(checked.region)
     refused = account_problems(account.id, checked.stack)
-    refused = refused or preflight_problems(checked.stack, checked.region)
     if refused:
         raise ConfigError(refused)
+    asked = preflight(checked.stack, checked.region, checked.today)
+    if asked.problems:
+        raise ConfigError(asked.problems)
     config = pulumi.Config(PROJECT)
     return Settings(
         stack=checked.stack,
@@ -303,5 +366,5 @@ def load_settings() -> Settings:
         cluster_name=checked.cluster_name,
         bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
-        warnings=checked.warnings,
+        warnings=checked.warnings + asked.warnings,
     )

@@ -1,7 +1,8 @@
 """The composition: the components of one environment, wired in dependency order.
 
 network and EFA security group -> EKS -> buckets and lifecycle scripts -> dependencies chart
--> HyperPod cluster -> add-ons that need nodes -> inference operator -> DPD endpoints.
+-> HyperPod cluster (and its Karpenter node pools) -> add-ons that need nodes -> observability
+-> inference operator -> DPD endpoints.
 With `cluster.existing`, only what runs inside the named cluster is built; with
 `operator.installed`, the operator is not installed, only its version checked.
 """
@@ -22,12 +23,16 @@ from components.cluster.eks import (
     EksClusterArgs,
 )
 from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
+from components.cluster.karpenter import autoscaled_groups
 from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
+from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
+from components.observability.observability import Observability, ObservabilityArgs
+from components.observability.workspace import workspace_arn
 from components.operator.checks import resolved_operator_version
 from components.operator.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.storage.buckets import Buckets, BucketsArgs
@@ -109,6 +114,8 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             admin_role_arns=stack.cluster.admin_role_arns,
             ci_role_arns=stack.cluster.ci_role_arns,
             addon_versions=stack.cluster.addon_versions,
+            endpoint_access=stack.cluster.endpoint_access,
+            protect=stack.cluster.protect,
         ),
     )
     scripts = LifecycleScripts(
@@ -128,17 +135,30 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             name=name,
             account=account,
             eks_cluster_arn=eks.arn,
+            vpc_id=network.vpc_id,
             security_group_id=security_group.group_id,
             subnet_ids=network.private_subnet_ids,
             instance_groups=groups,
             lifecycle_scripts=scripts,
             lifecycle_bucket=settings.bucket_names.lifecycle,
+            kms_key_arn=stack.buckets.kms_key_arn,
+            protect=stack.cluster.protect,
+            node_autoscaling=stack.cluster.autoscaling.enabled,
             tiered_storage=tiered_storage(
                 stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints]
             ),
         ),
         opts=pulumi.ResourceOptions(depends_on=[dependencies]),
     )
+    ready: list[pulumi.Resource] = [hyperpod]
+    if stack.cluster.autoscaling.enabled:
+        ready.append(
+            KarpenterNodePools(
+                "karpenter",
+                KarpenterNodePoolsArgs(groups=autoscaled_groups(stack.cluster)),
+                opts=pulumi.ResourceOptions(providers=[eks.provider], depends_on=[hyperpod]),
+            )
+        )
     node_addons = NodeAddons(
         "node-addons",
         NodeAddonsArgs(cluster_name=name, coredns_version=stack.cluster.addon_versions.coredns),
@@ -154,12 +174,50 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         oidc_provider_arn=eks.oidc_provider_arn,
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=hyperpod.arn,
-        ready=[hyperpod, node_addons],
+        ready=[*ready, node_addons],
         exports=exports,
     )
 
 
-def _operator(settings: Settings, cluster: Cluster, buckets: Buckets) -> list[pulumi.Resource]:
+def _observability(settings: Settings, cluster: Cluster) -> Observability | None:
+    spec = settings.stack.observability
+    if not spec.enabled:
+        return None
+    observability = Observability(
+        "observability",
+        ObservabilityArgs(spec=spec, cluster_name=settings.cluster_name, account=settings.account),
+        opts=pulumi.ResourceOptions(depends_on=cluster.ready),
+    )
+    exports = {
+        "prometheusEndpoint": observability.prometheus_endpoint,
+        "prometheusWorkspaceArn": observability.workspace_arn,
+    }
+    if observability.grafana_url is not None:
+        exports["grafanaUrl"] = observability.grafana_url
+    pulumi.export("observability", exports)
+    return observability
+
+
+def _queried_workspaces(
+    settings: Settings, observability: Observability | None
+) -> list[pulumi.Input[str]]:
+    """The AMP workspaces the endpoints' autoscaling queries: the stack's, and any named."""
+    account = settings.account
+    named = {
+        workspace_arn(
+            role.autoscaling.server_address, partition=account.partition, account_id=account.id
+        )
+        for endpoint in settings.stack.endpoints
+        for role, _ in endpoint.roles().values()
+        if role.autoscaling is not None and role.autoscaling.server_address is not None
+    }
+    stack_workspace = [observability.workspace_arn] if observability is not None else []
+    return [*stack_workspace, *sorted(named)]
+
+
+def _operator(
+    settings: Settings, cluster: Cluster, buckets: Buckets, workspaces: list[pulumi.Input[str]]
+) -> list[pulumi.Resource]:
     """Install the operator unless it runs already; what endpoints must wait for."""
     stack, account = settings.stack, settings.account
     spec = stack.operator
@@ -185,6 +243,9 @@ def _operator(settings: Settings, cluster: Cluster, buckets: Buckets) -> list[pu
             hyperpod_cluster_arn=cluster.hyperpod_arn,
             tls_bucket=buckets.tls.name,
             model_buckets=sorted(model_buckets),
+            endpoint_namespaces=sorted({e.namespace for e in stack.endpoints}),
+            kms_key_arn=stack.buckets.kms_key_arn,
+            prometheus_workspace_arns=workspaces,
         ),
         opts=pulumi.ResourceOptions(depends_on=cluster.ready),
     )
@@ -218,8 +279,10 @@ def build_stack(settings: Settings) -> None:
         cluster = _build_cluster(settings, buckets)
     else:
         cluster = _adopt_cluster(settings)
+    observability = _observability(settings, cluster)
+    workspaces = _queried_workspaces(settings, observability)
     # The operator serves the CRD's conversion webhook: endpoints wait for it.
-    ready = cluster.ready + _operator(settings, cluster, buckets)
+    ready = cluster.ready + _operator(settings, cluster, buckets, workspaces)
 
     # Namespaces are shared with whatever else runs in them: adopted if they exist (server-side
     # apply), and left in place on destroy.
@@ -245,6 +308,7 @@ def build_stack(settings: Settings) -> None:
                 region=account.region,
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
+                prometheus_address=observability.prometheus_endpoint if observability else None,
             ),
             opts=pulumi.ResourceOptions(
                 providers=[cluster.provider],

@@ -12,13 +12,16 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from itertools import combinations
 
+from components.cluster.endpoint_access import endpoint_access_problems
 from components.cluster.instance_groups import check_instance_groups
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.karpenter import check_node_autoscaling
 from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
 from components.core.findings import Finding, error, field_path
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.plan import PlanError, node_capacity, plan_subnets
 from components.network.spec import NetworkSpec
+from components.sizing.replicas import endpoint_replicas
 from components.storage.spec import (
     LIFECYCLE_PREFIX,
     TLS_PREFIX,
@@ -171,6 +174,37 @@ def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> lis
     return found
 
 
+def _autoscaling_capacity(
+    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
+) -> list[Finding]:
+    """The endpoints of a type, each role at its maxReplicas, fit that type's GPU nodes
+    together (with node autoscaling, the groups' instanceCount is the most they hold)."""
+    autoscaling = [
+        (i, e) for i, e in enumerate(endpoints) if e.prefill.autoscaling or e.decode.autoscaling
+    ]
+    found = []
+    for kind in sorted({e.instance_type for _, e in autoscaling}):
+        nodes = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
+        held = nodes * DPD_INSTANCE_TYPES[kind].gpus
+        claimed = sum(endpoint_replicas(e).max_gpus for e in endpoints if e.instance_type == kind)
+        if claimed <= held:
+            continue
+        i, first = next((i, e) for i, e in autoscaling if e.instance_type == kind)
+        role = "prefill" if first.prefill.autoscaling else "decode"
+        limit = ", its node-autoscaling maximum" if cluster.autoscaling.enabled else ""
+        found.append(
+            error(
+                "autoscaling-beyond-cluster",
+                field_path("endpoints", i, role, "autoscaling", "maxReplicas"),
+                f"the endpoints on {kind} claim up to {claimed} GPUs at their maxReplicas "
+                f"(prefill max x GPUs + decode max x GPUs), but its groups hold {held} "
+                f"({nodes} nodes x {DPD_INSTANCE_TYPES[kind].gpus}{limit}), so the cluster can "
+                "never run them; lower maxReplicas or add nodes",
+            )
+        )
+    return found
+
+
 def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
     # Configured names match the S3 shape already; those derived from cluster.name or the
     # stack name are checked here, against every S3 rule.
@@ -266,6 +300,19 @@ def _cluster_name(name: str) -> list[Finding]:
     ]
 
 
+def _endpoint_access(cluster: ClusterSpec) -> list[Finding]:
+    """An adopted cluster keeps the endpoint it has: this stack does not set it."""
+    if cluster.existing is not None:
+        return []
+    access = cluster.endpoint_access
+    return [
+        error("endpoint-access", "cluster.endpointAccess", problem)
+        for problem in endpoint_access_problems(
+            public=access.public, public_cidrs=access.public_cidrs, private=access.private
+        )
+    ]
+
+
 def check_stack(
     *,
     cluster_name: str,
@@ -275,7 +322,12 @@ def check_stack(
     bucket_names: BucketNames,
     endpoints: Sequence[DpdEndpointSpec],
 ) -> list[Finding]:
-    found = _cluster_name(cluster_name) + _bucket_names(buckets, bucket_names)
+    found = (
+        _cluster_name(cluster_name)
+        + _bucket_names(buckets, bucket_names)
+        + _endpoint_access(cluster)
+        + check_node_autoscaling(cluster)
+    )
     if cluster.existing is not None:
         return found
     found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints)
@@ -288,4 +340,7 @@ def check_stack(
         found += _existing_network(network)
     else:
         found += _new_network(network, cluster.instance_groups)
-    return found + _groups(cluster, network) + _capacity(cluster, endpoints)
+    capacity = _capacity(cluster, endpoints)
+    if not capacity:
+        capacity = _autoscaling_capacity(cluster, endpoints)
+    return found + _groups(cluster, network) + capacity

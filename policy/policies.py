@@ -1,4 +1,4 @@
-"""The pack's four policies: the program's own rules, applied to what the engine sees.
+"""The pack's policies: the program's own rules, applied to what the engine sees.
 
 The engine hands over each resource's inputs in camelCase. In a preview of a new stack, whatever
 another resource outputs (IDs above all) is unknown, and reading it fails the policy; so
@@ -19,7 +19,9 @@ from pulumi_policy import (
 )
 from pulumi_policy.proxy import UnknownValueError
 
+from components.cluster.endpoint_access import open_to_world_by_default
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.core.cidrs import WORLD_CIDRS, world_cidrs
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.kind import API_VERSION, KIND
@@ -32,9 +34,11 @@ from components.operator.versions import (
     operator_version,
 )
 from components.storage.hardening import (
+    MODEL_BUCKET_RESOURCE,
     PUBLIC_ACCESS_BLOCK_FLAGS,
     SSE_ALGORITHMS,
     bucket_violations,
+    model_bucket_violations,
 )
 
 ENDPOINT = f"kubernetes:{API_VERSION}:{KIND}"
@@ -43,13 +47,33 @@ RULE_TYPES = {
     "ingress": "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule",
     "egress": "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule",
 }
+SECURITY_GROUP_RULE = "aws:ec2/securityGroupRule:SecurityGroupRule"
+NATIVE_INGRESS = "aws-native:ec2:SecurityGroupIngress"
 BUCKET = "aws:s3/bucket:Bucket"
+BUCKET_V2 = "aws:s3/bucketV2:BucketV2"
+NATIVE_BUCKET = "aws-native:s3:Bucket"
 BUCKET_ENCRYPTION = (
     "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration"
 )
+BUCKET_ENCRYPTION_V2 = (
+    "aws:s3/bucketServerSideEncryptionConfigurationV2:BucketServerSideEncryptionConfigurationV2"
+)
 BUCKET_PUBLIC_ACCESS_BLOCK = "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock"
 BUCKET_ACL = "aws:s3/bucketAcl:BucketAcl"
+BUCKET_ACL_V2 = "aws:s3/bucketAclV2:BucketAclV2"
+BUCKET_VERSIONING = (
+    "aws:s3/bucketVersioning:BucketVersioning",
+    "aws:s3/bucketVersioningV2:BucketVersioningV2",
+)
+# CloudFormation's canned ACL names, as aws-native's accessControl takes them.
+NATIVE_ACLS = {
+    "PublicRead": "public-read",
+    "PublicReadWrite": "public-read-write",
+    "AuthenticatedRead": "authenticated-read",
+}
 ADDON = "aws:eks/addon:Addon"
+EKS_COMPONENT = "eks:index:Cluster"
+EKS_CLUSTER = "aws:eks/cluster:Cluster"
 
 
 def _known(props: Mapping, key: str) -> object:
@@ -115,22 +139,114 @@ def _configures(resource: PolicyResource, bucket: PolicyResource) -> bool:
     return name is not None and name == _known(bucket.props, "bucket")
 
 
-def _inputs_of(resources: list[PolicyResource], resource_type: str) -> list[Mapping]:
-    return [r.props for r in resources if r.resource_type == resource_type]
+def _inputs_of(resources: list[PolicyResource], *resource_types: str) -> list[Mapping]:
+    return [r.props for r in resources if r.resource_type in resource_types]
+
+
+def _native_bucket_violations(bucket: PolicyResource) -> list[str]:
+    """aws-native's bucket holds its settings inline, in CloudFormation's shape."""
+    props = bucket.props
+    encryption = _known(props, "bucketEncryption") or {}
+    rules = [
+        {"applyServerSideEncryptionByDefault": rule.get("serverSideEncryptionByDefault") or {}}
+        for rule in encryption.get("serverSideEncryptionConfiguration") or []
+    ]
+    block = _known(props, "publicAccessBlockConfiguration")
+    return bucket_violations(
+        encryptions=[{"rules": rules}] if rules else [],
+        public_access_blocks=[block] if block else [],
+        acls=[NATIVE_ACLS.get(_known(props, "accessControl"), _known(props, "accessControl"))],
+    )
 
 
 def validate_buckets(args: StackValidationArgs, report_violation: ReportViolation) -> None:
     for bucket in args.resources:
-        if bucket.resource_type != BUCKET:
+        if bucket.resource_type == NATIVE_BUCKET:
+            violations = _native_bucket_violations(bucket)
+        elif bucket.resource_type in (BUCKET, BUCKET_V2):
+            settings = [r for r in args.resources if _configures(r, bucket)]
+            acls = _inputs_of(settings, BUCKET_ACL, BUCKET_ACL_V2)
+            violations = bucket_violations(
+                encryptions=_inputs_of(settings, BUCKET_ENCRYPTION, BUCKET_ENCRYPTION_V2),
+                public_access_blocks=_inputs_of(settings, BUCKET_PUBLIC_ACCESS_BLOCK),
+                acls=[_known(p, "acl") for p in [bucket.props, *acls]],
+            )
+        else:
             continue
-        settings = [r for r in args.resources if _configures(r, bucket)]
-        violations = bucket_violations(
-            encryptions=_inputs_of(settings, BUCKET_ENCRYPTION),
-            public_access_blocks=_inputs_of(settings, BUCKET_PUBLIC_ACCESS_BLOCK),
-            acls=[_known(p, "acl") for p in [bucket.props, *_inputs_of(settings, BUCKET_ACL)]],
-        )
         for violation in violations:
             report_violation(f"bucket {bucket.name!r} {violation}", bucket.urn)
+
+
+def validate_model_bucket(args: StackValidationArgs, report_violation: ReportViolation) -> None:
+    for bucket in args.resources:
+        if bucket.resource_type not in (BUCKET, BUCKET_V2) or bucket.name != MODEL_BUCKET_RESOURCE:
+            continue
+        versionings = [
+            r.props
+            for r in args.resources
+            if r.resource_type in BUCKET_VERSIONING and _configures(r, bucket)
+        ]
+        violations = model_bucket_violations(
+            protected=bool(bucket.opts.protect),
+            versioning_statuses=[
+                (_known(v, "versioningConfiguration") or {}).get("status") for v in versionings
+            ],
+        )
+        for violation in violations:
+            report_violation(f"the model bucket {bucket.name!r} {violation}", bucket.urn)
+
+
+def _ingress_cidrs(resource_type: str, props: Mapping) -> list[str | None]:
+    """The CIDRs an ingress resource (or a group's inline ingress) lets in."""
+    if resource_type == RULE_TYPES["ingress"]:
+        return [_known(props, "cidrIpv4"), _known(props, "cidrIpv6")]
+    if resource_type == NATIVE_INGRESS:
+        return [_known(props, "cidrIp"), _known(props, "cidrIpv6")]
+    if resource_type == SECURITY_GROUP_RULE and _known(props, "type") == "ingress":
+        return [*(_known(props, "cidrBlocks") or []), *(_known(props, "ipv6CidrBlocks") or [])]
+    if resource_type == SECURITY_GROUP:
+        return [
+            cidr
+            for rule in _known(props, "ingress") or []
+            for cidr in [*(rule.get("cidrBlocks") or []), *(rule.get("ipv6CidrBlocks") or [])]
+        ]
+    return []
+
+
+def validate_no_world_ingress(
+    args: ResourceValidationArgs, report_violation: ReportViolation
+) -> None:
+    for cidr in world_cidrs(_ingress_cidrs(args.resource_type, args.props)):
+        report_violation(
+            f"lets in {cidr}, the whole internet; allow the VPC's CIDR, a known range or a "
+            "security group instead"
+        )
+
+
+def _endpoint_access(resource_type: str, props: Mapping) -> tuple[bool, list[str] | None] | None:
+    """(public, publicAccessCidrs) of an EKS cluster, with the providers' defaults: both make
+    the endpoint public unless told otherwise."""
+    if resource_type == EKS_COMPONENT:
+        source = props
+    elif resource_type == EKS_CLUSTER:
+        source = _known(props, "vpcConfig") or {}
+    else:
+        return None
+    public = source.get("endpointPublicAccess")
+    return (public is not False), source.get("publicAccessCidrs")
+
+
+def validate_eks_endpoint(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
+    access = _endpoint_access(args.resource_type, args.props)
+    if access is None:
+        return
+    public, cidrs = access
+    if open_to_world_by_default(public=public, public_cidrs=cidrs):
+        report_violation(
+            "the public API endpoint takes EKS's default of 0.0.0.0/0, since publicAccessCidrs "
+            "is unset; list the CIDRs allowed (cluster.endpointAccess.publicCidrs), make the "
+            "endpoint private, or write 0.0.0.0/0 to open it to the world explicitly"
+        )
 
 
 def validate_inference_operator(
@@ -174,9 +290,10 @@ EFA_SELF_RULES = StackValidationPolicy(
 BUCKETS_ENCRYPTED_PRIVATE = StackValidationPolicy(
     name="buckets-encrypted-private",
     description=(
-        f"Every S3 bucket has default encryption ({' or '.join(SSE_ALGORITHMS)}), a public "
-        f"access block with {', '.join(PUBLIC_ACCESS_BLOCK_FLAGS)} all true, and no public "
-        "canned ACL."
+        "Every S3 bucket (aws Bucket and BucketV2, aws-native Bucket) has default encryption "
+        f"({' or '.join(SSE_ALGORITHMS)}), a public access block with "
+        f"{', '.join(PUBLIC_ACCESS_BLOCK_FLAGS)} all true, and no public canned ACL (on the "
+        "bucket, or through BucketAcl or BucketAclV2)."
     ),
     validate=validate_buckets,
 )
@@ -189,4 +306,37 @@ INFERENCE_OPERATOR_MINIMUM = ResourceValidationPolicy(
     validate=validate_inference_operator,
 )
 
-POLICIES = [DPD_ENDPOINT, EFA_SELF_RULES, BUCKETS_ENCRYPTED_PRIVATE, INFERENCE_OPERATOR_MINIMUM]
+MODEL_BUCKET_KEPT = StackValidationPolicy(
+    name="model-bucket-kept",
+    description=(
+        f"The model bucket ({MODEL_BUCKET_RESOURCE!r}) is protected from deletion and "
+        "versioned: its weights take hours to copy in, and endpoints read them."
+    ),
+    validate=validate_model_bucket,
+)
+NO_WORLD_INGRESS = ResourceValidationPolicy(
+    name="no-world-ingress",
+    description=(
+        f"No security group ingress from {' or '.join(WORLD_CIDRS)}: the cluster's groups admit "
+        "the VPC and themselves only."
+    ),
+    validate=validate_no_world_ingress,
+)
+EKS_ENDPOINT_NOT_WORLD_BY_DEFAULT = ResourceValidationPolicy(
+    name="eks-endpoint-not-world-by-default",
+    description=(
+        "An EKS cluster with a public API endpoint lists the CIDRs allowed to reach it; "
+        "0.0.0.0/0 only when written out."
+    ),
+    validate=validate_eks_endpoint,
+)
+
+POLICIES = [
+    DPD_ENDPOINT,
+    EFA_SELF_RULES,
+    BUCKETS_ENCRYPTED_PRIVATE,
+    INFERENCE_OPERATOR_MINIMUM,
+    MODEL_BUCKET_KEPT,
+    NO_WORLD_INGRESS,
+    EKS_ENDPOINT_NOT_WORLD_BY_DEFAULT,
+]

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 FIXTURE = ROOT / "policy" / "tests" / "fixtures" / "dev_stack.json"
-# What the four policies read: endpoints, security groups and their rules, buckets and their
-# settings, and EKS add-ons.
+# What the policies read: endpoints, security groups and their rules, buckets and their
+# settings, EKS add-ons and the EKS cluster.
 TYPES_PREFIXES = (
     "kubernetes:inference.sagemaker.aws.amazon.com/",
     "aws:ec2/securityGroup:",
@@ -32,6 +32,7 @@ TYPES_PREFIXES = (
     "aws:s3/bucketLogging:",
     "aws:s3/bucketVersioning:",
     "aws:eks/addon:",
+    "eks:index:Cluster",
 )
 
 
@@ -61,6 +62,8 @@ def policy_fixture() -> list[dict]:
             "urn": r.urn,
             "inputs": r.inputs,
             "propertyDependencies": _carried_ids(r, ids),
+            # The one resource option a policy reads (the model bucket's).
+            "protect": bool(r.options.get("protect")),
         }
         for r in result.resources
         if r.type.startswith(TYPES_PREFIXES)

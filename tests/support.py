@@ -24,6 +24,19 @@ def dev_config() -> dict[str, Any]:
     return copy.deepcopy(yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"])
 
 
+def existing_cluster_config() -> dict[str, Any]:
+    """The dev stack on a HyperPod cluster it does not manage."""
+    config = dev_config()
+    del config["hyperpod-dpd:network"]
+    config["hyperpod-dpd:cluster"] = {
+        "existing": {
+            "eksClusterName": "shared-hyperpod",
+            "hyperpodClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abc123def456",
+        }
+    }
+    return config
+
+
 def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 

@@ -13,7 +13,7 @@ import pulumi_kubernetes as k8s
 
 from components.cluster.eks_access import AUTHENTICATION_MODE, CONTROL_PLANE_LOGS, access_entries
 from components.cluster.kubeconfig import eks_kubeconfig, oidc_provider_arn
-from components.cluster.spec import AddonVersions
+from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
 
 
@@ -27,6 +27,11 @@ class EksClusterArgs:
     admin_role_arns: Sequence[str] = ()
     ci_role_arns: Sequence[str] = ()
     addon_versions: AddonVersions = field(default_factory=AddonVersions)
+    endpoint_access: EndpointAccess = field(
+        default_factory=lambda: EndpointAccess(public=False, private=True)
+    )
+    # Refuse `pulumi destroy` of the control plane.
+    protect: bool = False
 
 
 class EksCluster(pulumi.ComponentResource):
@@ -44,8 +49,9 @@ class EksCluster(pulumi.ComponentResource):
             version=args.kubernetes_version,
             vpc_id=args.vpc_id,
             private_subnet_ids=list(args.subnet_ids),
-            endpoint_private_access=True,
-            endpoint_public_access=True,
+            endpoint_private_access=args.endpoint_access.private,
+            endpoint_public_access=args.endpoint_access.public,
+            public_access_cidrs=args.endpoint_access.public_cidrs,
             skip_default_node_group=True,
             skip_default_security_groups=True,
             cluster_security_group=args.security_group,
@@ -61,7 +67,9 @@ class EksCluster(pulumi.ComponentResource):
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
             # A remote component's resource inputs are not recorded as its dependencies.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[args.security_group]),
+            opts=pulumi.ResourceOptions(
+                parent=self, depends_on=[args.security_group], protect=args.protect
+            ),
         )
         aws.eks.Addon(
             f"{name}-pod-identity-agent",

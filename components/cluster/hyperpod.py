@@ -10,8 +10,14 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
-from components.cluster.hyperpod_iam import INSTANCE_ROLE_POLICY, SAGEMAKER_TRUST, execution_policy
-from components.cluster.instance_groups import instance_group_args
+from components.cluster.hyperpod_iam import (
+    AUTOSCALER_TRUST,
+    INSTANCE_ROLE_POLICY,
+    autoscaler_policy,
+    execution_policy,
+    execution_trust,
+)
+from components.cluster.instance_groups import instance_group_args, is_gpu_group
 from components.cluster.lifecycle_scripts import LifecycleScripts
 from components.cluster.spec import InstanceGroupSpec
 from components.core.aws_account import AwsAccount
@@ -26,12 +32,19 @@ class HyperPodClusterArgs:
     name: str
     account: AwsAccount
     eks_cluster_arn: pulumi.Input[str]
+    vpc_id: pulumi.Input[str]
     security_group_id: pulumi.Input[str]
     # The private subnet of each AZ ID; every group is pinned to its AZ's.
     subnet_ids: Mapping[str, pulumi.Input[str]]
     instance_groups: Sequence[InstanceGroupSpec]
     lifecycle_scripts: LifecycleScripts
     lifecycle_bucket: str
+    # The buckets' customer managed key, which nodes need to read the lifecycle scripts.
+    kms_key_arn: str | None = None
+    # Refuse `pulumi destroy` of the cluster (and so of every node serving on it).
+    protect: bool = False
+    # Hand the GPU groups to HyperPod's managed Karpenter (cluster.autoscaling).
+    node_autoscaling: bool = False
     # The managed tier behind the `tieredstorage` L2 KV cache backend; None leaves it unset.
     tiered_storage: bool | None = None
 
@@ -56,7 +69,7 @@ class HyperPodCluster(pulumi.ComponentResource):
 
         role = aws.iam.Role(
             f"{name}-execution",
-            assume_role_policy=json.dumps(SAGEMAKER_TRUST),
+            assume_role_policy=json.dumps(execution_trust(args.account.id)),
             description=f"Nodes of the HyperPod cluster {args.name}",
             opts=child,
         )
@@ -71,15 +84,17 @@ class HyperPodCluster(pulumi.ComponentResource):
             name="hyperpod-nodes",
             role=role.name,
             policy=pulumi.Output.all(
-                args.eks_cluster_arn, args.security_group_id, *group_subnets
+                args.eks_cluster_arn, args.vpc_id, args.security_group_id, *group_subnets
             ).apply(
                 lambda v: json.dumps(
                     execution_policy(
                         args.account,
                         eks_cluster_arn=v[0],
-                        security_group_id=v[1],
-                        subnet_ids=v[2:],
+                        vpc_id=v[1],
+                        security_group_id=v[2],
+                        subnet_ids=v[3:],
                         lifecycle_bucket=args.lifecycle_bucket,
+                        kms_key_arn=args.kms_key_arn,
                     )
                 )
             ),
@@ -87,6 +102,7 @@ class HyperPodCluster(pulumi.ComponentResource):
         )
 
         scripts = args.lifecycle_scripts
+        autoscaled = [args.node_autoscaling and is_gpu_group(g) for g in args.instance_groups]
         groups = [
             instance_group_args(
                 group,
@@ -95,9 +111,32 @@ class HyperPodCluster(pulumi.ComponentResource):
                 security_group_id=args.security_group_id,
                 source_s3_uri=scripts.source_s3_uri,
                 on_create=scripts.on_create,
+                autoscaled=scaled,
             )
-            for group in args.instance_groups
+            for group, scaled in zip(args.instance_groups, autoscaled, strict=True)
         ]
+        autoscaling: dict = {}
+        depends_on = [managed, scoped, *scripts.objects, *inherited_depends_on(opts)]
+        if args.node_autoscaling:
+            autoscaler = aws.iam.Role(
+                f"{name}-autoscaler",
+                assume_role_policy=json.dumps(AUTOSCALER_TRUST),
+                description=f"Karpenter of the HyperPod cluster {args.name}",
+                opts=child,
+            )
+            depends_on.append(
+                aws.iam.RolePolicy(
+                    f"{name}-autoscaler",
+                    name="scale-nodes",
+                    role=autoscaler.name,
+                    policy=json.dumps(autoscaler_policy(args.account)),
+                    opts=child,
+                )
+            )
+            autoscaling = {
+                "auto_scaling": {"mode": "Enable", "auto_scaler_type": "Karpenter"},
+                "cluster_role": autoscaler.arn,
+            }
         self.cluster = aws_native.sagemaker.Cluster(
             name,
             cluster_name=args.name,
@@ -107,11 +146,19 @@ class HyperPodCluster(pulumi.ComponentResource):
             node_provisioning_mode=aws_native.sagemaker.ClusterNodeProvisioningMode.CONTINUOUS,
             instance_groups=groups,
             tiered_storage_config=_tiered_storage(args.tiered_storage),
+            **autoscaling,
             opts=pulumi.ResourceOptions(
                 parent=self,
+                protect=args.protect,
                 # Nodes run the scripts and assume the role the moment they start.
-                depends_on=[managed, scoped, *scripts.objects, *inherited_depends_on(opts)],
+                depends_on=depends_on,
                 custom_timeouts=TIMEOUTS,
+                # Karpenter changes the counts of the groups it scales; they are not drift.
+                ignore_changes=[
+                    f"instanceGroups[{i}].instanceCount"
+                    for i, scaled in enumerate(autoscaled)
+                    if scaled
+                ],
             ),
         )
         self.arn = self.cluster.cluster_arn

@@ -76,10 +76,11 @@ def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
     return found + _system_group_problem(groups)
 
 
-def deep_health_checks(group: InstanceGroupSpec) -> list[str]:
+def deep_health_checks(group: InstanceGroupSpec, *, autoscaled: bool = False) -> list[str]:
+    """None runs both on GPU groups, except those Karpenter scales (it supports no checks)."""
     if group.deep_health_checks is not None:
         return list(group.deep_health_checks)
-    return list(DEEP_HEALTH_CHECKS) if is_gpu_group(group) else []
+    return list(DEEP_HEALTH_CHECKS) if is_gpu_group(group) and not autoscaled else []
 
 
 def instance_group_args(
@@ -90,12 +91,16 @@ def instance_group_args(
     security_group_id: object,
     source_s3_uri: object,
     on_create: str,
+    autoscaled: bool = False,
 ) -> dict:
-    """One `instance_groups` entry of aws-native's sagemaker.Cluster, pinned to its AZ's subnet."""
+    """One `instance_groups` entry of aws-native's sagemaker.Cluster, pinned to its AZ's subnet.
+
+    A group Karpenter scales starts at 0 nodes, as AWS asks; its instanceCount caps the pool.
+    """
     args: dict = {
         "instance_group_name": group.name,
         "instance_type": group.instance_type,
-        "instance_count": group.instance_count,
+        "instance_count": 0 if autoscaled else group.instance_count,
         "execution_role": execution_role,
         "threads_per_core": group.threads_per_core,
         "instance_storage_configs": [
@@ -104,7 +109,9 @@ def instance_group_args(
         "life_cycle_config": {"source_s3_uri": source_s3_uri, "on_create": on_create},
         "override_vpc_config": {"security_group_ids": [security_group_id], "subnets": [subnet_id]},
     }
-    if checks := deep_health_checks(group):
+    if group.min_instance_count is not None and not autoscaled:
+        args["min_instance_count"] = group.min_instance_count
+    if checks := deep_health_checks(group, autoscaled=autoscaled):
         args["on_start_deep_health_checks"] = checks
     if group.training_plan_arn:
         args["training_plan_arn"] = group.training_plan_arn

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
-from components.cluster.kubernetes_versions import unsupported_kubernetes
 from components.core.kubernetes_names import LabelKey, LabelValue
 from components.core.spec import Spec
 from components.network.spec import AzId
@@ -34,7 +34,10 @@ class Taint(Spec):
 class InstanceGroupSpec(Spec):
     name: str = Field(pattern=HYPERPOD_NAME)
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     instance_count: int = Field(ge=1)
+    # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
+    min_instance_count: int | None = Field(None, ge=0)
     availability_zone_id: AzId
     threads_per_core: Literal[1, 2] = 1
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
@@ -72,28 +75,52 @@ class AddonVersions(Spec):
         return value
 
 
+class EndpointAccess(Spec):
+    """Who reaches the EKS API: from the VPC (private), and from these CIDRs (public)."""
+
+    public: bool = True
+    # Required while public is true, since EKS's default is 0.0.0.0/0 (stack_checks refuses
+    # the default; write [0.0.0.0/0] to mean it).
+    public_cidrs: list[str] | None = None
+    private: bool = True
+
+    @field_validator("public_cidrs")
+    @classmethod
+    def _cidrs(cls, value: list[str] | None) -> list[str] | None:
+        for cidr in value or []:
+            try:
+                ipaddress.IPv4Network(cidr)
+            except ValueError:
+                raise ValueError(f"{cidr!r} is not an IPv4 CIDR such as 203.0.113.0/24") from None
+        return value
+
+
+class ClusterAutoscaling(Spec):
+    """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
+
+    enabled: bool = False
+
+
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
     name: str | None = Field(None, pattern=HYPERPOD_NAME)
+    # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
+    # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = "1.34"
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
     instance_groups: list[InstanceGroupSpec] = []
     addon_versions: AddonVersions = AddonVersions()
-    # Where `make chart` puts the HyperPod dependencies Helm chart.
     # HyperPod's managed tiered storage (TieredStorageConfig), the `tieredstorage` L2 KV cache
     # backend. None enables it when an endpoint uses that backend.
     tiered_storage: bool | None = None
+    # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
-
-    @field_validator("kubernetes_version")
-    @classmethod
-    def _hyperpod_supports(cls, value: str) -> str:
-        refused = unsupported_kubernetes(value)
-        if refused:
-            raise ValueError(refused)
-        return value
+    endpoint_access: EndpointAccess = EndpointAccess()
+    # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
+    protect: bool = False
+    autoscaling: ClusterAutoscaling = ClusterAutoscaling()
 
 
 def tiered_storage(cluster: ClusterSpec, l2_backends: Iterable[str | None]) -> bool | None:

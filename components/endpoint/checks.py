@@ -6,6 +6,7 @@ from collections.abc import Hashable, Iterator, Sequence
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
+from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import (
     ROLE_FLAG_SETTINGS,
@@ -218,8 +219,20 @@ def _overrides(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
+def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
+    return [
+        finding
+        for name, (role, max_num_seqs) in spec.roles().items()
+        if role.autoscaling is not None
+        for finding in check_role_autoscaling(
+            role.autoscaling, role=name, replicas=role.replicas, max_num_seqs=max_num_seqs
+        )
+    ]
+
+
 def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
     return [
+        *_autoscaling(spec),
         *_role_gpus(spec),
         *_extra_args(spec),
         *_environment(spec),

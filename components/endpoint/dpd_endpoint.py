@@ -29,6 +29,8 @@ class DpdEndpointArgs:
     model_bucket: pulumi.Input[str] | None = None
     # The Hugging Face token, when the spec's source supplies one through config.
     hf_token: pulumi.Input[str] | None = None
+    # The stack's AMP workspace address, which autoscaling roles query unless they name theirs.
+    prometheus_address: pulumi.Input[str] | None = None
 
 
 class DpdEndpoint(pulumi.ComponentResource):
@@ -65,8 +67,10 @@ class DpdEndpoint(pulumi.ComponentResource):
             )
             depends_on.append(token)
 
-        manifest = pulumi.Output.from_input(args.model_bucket).apply(
-            lambda bucket: build_manifest(spec, model_bucket=bucket, region=args.region)
+        manifest = pulumi.Output.all(args.model_bucket, args.prometheus_address).apply(
+            lambda v: build_manifest(
+                spec, model_bucket=v[0], region=args.region, prometheus_address=v[1]
+            )
         )
         self.custom_resource = k8s.apiextensions.CustomResource(
             name,

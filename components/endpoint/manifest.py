@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.spec import DpdEndpointSpec, RoleSpec
@@ -155,7 +156,22 @@ def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
     return out
 
 
-def _pd_spec(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _autoscaling(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[str, Any]:
+    return {
+        CRD_ROLE_KEYS[name]: role_autoscaling(
+            role.autoscaling,
+            name,
+            endpoint_name=spec.name,
+            namespace=spec.namespace,
+            max_num_seqs=max_num_seqs,
+            stack_server_address=prometheus_address,
+        )
+        for name, (role, max_num_seqs) in spec.roles().items()
+        if role.autoscaling is not None
+    }
+
+
+def _pd_spec(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "prefillSpec": _role(spec.prefill),
         "decodingSpec": _role(spec.decode),
@@ -163,6 +179,8 @@ def _pd_spec(spec: DpdEndpointSpec) -> dict[str, Any]:
     }
     if spec.topology_spec is not None:
         out["topologySpec"] = spec.topology_spec.model_dump(by_alias=True, exclude_none=True)
+    if autoscaling := _autoscaling(spec, prometheus_address):
+        out["autoScalingSpec"] = autoscaling
     return out
 
 
@@ -179,8 +197,18 @@ def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
     }
 
 
-def typed_spec(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> dict:
-    """The spec the typed settings produce, before `specOverrides`."""
+def typed_spec(
+    spec: DpdEndpointSpec,
+    *,
+    model_bucket: str | None,
+    region: str,
+    prometheus_address: str | None = None,
+) -> dict:
+    """The spec the typed settings produce, before `specOverrides`.
+
+    `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
+    they name their own.
+    """
     out: dict[str, Any] = {}
     if spec.endpoint_name is not None:
         out["endpointName"] = spec.endpoint_name
@@ -194,7 +222,7 @@ def typed_spec(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) 
     out["metrics"] = _metrics(spec)
     out["kvCacheSpec"] = _kv_cache(spec)
     out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
-    out["pdSpec"] = _pd_spec(spec)
+    out["pdSpec"] = _pd_spec(spec, prometheus_address)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)
@@ -223,12 +251,19 @@ def _add_absent(base: dict, overrides: dict) -> dict:
     return merged
 
 
-def build_manifest(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> dict:
+def build_manifest(
+    spec: DpdEndpointSpec,
+    *,
+    model_bucket: str | None,
+    region: str,
+    prometheus_address: str | None = None,
+) -> dict:
+    typed = typed_spec(
+        spec, model_bucket=model_bucket, region=region, prometheus_address=prometheus_address
+    )
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,
         "metadata": {"name": spec.name, "namespace": spec.namespace},
-        "spec": _add_absent(
-            typed_spec(spec, model_bucket=model_bucket, region=region), spec.spec_overrides
-        ),
+        "spec": _add_absent(typed, spec.spec_overrides),
     }

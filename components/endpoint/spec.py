@@ -17,6 +17,7 @@ from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
 from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
 from components.core.units import GIB, binary_size_problem
+from components.endpoint.autoscaling import Role, RoleAutoscaling
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.catalog import MODEL_CATALOG
 from components.sizing.hf_config import HuggingFaceConfigFile
@@ -37,7 +38,8 @@ ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
 HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
 HF_COMMIT = r"^[0-9a-f]{40}$"
 INT32_MAX = 2**31 - 1
-# The operator's --max-num-seqs on decode pods when the role sets none (16 on prefill).
+# The operator's --max-num-seqs on each role's pods when the role sets none.
+OPERATOR_PREFILL_MAX_NUM_SEQS = 16
 OPERATOR_DECODE_MAX_NUM_SEQS = 32
 
 
@@ -108,6 +110,17 @@ class RoleSpec(Spec):
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
     args: list[str] = []
     node_selector: dict[LabelKey, LabelValue] = {}
+    # With autoscaling, `replicas` is the initial count.
+    autoscaling: RoleAutoscaling | None = None
+
+    @property
+    def max_replicas(self) -> int:
+        """The most pods of this role there can be."""
+        return self.autoscaling.max_replicas if self.autoscaling else self.replicas
+
+    @property
+    def min_replicas(self) -> int:
+        return self.autoscaling.min_replicas if self.autoscaling else self.replicas
 
 
 class KvCache(Spec):
@@ -192,6 +205,19 @@ class DpdEndpointSpec(Spec):
         if self.decode.max_num_seqs is None:
             return OPERATOR_DECODE_MAX_NUM_SEQS
         return self.decode.max_num_seqs
+
+    @property
+    def prefill_max_num_seqs(self) -> int:
+        if self.prefill.max_num_seqs is None:
+            return OPERATOR_PREFILL_MAX_NUM_SEQS
+        return self.prefill.max_num_seqs
+
+    def roles(self) -> dict[Role, tuple[RoleSpec, int]]:
+        """Each role by its name, with the --max-num-seqs its pods run."""
+        return {
+            "prefill": (self.prefill, self.prefill_max_num_seqs),
+            "decode": (self.decode, self.decode_max_num_seqs),
+        }
 
     @property
     def decode_gpu_memory_utilization(self) -> float:

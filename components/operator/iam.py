@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount
+from components.core.iam_statement import Statement, policy_document
+from components.core.kms_access import kms_statement
+from components.core.service_trust import SAGEMAKER, service_trust_statement
 
 OPERATOR_NAMESPACE = "hyperpod-inference-system"
 AUDIENCE = "sts.amazonaws.com"
@@ -18,7 +21,6 @@ EXECUTION_ROLE_PREFIX = "SageMakerHyperPodInference"
 ROLE_NAME_MAX = 64
 
 INFERENCE_ACCESS_POLICY = "arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess"
-FSX_ACCESS_POLICY = "arn:aws:iam::aws:policy/AmazonFSxFullAccess"
 GATED_MODEL_POLICY = "arn:aws:iam::aws:policy/AmazonSageMakerHyperPodGatedModelAccess"
 
 # The service accounts (namespace, name) each role is for.
@@ -27,8 +29,8 @@ LOAD_BALANCER_CONTROLLER = (OPERATOR_NAMESPACE, "aws-load-balancer-controller")
 KEDA = (OPERATOR_NAMESPACE, "keda-operator")
 S3_CSI_DRIVER = ("kube-system", "s3-csi-driver-sa")
 FSX_CSI_DRIVER = ("kube-system", "fsx-csi-controller-sa")
-# Model pods in any namespace download gated JumpStart models as these accounts.
-GATED_MODEL_SUBJECT = "system:serviceaccount:*:hyperpod-inference-service-account*"
+# Model pods download gated JumpStart models as these accounts, in their endpoint's namespace.
+GATED_MODEL_ACCOUNT = "hyperpod-inference-service-account*"
 
 
 def subject(service_account: tuple[str, str]) -> str:
@@ -36,15 +38,26 @@ def subject(service_account: tuple[str, str]) -> str:
     return f"system:serviceaccount:{namespace}:{name}"
 
 
+def gated_model_subjects(namespaces: Sequence[str]) -> list[str]:
+    """The model pods' accounts in the endpoints' namespaces, and in no other."""
+    return [subject((namespace, GATED_MODEL_ACCOUNT)) for namespace in sorted(set(namespaces))]
+
+
 def irsa_trust(
-    *, oidc_provider_arn: str, issuer: str, subject: str, also_sagemaker: bool = False
+    *,
+    oidc_provider_arn: str,
+    issuer: str,
+    subjects: Sequence[str],
+    sagemaker_account: str | None = None,
 ) -> dict:
-    """Trust for one service account (a `*` in `subject` matches with StringLike)."""
+    """Trust for these service accounts (a `*` in one matches with StringLike), and for
+    SageMaker on behalf of `sagemaker_account` when given."""
     sub, aud = f"{issuer}:sub", f"{issuer}:aud"
-    if "*" in subject:
-        condition = {"StringLike": {sub: subject}, "StringEquals": {aud: AUDIENCE}}
+    value: str | list[str] = subjects[0] if len(subjects) == 1 else list(subjects)
+    if any("*" in s for s in subjects):
+        condition = {"StringLike": {sub: value}, "StringEquals": {aud: AUDIENCE}}
     else:
-        condition = {"StringEquals": {sub: subject, aud: AUDIENCE}}
+        condition = {"StringEquals": {sub: value, aud: AUDIENCE}}
     statements = [
         {
             "Effect": "Allow",
@@ -53,14 +66,9 @@ def irsa_trust(
             "Condition": condition,
         }
     ]
-    if also_sagemaker:
-        statements.append(
-            {
-                "Effect": "Allow",
-                "Principal": {"Service": "sagemaker.amazonaws.com"},
-                "Action": "sts:AssumeRole",
-            }
-        )
+    if sagemaker_account is not None:
+        # The role serves endpoints SageMaker creates later, whose ARNs are not known here.
+        statements.append(service_trust_statement(SAGEMAKER, account_id=sagemaker_account))
     return {"Version": "2012-10-17", "Statement": statements}
 
 
@@ -68,9 +76,11 @@ def execution_role_name(cluster_name: str) -> str:
     return f"{EXECUTION_ROLE_PREFIX}-{cluster_name}"[:ROLE_NAME_MAX]
 
 
-def s3_csi_policy(bucket_names: Sequence[str], partition: str = "aws") -> dict:
+def s3_csi_policy(
+    bucket_names: Sequence[str], account: AwsAccount, kms_key_arn: str | None = None
+) -> dict:
     """Read-only access to the weights, for the Mountpoint CSI driver that mounts them."""
-    buckets = [f"arn:{partition}:s3:::{name}" for name in sorted(set(bucket_names))]
+    buckets = [f"arn:{account.partition}:s3:::{name}" for name in sorted(set(bucket_names))]
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -86,12 +96,44 @@ def s3_csi_policy(bucket_names: Sequence[str], partition: str = "aws") -> dict:
                 "Action": "s3:GetObject",
                 "Resource": [f"{bucket}/*" for bucket in buckets],
             },
+            *_key_statements(account, kms_key_arn, writes=False),
         ],
     }
 
 
-def keda_policy(account: AwsAccount) -> dict:
-    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus."""
+def _key_statements(account: AwsAccount, kms_key_arn: str | None, *, writes: bool) -> list[dict]:
+    if kms_key_arn is None:
+        return []
+    return [kms_statement(kms_key_arn, region=account.region, writes=writes).document()]
+
+
+def tls_bucket_key_policy(account: AwsAccount, kms_key_arn: str) -> dict:
+    """The operator writes its TLS certificates to the bucket: with SSE-KMS, through the key.
+    (AmazonSageMakerHyperPodInferenceAccess grants the S3 side, not the key.)"""
+    return {
+        "Version": "2012-10-17",
+        "Statement": _key_statements(account, kms_key_arn, writes=True),
+    }
+
+
+def fsx_csi_policy() -> dict:
+    """What the FSx CSI driver needs here, instead of AmazonFSxFullAccess.
+
+    The operator's init container checks that the driver is installed, so it stays even without
+    FSx endpoints. Endpoints name a file system that exists (fsxStorage{fileSystemId, dnsName,
+    mountName}), so the driver mounts it statically: it never creates, deletes or tags one, which
+    is what the driver's own dynamic-provisioning policy (and the managed full-access policy)
+    grant. It only looks file systems up; fsx:DescribeFileSystems is a list action that takes no
+    resource-level permissions.
+    """
+    return policy_document([Statement(["fsx:DescribeFileSystems"], sid="DescribeFileSystems")])
+
+
+def keda_policy(account: AwsAccount, workspace_arns: Sequence[str] = ()) -> dict:
+    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
+
+    Queries are held to the workspaces the endpoints' triggers name, when the stack knows them.
+    """
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -109,122 +151,12 @@ def keda_policy(account: AwsAccount) -> dict:
             {
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
-                "Resource": account.arn("aps", "workspace/*"),
+                "Resource": sorted(set(workspace_arns)) or account.arn("aps", "workspace/*"),
                 "Action": [
                     "aps:QueryMetrics",
                     "aps:GetLabels",
                     "aps:GetSeries",
                     "aps:GetMetricMetadata",
-                ],
-            },
-        ],
-    }
-
-
-_LB_DESCRIBE = [
-    "ec2:DescribeAccountAttributes",
-    "ec2:DescribeAddresses",
-    "ec2:DescribeAvailabilityZones",
-    "ec2:DescribeInstances",
-    "ec2:DescribeInternetGateways",
-    "ec2:DescribeNetworkInterfaces",
-    "ec2:DescribeSecurityGroups",
-    "ec2:DescribeSubnets",
-    "ec2:DescribeTags",
-    "ec2:DescribeVpcs",
-    "elasticloadbalancing:DescribeListenerAttributes",
-    "elasticloadbalancing:DescribeListenerCertificates",
-    "elasticloadbalancing:DescribeListeners",
-    "elasticloadbalancing:DescribeLoadBalancerAttributes",
-    "elasticloadbalancing:DescribeLoadBalancers",
-    "elasticloadbalancing:DescribeRules",
-    "elasticloadbalancing:DescribeSSLPolicies",
-    "elasticloadbalancing:DescribeTags",
-    "elasticloadbalancing:DescribeTargetGroupAttributes",
-    "elasticloadbalancing:DescribeTargetGroups",
-    "elasticloadbalancing:DescribeTargetHealth",
-    "acm:ListCertificates",
-    "iam:ListServerCertificates",
-    "shield:GetSubscriptionState",
-]
-_LB_MANAGE = [
-    "elasticloadbalancing:AddListenerCertificates",
-    "elasticloadbalancing:AddTags",
-    "elasticloadbalancing:CreateListener",
-    "elasticloadbalancing:CreateLoadBalancer",
-    "elasticloadbalancing:CreateRule",
-    "elasticloadbalancing:CreateTargetGroup",
-    "elasticloadbalancing:DeleteListener",
-    "elasticloadbalancing:DeleteLoadBalancer",
-    "elasticloadbalancing:DeleteRule",
-    "elasticloadbalancing:DeleteTargetGroup",
-    "elasticloadbalancing:DeregisterTargets",
-    "elasticloadbalancing:ModifyListener",
-    "elasticloadbalancing:ModifyListenerAttributes",
-    "elasticloadbalancing:ModifyLoadBalancerAttributes",
-    "elasticloadbalancing:ModifyRule",
-    "elasticloadbalancing:ModifyTargetGroup",
-    "elasticloadbalancing:ModifyTargetGroupAttributes",
-    "elasticloadbalancing:RegisterTargets",
-    "elasticloadbalancing:RemoveListenerCertificates",
-    "elasticloadbalancing:RemoveTags",
-    "elasticloadbalancing:SetIpAddressType",
-    "elasticloadbalancing:SetSecurityGroups",
-    "elasticloadbalancing:SetSubnets",
-]
-_SECURITY_GROUPS = [
-    "ec2:AuthorizeSecurityGroupIngress",
-    "ec2:CreateSecurityGroup",
-    "ec2:CreateTags",
-    "ec2:DeleteSecurityGroup",
-    "ec2:DeleteTags",
-    "ec2:RevokeSecurityGroupIngress",
-]
-
-
-def load_balancer_controller_policy(account: AwsAccount) -> dict:
-    """The AWS Load Balancer Controller's work: the inference endpoints' ALBs in this account."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            # Describe and list calls support no resource-level permissions.
-            {"Sid": "Describe", "Effect": "Allow", "Action": _LB_DESCRIBE, "Resource": "*"},
-            {
-                "Sid": "Certificates",
-                "Effect": "Allow",
-                "Action": ["acm:DescribeCertificate", "iam:GetServerCertificate"],
-                "Resource": [
-                    account.arn("acm", "certificate/*"),
-                    account.arn("iam", "server-certificate/*", regional=False),
-                ],
-            },
-            {
-                "Sid": "ServiceLinkedRole",
-                "Effect": "Allow",
-                "Action": "iam:CreateServiceLinkedRole",
-                "Resource": account.arn(
-                    "iam",
-                    "role/aws-service-role/elasticloadbalancing.amazonaws.com/"
-                    "AWSServiceRoleForElasticLoadBalancing",
-                    regional=False,
-                ),
-                "Condition": {
-                    "StringEquals": {"iam:AWSServiceName": "elasticloadbalancing.amazonaws.com"}
-                },
-            },
-            {
-                "Sid": "LoadBalancers",
-                "Effect": "Allow",
-                "Action": _LB_MANAGE,
-                "Resource": account.arn("elasticloadbalancing", "*"),
-            },
-            {
-                "Sid": "SecurityGroups",
-                "Effect": "Allow",
-                "Action": _SECURITY_GROUPS,
-                "Resource": [
-                    account.arn("ec2", "security-group/*"),
-                    account.arn("ec2", "vpc/*"),
                 ],
             },
         ],

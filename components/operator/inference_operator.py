@@ -19,21 +19,22 @@ from components.core.options import inherited_depends_on
 from components.operator.checks import resolved_operator_version
 from components.operator.iam import (
     CONTROLLER,
-    FSX_ACCESS_POLICY,
     FSX_CSI_DRIVER,
     GATED_MODEL_POLICY,
-    GATED_MODEL_SUBJECT,
     INFERENCE_ACCESS_POLICY,
     KEDA,
     LOAD_BALANCER_CONTROLLER,
     S3_CSI_DRIVER,
     execution_role_name,
+    fsx_csi_policy,
+    gated_model_subjects,
     irsa_trust,
     keda_policy,
-    load_balancer_controller_policy,
     s3_csi_policy,
     subject,
+    tls_bucket_key_policy,
 )
+from components.operator.load_balancer_policy import load_balancer_controller_policy
 from components.operator.spec import OperatorSpec
 from components.operator.values import addon_configuration
 from components.operator.versions import ADDON_NAME, OPERATOR_VERSION_TAG
@@ -56,6 +57,12 @@ class InferenceOperatorArgs:
     tls_bucket: pulumi.Input[str]
     # The buckets model pods mount: the S3 CSI driver may read these and nothing else.
     model_buckets: Sequence[str]
+    # Where endpoints run: only their model pods may assume the gated-model role.
+    endpoint_namespaces: Sequence[str]
+    # The buckets' customer managed key (SSE-KMS), if any.
+    kms_key_arn: str | None = None
+    # The AMP workspaces the endpoints' autoscaling queries: KEDA may query these alone.
+    prometheus_workspace_arns: Sequence[pulumi.Input[str]] = ()
 
 
 class InferenceOperator(pulumi.ComponentResource):
@@ -70,35 +77,39 @@ class InferenceOperator(pulumi.ComponentResource):
         self.operator_version = resolved_operator_version(spec)
         self.addon_version = spec.addon_version
 
+        account, key = args.account, args.kms_key_arn
         execution = self._role(
             "execution",
-            subject(CONTROLLER),
+            [subject(CONTROLLER)],
             managed=[INFERENCE_ACCESS_POLICY],
+            inline=tls_bucket_key_policy(account, key) if key else None,
             role_name=execution_role_name(args.cluster_name),
-            also_sagemaker=True,
+            trusted_by_sagemaker=True,
         )
         load_balancer = self._role(
             "load-balancer-controller",
-            subject(LOAD_BALANCER_CONTROLLER),
-            inline=load_balancer_controller_policy(args.account),
+            [subject(LOAD_BALANCER_CONTROLLER)],
+            inline=load_balancer_controller_policy(account.partition),
         )
         keda = self._role(
             "keda",
-            subject(KEDA),
-            inline=keda_policy(args.account),
+            [subject(KEDA)],
+            inline=pulumi.Output.all(*args.prometheus_workspace_arns).apply(
+                lambda arns: keda_policy(account, arns)
+            ),
         )
         s3_csi = self._role(
             "s3-csi-driver",
-            subject(S3_CSI_DRIVER),
-            inline=s3_csi_policy(args.model_buckets, args.account.partition),
+            [subject(S3_CSI_DRIVER)],
+            inline=s3_csi_policy(args.model_buckets, account, key),
         )
-        fsx_csi = self._role("fsx-csi-driver", subject(FSX_CSI_DRIVER), managed=[FSX_ACCESS_POLICY])
+        fsx_csi = self._role("fsx-csi-driver", [subject(FSX_CSI_DRIVER)], inline=fsx_csi_policy())
         gated = (
             self._role(
                 "gated-models",
-                GATED_MODEL_SUBJECT,
+                gated_model_subjects(args.endpoint_namespaces),
                 managed=[GATED_MODEL_POLICY],
-                also_sagemaker=True,
+                trusted_by_sagemaker=True,
             )
             if spec.gated_models
             else None
@@ -176,14 +187,14 @@ class InferenceOperator(pulumi.ComponentResource):
     def _role(
         self,
         purpose: str,
-        service_account: str,
+        subjects: Sequence[str],
         *,
         managed: Sequence[str] = (),
-        inline: dict | None = None,
+        inline: pulumi.Input[dict] | None = None,
         role_name: str | None = None,
-        also_sagemaker: bool = False,
+        trusted_by_sagemaker: bool = False,
     ) -> aws.iam.Role:
-        """An IRSA role for one service account, with its managed and inline policies."""
+        """An IRSA role for these service accounts, with its managed and inline policies."""
         args = self._args
         child = pulumi.ResourceOptions(parent=self)
         trust = pulumi.Output.all(args.oidc_provider_arn, args.oidc_issuer).apply(
@@ -191,8 +202,8 @@ class InferenceOperator(pulumi.ComponentResource):
                 irsa_trust(
                     oidc_provider_arn=v[0],
                     issuer=v[1],
-                    subject=service_account,
-                    also_sagemaker=also_sagemaker,
+                    subjects=subjects,
+                    sagemaker_account=args.account.id if trusted_by_sagemaker else None,
                 )
             )
         )
@@ -218,7 +229,7 @@ class InferenceOperator(pulumi.ComponentResource):
                     f"{self._name}-{purpose}",
                     name=purpose,
                     role=role.name,
-                    policy=json.dumps(inline),
+                    policy=pulumi.Output.from_input(inline).apply(json.dumps),
                     opts=child,
                 )
             )

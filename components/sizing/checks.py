@@ -12,6 +12,7 @@ from components.core.units import format_bytes
 from components.endpoint.spec import DpdEndpointSpec
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
+from components.sizing.replicas import EndpointReplicas, endpoint_replicas
 
 # The source's "when DPD helps": a dense model of 70B parameters or more, inputs over 4,000
 # tokens, more than 2 requests per second sustained, outputs over 256 tokens.
@@ -27,6 +28,7 @@ VALIDATED_CONCURRENCY = 64
 class SizingReport:
     sizing: EndpointSizing
     findings: list[Finding]
+    replicas: EndpointReplicas
 
 
 def _utilization_key(spec: DpdEndpointSpec) -> str:
@@ -241,4 +243,4 @@ def check_sizing(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]
 
 def review_sizing(spec: DpdEndpointSpec, model: ModelArchitecture) -> SizingReport:
     sizing = size_endpoint(spec, model)
-    return SizingReport(sizing, check_sizing(spec, sizing))
+    return SizingReport(sizing, check_sizing(spec, sizing), endpoint_replicas(spec))

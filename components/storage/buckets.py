@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import pulumi
 
 from components.storage.hardened_bucket import HardenedBucket, HardenedBucketArgs
+from components.storage.hardening import MODEL_BUCKET_RESOURCE
 from components.storage.spec import BucketNames
 
 
@@ -41,7 +42,12 @@ class Buckets(pulumi.ComponentResource):
         )
 
         def data_bucket(
-            role: str, bucket_name: str, *, protect: bool, versioned: bool = False
+            role: str,
+            bucket_name: str,
+            *,
+            protect: bool,
+            versioned: bool = False,
+            retain_on_delete: bool = False,
         ) -> HardenedBucket:
             return HardenedBucket(
                 role,
@@ -51,20 +57,30 @@ class Buckets(pulumi.ComponentResource):
                     kms_key_arn=args.kms_key_arn,
                     versioned=versioned,
                     protect=protect,
+                    retain_on_delete=retain_on_delete,
                 ),
                 opts=child,
             )
 
+        # The scripts run as root on every node: versioning keeps each one that ever ran, and
+        # a bad upload can be rolled back.
         self.lifecycle = (
-            data_bucket("lifecycle", names.lifecycle, protect=args.protect)
+            data_bucket("lifecycle", names.lifecycle, protect=args.protect, versioned=True)
             if args.lifecycle_scripts
             else None
         )
-        # Weights take hours to copy in: always versioned and protected.
+        # Weights take hours to copy in: always versioned and protected, and kept in AWS even
+        # if the stack is destroyed with the protection lifted.
         self.model = (
             None
             if args.model_bucket_exists
-            else data_bucket("model-weights", names.model, protect=True, versioned=True)
+            else data_bucket(
+                MODEL_BUCKET_RESOURCE,
+                names.model,
+                protect=True,
+                versioned=True,
+                retain_on_delete=True,
+            )
         )
         self.tls = data_bucket("tls-certificates", names.tls, protect=args.protect)
         self.model_name: pulumi.Input[str] = self.model.name if self.model else names.model

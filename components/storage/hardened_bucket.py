@@ -22,6 +22,8 @@ class HardenedBucketArgs:
     # For data that matters: keep every version, and refuse `pulumi destroy`.
     versioned: bool = False
     protect: bool = False
+    # Keep the bucket in AWS even when Pulumi deletes it (a destroy, or a rename that replaces).
+    retain_on_delete: bool = False
     # The account whose buckets deliver access logs here, for the access-log bucket.
     receives_logs_from: str | None = None
 
@@ -37,7 +39,9 @@ class HardenedBucket(pulumi.ComponentResource):
         self.bucket = aws.s3.Bucket(
             name,
             bucket=args.bucket_name,
-            opts=pulumi.ResourceOptions(parent=self, protect=args.protect),
+            opts=pulumi.ResourceOptions(
+                parent=self, protect=args.protect, retain_on_delete=args.retain_on_delete
+            ),
         )
         aws.s3.BucketOwnershipControls(
             name,

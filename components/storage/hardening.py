@@ -22,6 +22,9 @@ PUBLIC_ACCESS_BLOCK_FLAGS = {
     "restrictPublicBuckets": "restrict_public_buckets",
 }
 
+# The model bucket's resource name: the policy pack finds it by this name.
+MODEL_BUCKET_RESOURCE = "model-weights"
+
 # Canned ACLs that open a bucket to everyone, or to every AWS account.
 PUBLIC_ACLS = ("public-read", "public-read-write", "authenticated-read")
 
@@ -75,3 +78,16 @@ def bucket_violations(
     """Why a bucket is not hardened, from the inputs of its server-side encryption
     configurations and public access blocks, and its canned ACLs (None where unset)."""
     return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)
+
+
+def model_bucket_violations(
+    *, protected: bool, versioning_statuses: Sequence[str | None]
+) -> list[str]:
+    """Why the model bucket, whose weights take hours to copy in, could be lost: it must be
+    protected from `pulumi destroy` and keep every version of what it holds."""
+    found = []
+    if not protected:
+        found.append("is not protected; set protect=True on it (resource option)")
+    if "Enabled" not in versioning_statuses:
+        found.append("is not versioned; add a bucket versioning configuration with status Enabled")
+    return found

@@ -221,6 +221,25 @@ def _hyperpod_cluster(m: CloudMocks, name: str, identity: str, inputs: dict) -> 
     return arn, {"clusterArn": arn, "clusterStatus": "InService"}
 
 
+def _prometheus_workspace(
+    m: CloudMocks, name: str, identity: str, inputs: dict
+) -> tuple[str, dict]:
+    digest = _hex("amp", identity, length=32)
+    id_ = f"ws-{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
+    return id_, {
+        "arn": m.account.arn("aps", f"workspace/{id_}"),
+        "prometheusEndpoint": f"https://aps-workspaces.{m.region}.amazonaws.com/workspaces/{id_}/",
+    }
+
+
+def _grafana_workspace(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    id_ = f"g-{_hex('grafana', identity, length=10)}"
+    return id_, {
+        "arn": m.account.arn("grafana", f"/workspaces/{id_}"),
+        "endpoint": f"{id_}.grafana-workspace.{m.region}.amazonaws.com",
+    }
+
+
 def _helm_release(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     status = {
         "name": inputs.get("name"),
@@ -290,6 +309,8 @@ RESOURCES = {
     "aws:iam/rolePolicy:RolePolicy": _role_policy,
     "aws:eks/addon:Addon": _eks_addon,
     "aws-native:sagemaker:Cluster": _hyperpod_cluster,
+    "aws:amp/workspace:Workspace": _prometheus_workspace,
+    "aws:grafana/workspace:Workspace": _grafana_workspace,
     "kubernetes:helm.sh/v3:Release": _helm_release,
     "eks:index:Cluster": _eks_cluster,
 }

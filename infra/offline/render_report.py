@@ -67,21 +67,29 @@ def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -
     return written
 
 
+def _role(name: str, role_spec: dict, scaling: dict | None) -> tuple[str, int]:
+    """A role's pod count (its range when it autoscales) and the most GPUs it claims."""
+    gpus = int(role_spec["resources"]["limits"]["nvidia.com/gpu"])
+    replicas = role_spec["replicas"]
+    if scaling is None:
+        return f"{name} {replicas}x{gpus} GPU", replicas * gpus
+    low, high = scaling["minReplicaCount"], scaling["maxReplicaCount"]
+    return f"{name} {low}-{high}x{gpus} GPU (starts at {replicas})", high * gpus
+
+
 def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     spec, meta = obj["spec"], obj["metadata"]
     pd = spec["pdSpec"]
     env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
     args = spec["worker"]["args"]
     tp = args[args.index("--tensor-parallel-size") + 1]
-
-    def role(name: str, role_spec: dict) -> str:
-        gpus = role_spec["resources"]["limits"]["nvidia.com/gpu"]
-        return f"{name} {role_spec['replicas']}x{gpus} GPU"
-
+    scaling = pd.get("autoScalingSpec", {})
+    prefill, prefill_gpus = _role("prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling"))
+    decode, decode_gpus = _role("decode", pd["decodingSpec"], scaling.get("decodingAutoScaling"))
     return [
         f"  {meta['namespace']}/{meta['name']}  model {spec['modelName']} on "
         f"{spec['instanceType']}",
-        f"    {role('prefill', pd['prefillSpec'])}, {role('decode', pd['decodingSpec'])}, "
+        f"    {prefill}, {decode}, at most {prefill_gpus + decode_gpus} GPUs, "
         f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
         f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
         f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
@@ -107,6 +115,19 @@ def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
     return lines
 
 
+def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
+    if observability is None:
+        return ["", "Observability: off (endpoint metrics are not collected)"]
+    lines = [
+        "",
+        "Observability:",
+        f"  Prometheus query endpoint {observability['prometheusEndpoint']}",
+    ]
+    if "grafanaUrl" in observability:
+        lines.append(f"  Grafana {observability['grafanaUrl']}")
+    return lines
+
+
 def summary(
     result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
 ) -> str:
@@ -123,6 +144,7 @@ def summary(
             for urn, count in sorted(counts.items())
         ),
         *_operator_lines(result.outputs.get("operator")),
+        *_observability_lines(result.outputs.get("observability")),
         "",
         "Endpoints:",
     ]

@@ -12,6 +12,7 @@ from components.core.units import format_bytes
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
 from components.sizing.kv import CHUNK_TOKENS, Transfer
+from components.sizing.replicas import RoleReplicas
 
 
 def _transfer_json(transfer: Transfer) -> dict[str, Any]:
@@ -23,10 +24,24 @@ def _transfer_json(transfer: Transfer) -> dict[str, Any]:
     }
 
 
+def _role_json(role: RoleReplicas) -> dict[str, Any]:
+    return {
+        "minReplicas": role.minimum,
+        "maxReplicas": role.maximum,
+        "gpus": role.gpus,
+        "metric": role.metric,
+    }
+
+
 def _endpoint_json(report: SizingReport) -> dict[str, Any]:
-    sizing, hbm = report.sizing, report.sizing.hbm
+    sizing, hbm, replicas = report.sizing, report.sizing.hbm, report.replicas
     return {
         "name": sizing.name,
+        "replicas": {
+            "prefill": _role_json(replicas.prefill),
+            "decode": _role_json(replicas.decode),
+        },
+        "maxGpus": replicas.max_gpus,
         "architecture": sizing.architecture.name,
         "tensorParallelSize": sizing.tensor_parallel_size,
         "kvBytesPerTokenPerRank": sizing.kv_bytes_per_token_per_rank,
@@ -100,6 +115,9 @@ def sizing_table(report: SizingReport) -> list[str]:
     lines = [
         f"{sizing.name}: {model.name} on {instance.name}, tensorParallelSize "
         f"{sizing.tensor_parallel_size}",
+        f"  prefill replicas        {report.replicas.prefill.describe()}",
+        f"  decode replicas         {report.replicas.decode.describe()}",
+        f"  GPUs at most            {report.replicas.max_gpus}",
         f"  architecture            {_describe(model)}",
         f"  KV per token per rank   {format_bytes(sizing.kv_bytes_per_token_per_rank)}, "
         f"moved in {CHUNK_TOKENS}-token chunks",

@@ -49,9 +49,9 @@ def without(resources: list[dict], type_: str, name: str) -> list[dict]:
     return [r for r in resources if r is not one(resources, type_, name)]
 
 
-def _options() -> PolicyResourceOptions:
+def _options(resource: dict) -> PolicyResourceOptions:
     return PolicyResourceOptions(
-        protect=False,
+        protect=resource["protect"],
         ignore_changes=[],
         delete_before_replace=None,
         aliases=[],
@@ -69,7 +69,7 @@ def _stack_args(resources: list[dict]) -> StackValidationArgs:
             unknown_checking_proxy(r["inputs"]),
             r["urn"],
             r["name"],
-            _options(),
+            _options(r),
             None,
             None,
             [],
@@ -91,7 +91,7 @@ def _resource_args(resource: dict) -> ResourceValidationArgs:
         unknown_checking_proxy(resource["inputs"]),
         resource["urn"],
         resource["name"],
-        _options(),
+        _options(resource),
         None,
     )
 

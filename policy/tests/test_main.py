@@ -57,6 +57,7 @@ def analyze_stack(analyzer, resources: list[dict]) -> list:
                 properties=inputs(r),
                 urn=r["urn"],
                 name=r["name"],
+                options=proto.AnalyzerResourceOptions(protect=r["protect"]),
                 propertyDependencies={
                     key: proto.AnalyzerPropertyDependencies(urns=urns)
                     for key, urns in r["propertyDependencies"].items()
@@ -68,7 +69,7 @@ def analyze_stack(analyzer, resources: list[dict]) -> list:
     return list(analyzer.AnalyzeStack(request).diagnostics)
 
 
-def test_the_pack_enforces_its_four_policies_as_mandatory(analyzer):
+def test_the_pack_enforces_every_policy_as_mandatory(analyzer):
     info = analyzer.GetAnalyzerInfo(empty_pb2.Empty())
     assert info.name == "hyperpod-dpd"
     assert {p.name: p.enforcementLevel for p in info.policies} == {
@@ -76,6 +77,9 @@ def test_the_pack_enforces_its_four_policies_as_mandatory(analyzer):
         "efa-self-rules": proto.MANDATORY,
         "buckets-encrypted-private": proto.MANDATORY,
         "inference-operator-minimum": proto.MANDATORY,
+        "model-bucket-kept": proto.MANDATORY,
+        "no-world-ingress": proto.MANDATORY,
+        "eks-endpoint-not-world-by-default": proto.MANDATORY,
     }
 
 

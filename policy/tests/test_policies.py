@@ -6,13 +6,21 @@ from policy.policies import (
     ADDON,
     BUCKET,
     BUCKET_ACL,
+    BUCKET_ACL_V2,
     BUCKET_ENCRYPTION,
     BUCKET_PUBLIC_ACCESS_BLOCK,
+    BUCKET_V2,
+    BUCKET_VERSIONING,
     BUCKETS_ENCRYPTED_PRIVATE,
     DPD_ENDPOINT,
     EFA_SELF_RULES,
+    EKS_COMPONENT,
+    EKS_ENDPOINT_NOT_WORLD_BY_DEFAULT,
     ENDPOINT,
     INFERENCE_OPERATOR_MINIMUM,
+    MODEL_BUCKET_KEPT,
+    NATIVE_BUCKET,
+    NO_WORLD_INGRESS,
     RULE_TYPES,
     SECURITY_GROUP,
 )
@@ -31,7 +39,16 @@ DPD_TYPES = (
 
 
 @pytest.mark.parametrize("preview", [False, True], ids=["up", "preview"])
-@pytest.mark.parametrize("policy", [DPD_ENDPOINT, INFERENCE_OPERATOR_MINIMUM], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "policy",
+    [
+        DPD_ENDPOINT,
+        INFERENCE_OPERATOR_MINIMUM,
+        NO_WORLD_INGRESS,
+        EKS_ENDPOINT_NOT_WORLD_BY_DEFAULT,
+    ],
+    ids=lambda p: p.name,
+)
 def test_every_resource_of_the_dev_stack_keeps_the_resource_policies(policy, preview):
     stack = in_preview(dev_stack()) if preview else dev_stack()
     assert resource_violations(policy, stack) == []
@@ -39,7 +56,7 @@ def test_every_resource_of_the_dev_stack_keeps_the_resource_policies(policy, pre
 
 @pytest.mark.parametrize("preview", [False, True], ids=["up", "preview"])
 @pytest.mark.parametrize(
-    "policy", [EFA_SELF_RULES, BUCKETS_ENCRYPTED_PRIVATE], ids=lambda p: p.name
+    "policy", [EFA_SELF_RULES, BUCKETS_ENCRYPTED_PRIVATE, MODEL_BUCKET_KEPT], ids=lambda p: p.name
 )
 def test_the_dev_stack_keeps_the_stack_policies(policy, preview):
     stack = in_preview(dev_stack()) if preview else dev_stack()
@@ -186,16 +203,22 @@ def test_a_public_acl_on_the_bucket_is_refused():
     ]
 
 
+def acl_naming(bucket: dict, acl_type: str, acl: str) -> dict:
+    """A canned ACL resource that names `bucket` (and depends on no resource)."""
+    return {
+        "type": acl_type,
+        "name": "open",
+        "urn": bucket["urn"] + "-open",
+        "inputs": {"bucket": bucket["inputs"]["bucket"], "acl": acl},
+        "propertyDependencies": {},
+        "protect": False,
+    }
+
+
 def test_a_public_acl_resource_naming_the_bucket_is_refused():
     stack = dev_stack()
     bucket = one(stack, BUCKET, "model-weights")
-    acl = {
-        "type": BUCKET_ACL,
-        "name": "open",
-        "urn": bucket["urn"] + "-open",
-        "inputs": {"bucket": bucket["inputs"]["bucket"], "acl": "public-read-write"},
-        "propertyDependencies": {},
-    }
+    acl = acl_naming(bucket, BUCKET_ACL, "public-read-write")
     assert stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [*stack, acl]) == [
         (
             "bucket 'model-weights' has the ACL 'public-read-write', which makes it public; "
@@ -275,3 +298,134 @@ def test_other_add_ons_are_left_alone():
     coredns = one(stack, ADDON, "node-addons-coredns")
     coredns["inputs"]["addonVersion"] = "v1.0.0-eksbuild.1"
     assert resource_violations(INFERENCE_OPERATOR_MINIMUM, [coredns]) == []
+
+
+def test_a_public_bucket_acl_v2_naming_a_bucket_v2_is_refused():
+    stack = dev_stack()
+    bucket = one(stack, BUCKET, "access-logs")
+    bucket["type"] = BUCKET_V2
+    acl = acl_naming(bucket, BUCKET_ACL_V2, "public-read")
+    assert stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [*stack, acl]) == [
+        (
+            "bucket 'access-logs' has the ACL 'public-read', which makes it public; use private",
+            bucket["urn"],
+        )
+    ]
+
+
+def native_bucket(**inputs) -> dict:
+    return {
+        "type": NATIVE_BUCKET,
+        "name": "native",
+        "urn": "urn:pulumi:dev::hyperpod-dpd::aws-native:s3:Bucket::native",
+        "inputs": inputs,
+        "propertyDependencies": {},
+        "protect": False,
+    }
+
+
+def test_an_aws_native_bucket_is_held_to_the_same_rules():
+    hardened = native_bucket(
+        bucketEncryption={
+            "serverSideEncryptionConfiguration": [
+                {"serverSideEncryptionByDefault": {"sseAlgorithm": "aws:kms"}}
+            ]
+        },
+        publicAccessBlockConfiguration={
+            "blockPublicAcls": True,
+            "blockPublicPolicy": True,
+            "ignorePublicAcls": True,
+            "restrictPublicBuckets": True,
+        },
+    )
+    assert stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [hardened]) == []
+    public = native_bucket(accessControl="PublicRead")
+    messages = [m for m, _ in stack_violations(BUCKETS_ENCRYPTED_PRIVATE, [public])]
+    assert messages == [
+        "bucket 'native' has no default encryption; add a server-side encryption configuration "
+        "with AES256 or aws:kms",
+        "bucket 'native' has no public access block; add one with blockPublicAcls, "
+        "blockPublicPolicy, ignorePublicAcls, restrictPublicBuckets all true",
+        "bucket 'native' has the ACL 'public-read', which makes it public; use private",
+    ]
+
+
+# model-bucket-kept
+
+
+def test_an_unprotected_model_bucket_is_refused():
+    stack = dev_stack()
+    one(stack, BUCKET, "model-weights")["protect"] = False
+    assert stack_violations(MODEL_BUCKET_KEPT, stack) == [
+        (
+            "the model bucket 'model-weights' is not protected; set protect=True on it "
+            "(resource option)",
+            bucket_urn(stack, "model-weights"),
+        )
+    ]
+
+
+@pytest.mark.parametrize("preview", [False, True])
+def test_an_unversioned_model_bucket_is_refused(preview):
+    stack = without(dev_stack(), BUCKET_VERSIONING[0], "model-weights")
+    stack = in_preview(stack) if preview else stack
+    ((message, urn),) = stack_violations(MODEL_BUCKET_KEPT, stack)
+    assert message.startswith("the model bucket 'model-weights' is not versioned")
+    assert urn == bucket_urn(stack, "model-weights")
+
+
+# no-world-ingress
+
+
+@pytest.mark.parametrize("key, cidr", [("cidrIpv4", "0.0.0.0/0"), ("cidrIpv6", "::/0")])
+def test_ingress_from_the_whole_internet_is_refused(key, cidr):
+    stack = dev_stack()
+    rule = next(r for r in stack if r["type"] == RULE_TYPES["ingress"])
+    rule["inputs"] = {**rule["inputs"], key: cidr}
+    ((message, urn),) = resource_violations(NO_WORLD_INGRESS, stack)
+    assert message.startswith(f"lets in {cidr}, the whole internet")
+    assert urn == rule["urn"]
+
+
+def test_a_groups_inline_ingress_from_the_internet_is_refused():
+    stack = dev_stack()
+    group = one(stack, SECURITY_GROUP, "efa")
+    group["inputs"]["ingress"] = [{"protocol": "tcp", "cidrBlocks": ["10.0.0.0/16", "0.0.0.0/0"]}]
+    assert [m for m, _ in resource_violations(NO_WORLD_INGRESS, stack)] == [
+        "lets in 0.0.0.0/0, the whole internet; allow the VPC's CIDR, a known range or a "
+        "security group instead"
+    ]
+
+
+# eks-endpoint-not-world-by-default
+
+
+def eks_violations(**changes) -> list[str]:
+    stack = dev_stack()
+    cluster = next(r for r in stack if r["type"] == EKS_COMPONENT)
+    cluster["inputs"].update(changes)
+    for key in [k for k, v in changes.items() if v is None]:
+        del cluster["inputs"][key]
+    return [m for m, _ in resource_violations(EKS_ENDPOINT_NOT_WORLD_BY_DEFAULT, stack)]
+
+
+def test_a_public_eks_endpoint_without_cidrs_is_refused():
+    (message,) = eks_violations(publicAccessCidrs=None)
+    assert message.startswith("the public API endpoint takes EKS's default of 0.0.0.0/0")
+
+
+def test_a_public_endpoint_is_public_unless_said_otherwise():
+    assert eks_violations(publicAccessCidrs=None, endpointPublicAccess=None)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"publicAccessCidrs": ["0.0.0.0/0"]},
+        {"publicAccessCidrs": ["203.0.113.0/24"]},
+        {"publicAccessCidrs": None, "endpointPublicAccess": False},
+    ],
+    ids=["world-written-out", "a-range", "private"],
+)
+def test_an_endpoint_open_on_purpose_limited_or_private_passes(changes):
+    assert eks_violations(**changes) == []

@@ -24,18 +24,42 @@ def test_the_dev_stack_passes_cfn_lint(dev):
     assert lint_errors(dev.resources) == []
 
 
-def test_the_template_covers_the_hyperpod_cluster_and_its_neighbours(dev):
+def test_the_template_covers_the_whole_stack(dev):
     types = {r["Type"] for r in template(dev.resources)["Resources"].values()}
     assert {
         "AWS::SageMaker::Cluster",
+        "AWS::EKS::Cluster",
         "AWS::EKS::Addon",
         "AWS::EC2::VPC",
         "AWS::EC2::Subnet",
+        "AWS::EC2::RouteTable",
+        "AWS::EC2::Route",
+        "AWS::EC2::SubnetRouteTableAssociation",
         "AWS::EC2::SecurityGroupIngress",
         "AWS::EC2::SecurityGroupEgress",
         "AWS::IAM::Role",
-        "AWS::IAM::RolePolicy",
+        "AWS::S3::Bucket",
+        "AWS::S3::BucketPolicy",
     } <= types
+
+
+def test_buckets_carry_their_settings_and_roles_their_policies(dev):
+    resources = template(dev.resources)["Resources"]
+    model = resources["ModelWeightsBucket"]["Properties"]
+    assert {
+        "BucketEncryption",
+        "PublicAccessBlockConfiguration",
+        "VersioningConfiguration",
+        "LoggingConfiguration",
+        "OwnershipControls",
+    } <= model.keys()
+    nodes = resources["HyperpodExecutionRole"]["Properties"]
+    assert nodes["ManagedPolicyArns"] == [
+        "arn:aws:iam::aws:policy/AmazonSageMakerClusterInstanceRolePolicy"
+    ]
+    assert [p["PolicyName"] for p in nodes["Policies"]] == ["hyperpod-nodes"]
+    eks = resources["EksCluster"]["Properties"]["ResourcesVpcConfig"]
+    assert eks["PublicAccessCidrs"] == ["0.0.0.0/0"]
 
 
 def with_first_group(dev, **changes) -> list:
@@ -54,3 +78,40 @@ def test_a_wrong_instance_type_fails_cfn_lint(dev):
 def test_an_unknown_property_fails_cfn_lint(dev):
     errors = lint_errors(with_first_group(dev, threadsPerCpu=1))
     assert any("'threadsPerCpu' was unexpected" in e for e in errors)
+
+
+@pytest.fixture(scope="module")
+def autoscaled():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
+    return render(config, stack="dev")
+
+
+def test_node_autoscaling_inputs_pass_cfn_lint(autoscaled):
+    assert lint_errors(autoscaled.resources) == []
+    (cluster,) = [
+        r
+        for r in template(autoscaled.resources)["Resources"].values()
+        if r["Type"] == "AWS::SageMaker::Cluster"
+    ]
+    properties = cluster["Properties"]
+    assert properties["AutoScaling"] == {"Mode": "Enable", "AutoScalerType": "Karpenter"}
+    assert properties["ClusterRole"].startswith("arn:aws:iam::123456789012:role/")
+    assert [g["InstanceCount"] for g in properties["InstanceGroups"]] == [0, 1]
+
+
+def test_an_unknown_auto_scaler_fails_cfn_lint(autoscaled):
+    resources = copy.deepcopy(autoscaled.resources)
+    cluster = next(r for r in resources if r.type == "aws-native:sagemaker:Cluster")
+    cluster.inputs["autoScaling"]["autoScalerType"] = "ClusterAutoscaler"
+    errors = lint_errors(resources)
+    assert any("AutoScalerType" in e and "'ClusterAutoscaler' is not one of" in e for e in errors)
+
+
+def test_min_instance_count_passes_cfn_lint():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["minInstanceCount"] = 1
+    result = render(config, stack="dev")
+    assert lint_errors(result.resources) == []
+    cluster = next(r for r in result.resources if r.type == "aws-native:sagemaker:Cluster")
+    assert cluster.inputs["instanceGroups"][0]["minInstanceCount"] == 1

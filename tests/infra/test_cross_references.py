@@ -79,8 +79,8 @@ CASES: dict[str, tuple[Callable[[], Config], str]] = {
     "tokenConfigKey names one of the program's keys": (
         lambda: hugging_face(tokenConfigKey="cluster"),
         f"{E0}.modelSource.huggingFace.tokenConfigKey: 'cluster' is one of this program's own "
-        "settings (endpoints, network, cluster, buckets, operator); name a key of its own for "
-        "the token, e.g. hfToken",
+        "settings (endpoints, network, cluster, buckets, operator, observability); name a key "
+        "of its own for the token, e.g. hfToken",
     ),
     "an L2 cache URL without a backend": (
         lambda: endpoint_with(kvCache={"l2CacheLocalUrl": "redis://redis.cache:6379"}),

@@ -6,8 +6,14 @@ import pytest
 
 from infra.__main__ import main
 from infra.offline import mocks
-from tests.infra.test_stack import existing_cluster_config
-from tests.support import config_file, dev_config, problem_for, problems, render
+from tests.support import (
+    config_file,
+    dev_config,
+    existing_cluster_config,
+    problem_for,
+    problems,
+    render,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -66,6 +72,28 @@ def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch
         "which is not allowed; SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, "
         "1.34"
     )
+
+
+def test_an_existing_cluster_past_eks_extended_support_only_warns(monkeypatch):
+    # EKS upgrades such a control plane itself; the stack still manages its endpoints.
+    account(monkeypatch, eks_version="1.31")
+    result = render(existing_cluster_config())
+    assert result.resources
+    assert (
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.31, "
+        "whose EKS extended support ended on 2026-11-26; EKS upgrades its control plane to the "
+        "earliest supported version at any time, without notice, and leaves nodes and add-ons "
+        "behind: upgrade the cluster first"
+    ) in result.warnings
+
+
+def test_an_existing_cluster_in_eks_extended_support_warns_of_its_cost(monkeypatch):
+    account(monkeypatch, eks_version="1.32")
+    assert (
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.32, "
+        "in EKS extended support since 2026-03-23 (until 2027-03-23), which bills $0.60 per "
+        "cluster hour instead of $0.10"
+    ) in render(existing_cluster_config()).warnings
 
 
 def test_an_existing_hyperpod_cluster_not_in_service_is_refused(monkeypatch):

@@ -3,8 +3,7 @@
 from typing import Any
 
 from infra.offline.mocks import ACCOUNT_ID
-from tests.infra.test_stack import existing_cluster_config
-from tests.support import dev_config, problem_for, problems
+from tests.support import dev_config, existing_cluster_config, problem_for, problems
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

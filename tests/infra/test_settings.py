@@ -134,6 +134,31 @@ def test_a_hugging_face_token_key_must_be_set():
     assert "pulumi config set --secret hfToken" in problem
 
 
+def test_a_hugging_face_token_in_plain_text_is_refused_with_the_command_that_encrypts_it():
+    source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
+    endpoint = {**dev_endpoint(), "modelSource": source}
+    plain = with_endpoints(endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": "hf_plaintexttoken"})
+    (problem,) = problems(plain)
+    assert problem.startswith(f"{KEY}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken")
+    assert "is plain text in the stack file" in problem
+    assert "`pulumi config set --secret hfToken <token>`" in problem
+    assert "hf_plaintexttoken" not in problem
+    encrypted = with_endpoints(
+        endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": {"secure": "v1:abc"}}
+    )
+    assert render(encrypted).resources
+
+
+def test_the_cli_names_encrypted_keys_in_the_environment(monkeypatch):
+    # `pulumi up` hands the program its encrypted keys in PULUMI_CONFIG_SECRET_KEYS, not through
+    # set_all_config as the offline render does.
+    source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
+    endpoint = {**dev_endpoint(), "modelSource": source}
+    config = with_endpoints(endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": "decrypted"})
+    monkeypatch.setenv("PULUMI_CONFIG_SECRET_KEYS", '["hyperpod-dpd:hfToken"]')
+    assert render(config).resources
+
+
 def test_spec_overrides_are_checked_against_the_crd_schema():
     (problem,) = endpoint_problems(specOverrides={"pdSpec": {"routingTreshold": 1}})
     assert problem.startswith(
@@ -217,7 +242,13 @@ CATALOG_IDS = (
 
 
 def endpoint_warnings(config: dict) -> list[str]:
-    return [w for w in render(config).warnings if w.startswith("hyperpod-dpd:endpoints")]
+    """The endpoints' own warnings; not where their metrics go, which the dev stack, with
+    observability off, is warned about (tests/components/observability covers it)."""
+    return [
+        w
+        for w in render(config).warnings
+        if w.startswith("hyperpod-dpd:endpoints") and ".metrics.enabled:" not in w
+    ]
 
 
 def test_the_dev_stack_sizes_without_warnings():

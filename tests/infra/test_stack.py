@@ -4,7 +4,14 @@ import pytest
 import yaml
 
 from infra.paths import ROOT
-from tests.support import dev_config, endpoint_configs, one, render, waits_for
+from tests.support import (
+    dev_config,
+    endpoint_configs,
+    existing_cluster_config,
+    one,
+    render,
+    waits_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -48,18 +55,6 @@ def test_the_endpoint_reads_the_stack_model_bucket(dev):
 def test_the_dev_stack_exports_the_clusters(dev):
     assert dev.outputs["eksCluster"] == "hyperpod-dpd-dev"
     assert dev.outputs["hyperpodClusterArn"].startswith("arn:aws:sagemaker:us-west-2:")
-
-
-def existing_cluster_config() -> dict:
-    config = dev_config()
-    del config["hyperpod-dpd:network"]
-    config["hyperpod-dpd:cluster"] = {
-        "existing": {
-            "eksClusterName": "shared-hyperpod",
-            "hyperpodClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abc123def456",
-        }
-    }
-    return config
 
 
 def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources():
@@ -174,6 +169,10 @@ def test_the_prod_example_overrides_what_production_needs():
     }
     assert all(b.options.get("protect") for b in buckets)
     assert one(result, "aws:ec2/vpc:Vpc").inputs["cidrBlock"] == "10.64.0.0/16"
+    eks = one(result, "eks:index:Cluster")
+    assert eks.inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    assert eks.options["protect"] is True
+    assert one(result, "aws-native:sagemaker:Cluster").options["protect"] is True
     assert [w for w in result.warnings if w.startswith("hyperpod-dpd:endpoints")] == []
 
 

@@ -1,10 +1,21 @@
 """The network, cluster and bucket settings are refused before deploy, naming the key."""
 
+from datetime import date
 from typing import Any
 
 import pytest
+import yaml
 
-from tests.support import dev_config, dev_endpoint, problem_for, problems, with_endpoints
+from infra import clock
+from infra.paths import ROOT
+from tests.support import (
+    dev_config,
+    dev_endpoint,
+    problem_for,
+    problems,
+    render,
+    with_endpoints,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -152,12 +163,50 @@ def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix)
 
 
 def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
-    config = dev_config()
-    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = "1.35"
-    (problem,) = problems(config)
+    (problem,) = problems(with_kubernetes("1.35"))
     assert problem == (
         "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
-        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34"
+        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34. Versions allowed on 2026-12-01: "
+        "1.32, 1.33, 1.34"
+    )
+
+
+def with_kubernetes(version: str) -> dict:
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["kubernetesVersion"] = version
+    return config
+
+
+def test_a_kubernetes_version_past_eks_extended_support_is_refused():
+    # The tests run on 2026-12-01 (tests/conftest.py).
+    assert problems(with_kubernetes("1.31")) == [
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.31' is not allowed; EKS's extended support "
+        "for it ended on 2026-11-26, and EKS creates no cluster on it since. Versions allowed "
+        "on 2026-12-01: 1.32, 1.33, 1.34"
+    ]
+
+
+def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
+    assert (
+        "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
+        "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
+        "in standard support: 1.34"
+    ) in render(with_kubernetes("1.33")).warnings
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_the_example_stacks_take_a_version_in_standard_support(stack):
+    config = yaml.safe_load((ROOT / f"Pulumi.{stack}.yaml").read_text())["config"]
+    result = render(config, stack=stack)
+    assert not [w for w in result.warnings if "kubernetesVersion" in w]
+
+
+def test_the_day_the_program_runs_decides(monkeypatch):
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2027, 12, 2))
+    (problem,) = problems(dev_config())
+    assert problem.startswith(
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.34' is not allowed; EKS's extended support "
+        "for it ended on 2027-12-02"
     )
 
 
@@ -167,3 +216,41 @@ def test_the_region_is_required():
     assert problems(config) == [
         "aws:region: is required, e.g. `pulumi config set aws:region us-west-2`"
     ]
+
+
+def with_endpoint_access(access: dict | None) -> dict:
+    config = dev_config()
+    cluster = config["hyperpod-dpd:cluster"]
+    if access is None:
+        del cluster["endpointAccess"]
+    else:
+        cluster["endpointAccess"] = access
+    return config
+
+
+def test_a_public_api_endpoint_open_to_the_world_by_default_is_refused():
+    problem = problem_for(
+        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(None))
+    )
+    assert "EKS's default of 0.0.0.0/0 when publicCidrs is unset" in problem
+    assert "publicCidrs: [0.0.0.0/0]" in problem
+
+
+@pytest.mark.parametrize(
+    "access, says",
+    [
+        ({"public": False, "private": False}, "EKS needs one endpoint at least"),
+        ({"public": False, "publicCidrs": ["203.0.113.0/24"]}, "drop publicCidrs or set public"),
+    ],
+)
+def test_an_unreachable_or_contradictory_endpoint_is_refused(access, says):
+    assert says in problem_for(
+        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(access))
+    )
+
+
+def test_a_public_cidr_must_be_an_ipv4_cidr():
+    found = problems(with_endpoint_access({"publicCidrs": ["my-office"]}))
+    assert "'my-office' is not an IPv4 CIDR" in problem_for(
+        "hyperpod-dpd:cluster.endpointAccess.publicCidrs", found
+    )

@@ -10,7 +10,7 @@ from components.cluster.eks import (
     EksCluster,
     EksClusterArgs,
 )
-from components.cluster.spec import AddonVersions
+from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
 from tests.support import one, run_component
 
@@ -52,6 +52,20 @@ def test_hyperpod_requirements_on_the_control_plane():
     assert inputs["clusterSecurityGroup"] == one(result, ":SecurityGroup").urn
     assert inputs["privateSubnetIds"] == ["subnet-a", "subnet-b"]
     assert inputs["version"] == "1.34"
+
+
+def test_the_api_endpoint_is_private_unless_asked_and_public_only_to_the_cidrs_given():
+    inputs = one(cluster(), "eks:index:Cluster").inputs
+    assert (inputs["endpointPublicAccess"], inputs["endpointPrivateAccess"]) == (False, True)
+    access = EndpointAccess(public=True, public_cidrs=["203.0.113.0/24"], private=True)
+    inputs = one(cluster(endpoint_access=access), "eks:index:Cluster").inputs
+    assert inputs["endpointPublicAccess"] is True
+    assert inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+
+
+def test_protect_reaches_the_control_plane():
+    assert not one(cluster(), "eks:index:Cluster").options.get("protect")
+    assert one(cluster(protect=True), "eks:index:Cluster").options["protect"] is True
 
 
 def test_coredns_does_not_wait_for_nodes_that_do_not_exist_yet():

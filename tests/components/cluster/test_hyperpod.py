@@ -34,7 +34,7 @@ SUBNETS = {"usw2-az2": "subnet-0000000000000000a", "usw2-az3": "subnet-000000000
 EKS = "arn:aws:eks:us-west-2:123456789012:cluster/dpd"
 
 
-def cluster():
+def cluster(node_autoscaling: bool = False):
     def build():
         scripts = LifecycleScripts(
             "scripts", LifecycleScriptsArgs(bucket="sagemaker-dpd", directory=LIFECYCLE_DIRECTORY)
@@ -49,11 +49,13 @@ def cluster():
                 name="dpd",
                 account=AwsAccount("123456789012", "aws", "us-west-2"),
                 eks_cluster_arn=EKS,
+                vpc_id="vpc-0123456789abcdef0",
                 security_group_id="sg-0123456789abcdef0",
                 subnet_ids=SUBNETS,
                 instance_groups=GROUPS,
                 lifecycle_scripts=scripts,
                 lifecycle_bucket="sagemaker-dpd",
+                node_autoscaling=node_autoscaling,
             ),
             opts=pulumi.ResourceOptions(depends_on=[chart]),
         )
@@ -130,3 +132,39 @@ def test_the_dependencies_chart_is_installed_without_waiting_for_nodes():
     assert release["values"]["health-monitoring-agent"] == {"region": "us-west-2"}
     assert release["values"]["inferenceOperators"] == {"enabled": False}
     assert release["skipAwait"] is True
+
+
+def test_without_node_autoscaling_the_cluster_has_no_autoscaler():
+    result = cluster()
+    inputs = one(result, "aws-native:sagemaker:Cluster").inputs
+    assert "autoScaling" not in inputs and "clusterRole" not in inputs
+    assert [g["instanceCount"] for g in inputs["instanceGroups"]] == [2, 1]
+
+
+def test_node_autoscaling_hands_the_gpu_groups_to_karpenter_with_its_cluster_role():
+    result = cluster(node_autoscaling=True)
+    hyperpod = one(result, "aws-native:sagemaker:Cluster")
+    inputs = hyperpod.inputs
+    assert inputs["autoScaling"] == {"mode": "Enable", "autoScalerType": "Karpenter"}
+    role = one(result, "aws:iam/role:Role", "hyperpod-autoscaler")
+    assert inputs["clusterRole"] == f"arn:aws:iam::123456789012:role/{role.id}"
+    (trust,) = json.loads(role.inputs["assumeRolePolicy"])["Statement"]
+    assert trust["Principal"] == {"Service": "hyperpod.sagemaker.amazonaws.com"}
+    policy = json.loads(
+        one(result, "aws:iam/rolePolicy:RolePolicy", "hyperpod-autoscaler").inputs["policy"]
+    )
+    nodes, kms, _ = policy["Statement"]
+    assert nodes["Action"] == [
+        "sagemaker:BatchAddClusterNodes",
+        "sagemaker:BatchDeleteClusterNodes",
+    ]
+    assert nodes["Resource"] == "arn:aws:sagemaker:us-west-2:123456789012:cluster/*"
+    assert kms["Condition"]["Bool"] == {"kms:GrantIsForAWSResource": "true"}
+    # The GPU group starts empty without deep health checks; the system group keeps its count.
+    p5, system = inputs["instanceGroups"]
+    assert (p5["instanceCount"], "onStartDeepHealthChecks" in p5) == (0, False)
+    assert system["instanceCount"] == 1
+    assert hyperpod.options.get("ignoreChanges") == ["instanceGroups[0].instanceCount"]
+    assert waits_for(
+        result, hyperpod, one(result, "aws:iam/rolePolicy:RolePolicy", "hyperpod-autoscaler")
+    )

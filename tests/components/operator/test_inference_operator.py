@@ -14,7 +14,10 @@ PROVIDER = f"arn:aws:iam::123456789012:oidc-provider/{ISSUER}"
 HYPERPOD = "arn:aws:sagemaker:us-west-2:123456789012:cluster/abc123def456"
 
 
-def operator(**spec):
+KEY = "arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
+
+
+def operator(kms_key_arn: str | None = None, **spec):
     args = InferenceOperatorArgs(
         spec=OperatorSpec.model_validate(spec),
         cluster_name="dpd",
@@ -24,6 +27,8 @@ def operator(**spec):
         hyperpod_cluster_arn=HYPERPOD,
         tls_bucket="hyperpod-tls-dpd",
         model_buckets=["dpd-models"],
+        endpoint_namespaces=["default", "inference"],
+        kms_key_arn=kms_key_arn,
     )
     return run_component(lambda: InferenceOperator("inference-operator", args))
 
@@ -123,6 +128,9 @@ def test_every_role_trusts_its_service_account(installed, purpose, service_accou
 def test_the_execution_role_is_also_trusted_by_sagemaker_with_the_inference_policy(installed):
     trust = json.loads(roles(installed)["execution"].inputs["assumeRolePolicy"])
     assert trust["Statement"][1]["Principal"] == {"Service": "sagemaker.amazonaws.com"}
+    assert trust["Statement"][1]["Condition"] == {
+        "StringEquals": {"aws:SourceAccount": "123456789012"}
+    }
     attached = {
         r.inputs["policyArn"]
         for r in installed.resources
@@ -131,12 +139,17 @@ def test_the_execution_role_is_also_trusted_by_sagemaker_with_the_inference_poli
     assert "arn:aws:iam::aws:policy/AmazonSageMakerHyperPodInferenceAccess" in attached
 
 
-def test_the_s3_csi_role_reads_only_the_model_bucket(installed):
+def inline_policy(result, purpose: str) -> dict:
     (policy,) = [
         json.loads(r.inputs["policy"])
-        for r in installed.resources
-        if r.type == "aws:iam/rolePolicy:RolePolicy" and r.inputs["name"] == "s3-csi-driver"
+        for r in result.resources
+        if r.type == "aws:iam/rolePolicy:RolePolicy" and r.inputs["name"] == purpose
     ]
+    return policy
+
+
+def test_the_s3_csi_role_reads_only_the_model_bucket(installed):
+    policy = inline_policy(installed, "s3-csi-driver")
     assert {json.dumps(s["Resource"]) for s in policy["Statement"]} == {
         '["arn:aws:s3:::dpd-models"]',
         '["arn:aws:s3:::dpd-models/*"]',
@@ -157,9 +170,43 @@ def test_the_add_on_gets_time_to_become_active_on_p5(installed):
     assert addon.options["customTimeouts"] == {"create": "90m", "update": "90m", "delete": "40m"}
 
 
+def test_with_a_bucket_key_the_operator_and_s3_driver_may_use_it():
+    result = operator(kms_key_arn=KEY)
+    (tls,) = inline_policy(result, "execution")["Statement"]
+    assert (tls["Action"], tls["Resource"]) == (["kms:Decrypt", "kms:GenerateDataKey"], KEY)
+    s3_key = inline_policy(result, "s3-csi-driver")["Statement"][-1]
+    assert (s3_key["Action"], s3_key["Resource"]) == (["kms:Decrypt"], KEY)
+    assert "execution" not in {
+        r.inputs["name"] for r in installed_policies(operator()) if "name" in r.inputs
+    }
+
+
+def installed_policies(result) -> list:
+    return [r for r in result.resources if r.type == "aws:iam/rolePolicy:RolePolicy"]
+
+
+def test_the_fsx_driver_role_has_no_managed_full_access(installed):
+    attached = {
+        r.inputs["policyArn"]
+        for r in installed.resources
+        if r.type.endswith(":RolePolicyAttachment")
+    }
+    assert not any("FSx" in arn for arn in attached)
+    assert inline_policy(installed, "fsx-csi-driver")["Statement"][0]["Action"] == [
+        "fsx:DescribeFileSystems"
+    ]
+
+
 def test_the_gated_model_role_only_when_asked():
     assert "gated-models" not in roles(operator())
     result = operator(gatedModels=True)
     addon = addons(result)["amazon-sagemaker-hyperpod-inference"]
     values = json.loads(addon.inputs["configurationValues"])
     assert values["jumpstartGatedModelDownloadRoleArn"].endswith(roles(result)["gated-models"].id)
+    trust = json.loads(roles(result)["gated-models"].inputs["assumeRolePolicy"])
+    assert trust["Statement"][0]["Condition"]["StringLike"] == {
+        f"{ISSUER}:sub": [
+            "system:serviceaccount:default:hyperpod-inference-service-account*",
+            "system:serviceaccount:inference:hyperpod-inference-service-account*",
+        ]
+    }

@@ -63,15 +63,17 @@ def test_data_buckets_log_access_to_the_log_bucket():
     assert {entry["targetBucket"] for entry in logging.values()} == {"dpd-logs"}
 
 
-def test_model_weights_are_versioned_and_protected_from_deletion():
+def test_model_weights_and_lifecycle_scripts_are_versioned():
+    assert set(settings_of(buckets(), ":BucketVersioning")) == {"dpd-models", "sagemaker-dpd"}
+
+
+def test_model_weights_are_protected_from_deletion_and_retained_past_it():
     result = buckets()
-    assert set(settings_of(result, ":BucketVersioning")) == {"dpd-models"}
-    protected = {
-        r.inputs["bucket"]
-        for r in result.resources
-        if r.type == "aws:s3/bucket:Bucket" and r.options.get("protect")
+    options = {
+        r.inputs["bucket"]: r.options for r in result.resources if r.type == "aws:s3/bucket:Bucket"
     }
-    assert protected == {"dpd-models"}
+    assert {name for name, o in options.items() if o.get("protect")} == {"dpd-models"}
+    assert {name for name, o in options.items() if o.get("retainOnDelete")} == {"dpd-models"}
 
 
 def test_protect_covers_every_bucket_when_asked():

@@ -21,6 +21,8 @@ def test_the_document_has_exactly_the_published_shape():
     (endpoint,) = sizing_document([report(pdBufferSize="4GiB")])["endpoints"]
     assert set(endpoint) == {
         "name",
+        "replicas",
+        "maxGpus",
         "architecture",
         "tensorParallelSize",
         "kvBytesPerTokenPerRank",
@@ -44,6 +46,8 @@ def test_the_document_has_exactly_the_published_shape():
         "overheadBytes",
         "headroomBytes",
     }
+    assert set(endpoint["replicas"]) == {"prefill", "decode"}
+    assert set(endpoint["replicas"]["prefill"]) == {"minReplicas", "maxReplicas", "gpus", "metric"}
     (finding,) = endpoint["findings"]
     assert set(finding) == {"level", "code", "message"}
     assert (finding["level"], finding["code"]) == ("warning", "pd-buffer-below-max-num-seqs")
@@ -53,6 +57,11 @@ def test_the_dev_endpoint_document_carries_the_documented_figures():
     (endpoint,) = sizing_document([report()])["endpoints"]
     assert {k: v for k, v in endpoint.items() if k not in ("transfers", "hbm")} == {
         "name": "dpd-test",
+        "replicas": {
+            "prefill": {"minReplicas": 1, "maxReplicas": 1, "gpus": 8, "metric": None},
+            "decode": {"minReplicas": 1, "maxReplicas": 1, "gpus": 8, "metric": None},
+        },
+        "maxGpus": 16,
         "architecture": "llama-3.3-70b",
         "tensorParallelSize": 8,
         "kvBytesPerTokenPerRank": 40 * 1024,
@@ -102,3 +111,26 @@ def test_the_table_says_when_no_buffer_fits():
     changes = {"maxModelLen": 131072, "workload": {"typicalInputTokens": 6000, "concurrency": 64}}
     table = "\n".join(sizing_table(report(**changes)))
     assert "recommended PD buffer   none fits in 17.91 GiB: 64 transfers of 6,000 tokens" in table
+
+
+def test_an_autoscaling_endpoint_shows_each_role_range_and_its_most_gpus():
+    scaled = report(
+        prefill={"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 4}},
+        decode={
+            "replicas": 1,
+            "autoscaling": {"maxReplicas": 2, "metric": "concurrent", "target": 20},
+        },
+    )
+    (endpoint,) = sizing_document([scaled])["endpoints"]
+    assert endpoint["replicas"]["prefill"] == {
+        "minReplicas": 1,
+        "maxReplicas": 4,
+        "gpus": 8,
+        "metric": "waiting",
+    }
+    assert endpoint["replicas"]["decode"]["metric"] == "concurrent"
+    assert endpoint["maxGpus"] == (4 + 2) * 8
+    table = sizing_table(scaled)
+    assert "  prefill replicas        1-4 x 8 GPUs, scaling on waiting" in table
+    assert "  decode replicas         1-2 x 8 GPUs, scaling on concurrent" in table
+    assert "  GPUs at most            48" in table

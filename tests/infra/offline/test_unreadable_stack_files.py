@@ -50,7 +50,7 @@ def test_a_misspelt_key_keeps_its_hint_when_it_hides_a_required_one(tmp_path, ca
     assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "hyperpod-dpd:endpoint: is not a known setting (did you mean endpoints?); allowed keys: "
-        "buckets, cluster, endpoints, network, operator",
+        "buckets, cluster, endpoints, network, observability, operator",
         "hyperpod-dpd:endpoints: is required",
     ]
     assert not out.exists()

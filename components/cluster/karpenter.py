@@ -1,0 +1,139 @@
+"""HyperPod's managed Karpenter: which groups it scales, what it refuses, and the objects it reads.
+
+From AWS's "Autoscaling on SageMaker HyperPod EKS" pages (sagemaker-hyperpod-eks-autoscaling,
+-nodeclass, -nodepool):
+- the cluster needs continuous node provisioning and automatic node recovery (this stack sets
+  both) and `AutoScaling{Mode: Enable, AutoScalerType: Karpenter}` with a `ClusterRole`;
+- Karpenter reads a `HyperpodNodeClass` (karpenter.sagemaker.amazonaws.com/v1), which lists the
+  instance groups it may grow (at most 10), and a `NodePool` (karpenter.sh/v1) that references
+  it; HyperPod installs neither;
+- a group it scales starts at 0 nodes (Karpenter scales any others down to 0); groups with
+  deep health checks or a training plan are not supported.
+This stack gives each GPU group its own node class and node pool, with the pool's
+`nvidia.com/gpu` limit at the group's `instanceCount` nodes: the most it may ever hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from components.cluster.instance_groups import is_gpu_group
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.spec import ClusterSpec, InstanceGroupSpec
+from components.core.findings import Finding, error, field_path
+
+NODE_CLASS_API_VERSION = "karpenter.sagemaker.amazonaws.com/v1"
+NODE_CLASS_KIND = "HyperpodNodeClass"
+NODE_POOL_API_VERSION = "karpenter.sh/v1"
+NODE_POOL_KIND = "NodePool"
+GPU_RESOURCE = "nvidia.com/gpu"
+
+
+def autoscaled(cluster: ClusterSpec, group: InstanceGroupSpec) -> bool:
+    """Karpenter scales the GPU groups; the system group keeps its fixed count."""
+    return cluster.autoscaling.enabled and is_gpu_group(group)
+
+
+def node_class(group: InstanceGroupSpec) -> dict:
+    return {
+        "apiVersion": NODE_CLASS_API_VERSION,
+        "kind": NODE_CLASS_KIND,
+        "metadata": {"name": group.name},
+        "spec": {"instanceGroups": [group.name]},
+    }
+
+
+def node_pool(group: InstanceGroupSpec) -> dict:
+    gpus = group.instance_count * DPD_INSTANCE_TYPES[group.instance_type].gpus
+    return {
+        "apiVersion": NODE_POOL_API_VERSION,
+        "kind": NODE_POOL_KIND,
+        "metadata": {"name": group.name},
+        "spec": {
+            "template": {
+                "spec": {
+                    "nodeClassRef": {
+                        "group": NODE_CLASS_API_VERSION.split("/", 1)[0],
+                        "kind": NODE_CLASS_KIND,
+                        "name": group.name,
+                    },
+                    # GPU nodes leave when Karpenter consolidates them, not on a timer.
+                    "expireAfter": "Never",
+                    "requirements": [
+                        {"key": "node.kubernetes.io/instance-type", "operator": "Exists"}
+                    ],
+                }
+            },
+            "limits": {GPU_RESOURCE: str(gpus)},
+        },
+    }
+
+
+def check_node_autoscaling(cluster: ClusterSpec) -> list[Finding]:
+    """Fields are paths under the project (`cluster.instanceGroups[0].minInstanceCount`)."""
+    found = []
+    for i, group in enumerate(cluster.instance_groups):
+        if group.min_instance_count is not None and group.min_instance_count > group.instance_count:
+            found.append(
+                error(
+                    "min-above-count",
+                    field_path("cluster", "instanceGroups", i, "minInstanceCount"),
+                    f"{group.min_instance_count} is above instanceCount {group.instance_count}; "
+                    "HyperPod needs minInstanceCount <= instanceCount",
+                )
+            )
+    if not cluster.autoscaling.enabled:
+        return found
+    if cluster.existing is not None:
+        return [
+            *found,
+            error(
+                "autoscaling-existing-cluster",
+                "cluster.autoscaling.enabled",
+                "turns on the HyperPod cluster's autoscaling, which this stack does not manage "
+                "with cluster.existing; enable it on that cluster instead",
+            ),
+        ]
+    for i, group in enumerate(cluster.instance_groups):
+        if not autoscaled(cluster, group):
+            continue
+        path = ("cluster", "instanceGroups", i)
+        if group.min_instance_count:
+            found.append(
+                error(
+                    "autoscaled-min",
+                    field_path(*path, "minInstanceCount"),
+                    f"{group.min_instance_count} is not allowed with cluster.autoscaling: "
+                    "Karpenter starts GPU groups at 0 nodes and adds them as pods need them",
+                )
+            )
+        if group.deep_health_checks:
+            found.append(
+                error(
+                    "autoscaled-deep-health-checks",
+                    field_path(*path, "deepHealthChecks"),
+                    "is not supported with cluster.autoscaling: pods would wait 60-90 minutes "
+                    "for each new node's checks; leave it unset",
+                )
+            )
+        if group.training_plan_arn:
+            found.append(
+                error(
+                    "autoscaled-training-plan",
+                    field_path(*path, "trainingPlanArn"),
+                    "is not supported with cluster.autoscaling, which provisions on-demand",
+                )
+            )
+    if not autoscaled_groups(cluster):
+        found.append(
+            error(
+                "autoscaling-no-gpu-group",
+                "cluster.autoscaling.enabled",
+                "has no GPU instance group to scale",
+            )
+        )
+    return found
+
+
+def autoscaled_groups(cluster: ClusterSpec) -> Sequence[InstanceGroupSpec]:
+    return [g for g in cluster.instance_groups if autoscaled(cluster, g)]

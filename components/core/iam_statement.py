@@ -1,0 +1,42 @@
+"""IAM policy statements as typed values, and the JSON document AWS reads from them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+POLICY_VERSION = "2012-10-17"
+
+# operator -> condition key -> value(s), as IAM spells a Condition block.
+Conditions = Mapping[str, Mapping[str, str | Sequence[str]]]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One Allow statement: these actions on these resources, when the conditions hold."""
+
+    actions: Sequence[str]
+    resources: Sequence[str] = ("*",)
+    conditions: Conditions = field(default_factory=dict)
+    sid: str | None = None
+
+    def document(self) -> dict:
+        out: dict = {}
+        if self.sid:
+            out["Sid"] = self.sid
+        out["Effect"] = "Allow"
+        out["Action"] = list(self.actions)
+        out["Resource"] = self.resources[0] if len(self.resources) == 1 else list(self.resources)
+        if self.conditions:
+            out["Condition"] = {
+                operator: {
+                    key: value if isinstance(value, str) else list(value)
+                    for key, value in keys.items()
+                }
+                for operator, keys in self.conditions.items()
+            }
+        return out
+
+
+def policy_document(statements: Sequence[Statement]) -> dict:
+    return {"Version": POLICY_VERSION, "Statement": [s.document() for s in statements]}

@@ -1,0 +1,209 @@
+"""Per-role autoscaling of a DPD endpoint: the typed setting and the CRD's `autoScalingSpec` entry.
+
+Prefill and decode scale apart, each on its own Prometheus trigger (KEDA underneath): that is
+what disaggregation buys. The operator's KEDA authenticates to Amazon Managed Prometheus with
+SigV4 as the KEDA role the operator add-on gets (`keda.auth.aws.irsa`); the CRD's trigger has
+no region or credential field of its own, only the workspace's `serverAddress`.
+
+The named metrics are PromQL over one role's pods, built only from metric names their owners
+document:
+- `waiting`: `vllm:num_requests_waiting`, requests queued in vLLM's scheduler (vLLM,
+  "Production Metrics", https://docs.vllm.ai/en/stable/usage/metrics/);
+- `running`: `vllm:num_requests_running`, requests on the GPUs (same page);
+- `concurrent`: `model_concurrent_requests`, active concurrent requests per model pod
+  (SageMaker HyperPod docs, "Inference metrics" of the observability add-on's cluster
+  metrics page, hyperpod-observability-cluster-metrics).
+Defaults, from the DPD tuning guide ("raise prefill replicas when the prefill queue is deep"):
+prefill scales on `waiting`, targeting a queue of a quarter of its --max-num-seqs (4 of the
+operator's 16); decode scales on `running`, targeting three quarters of its --max-num-seqs (24
+of the operator's 32), which vLLM never exceeds, so scale-out starts before the batch is full
+and well below the 64 concurrent requests the DPD docs validate on ml.p5.48xlarge with Llama
+3.3 70B.
+
+Series are selected by the `namespace` and `pod` labels that Kubernetes pod scraping attaches,
+and a role's pods by their name (`role_pods`): the operator names them `prefill-<name>-*` and
+`decode-<name>-*`. The `inference.sagemaker.aws.amazon.com/dpd-role` pod label is not relied on,
+since no public source says the collector copies pod labels onto series.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from components.core.findings import Finding, error
+from components.core.spec import Spec
+from components.observability.workspace import SERVER_ADDRESS
+
+Metric = Literal["waiting", "running", "concurrent", "query"]
+Role = Literal["prefill", "decode"]
+
+INT32_MAX = 2**31 - 1
+
+# Each named metric's series name; the query sums it over the role's pods.
+METRIC_SERIES = {
+    "waiting": "vllm:num_requests_waiting",
+    "running": "vllm:num_requests_running",
+    "concurrent": "model_concurrent_requests",
+}
+# The CRD's names for a role's section under pdSpec.autoScalingSpec.
+CRD_ROLE_KEYS = {"prefill": "prefillAutoScaling", "decode": "decodingAutoScaling"}
+
+_Seconds = Field(None, ge=0, le=INT32_MAX)
+
+
+class RoleAutoscaling(Spec):
+    min_replicas: int = Field(1, ge=1, le=INT32_MAX)
+    max_replicas: int = Field(ge=1, le=INT32_MAX)
+    # None takes the role's default: `waiting` on prefill, `running` on decode.
+    metric: Metric | None = None
+    # Per pod with metricType Average (the default), for the whole role with Value. None takes
+    # the default of the role's default metric; a metric you name needs its target.
+    target: float | None = Field(None, gt=0)
+    # The PromQL when metric is `query`.
+    query: str | None = Field(None, min_length=1)
+    metric_type: Literal["Average", "Value"] = "Average"
+    # The AMP workspace to query; the stack's own when observability is on.
+    server_address: str | None = Field(None, pattern=SERVER_ADDRESS)
+    # Optional windows, with the CRD's names and its defaults when unset.
+    polling_interval: int | None = _Seconds
+    cooldown_period: int | None = _Seconds
+    initial_cooldown_period: int | None = _Seconds
+    scale_up_stabilization_time: int | None = _Seconds
+    scale_down_stabilization_time: int | None = _Seconds
+
+
+DEFAULT_METRIC: dict[Role, Metric] = {"prefill": "waiting", "decode": "running"}
+# The share of the role's --max-num-seqs its default metric targets per pod.
+DEFAULT_TARGET_SHARE: dict[Role, float] = {"prefill": 0.25, "decode": 0.75}
+
+
+def metric_of(scaling: RoleAutoscaling, role: Role) -> Metric:
+    return scaling.metric or DEFAULT_METRIC[role]
+
+
+def target_of(scaling: RoleAutoscaling, role: Role, max_num_seqs: int) -> float:
+    """The target, or the role's default from its --max-num-seqs (a whole number, at least 1)."""
+    if scaling.target is not None:
+        return scaling.target
+    return max(1, int(max_num_seqs * DEFAULT_TARGET_SHARE[role]))
+
+
+def role_pods(role: Role, endpoint_name: str) -> str:
+    """The regular expression of a role's pod names.
+
+    The operator runs each role as a Deployment `prefill-<name>` / `decode-<name>`, whose pods
+    are named `<deployment>-<replica set hash>-<pod suffix>`. Matching exactly those two parts
+    keeps endpoint `dpd` from counting the pods of `dpd-test` (`prefill-dpd-test-...`);
+    PromQL anchors `=~` at both ends. Kubernetes names hold no regular-expression
+    metacharacters, so none is escaped.
+    """
+    return f"{role}-{endpoint_name}-[a-z0-9]+-[a-z0-9]+"
+
+
+def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> str:
+    series = METRIC_SERIES[metric]
+    pods = role_pods(role, endpoint_name)
+    return f'sum({series}{{namespace="{namespace}",pod=~"{pods}"}})'
+
+
+def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
+    metric = metric_of(scaling, role)
+    if metric == "query":
+        assert scaling.query is not None  # check_role_autoscaling refuses a query without one
+        return scaling.query
+    return named_query(metric, role, endpoint_name, namespace)
+
+
+_WINDOWS = {
+    "polling_interval": "pollingInterval",
+    "cooldown_period": "cooldownPeriod",
+    "initial_cooldown_period": "initialCooldownPeriod",
+    "scale_up_stabilization_time": "scaleUpStabilizationTime",
+    "scale_down_stabilization_time": "scaleDownStabilizationTime",
+}
+
+
+def role_autoscaling(
+    scaling: RoleAutoscaling,
+    role: Role,
+    *,
+    endpoint_name: str,
+    namespace: str,
+    max_num_seqs: int,
+    stack_server_address: str | None,
+) -> dict:
+    """One role's entry under `pdSpec.autoScalingSpec`."""
+    trigger: dict = {"name": f"{role}-{metric_of(scaling, role)}"}
+    # Absent only before the stack's workspace is known; the stack checks refuse autoscaling
+    # with nowhere to query.
+    if address := scaling.server_address or stack_server_address:
+        trigger["serverAddress"] = address
+    trigger |= {
+        "query": trigger_query(scaling, role, endpoint_name, namespace),
+        "targetValue": target_of(scaling, role, max_num_seqs),
+        "metricType": scaling.metric_type,
+    }
+    out: dict = {
+        "minReplicaCount": scaling.min_replicas,
+        "maxReplicaCount": scaling.max_replicas,
+        "prometheusTrigger": trigger,
+    }
+    for attribute, key in _WINDOWS.items():
+        value = getattr(scaling, attribute)
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def check_role_autoscaling(
+    scaling: RoleAutoscaling, *, role: Role, replicas: int, max_num_seqs: int
+) -> list[Finding]:
+    """Fields are relative to the endpoint (`prefill.autoscaling.minReplicas`)."""
+    field = f"{role}.autoscaling"
+    found = []
+    if scaling.min_replicas > scaling.max_replicas:
+        found.append(
+            error(
+                "autoscaling-range",
+                f"{field}.minReplicas",
+                f"{scaling.min_replicas} is above maxReplicas {scaling.max_replicas}; "
+                "minReplicas must be at most maxReplicas",
+            )
+        )
+    elif not scaling.min_replicas <= replicas <= scaling.max_replicas:
+        found.append(
+            error(
+                "replicas-outside-range",
+                f"{role}.replicas",
+                f"{replicas} is the initial count, so it must lie within autoscaling's "
+                f"{scaling.min_replicas}..{scaling.max_replicas}",
+            )
+        )
+    metric = metric_of(scaling, role)
+    if (metric == "query") != (scaling.query is not None):
+        found.append(
+            error(
+                "autoscaling-query",
+                f"{field}.query",
+                "is required exactly when metric is `query` (the named metrics "
+                f"{', '.join(METRIC_SERIES)} write their own)",
+            )
+        )
+    if scaling.metric is not None and scaling.target is None:
+        found.append(
+            error("autoscaling-target", f"{field}.target", f"is required with metric {metric!r}")
+        )
+    target = target_of(scaling, role, max_num_seqs)
+    if metric == "running" and scaling.metric_type == "Average" and target >= max_num_seqs:
+        found.append(
+            error(
+                "autoscaling-target-unreachable",
+                f"{field}.target",
+                f"{target:g} running requests per pod is never reached: vLLM runs at most "
+                f"--max-num-seqs {max_num_seqs} at once; set a lower target or raise "
+                f"{role}.maxNumSeqs above it",
+            )
+        )
+    return found

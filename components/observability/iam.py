@@ -1,0 +1,131 @@
+"""The IAM documents of HyperPod observability: the collector's role and Grafana's.
+
+The collector runs as `hyperpod-observability/hyperpod-observability-operator-otel-collector`
+and gets its role through an EKS Pod Identity association that the add-on owns. AWS's
+troubleshooting page for the add-on (hyperpod-observability-addon-troubleshooting, "Verify Pod
+Identity association") gives the trust and the permissions: remote write to the workspace and
+CloudWatch Logs under `/aws/sagemaker/Clusters/*`. The reference Terraform grants remote write
+on `workspace/*`; this project names its one workspace.
+"""
+
+from __future__ import annotations
+
+from components.core.aws_account import AwsAccount
+
+COLLECTOR_NAMESPACE = "hyperpod-observability"
+COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
+POD_IDENTITY_PRINCIPAL = "pods.eks.amazonaws.com"
+GRAFANA_PRINCIPAL = "grafana.amazonaws.com"
+CLUSTER_LOG_GROUPS = "log-group:/aws/sagemaker/Clusters/*"
+
+_LOGS = [
+    "logs:CreateLogGroup",
+    "logs:CreateLogStream",
+    "logs:DescribeLogStreams",
+    "logs:PutLogEvents",
+    "logs:GetLogEvents",
+    "logs:FilterLogEvents",
+    "logs:GetLogRecord",
+    "logs:StartQuery",
+    "logs:GetQueryResults",
+]
+# The page's other two log actions take no log-group ARN: IAM authorizes them on "*" only.
+_LOGS_ANY = ["logs:DescribeLogGroups", "logs:StopQuery"]
+# What reading a workspace takes (the Grafana data source, and KEDA's queries).
+PROMETHEUS_READ = ["aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"]
+
+
+def _cluster_logs(account: AwsAccount) -> list[str]:
+    return [
+        account.arn("logs", CLUSTER_LOG_GROUPS),
+        account.arn("logs", f"{CLUSTER_LOG_GROUPS}:log-stream:*"),
+    ]
+
+
+def collector_trust(account: AwsAccount, *, eks_cluster_arn: str) -> dict:
+    """Pod Identity's trust, held to this account's one EKS cluster."""
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Service": POD_IDENTITY_PRINCIPAL},
+                "Action": ["sts:AssumeRole", "sts:TagSession"],
+                "Condition": {
+                    "StringEquals": {
+                        "aws:SourceAccount": account.id,
+                        "aws:SourceArn": eks_cluster_arn,
+                    }
+                },
+            }
+        ],
+    }
+
+
+def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "PrometheusRemoteWrite",
+                "Effect": "Allow",
+                "Action": "aps:RemoteWrite",
+                "Resource": workspace_arn,
+            },
+            {
+                "Sid": "ClusterLogs",
+                "Effect": "Allow",
+                "Action": _LOGS,
+                "Resource": _cluster_logs(account),
+            },
+            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
+        ],
+    }
+
+
+def grafana_trust(account: AwsAccount) -> dict:
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Service": GRAFANA_PRINCIPAL},
+                "Action": "sts:AssumeRole",
+                "Condition": {"StringEquals": {"aws:SourceAccount": account.id}},
+            }
+        ],
+    }
+
+
+def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
+    """What the dashboards read: the workspace, and the cluster's logs."""
+    return {
+        "Version": "2012-10-17",
+        "Statement": [
+            {
+                "Sid": "ReadPrometheus",
+                "Effect": "Allow",
+                "Action": [*PROMETHEUS_READ, "aps:DescribeWorkspace"],
+                "Resource": workspace_arn,
+            },
+            # Listing supports no resource-level permissions.
+            {
+                "Sid": "ListWorkspaces",
+                "Effect": "Allow",
+                "Action": "aps:ListWorkspaces",
+                "Resource": "*",
+            },
+            {
+                "Sid": "QueryClusterLogs",
+                "Effect": "Allow",
+                "Action": [
+                    "logs:GetLogGroupFields",
+                    "logs:StartQuery",
+                    "logs:GetQueryResults",
+                    "logs:GetLogEvents",
+                ],
+                "Resource": _cluster_logs(account),
+            },
+            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
+        ],
+    }

@@ -1,0 +1,26 @@
+"""Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them.
+
+A workspace's Prometheus endpoint is `https://aps-workspaces.<region>.amazonaws.com/workspaces/
+<id>/`; the operator's CRD wants it without the trailing slash (its `serverAddress` pattern),
+and the reference Terraform trims it too before handing it to the add-on.
+"""
+
+from __future__ import annotations
+
+# The CRD's pattern for `prometheusTrigger.serverAddress`.
+SERVER_ADDRESS = (
+    r"^https:\/\/aps-workspaces\.[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*\.amazonaws\.com"
+    r"\/workspaces\/ws-[a-zA-Z0-9-]+$"
+)
+
+
+def server_address(workspace_arn: str) -> str:
+    """The query address of a workspace, from its ARN."""
+    _, _, _, region, _, resource = workspace_arn.split(":", 5)
+    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{resource.split('/', 1)[1]}"
+
+
+def workspace_arn(address: str, *, partition: str, account_id: str) -> str:
+    """The ARN of the workspace an address names, taken to be in the given account."""
+    region = address.removeprefix("https://aps-workspaces.").split(".amazonaws.com", 1)[0]
+    return f"arn:{partition}:aps:{region}:{account_id}:workspace/{address.rsplit('/', 1)[1]}"

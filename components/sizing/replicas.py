@@ -1,0 +1,49 @@
+"""How many pods of each role an endpoint runs, and the most GPUs it can ever claim."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from components.endpoint.autoscaling import Role, metric_of
+from components.endpoint.spec import DpdEndpointSpec, RoleSpec
+
+
+@dataclass(frozen=True)
+class RoleReplicas:
+    minimum: int
+    maximum: int
+    gpus: int
+    # The metric autoscaling follows; None when the count is fixed.
+    metric: str | None
+
+    @property
+    def max_gpus(self) -> int:
+        return self.maximum * self.gpus
+
+    def describe(self) -> str:
+        count = (
+            str(self.minimum) if self.minimum == self.maximum else f"{self.minimum}-{self.maximum}"
+        )
+        scaling = f", scaling on {self.metric}" if self.metric else ""
+        return f"{count} x {self.gpus} GPUs{scaling}"
+
+
+@dataclass(frozen=True)
+class EndpointReplicas:
+    prefill: RoleReplicas
+    decode: RoleReplicas
+
+    @property
+    def max_gpus(self) -> int:
+        return self.prefill.max_gpus + self.decode.max_gpus
+
+
+def _role(role: RoleSpec, name: Role) -> RoleReplicas:
+    metric = metric_of(role.autoscaling, name) if role.autoscaling else None
+    return RoleReplicas(role.min_replicas, role.max_replicas, role.gpus, metric)
+
+
+def endpoint_replicas(spec: DpdEndpointSpec) -> EndpointReplicas:
+    return EndpointReplicas(
+        prefill=_role(spec.prefill, "prefill"), decode=_role(spec.decode, "decode")
+    )

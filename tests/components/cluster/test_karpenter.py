@@ -1,0 +1,114 @@
+"""HyperPod's managed Karpenter: the objects per GPU group, and what node autoscaling refuses."""
+
+from typing import Any
+
+import pytest
+
+from components.cluster.karpenter import node_class, node_pool
+from components.cluster.spec import InstanceGroupSpec
+from tests.support import (
+    dev_config,
+    existing_cluster_config,
+    one,
+    problem_for,
+    problems,
+    render,
+    waits_for,
+)
+
+GROUPS = "hyperpod-dpd:cluster.instanceGroups"
+
+
+def group(**changes: Any) -> InstanceGroupSpec:
+    return InstanceGroupSpec.model_validate(
+        {
+            "name": "p5-dpd",
+            "instanceType": "ml.p5.48xlarge",
+            "instanceCount": 3,
+            "availabilityZoneId": "usw2-az2",
+            **changes,
+        }
+    )
+
+
+def test_each_gpu_group_gets_a_node_class_listing_it():
+    assert node_class(group()) == {
+        "apiVersion": "karpenter.sagemaker.amazonaws.com/v1",
+        "kind": "HyperpodNodeClass",
+        "metadata": {"name": "p5-dpd"},
+        "spec": {"instanceGroups": ["p5-dpd"]},
+    }
+
+
+def test_its_node_pool_is_limited_to_the_group_instance_count_in_gpus():
+    pool = node_pool(group())
+    assert pool["apiVersion"] == "karpenter.sh/v1"
+    assert pool["kind"] == "NodePool"
+    assert pool["spec"]["limits"] == {"nvidia.com/gpu": "24"}
+    assert pool["spec"]["template"]["spec"]["nodeClassRef"] == {
+        "group": "karpenter.sagemaker.amazonaws.com",
+        "kind": "HyperpodNodeClass",
+        "name": "p5-dpd",
+    }
+
+
+def autoscaling(**first_group: Any) -> dict:
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0].update(first_group)
+    return config
+
+
+@pytest.fixture(scope="module")
+def scaled():
+    return render(autoscaling())
+
+
+def test_the_stack_creates_the_pool_after_the_cluster_through_its_provider(scaled):
+    node_class_resource = one(scaled, ":HyperpodNodeClass")
+    pool = one(scaled, ":NodePool")
+    assert pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "16"}
+    assert waits_for(scaled, pool, node_class_resource)
+    assert waits_for(scaled, node_class_resource, one(scaled, "aws-native:sagemaker:Cluster"))
+    assert node_class_resource.provider.endswith("::eks")
+    # Endpoints wait for the pools that bring their nodes.
+    assert waits_for(scaled, one(scaled, ":InferenceEndpointConfig"), pool)
+
+
+def test_no_node_pools_without_node_autoscaling():
+    result = render(dev_config())
+    assert [
+        r for r in result.resources if r.type.endswith((":NodePool", ":HyperpodNodeClass"))
+    ] == []
+
+
+def test_min_instance_count_above_instance_count_is_refused():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][1]["minInstanceCount"] = 2
+    assert problem_for(f"{GROUPS}[1].minInstanceCount", problems(config)) == (
+        f"{GROUPS}[1].minInstanceCount: 2 is above instanceCount 1; HyperPod needs "
+        "minInstanceCount <= instanceCount"
+    )
+
+
+@pytest.mark.parametrize(
+    ("changes", "key", "text"),
+    [
+        ({"minInstanceCount": 1}, "minInstanceCount", "Karpenter starts GPU groups at 0 nodes"),
+        ({"deepHealthChecks": ["InstanceStress"]}, "deepHealthChecks", "60-90 minutes"),
+        (
+            {"trainingPlanArn": "arn:aws:sagemaker:us-west-2:123456789012:training-plan/p"},
+            "trainingPlanArn",
+            "provisions on-demand",
+        ),
+    ],
+)
+def test_what_karpenter_does_not_support_on_a_gpu_group_is_refused(changes, key, text):
+    assert text in problem_for(f"{GROUPS}[0].{key}", problems(autoscaling(**changes)))
+
+
+def test_node_autoscaling_of_an_existing_cluster_is_refused():
+    config = existing_cluster_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
+    found = problem_for("hyperpod-dpd:cluster.autoscaling.enabled", problems(config))
+    assert "does not manage with cluster.existing" in found

@@ -1,0 +1,178 @@
+"""Per-role autoscaling: the emitted pdSpec.autoScalingSpec, its defaults and its refusals."""
+
+from typing import Any
+
+import pytest
+
+from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscaling, named_query
+from components.endpoint.manifest import build_manifest
+from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
+from components.endpoint.spec import DpdEndpointSpec
+from tests.support import dev_endpoint
+
+ADDRESS = "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1a2b3c4d-aaaa-bbbb-cccc-1234567890ab"
+
+
+def manifest(prefill: dict[str, Any], decode: dict[str, Any], address: str | None = ADDRESS):
+    spec = DpdEndpointSpec.model_validate(
+        {**dev_endpoint(), "prefill": {"gpus": 8, **prefill}, "decode": {"gpus": 8, **decode}}
+    )
+    return build_manifest(
+        spec, model_bucket="models", region="us-west-2", prometheus_address=address
+    )
+
+
+@pytest.mark.parametrize("operator", SCHEMA_OPERATORS)
+def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it(operator):
+    built = manifest(
+        {"autoscaling": {"minReplicas": 1, "maxReplicas": 4, "metric": "waiting", "target": 4}},
+        {
+            "autoscaling": {
+                "minReplicas": 1,
+                "maxReplicas": 2,
+                "metric": "running",
+                "target": 24,
+                "cooldownPeriod": 120,
+                "scaleDownStabilizationTime": 600,
+            }
+        },
+    )
+    assert schema_errors(built, operator) == []
+    assert built["spec"]["pdSpec"]["autoScalingSpec"] == {
+        "prefillAutoScaling": {
+            "minReplicaCount": 1,
+            "maxReplicaCount": 4,
+            "prometheusTrigger": {
+                "name": "prefill-waiting",
+                "serverAddress": ADDRESS,
+                "query": "sum(vllm:num_requests_waiting"
+                '{namespace="default",pod=~"prefill-dpd-test-[a-z0-9]+-[a-z0-9]+"})',
+                "targetValue": 4,
+                "metricType": "Average",
+            },
+        },
+        "decodingAutoScaling": {
+            "minReplicaCount": 1,
+            "maxReplicaCount": 2,
+            "prometheusTrigger": {
+                "name": "decode-running",
+                "serverAddress": ADDRESS,
+                "query": "sum(vllm:num_requests_running"
+                '{namespace="default",pod=~"decode-dpd-test-[a-z0-9]+-[a-z0-9]+"})',
+                "targetValue": 24,
+                "metricType": "Average",
+            },
+            "cooldownPeriod": 120,
+            "scaleDownStabilizationTime": 600,
+        },
+    }
+
+
+def test_replicas_stay_the_initial_count():
+    built = manifest({"replicas": 2, "autoscaling": {"maxReplicas": 4}}, {})
+    assert built["spec"]["pdSpec"]["prefillSpec"]["replicas"] == 2
+
+
+def test_a_role_without_autoscaling_adds_nothing():
+    built = manifest({"autoscaling": {"maxReplicas": 3}}, {})
+    assert set(built["spec"]["pdSpec"]["autoScalingSpec"]) == {"prefillAutoScaling"}
+    assert "autoScalingSpec" not in manifest({}, {})["spec"]["pdSpec"]
+
+
+def test_defaults_follow_the_tuning_guide_from_each_role_max_num_seqs():
+    scaling = manifest({"autoscaling": {"maxReplicas": 2}}, {"autoscaling": {"maxReplicas": 2}})
+    spec = scaling["spec"]["pdSpec"]["autoScalingSpec"]
+    prefill, decode = spec["prefillAutoScaling"], spec["decodingAutoScaling"]
+    # Prefill on its queue: a quarter of the operator's --max-num-seqs 16.
+    assert (prefill["prometheusTrigger"]["name"], prefill["prometheusTrigger"]["targetValue"]) == (
+        "prefill-waiting",
+        4,
+    )
+    # Decode on its running requests: three quarters of its 32, below the validated 64.
+    assert (decode["prometheusTrigger"]["name"], decode["prometheusTrigger"]["targetValue"]) == (
+        "decode-running",
+        24,
+    )
+    assert prefill["minReplicaCount"] == 1
+
+
+def test_the_default_decode_target_follows_its_own_max_num_seqs():
+    built = manifest({}, {"maxNumSeqs": 64, "autoscaling": {"maxReplicas": 2}})
+    trigger = built["spec"]["pdSpec"]["autoScalingSpec"]["decodingAutoScaling"]["prometheusTrigger"]
+    assert trigger["targetValue"] == 48
+
+
+def test_concurrent_requests_are_the_operator_metric_over_the_role_pods():
+    assert named_query("concurrent", "decode", "llama", "inference") == (
+        'sum(model_concurrent_requests{namespace="inference",pod=~"decode-llama-[a-z0-9]+-[a-z0-9]+"})'
+    )
+
+
+def test_an_own_query_and_server_address_are_taken_as_given():
+    own = "https://aps-workspaces.eu-west-1.amazonaws.com/workspaces/ws-abc"
+    built = manifest(
+        {
+            "autoscaling": {
+                "maxReplicas": 3,
+                "metric": "query",
+                "query": "sum(rate(model_invocations_total[1m]))",
+                "target": 2,
+                "metricType": "Value",
+                "serverAddress": own,
+            }
+        },
+        {},
+    )
+    trigger = built["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]["prometheusTrigger"]
+    assert trigger == {
+        "name": "prefill-query",
+        "serverAddress": own,
+        "query": "sum(rate(model_invocations_total[1m]))",
+        "targetValue": 2,
+        "metricType": "Value",
+    }
+    assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
+
+
+def codes(scaling: dict, *, role="decode", replicas=1, max_num_seqs=32) -> list[tuple[str, str]]:
+    found = check_role_autoscaling(
+        RoleAutoscaling.model_validate(scaling),
+        role=role,
+        replicas=replicas,
+        max_num_seqs=max_num_seqs,
+    )
+    return [(f.code, f.field) for f in found]
+
+
+def test_min_above_max_is_refused_naming_min_replicas():
+    assert codes({"minReplicas": 3, "maxReplicas": 2}) == [
+        ("autoscaling-range", "decode.autoscaling.minReplicas")
+    ]
+
+
+def test_replicas_outside_the_range_are_refused():
+    assert codes({"minReplicas": 2, "maxReplicas": 4}, replicas=1) == [
+        ("replicas-outside-range", "decode.replicas")
+    ]
+
+
+def test_a_query_metric_needs_its_query_and_only_it_takes_one():
+    assert codes({"maxReplicas": 2, "metric": "query", "target": 1}) == [
+        ("autoscaling-query", "decode.autoscaling.query")
+    ]
+    assert codes({"maxReplicas": 2, "query": "up"}) == [
+        ("autoscaling-query", "decode.autoscaling.query")
+    ]
+
+
+def test_a_named_metric_needs_its_target():
+    assert codes({"maxReplicas": 2, "metric": "concurrent"}) == [
+        ("autoscaling-target", "decode.autoscaling.target")
+    ]
+
+
+def test_a_running_target_at_or_above_max_num_seqs_is_never_reached():
+    assert codes({"maxReplicas": 2, "metric": "running", "target": 48}) == [
+        ("autoscaling-target-unreachable", "decode.autoscaling.target")
+    ]
+    assert codes({"maxReplicas": 2, "metric": "running", "target": 48}, max_num_seqs=64) == []

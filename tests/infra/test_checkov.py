@@ -1,0 +1,90 @@
+"""checkov passes the dev and prod renders, skipping only what SKIPS explains, and fails a
+render with a public bucket or a write policy on every resource."""
+
+import copy
+import dataclasses
+import json
+
+import pytest
+import yaml
+
+from infra.offline.render import RenderResult
+from infra.paths import ROOT
+from tests.checkov_scan import SKIPS, Findings, scan
+from tests.support import dev_config, render
+
+PRIVILEGED_POD = {
+    "apiVersion": "v1",
+    "kind": "Pod",
+    "metadata": {"name": "privileged", "namespace": "default"},
+    "spec": {
+        "containers": [
+            {"name": "c", "image": "busybox:1.36", "securityContext": {"privileged": True}}
+        ]
+    },
+}
+
+
+def broken(dev: RenderResult) -> RenderResult:
+    """The dev render with the access-log bucket made public, the KEDA role writing to any S3
+    object, and a privileged pod among its Kubernetes objects."""
+    resources = copy.deepcopy(dev.resources)
+    for resource in resources:
+        if resource.type.endswith(":BucketPublicAccessBlock") and resource.name == "access-logs":
+            resource.inputs.update(
+                {flag: False for flag in ("blockPublicAcls", "blockPublicPolicy",
+                                          "ignorePublicAcls", "restrictPublicBuckets")}
+            )  # fmt: skip
+        if resource.type.endswith(":RolePolicy") and resource.name == "inference-operator-keda":
+            resource.inputs["policy"] = json.dumps(
+                {
+                    "Version": "2012-10-17",
+                    "Statement": [{"Effect": "Allow", "Action": "s3:PutObject", "Resource": "*"}],
+                }
+            )
+    endpoint = next(r for r in resources if r.type.startswith("kubernetes:inference"))
+    pod = dataclasses.replace(
+        endpoint, type="kubernetes:core/v1:Pod", urn=endpoint.urn + "-pod", inputs=PRIVILEGED_POD
+    )
+    return RenderResult(dev.stack, [*resources, pod], dev.outputs)
+
+
+@pytest.fixture(scope="module")
+def scanned(tmp_path_factory):
+    dev = render(dev_config(), stack="dev")
+    prod_config = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = render(prod_config, stack="prod")
+    renders = {"dev": dev, "prod": prod, "broken": broken(dev)}
+    return scan(renders, tmp_path_factory.mktemp("checkov"))
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_the_template_passes_checkov_but_for_the_explained_skips(scanned, stack):
+    findings = scanned[stack]["cloudformation"]
+    assert findings.failed == []
+    assert findings.parsing_errors == []
+    assert sorted(findings.skipped) == sorted((s.check, s.resource, s.reason) for s in SKIPS)
+    assert len(findings.passed) > 100
+
+
+@pytest.mark.parametrize("stack", ["dev", "prod"])
+def test_the_kubernetes_manifests_pass_checkov(scanned, stack):
+    # The renders' objects are an InferenceEndpointConfig (a kind checkov has no checks for)
+    # and namespaces: the pods are the operator's, at run time.
+    findings = scanned[stack].get("kubernetes", Findings())
+    assert findings.failed == [] and findings.parsing_errors == []
+
+
+def test_a_privileged_pod_fails_checkov(scanned):
+    assert ("CKV_K8S_16", "privileged") in scanned["broken"]["kubernetes"].failed
+
+
+def test_a_public_bucket_fails_checkov(scanned):
+    failed = scanned["broken"]["cloudformation"].failed
+    public_access = {"CKV_AWS_53", "CKV_AWS_54", "CKV_AWS_55", "CKV_AWS_56"}
+    assert public_access <= {check for check, resource in failed if resource == "AccessLogsBucket"}
+
+
+def test_a_write_policy_on_every_resource_fails_checkov(scanned):
+    failed = scanned["broken"]["cloudformation"].failed
+    assert ("CKV_AWS_111", "InferenceOperatorKedaRole") in failed
