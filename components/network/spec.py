@@ -9,9 +9,9 @@ from pydantic import AfterValidator, Field
 
 from components.core.spec import Spec
 
-# The sizes AWS allows for a VPC's and a subnet's IPv4 CIDR block: from /16 (65,536
-# addresses) to /28 (16). Source: Amazon VPC User Guide, "VPC CIDR blocks" and "Subnet CIDR
-# blocks".
+# The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
+# Source: Amazon EC2 API Reference, CreateVpc. A subnet lies inside its VPC and is no smaller
+# than /28 either.
 CIDR_PREFIX_RANGE = (16, 28)
 
 
