@@ -139,7 +139,10 @@ class RecordingMonitor(MockMonitor):
         self.mocks.registering = WireRegistration(
             json_format.MessageToDict(request.object), tuple(request.replaceOnChanges)
         )
-        response = super().RegisterResource(request)
+        try:
+            response = super().RegisterResource(request)
+        finally:
+            self.mocks.registering = None
         if request.type == STACK_TYPE:
             self._stack_urn = response.urn
             return response
