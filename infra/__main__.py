@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -15,7 +16,12 @@ from infra.offline.fetch_chart import fetch_chart
 from infra.offline.render import run_program
 from infra.offline.render_report import summary, write_render
 from infra.offline.sizing_report import sizing_document, sizing_table
-from infra.offline.stack_config import StackConfig, read_stack_config, stack_file
+from infra.offline.stack_config import (
+    StackConfig,
+    StackFileError,
+    read_stack_config,
+    stack_file,
+)
 from infra.settings import CheckedConfig, Settings, check_config
 
 
@@ -54,7 +60,25 @@ def _stack_config(args: argparse.Namespace) -> StackConfig | None:
     if not path.is_file():
         print(f"{path}: no such stack config file", file=sys.stderr)
         return None
-    return read_stack_config(path)
+    try:
+        return read_stack_config(path)
+    except StackFileError as unreadable:
+        print(unreadable, file=sys.stderr)
+        return None
+
+
+def _out_problem(out: Path) -> str | None:
+    """Why `out` can't take a render: the render replaces the directory it names."""
+    if out.is_dir():
+        if any(out.iterdir()) and not (out / "resources.json").is_file():
+            return (
+                f"--out: {out} is a directory that holds no earlier render; the render replaces "
+                "its contents, so name an empty or new directory, or an earlier render's"
+            )
+        return None
+    if out.exists():
+        return f"--out: {out} is an existing file; name a directory (new, empty, or a render's)"
+    return None
 
 
 def _checked(stack: str, config: StackConfig) -> CheckedConfig:
@@ -65,6 +89,11 @@ def _checked(stack: str, config: StackConfig) -> CheckedConfig:
 
 
 def render(args: argparse.Namespace) -> int:
+    out = args.out or Path("build") / args.stack
+    refused = _out_problem(out)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
     config = _stack_config(args)
     if config is None:
         return 2
@@ -75,7 +104,6 @@ def render(args: argparse.Namespace) -> int:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
     sizing = settings[0].sizing
-    out = args.out or Path("build") / args.stack
     manifests = write_render(result, out, sizing_document(sizing))
     print(summary(result, out, manifests, sizing))
     return 0
@@ -121,5 +149,18 @@ def main(argv: list[str] | None = None) -> int:
         return commands[args.command](args)
 
 
+def _run() -> int:
+    """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's advice (signal module docs, "Note on SIGPIPE"): point stdout at devnull so
+        # the flush at exit does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_run())

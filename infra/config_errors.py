@@ -72,13 +72,18 @@ def _describe(error: dict) -> str:
     # "Input should be ...", "String should have ..." read as "must be ...", "must have ...".
     message = re.sub(r"^\w+ should ", "must ", error["msg"].removeprefix("Value error, "))
     value = error["input"]
-    if isinstance(value, (dict, list)):
+    if isinstance(value, (dict, list)) or message.startswith(repr(value)):
         return message
     return f"{value!r} is not allowed; {message}"
 
 
+# Where pydantic puts an error about a mapping's key rather than its value.
+_KEY_OF_MAPPING = "[key]"
+
+
 def _problem(error: dict, model: type[BaseModel]) -> str:
-    key = config_key(*error["loc"])
+    loc = error["loc"]
+    key = config_key(*(loc[:-1] if loc[-1:] == (_KEY_OF_MAPPING,) else loc))
     if error["type"] == "extra_forbidden":
         parent = _model_at(model, error["loc"][:-1])
         allowed = [f.alias or n for n, f in parent.model_fields.items()] if parent else []

@@ -61,6 +61,10 @@ class StackSettings(Spec):
     observability: ObservabilitySpec = ObservabilitySpec()
 
 
+# The program's own config keys, `hyperpod-dpd:<key>`.
+SETTING_KEYS = tuple(info.alias or name for name, info in StackSettings.model_fields.items())
+
+
 @dataclass(frozen=True)
 class CheckedConfig:
     """The stack configuration, parsed and checked by every rule, before AWS is asked anything."""
@@ -119,7 +123,12 @@ def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
     for i, key in _token_keys(stack):
         field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
         command = f"`pulumi config set --secret {key} <token>`"
-        if config.get(key) is None:
+        if key in SETTING_KEYS:
+            problems.append(
+                f"{field}: {key!r} is one of this program's own settings "
+                f"({', '.join(SETTING_KEYS)}); name a key of its own for the token, e.g. hfToken"
+            )
+        elif config.get(key) is None:
             problems.append(f"{field}: {config_key(key)} is not set; run {command}")
         elif not _is_secret(key):
             problems.append(
@@ -139,8 +148,7 @@ def _token_keys(stack: StackSettings) -> list[tuple[int, str]]:
 
 def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
     raw, problems = {}, []
-    for name, info in StackSettings.model_fields.items():
-        key = info.alias or name
+    for key in SETTING_KEYS:
         try:
             value = config.get_object(key)
         except (pulumi.ConfigTypeError, json.JSONDecodeError):
@@ -151,9 +159,22 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
     return raw, problems
 
 
-def _unknown_keys(stack: StackSettings) -> list[str]:
-    known = {info.alias or name for name, info in StackSettings.model_fields.items()}
-    known |= {key for _, key in _token_keys(stack)}
+def _raw_token_keys(raw: dict) -> set[str]:
+    """The token config keys the endpoints name, read before the settings validate, so that
+    the keys they name are known even when another setting is wrong."""
+    endpoints = raw.get("endpoints")
+    found = set()
+    for endpoint in endpoints if isinstance(endpoints, list) else []:
+        source = endpoint.get("modelSource") if isinstance(endpoint, dict) else None
+        hugging_face = source.get("huggingFace") if isinstance(source, dict) else None
+        key = hugging_face.get("tokenConfigKey") if isinstance(hugging_face, dict) else None
+        if isinstance(key, str):
+            found.add(key)
+    return found
+
+
+def _unknown_keys(raw: dict) -> list[str]:
+    known = set(SETTING_KEYS) | _raw_token_keys(raw)
     return [unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)]
 
 
@@ -286,7 +307,10 @@ def check_config() -> CheckedConfig:
     try:
         stack = StackSettings.model_validate(raw)
     except ValidationError as invalid:
-        raise ConfigError(problems + validation_problems(invalid, StackSettings)) from None
+        # A misspelt key (`endpoint:`) comes first: it explains the required one it hides.
+        raise ConfigError(
+            _unknown_keys(raw) + problems + validation_problems(invalid, StackSettings)
+        ) from None
     region = pulumi.Config("aws").get("region")
     if region is None:
         problems.append("aws:region: is required, e.g. `pulumi config set aws:region us-west-2`")
@@ -303,7 +327,7 @@ def check_config() -> CheckedConfig:
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
 
     problems = (
-        _unknown_keys(stack)
+        _unknown_keys(raw)
         + region_problems(region, stack)
         + _lines(findings, "error")
         + _token_problems(config, stack)

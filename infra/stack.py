@@ -27,6 +27,7 @@ from components.cluster.karpenter import autoscaled_groups
 from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
+from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
@@ -143,6 +144,9 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             kms_key_arn=stack.buckets.kms_key_arn,
             protect=stack.cluster.protect,
             node_autoscaling=stack.cluster.autoscaling.enabled,
+            tiered_storage=tiered_storage(
+                stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints]
+            ),
         ),
         opts=pulumi.ResourceOptions(depends_on=[dependencies]),
     )

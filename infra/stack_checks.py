@@ -22,9 +22,13 @@ from components.endpoint.spec import DpdEndpointSpec
 from components.network.plan import PlanError, node_capacity, plan_subnets
 from components.network.spec import NetworkSpec
 from components.sizing.replicas import endpoint_replicas
-from components.storage.spec import LIFECYCLE_PREFIX, TLS_PREFIX, BucketNames, BucketsSpec
-
-S3_NAME_MAX = 63
+from components.storage.spec import (
+    LIFECYCLE_PREFIX,
+    TLS_PREFIX,
+    BucketNames,
+    BucketsSpec,
+    bucket_name_problem,
+)
 
 
 def nodes_by_az(groups: Sequence[InstanceGroupSpec]) -> dict[str, int]:
@@ -202,14 +206,17 @@ def _autoscaling_capacity(
 
 
 def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
+    # Configured names match the S3 shape already; those derived from cluster.name or the
+    # stack name are checked here, against every S3 rule.
     found = [
         error(
-            "bucket-name-too-long",
+            "bucket-name",
             field_path("buckets", role, "name"),
-            f"the derived name {name!r} is over {S3_NAME_MAX} characters; set a shorter one",
+            f"the derived name {name!r} {problem}; set cluster.name to a short lowercase name, "
+            "or set this bucket's name",
         )
         for role, name in asdict(names).items()
-        if len(name) > S3_NAME_MAX
+        if (problem := bucket_name_problem(name))
     ]
     for role, prefix in (("lifecycle", LIFECYCLE_PREFIX), ("tls", TLS_PREFIX)):
         name = getattr(names, role)
@@ -230,6 +237,54 @@ def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
                 "is required when buckets.model.existing is true",
             )
         )
+    return found
+
+
+def _tiered_storage(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    if cluster.tiered_storage is not False:
+        return []
+    return [
+        error(
+            "tiered-storage-disabled",
+            field_path("endpoints", i, "kvCache", "l2CacheBackend"),
+            "'tieredstorage' needs the HyperPod cluster's tiered storage, which "
+            "cluster.tieredStorage false disables; unset it (it then follows the endpoints) or "
+            "set it true",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if endpoint.kv_cache.l2_cache_backend == "tieredstorage"
+    ]
+
+
+# Label domains that Kubernetes, EKS and HyperPod set on nodes themselves.
+SYSTEM_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "amazonaws.com")
+
+
+def _system_label(key: str) -> bool:
+    prefix = key.rpartition("/")[0]
+    return any(prefix == d or prefix.endswith(f".{d}") for d in SYSTEM_LABEL_DOMAINS)
+
+
+def _node_selectors(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """A role's own node labels must be on some instance group of its instance type, or its
+    pods never schedule."""
+    found = []
+    for i, endpoint in enumerate(endpoints):
+        groups = [g for g in cluster.instance_groups if g.instance_type == endpoint.instance_type]
+        offered = sorted({f"{k}={v}" for g in groups for k, v in g.labels.items()})
+        for role in ("prefill", "decode"):
+            for key, value in getattr(endpoint, role).node_selector.items():
+                if _system_label(key) or any(g.labels.get(key) == value for g in groups):
+                    continue
+                found.append(
+                    error(
+                        "selector-matches-no-group",
+                        field_path("endpoints", i, role, "nodeSelector", key),
+                        f"{key}={value} is on no instance group of {endpoint.instance_type}, "
+                        f"so its pods would never schedule; their labels: "
+                        f"{', '.join(offered) or 'none'} (set it in a group's labels)",
+                    )
+                )
     return found
 
 
@@ -275,6 +330,7 @@ def check_stack(
     )
     if cluster.existing is not None:
         return found
+    found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints)
     if network is None:
         return [
             *found,

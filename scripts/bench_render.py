@@ -48,6 +48,8 @@ LARGE_WORKER_FLAGS = 24
 LARGE_ROLE_FLAGS = 8
 LARGE_TAGS = 16
 LARGE_INIT_CONTAINERS = 4
+# What the large endpoint's roles select; the GPU group carries these labels, as it must.
+NODE_LABELS = {f"bench/label-{j}": "yes" for j in range(4)}
 
 
 def _is_sdk(module: str) -> bool:
@@ -71,12 +73,12 @@ def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
         "prefill": {
             **endpoint["prefill"],
             "args": role_flags,
-            "nodeSelector": {f"bench/label-{j}": "yes" for j in range(4)},
+            "nodeSelector": NODE_LABELS,
         },
         "decode": {
             **endpoint["decode"],
             "args": role_flags,
-            "nodeSelector": {f"bench/label-{j}": "yes" for j in range(4)},
+            "nodeSelector": NODE_LABELS,
         },
         "tags": {f"bench-tag-{j}": f"value-{j}" for j in range(LARGE_TAGS)},
         "specOverrides": {
@@ -117,6 +119,7 @@ def stack_config(count: int, *, large: bool) -> dict[str, Any]:
     # account's on-demand quota (as mocked) holds 16.
     gpu_group["instanceCount"] = count * gpu_group["instanceCount"]
     gpu_group["trainingPlanArn"] = TRAINING_PLAN
+    gpu_group["labels"] = NODE_LABELS
     return {"config": config}
 
 

@@ -45,6 +45,15 @@ class HyperPodClusterArgs:
     protect: bool = False
     # Hand the GPU groups to HyperPod's managed Karpenter (cluster.autoscaling).
     node_autoscaling: bool = False
+    # The managed tier behind the `tieredstorage` L2 KV cache backend; None leaves it unset.
+    tiered_storage: bool | None = None
+
+
+def _tiered_storage(enabled: bool | None) -> dict | None:
+    if enabled is None:
+        return None
+    mode = aws_native.sagemaker.ClusterTieredStorageConfigMode
+    return {"mode": mode.ENABLE if enabled else mode.DISABLE}
 
 
 class HyperPodCluster(pulumi.ComponentResource):
@@ -136,6 +145,7 @@ class HyperPodCluster(pulumi.ComponentResource):
             node_recovery=aws_native.sagemaker.ClusterNodeRecovery.AUTOMATIC,
             node_provisioning_mode=aws_native.sagemaker.ClusterNodeProvisioningMode.CONTINUOUS,
             instance_groups=groups,
+            tiered_storage_config=_tiered_storage(args.tiered_storage),
             **autoscaling,
             opts=pulumi.ResourceOptions(
                 parent=self,

@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from components.core.kubernetes_names import LabelKey, LabelValue
 from components.core.spec import Spec
 from components.network.spec import AzId
+from components.operator.versions import at_least
 
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.
 HYPERPOD_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+# EKS's pattern for cluster names (AWS::EKS::Cluster `Name` in CloudFormation's schema, which
+# cfn-lint ships): at most 100 characters.
+EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
+# The oldest vpc-cni add-on HyperPod's EKS clusters take: older ones lack what HyperPod's
+# network interfaces need (DESIGN.md, "The HyperPod EKS cluster", step 5).
+VPC_CNI_MINIMUM = "v1.18.3"
 IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
 
 
@@ -37,14 +46,14 @@ class InstanceGroupSpec(Spec):
     training_plan_arn: str | None = Field(
         None, pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$"
     )
-    labels: dict[str, str] = {}
+    labels: dict[LabelKey, LabelValue] = {}
     taints: list[Taint] = []
 
 
 class ExistingCluster(Spec):
     """A HyperPod EKS cluster you already run: this stack then manages only what runs in it."""
 
-    eks_cluster_name: str = Field(min_length=1, max_length=100)
+    eks_cluster_name: str = Field(min_length=1, max_length=100, pattern=EKS_NAME)
     hyperpod_cluster_arn: str = Field(
         pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$"
     )
@@ -57,6 +66,13 @@ class AddonVersions(Spec):
     kube_proxy: str | None = None
     coredns: str | None = None
     pod_identity_agent: str | None = None
+
+    @field_validator("vpc_cni")
+    @classmethod
+    def _vpc_cni_floor(cls, value: str | None) -> str | None:
+        if value is not None and not at_least(value, VPC_CNI_MINIMUM):
+            raise ValueError(f"must be {VPC_CNI_MINIMUM} or later, the oldest HyperPod supports")
+        return value
 
 
 class EndpointAccess(Spec):
@@ -95,6 +111,9 @@ class ClusterSpec(Spec):
     ci_role_arns: list[IamArn] = []
     instance_groups: list[InstanceGroupSpec] = []
     addon_versions: AddonVersions = AddonVersions()
+    # HyperPod's managed tiered storage (TieredStorageConfig), the `tieredstorage` L2 KV cache
+    # backend. None enables it when an endpoint uses that backend.
+    tiered_storage: bool | None = None
     # Where `make chart` puts the HyperPod dependencies Helm chart.
     dependencies_chart: str = "build/charts/sagemaker-hyperpod-cli/helm_chart/HyperPodHelmChart"
     existing: ExistingCluster | None = None
@@ -102,3 +121,11 @@ class ClusterSpec(Spec):
     # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
     protect: bool = False
     autoscaling: ClusterAutoscaling = ClusterAutoscaling()
+
+
+def tiered_storage(cluster: ClusterSpec, l2_backends: Iterable[str | None]) -> bool | None:
+    """The HyperPod cluster's tiered storage: as set; else enabled when an endpoint's L2 cache
+    uses it, and left unset (None) when none does."""
+    if cluster.tiered_storage is None and "tieredstorage" in l2_backends:
+        return True
+    return cluster.tiered_storage

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterator, Sequence
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
@@ -120,6 +120,17 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
                 "v1/completions",
             )
         )
+    if spec.routing_threshold >= spec.max_model_len:
+        found.append(
+            error(
+                "threshold-above-context",
+                "routingThreshold",
+                f"{spec.routing_threshold} is not allowed: no request can have "
+                f"{spec.routing_threshold} input tokens when maxModelLen is "
+                f"{spec.max_model_len}, so none would take the DPD path; set it below "
+                f"{spec.max_model_len} (0 sends every request through DPD)",
+            )
+        )
     if spec.prefill.replicas > 1 and spec.routing_strategy == "prefixaware":
         found.append(
             warning(
@@ -134,6 +145,15 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
 
 def _kv_cache(spec: DpdEndpointSpec) -> list[Finding]:
     kv = spec.kv_cache
+    if kv.l2_cache_local_url and kv.l2_cache_backend is None:
+        return [
+            error(
+                "url-without-backend",
+                "kvCache.l2CacheLocalUrl",
+                f"{kv.l2_cache_local_url!r} names a cache but l2CacheBackend is not set; set "
+                "l2CacheBackend: redis to use it",
+            )
+        ]
     if kv.l2_cache_backend == "redis" and not kv.l2_cache_local_url:
         return [
             error(
@@ -225,23 +245,44 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:
-    """Findings of every endpoint, by index, plus names reused within a namespace."""
-    found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
-    first_index: dict[tuple[str, str], int] = {}
-    for i, spec in enumerate(specs):
-        key = (spec.namespace, spec.name)
+def _reuses(keys: Sequence[Hashable | None]) -> Iterator[tuple[int, int]]:
+    """(index, index of its first use) of every key used again; None is no key."""
+    first_index: dict[Hashable, int] = {}
+    for i, key in enumerate(keys):
+        if key is None:
+            continue
         if key in first_index:
-            found.append(
-                (
-                    i,
-                    error(
-                        "duplicate-name",
-                        "name",
-                        f"{spec.name!r} is already used in namespace {spec.namespace!r} by "
-                        f"endpoints[{first_index[key]}]; names are unique per namespace",
-                    ),
-                )
-            )
+            yield i, first_index[key]
         first_index.setdefault(key, i)
+
+
+def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:
+    """Findings of every endpoint, by index, plus names reused within a namespace and
+    SageMaker endpoint names (unique per account and region) used twice."""
+    found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
+    for i, first in _reuses([(spec.namespace, spec.name) for spec in specs]):
+        spec = specs[i]
+        found.append(
+            (
+                i,
+                error(
+                    "duplicate-name",
+                    "name",
+                    f"{spec.name!r} is already used in namespace {spec.namespace!r} by "
+                    f"endpoints[{first}]; names are unique per namespace",
+                ),
+            )
+        )
+    for i, first in _reuses([spec.endpoint_name or None for spec in specs]):
+        found.append(
+            (
+                i,
+                error(
+                    "duplicate-endpoint-name",
+                    "endpointName",
+                    f"{specs[i].endpoint_name!r} is already the endpointName of "
+                    f"endpoints[{first}]; each SageMaker endpoint needs a name of its own",
+                ),
+            )
+        )
     return found

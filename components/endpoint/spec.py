@@ -8,12 +8,15 @@ value; rules that relate several values live in `endpoint_checks`.
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
+from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
-from components.core.units import GIB
+from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.catalog import MODEL_CATALOG
@@ -45,6 +48,13 @@ class S3ModelSource(Spec):
     # The stack's model bucket and region when absent.
     bucket: str | None = None
     region: str | None = None
+
+    @field_validator("region")
+    @classmethod
+    def _aws_region(cls, value: str | None) -> str | None:
+        if value is not None and value not in KNOWN_REGIONS:
+            raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
+        return value
 
 
 class FsxModelSource(Spec):
@@ -99,7 +109,7 @@ class RoleSpec(Spec):
     # None inherits the endpoint's gpuMemoryUtilization.
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
     args: list[str] = []
-    node_selector: dict[str, str] = {}
+    node_selector: dict[LabelKey, LabelValue] = {}
     # With autoscaling, `replicas` is the initial count.
     autoscaling: RoleAutoscaling | None = None
 
@@ -117,6 +127,15 @@ class KvCache(Spec):
     enable_l1_cache: bool = Field(True, alias="enableL1Cache")
     l2_cache_backend: Literal["redis", "tieredstorage"] | None = Field(None, alias="l2CacheBackend")
     l2_cache_local_url: str | None = Field(None, alias="l2CacheLocalUrl")
+
+    @field_validator("l2_cache_local_url")
+    @classmethod
+    def _a_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            parts = urlsplit(value)
+            if not (parts.scheme and parts.hostname):
+                raise ValueError("must be a URL with a scheme and a host, e.g. redis://redis:6379")
+        return value
 
 
 class ModelMetrics(Spec):
@@ -168,7 +187,7 @@ class DpdEndpointSpec(Spec):
     metrics: Metrics = Metrics()
     topology_spec: TopologySpec | None = None
     tags: dict[str, str] = {}
-    environment_variables: dict[str, str] = {}
+    environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
     # The operator ignores worker resources for DPD pods, but the CRD requires them.
     worker_resources: dict[str, str] = {"cpu": "96", "memory": "1024Gi"}
@@ -211,6 +230,14 @@ class DpdEndpointSpec(Spec):
     def _dpd_instance_type(cls, value: str) -> str:
         if value not in DPD_INSTANCE_TYPES:
             raise ValueError(f"DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}")
+        return value
+
+    @field_validator("pd_buffer_size", mode="before")
+    @classmethod
+    def _binary_units(cls, value: Any) -> Any:
+        problem = binary_size_problem(value) if isinstance(value, str) else None
+        if problem:
+            raise ValueError(problem)
         return value
 
     @field_validator("architecture", mode="wrap")

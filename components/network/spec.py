@@ -5,10 +5,24 @@ from __future__ import annotations
 from ipaddress import IPv4Network
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from components.core.spec import Spec
 
+# The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
+# Source: Amazon EC2 API Reference, CreateVpc. A subnet lies inside its VPC and is no smaller
+# than /28 either.
+CIDR_PREFIX_RANGE = (16, 28)
+
+
+def _aws_cidr_size(network: IPv4Network) -> IPv4Network:
+    low, high = CIDR_PREFIX_RANGE
+    if not low <= network.prefixlen <= high:
+        raise ValueError(f"must be a block from /{low} to /{high}, the sizes AWS allows")
+    return network
+
+
+AwsCidr = Annotated[IPv4Network, AfterValidator(_aws_cidr_size)]
 AzId = Annotated[str, Field(pattern=r"^[a-z]{2,4}[0-9]-az[0-9]+$")]
 SUBNET_ID = r"^subnet-[0-9a-f]{8,17}$"
 
@@ -24,11 +38,11 @@ class ExistingNetwork(Spec):
 
 
 class NetworkSpec(Spec):
-    vpc_cidr: IPv4Network = IPv4Network("10.0.0.0/16")
+    vpc_cidr: AwsCidr = IPv4Network("10.0.0.0/16")
     # AZs by ID, which name the same physical zone in every account: a public and a private
     # subnet in each. EKS needs two; every instance group lives in one of them.
     availability_zone_ids: list[AzId] = []
     nat_gateways: Literal["single", "perAz"] = "single"
     # Private subnet CIDRs by AZ ID, instead of carving them from vpcCidr.
-    private_subnet_cidrs: dict[AzId, IPv4Network] = {}
+    private_subnet_cidrs: dict[AzId, AwsCidr] = {}
     existing: ExistingNetwork | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import Field
@@ -9,6 +10,11 @@ from pydantic import Field
 from components.core.spec import Spec
 
 S3_NAME = r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"
+# What S3 refuses beyond that shape. Source: Amazon S3 User Guide, "General purpose bucket
+# naming rules" (docs.aws.amazon.com/AmazonS3/latest/userguide/bucketnamingrules.html).
+S3_RESERVED_PREFIXES = ("xn--", "sthree-", "amzn-s3-demo-")
+S3_RESERVED_SUFFIXES = ("-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3")
+_IPV4_SHAPE = r"^\d+\.\d+\.\d+\.\d+$"
 KMS_KEY_ARN = r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/.+$"
 
 
@@ -31,6 +37,21 @@ class BucketsSpec(Spec):
     kms_key_arn: str | None = Field(None, pattern=KMS_KEY_ARN)
     # Protect every bucket from deletion; the model bucket is protected regardless.
     protect: bool = False
+
+
+def bucket_name_problem(name: str) -> str | None:
+    """Why S3 would refuse `name` as a general purpose bucket name, if it would."""
+    if not re.match(S3_NAME, name):
+        return (
+            "must be 3 to 63 lowercase letters, digits, '.' or '-', starting and ending with a "
+            "letter or digit"
+        )
+    if ".." in name or re.match(_IPV4_SHAPE, name):
+        return "must not hold two adjacent periods or look like an IP address"
+    if name.startswith(S3_RESERVED_PREFIXES) or name.endswith(S3_RESERVED_SUFFIXES):
+        reserved = ", ".join((*S3_RESERVED_PREFIXES, *S3_RESERVED_SUFFIXES))
+        return f"must not start or end with what S3 reserves ({reserved})"
+    return None
 
 
 @dataclass(frozen=True)

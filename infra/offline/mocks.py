@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import string
+import threading
 from dataclasses import dataclass, field
 
 import pulumi
@@ -24,6 +26,7 @@ from pulumi.runtime.mocks import MockMonitor
 from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
 from components.operator.versions import DEFAULT_ADDON_VERSION
+from infra.offline.replacements import PROVIDER_REPLACES
 
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
@@ -48,6 +51,16 @@ class AccountAnswers:
 ACCOUNT = AccountAnswers()
 
 
+@dataclass(frozen=True)
+class WireRegistration:
+    """A registration as the engine receives it. The mock API hands new_resource neither the
+    resource options nor the IDs of the resources its inputs refer to; the wire form has both."""
+
+    # References to resources are {signature, urn, id} here.
+    inputs: dict
+    replace_on_changes: tuple[str, ...]
+
+
 def _hex(*parts: object, length: int = 17) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:length]
 
@@ -69,6 +82,17 @@ class CloudMocks(pulumi.runtime.Mocks):
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
         # Security group rules the account has described, by rule ID.
         self.described_rules: dict[str, dict] = {}
+        # The registration under way on the wire, which the monitor sets. Per thread: the
+        # engine registers resources from several threads at once.
+        self._registering = threading.local()
+
+    @property
+    def registering(self) -> WireRegistration | None:
+        return getattr(self._registering, "value", None)
+
+    @registering.setter
+    def registering(self, registration: WireRegistration | None) -> None:
+        self._registering.value = registration
 
     def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
         return (
@@ -76,8 +100,15 @@ class CloudMocks(pulumi.runtime.Mocks):
         )
 
     def az_name(self, az_id: str) -> str:
-        """The AZ an AZ ID maps to in this mocked account: az1 -> a, az2 -> b, ..."""
-        return self.region + "abcdefgh"[int(az_id.rsplit("az", 1)[1]) - 1]
+        """The AZ an AZ ID maps to in this mocked account: az1 -> a, az2 -> b, ... The live
+        preflight has refused the IDs the account does not list."""
+        return self.region + string.ascii_lowercase[int(az_id.rsplit("-az", 1)[1]) - 1]
+
+    def zones(self) -> dict[str, str]:
+        """The region's AZ names by AZ ID, as many as the account answers it has."""
+        prefix = AZ_ID_PREFIXES.get(self.region, self.region)
+        ids = [f"{prefix}-az{n + 1}" for n in range(self.answers.availability_zones)]
+        return {az_id: self.az_name(az_id) for az_id in ids}
 
     def reference(self, parent_type: str, type_: str, name: str, id_: str, state: dict) -> dict:
         """A resource reference on the wire, to a resource created inside a remote component."""
@@ -92,9 +123,11 @@ class CloudMocks(pulumi.runtime.Mocks):
             return f"{name}-provider", inputs
         if typ.startswith("kubernetes:"):
             return _kubernetes_id(name, inputs), inputs
+        wire = self.registering or WireRegistration(inputs, ())
+        identity = _identity(typ, name, wire.inputs, wire.replace_on_changes)
         compute = RESOURCES.get(typ)
-        resource_id, outputs = compute(self, name, inputs) if compute else ("", {})
-        return resource_id or f"{name}-{_hex(typ, name, length=8)}", {**inputs, **outputs}
+        resource_id, outputs = compute(self, name, identity, inputs) if compute else ("", {})
+        return resource_id or f"{name}-{_hex(typ, identity, length=8)}", {**inputs, **outputs}
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
         answer = INVOKES.get(args.token)
@@ -103,28 +136,46 @@ class CloudMocks(pulumi.runtime.Mocks):
         return answer(self, args.args)
 
 
-# Resources: (id, computed outputs) from the logical name and the inputs.
+def _input_at(inputs: dict, path: str) -> object:
+    """The input at a dotted path (`orchestrator.eks`), or None."""
+    value: object = inputs
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> str:
+    """What a resource's mocked ID derives from: its logical name and the inputs that force its
+    replacement. As in AWS, a replaced resource gets a new ID, so every input that carries that
+    ID changes too, and the offline diff shows the replacements it cascades into."""
+    triggers = sorted({*recorded, *PROVIDER_REPLACES.get(typ, ())})
+    immutable = {path: _input_at(inputs, path) for path in triggers}
+    return f"{name}/{json.dumps(immutable, sort_keys=True)}" if triggers else name
+
+
+# Resources: (id, computed outputs) from the identity (see _identity) and the inputs. Where
+# AWS names a resource after an input (a bucket, an add-on), its ID is that input.
 
 
 def _ec2(prefix: str, kind: str):
-    def compute(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-        id_ = f"{prefix}-{_hex(kind, name)}"
+    def compute(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+        id_ = f"{prefix}-{_hex(kind, identity)}"
         return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
 
     return compute
 
 
-def _subnet(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    id_, outputs = _ec2("subnet", "subnet")(m, name, inputs)
+def _subnet(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    id_, outputs = _ec2("subnet", "subnet")(m, name, identity, inputs)
     return id_, {**outputs, "availabilityZone": m.az_name(inputs["availabilityZoneId"])}
 
 
-def _eip(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eip(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     digest = bytes.fromhex(_hex("eip", name, length=4))
     return f"eipalloc-{_hex('eip', name)}", {"publicIp": "52." + ".".join(map(str, digest[:3]))}
 
 
-def _bucket(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     bucket = inputs.get("bucket") or name
     return bucket, {
         "arn": f"arn:{PARTITION}:s3:::{bucket}",
@@ -134,17 +185,17 @@ def _bucket(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _bucket_setting(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_setting(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     return inputs["bucket"], {}
 
 
-def _bucket_object(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_object(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     return inputs["key"], {"etag": _hex("etag", name, length=32), "versionId": _hex("v", name)}
 
 
-def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _role(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     # Pulumi auto-names a role after its logical name with a random suffix.
-    role = inputs.get("name") or f"{name}-{_hex('role', name, length=7)}"
+    role = inputs.get("name") or f"{name}-{_hex('role', identity, length=7)}"
     return role, {
         "name": role,
         "arn": m.account.arn("iam", f"role/{role}", regional=False),
@@ -152,12 +203,12 @@ def _role(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _role_policy(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _role_policy(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     policy = inputs.get("name") or f"{name}-{_hex('policy', name, length=7)}"
     return f"{inputs['role']}:{policy}", {"name": policy}
 
 
-def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eks_addon(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     cluster, addon = inputs["clusterName"], inputs["addonName"]
     return f"{cluster}:{addon}", {
         "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{_hex(addon, length=8)}"),
@@ -165,13 +216,15 @@ def _eks_addon(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     }
 
 
-def _hyperpod_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', name, length=12)}")
+def _hyperpod_cluster(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    arn = m.account.arn("sagemaker", f"cluster/{_hex('hyperpod', identity, length=12)}")
     return arn, {"clusterArn": arn, "clusterStatus": "InService"}
 
 
-def _prometheus_workspace(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    digest = _hex("amp", name, length=32)
+def _prometheus_workspace(
+    m: CloudMocks, name: str, identity: str, inputs: dict
+) -> tuple[str, dict]:
+    digest = _hex("amp", identity, length=32)
     id_ = f"ws-{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
     return id_, {
         "arn": m.account.arn("aps", f"workspace/{id_}"),
@@ -179,15 +232,15 @@ def _prometheus_workspace(m: CloudMocks, name: str, inputs: dict) -> tuple[str, 
     }
 
 
-def _grafana_workspace(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
-    id_ = f"g-{_hex('grafana', name, length=10)}"
+def _grafana_workspace(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    id_ = f"g-{_hex('grafana', identity, length=10)}"
     return id_, {
         "arn": m.account.arn("grafana", f"/workspaces/{id_}"),
         "endpoint": f"{id_}.grafana-workspace.{m.region}.amazonaws.com",
     }
 
 
-def _helm_release(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _helm_release(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     status = {
         "name": inputs.get("name"),
         "namespace": inputs.get("namespace"),
@@ -197,10 +250,11 @@ def _helm_release(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
     return f"{inputs.get('namespace')}/{inputs.get('name')}", {"status": status}
 
 
-def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
+def _eks_cluster(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     """pulumi-eks's remote component: its outputs, with references to what it creates."""
     cluster_name = inputs.get("name") or name
-    issuer_id = _hex(cluster_name, length=32).upper()
+    # A cluster created again has a new API endpoint and OIDC issuer.
+    issuer_id = _hex(identity, length=32).upper()
     issuer = f"oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"
     endpoint = f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com"
     cluster = {
@@ -225,7 +279,7 @@ def _eks_cluster(m: CloudMocks, name: str, inputs: dict) -> tuple[str, dict]:
         "oidcIssuer": issuer,
         "oidcProviderUrl": f"https://{issuer}",
         "oidcProviderArn": m.account.arn("iam", f"oidc-provider/{issuer}", regional=False),
-        "clusterSecurityGroupId": f"sg-{_hex(cluster_name, 'cluster')}",
+        "clusterSecurityGroupId": f"sg-{_hex(identity, 'cluster')}",
     }
 
 
@@ -369,13 +423,12 @@ def _service_quota(m: CloudMocks, args: dict) -> dict:
 
 
 def _availability_zones(m: CloudMocks, args: dict) -> dict:
-    count = m.answers.availability_zones
-    prefix = AZ_ID_PREFIXES.get(m.region, m.region)
+    zones = m.zones()
     return {
         "id": m.region,
-        "names": [m.region + "abcdefgh"[n] for n in range(count)],
-        "zoneIds": [f"{prefix}-az{n + 1}" for n in range(count)],
-        "groupNames": [m.region] * count,
+        "names": list(zones.values()),
+        "zoneIds": list(zones),
+        "groupNames": [m.region] * len(zones),
     }
 
 

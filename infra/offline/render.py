@@ -20,7 +20,7 @@ from pulumi.runtime.stack import run_in_stack
 from pulumi.runtime.sync_await import _sync_await
 
 from infra.config_errors import PROJECT
-from infra.offline.mocks import CloudMocks
+from infra.offline.mocks import CloudMocks, WireRegistration
 from infra.offline.stack_config import SECRET_PLACEHOLDER, StackConfig
 from infra.paths import ROOT
 
@@ -136,7 +136,13 @@ class RecordingMonitor(MockMonitor):
         self._stack_urn: str | None = None
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        response = super().RegisterResource(request)
+        self.mocks.registering = WireRegistration(
+            json_format.MessageToDict(request.object), tuple(request.replaceOnChanges)
+        )
+        try:
+            response = super().RegisterResource(request)
+        finally:
+            self.mocks.registering = None
         if request.type == STACK_TYPE:
             self._stack_urn = response.urn
             return response

@@ -4,6 +4,9 @@ The program records `replaceOnChanges` where it or the SDK declares them (an
 InferenceEndpointConfig's `spec.intelligentRoutingSpec`, aws-native's create-only
 properties). Other providers decide at preview time; these are their immutable inputs for the
 types this stack creates (Terraform's ForceNew for pulumi-aws; the EKS API for pulumi-eks).
+
+The mocks derive each resource's ID from these inputs and the recorded ones, so that a
+replaced resource gets a new ID and the resources that carry it show their own replacements.
 """
 
 from __future__ import annotations

@@ -12,11 +12,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from infra.config_errors import PROJECT
 from infra.offline import yaml_io
 from infra.paths import ROOT
 
 SECRET_PLACEHOLDER = "[secret]"
+
+
+class StackFileError(ValueError):
+    """A stack file that is not a YAML mapping with a `config:` mapping in it."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,40 @@ def to_stack_config(config: dict[str, Any]) -> StackConfig:
     )
 
 
+def _parsed(path: Path) -> Any:
+    try:
+        return yaml_io.load(path.read_text())
+    except yaml.MarkedYAMLError as broken:
+        mark = broken.problem_mark or broken.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
+        raise StackFileError(
+            f"{where}: is not valid YAML: {broken.problem or broken.context}"
+        ) from None
+    except yaml.YAMLError as broken:
+        raise StackFileError(f"{path}: is not valid YAML: {broken}") from None
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", str: "a string", int: "a number", float: "a number"}.get(
+        type(value), type(value).__name__
+    )
+
+
 def read_stack_config(path: Path) -> StackConfig:
-    document = yaml_io.load(path.read_text()) or {}
-    return to_stack_config(document.get("config") or {})
+    """The stack file's `config:`; StackFileError names the file (and line) when it is not a
+    mapping holding a `config:` mapping."""
+    document = _parsed(path)
+    if document is None:
+        document = {}
+    if not isinstance(document, dict):
+        raise StackFileError(
+            f"{path}: is {_kind(document)}; a stack file is a mapping with a `config:` mapping"
+        )
+    config = document.get("config")
+    if config is None:
+        config = {}
+    if not isinstance(config, dict):
+        raise StackFileError(
+            f"{path}: config: is {_kind(config)}; it must be a mapping of config keys to values"
+        )
+    return to_stack_config(config)

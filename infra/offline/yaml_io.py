@@ -16,7 +16,11 @@ _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
 def load(text: str) -> Any:
-    return yaml.load(text, Loader=_LOADER)
+    try:
+        return yaml.load(text, Loader=_LOADER)
+    except yaml.YAMLError:
+        # libyaml words its errors its own way; PyYAML's parser raises the error users see.
+        return yaml.safe_load(text)
 
 
 def dump(value: Any) -> str:

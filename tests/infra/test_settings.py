@@ -55,7 +55,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
         ),
         ({"pdBufferSize": 0}, "pdBufferSize", "greater than 0"),
         ({"pdBufferSize": "-8GiB"}, "pdBufferSize", "'-8GiB' is not allowed"),
-        ({"pdBufferSize": "8 gigs"}, "pdBufferSize", "byte unit"),
+        ({"pdBufferSize": "8 gigs"}, "pdBufferSize", "must be a byte count or a size in KiB"),
         (
             {"routingStrategy": "kvaware", "invocationEndpoint": "invocations"},
             "invocationEndpoint",
@@ -89,7 +89,8 @@ def test_every_problem_is_reported_at_once():
 
 
 def test_endpoint_names_are_unique_within_a_namespace():
-    found = problems(with_endpoints(dev_endpoint(), dev_endpoint(), gpu_nodes=4))
+    second = {**dev_endpoint(), "endpointName": "dpd-second"}
+    found = problems(with_endpoints(dev_endpoint(), second, gpu_nodes=4))
     assert found == [
         "hyperpod-dpd:endpoints[1].name: 'dpd-test' is already used in namespace 'default' by "
         "endpoints[0]; names are unique per namespace"
@@ -97,7 +98,7 @@ def test_endpoint_names_are_unique_within_a_namespace():
 
 
 def test_the_same_name_in_another_namespace_is_fine():
-    other = {**dev_endpoint(), "namespace": "team-b"}
+    other = {**dev_endpoint(), "namespace": "team-b", "endpointName": "dpd-team-b"}
     result = render(with_endpoints(dev_endpoint(), other, gpu_nodes=4))
     assert len(endpoint_configs(result)) == 2
 

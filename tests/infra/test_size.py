@@ -61,7 +61,12 @@ def test_other_invalid_configuration_exits_2_with_its_problem_lines_only(tmp_pat
 
 
 def test_every_endpoint_gets_its_table(tmp_path, capsys):
-    second = {**dev_endpoint(), "name": "dpd-small", "modelName": "Llama-3.1-8B-Instruct"}
+    second = {
+        **dev_endpoint(),
+        "name": "dpd-small",
+        "endpointName": "dpd-small",
+        "modelName": "Llama-3.1-8B-Instruct",
+    }
     config = with_endpoints(dev_endpoint(), second, gpu_nodes=4)
     assert main(["size", "--config-file", config_file(tmp_path, config)]) == 0
     out = capsys.readouterr().out

@@ -105,7 +105,11 @@ def test_an_existing_network_is_tagged_and_gets_the_efa_group_in_its_vpc():
 
 def test_every_endpoint_waits_for_the_operator_add_on_whose_webhook_serves_its_crd():
     config = dev_config()
-    second = {**config["hyperpod-dpd:endpoints"][0], "name": "dpd-second"}
+    second = {
+        **config["hyperpod-dpd:endpoints"][0],
+        "name": "dpd-second",
+        "endpointName": "dpd-second",
+    }
     config["hyperpod-dpd:endpoints"].append(second)
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
     result = render(config)

@@ -65,7 +65,7 @@ def test_restating_a_pinned_variable_with_its_value_does_not_repeat_it():
         ("8GiB", "8589934592"),
         ("16 GiB", "17179869184"),
         (1073741824, "1073741824"),
-        ("32GB", "32000000000"),
+        ("32GiB", "34359738368"),
     ],
 )
 def test_pd_buffer_size_accepts_human_units_and_is_emitted_in_bytes(size, expected):

@@ -110,7 +110,12 @@ def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
     document = yaml.safe_load(dev_stack.read_text())
     config = document["config"]
     config["hyperpod-dpd:endpoints"].append(
-        {**config["hyperpod-dpd:endpoints"][0], "name": "dpd-long", "routingThreshold": 16000}
+        {
+            **config["hyperpod-dpd:endpoints"][0],
+            "name": "dpd-long",
+            "endpointName": "dpd-long",
+            "routingThreshold": 16000,
+        }
     )
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
     dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
@@ -150,3 +155,24 @@ def test_an_unknown_base_revision_exits_2(repository, dev_stack):
     )
     assert done.returncode == 2
     assert "no-such-ref" in done.stderr
+
+
+def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repository, dev_stack):
+    dev_stack.write_text(dev_stack.read_text() + "  hyperpod-dpd:operator: [\n")
+    done = diff(repository)
+    assert done.returncode == 2
+    assert f"{dev_stack}:" in done.stderr and "is not valid YAML" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repository, dev_stack):
+    document = yaml.safe_load(dev_stack.read_text())
+    document["config"]["hyperpod-dpd:network"]["vpcCidr"] = "10.1.0.0/16"
+    dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
+    done = diff(repository)
+    assert done.returncode == 1, done.stderr
+    replaced = [line for line in done.stdout.splitlines() if line.startswith("+- replace")]
+    assert any("eks:index:Cluster" in line for line in replaced), done.stdout
+    assert any("aws-native:sagemaker:Cluster" in line for line in replaced), done.stdout
+    assert "(replaces: privateSubnetIds)" in done.stdout
+    assert "(replaces: vpcConfig)" in done.stdout

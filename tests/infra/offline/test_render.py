@@ -54,6 +54,7 @@ def test_several_endpoints_render_each_one():
     second = {
         **dev_endpoint(),
         "name": "dpd-long",
+        "endpointName": "dpd-long",
         "routingThreshold": 8192,
         "prefill": {"replicas": 2, "gpus": 8},
         "routingStrategy": "roundrobin",

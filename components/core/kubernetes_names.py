@@ -1,0 +1,75 @@
+"""What Kubernetes accepts as an environment variable name, a label key and a label value.
+
+The rules are the API server's own validation (k8s.io/apimachinery `validation.IsEnvVarName`,
+`IsQualifiedName`, `IsValidLabelValue`): a pod or node selector that breaks them is refused
+when the operator creates the pods, long after `pulumi up` has built the cluster.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
+# A label's name part, and a label value when not empty.
+_LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
+LABEL_NAME_MAX = 63
+# A DNS subdomain (RFC 1123), the optional prefix of a label key.
+_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+DNS_SUBDOMAIN_MAX = 253
+
+
+def env_var_name_problem(name: str) -> str | None:
+    if ENV_VAR_NAME.match(name):
+        return None
+    return (
+        f"{name!r} is not an environment variable name Kubernetes accepts; it must start with "
+        "a letter, '_', '-' or '.', followed by letters, digits, '_', '-' or '.'"
+    )
+
+
+_NAME_RULE = (
+    "at most 63 characters that start and end with a letter or digit, with only letters, "
+    "digits, '-', '_' or '.' between"
+)
+
+
+def _valid_label_name(name: str) -> bool:
+    return len(name) <= LABEL_NAME_MAX and bool(_LABEL_NAME.match(name))
+
+
+def label_key_problem(key: str) -> str | None:
+    prefix, slash, name = key.rpartition("/")
+    if not _valid_label_name(name):
+        problem = f"its name{' (after the /)' if slash else ''} must be {_NAME_RULE}"
+    elif slash and (len(prefix) > DNS_SUBDOMAIN_MAX or not _DNS_SUBDOMAIN.match(prefix)):
+        problem = (
+            f"its prefix (before the /) must be a lowercase DNS subdomain of at most "
+            f"{DNS_SUBDOMAIN_MAX} characters, e.g. example.com"
+        )
+    else:
+        return None
+    return f"{key!r} is not a label key Kubernetes accepts: {problem}"
+
+
+def label_value_problem(value: str) -> str | None:
+    if not value or _valid_label_name(value):
+        return None
+    return f"{value!r} is not a label value Kubernetes accepts: it must be empty or {_NAME_RULE}"
+
+
+def _checked(problem_of):
+    def check(value: str) -> str:
+        problem = problem_of(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+    return AfterValidator(check)
+
+
+EnvVarName = Annotated[str, _checked(env_var_name_problem)]
+LabelKey = Annotated[str, _checked(label_key_problem)]
+LabelValue = Annotated[str, _checked(label_value_problem)]

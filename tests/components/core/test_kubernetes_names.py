@@ -1,0 +1,45 @@
+"""Names Kubernetes accepts, by the API server's own rules."""
+
+import pytest
+
+from components.core.kubernetes_names import (
+    env_var_name_problem,
+    label_key_problem,
+    label_value_problem,
+)
+
+
+@pytest.mark.parametrize("name", ["HF_HOME", "_x", "-x", ".x", "a.b-c_D9"])
+def test_environment_variable_names_kubernetes_accepts(name):
+    assert env_var_name_problem(name) is None
+
+
+@pytest.mark.parametrize("name", ["", "9LIVES", "HF HOME", "A=B", "Ä"])
+def test_environment_variable_names_kubernetes_refuses(name):
+    assert "not an environment variable name Kubernetes accepts" in env_var_name_problem(name)
+
+
+@pytest.mark.parametrize(
+    "key", ["team", "a" * 63, "example.com/team", "node.kubernetes.io/instance-type", "a_b.c-d"]
+)
+def test_label_keys_kubernetes_accepts(key):
+    assert label_key_problem(key) is None
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["", "a" * 64, "-team", "team-", "has space", "Example.com/team", "a/b/c", "/team",
+     f"{'a' * 254}/team", "example.com/"],
+)  # fmt: skip
+def test_label_keys_kubernetes_refuses(key):
+    assert "is not a label key Kubernetes accepts" in label_key_problem(key)
+
+
+@pytest.mark.parametrize("value", ["", "ml", "a" * 63, "ml.p5.48xlarge", "A_b-C"])
+def test_label_values_kubernetes_accepts(value):
+    assert label_value_problem(value) is None
+
+
+@pytest.mark.parametrize("value", ["a" * 64, "-ml", "ml platform", "ml/p5"])
+def test_label_values_kubernetes_refuses(value):
+    assert "is not a label value Kubernetes accepts" in label_value_problem(value)
