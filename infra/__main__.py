@@ -10,6 +10,7 @@ from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
+from infra.offline.collector import few_collections
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
 from infra.offline.render import run_program
@@ -21,7 +22,7 @@ from infra.offline.stack_config import (
     read_stack_config,
     stack_file,
 )
-from infra.settings import CheckedConfig, check_config
+from infra.settings import CheckedConfig, Settings, check_config
 
 
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
@@ -96,13 +97,13 @@ def render(args: argparse.Namespace) -> int:
     config = _stack_config(args)
     if config is None:
         return 2
+    settings: list[Settings] = []
     try:
-        result = run_program(args.stack, config, program.main)
+        result = run_program(args.stack, config, lambda: settings.append(program.main()))
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
-    # The program has just passed every check; this only fetches the sizing reports.
-    sizing = _checked(args.stack, config).sizing
+    sizing = settings[0].sizing
     manifests = write_render(result, out, sizing_document(sizing))
     print(summary(result, out, manifests, sizing))
     return 0
@@ -144,7 +145,8 @@ def chart(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     commands = {"render": render, "size": size, "diff": diff, "chart": chart}
-    return commands[args.command](args)
+    with few_collections():
+        return commands[args.command](args)
 
 
 def _run() -> int:

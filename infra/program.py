@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pulumi
 
-from infra.settings import load_settings
+from infra.settings import Settings, load_settings
 from infra.stack import build_stack
 
 
-def main() -> None:
+def main() -> Settings:
+    """Build the stack; the settings it was built from go back to the offline tools."""
     settings = load_settings()
     for line in settings.warnings:
         pulumi.log.warn(line)
     build_stack(settings)
+    return settings

@@ -94,6 +94,8 @@ class Settings:
     # Hugging Face tokens by the config key that holds them.
     secrets: dict[str, pulumi.Output[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    # One per endpoint, in order: what the offline render reports beside the resources.
+    sizing: list[SizingReport] = field(default_factory=list)
 
 
 def _project_keys() -> set[str]:
@@ -367,4 +369,5 @@ def load_settings() -> Settings:
         bucket_names=bucket_names(checked.stack.buckets, _stack_prefix(checked.stack), account.id),
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
         warnings=checked.warnings + asked.warnings,
+        sizing=checked.sizing,
     )

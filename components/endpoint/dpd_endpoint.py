@@ -67,17 +67,18 @@ class DpdEndpoint(pulumi.ComponentResource):
             )
             depends_on.append(token)
 
-        manifest = pulumi.Output.all(args.model_bucket, args.prometheus_address).apply(
+        # One apply: Pulumi scans each value an Output resolves to for unknowns.
+        manifest_spec = pulumi.Output.all(args.model_bucket, args.prometheus_address).apply(
             lambda v: build_manifest(
                 spec, model_bucket=v[0], region=args.region, prometheus_address=v[1]
-            )
+            )["spec"]
         )
         self.custom_resource = k8s.apiextensions.CustomResource(
             name,
             api_version=API_VERSION,
             kind=KIND,
             metadata=metadata,
-            spec=manifest.apply(lambda m: m["spec"]),
+            spec=manifest_spec,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=depends_on,
@@ -88,11 +89,13 @@ class DpdEndpoint(pulumi.ComponentResource):
             ),
         )
 
-        self.endpoint_name = pulumi.Output.from_input(spec.name)
-        self.namespace = pulumi.Output.from_input(spec.namespace)
-        self.router_url = pulumi.Output.from_input(router_url(spec.name, spec.namespace))
-        self.prefill_args = pulumi.Output.from_input(effective_args(spec, spec.prefill))
-        self.decode_args = pulumi.Output.from_input(effective_args(spec, spec.decode))
+        # Known from the spec alone, so plain values: Output.from_input would wrap every
+        # element of the argument lists in an Output of its own, a cost per flag.
+        self.endpoint_name: str = spec.name
+        self.namespace: str = spec.namespace
+        self.router_url: str = router_url(spec.name, spec.namespace)
+        self.prefill_args: list[str] = effective_args(spec, spec.prefill)
+        self.decode_args: list[str] = effective_args(spec, spec.decode)
         self.register_outputs(
             {
                 "name": self.endpoint_name,

@@ -8,13 +8,12 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
 from components.endpoint.manifest import API_VERSION, KIND, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
+from infra.offline import yaml_io
 from infra.offline.graph import mermaid, resource_counts
 from infra.offline.render import RenderResult
 from infra.offline.sizing_report import sizing_table
@@ -58,7 +57,7 @@ def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -
     written = []
     for obj in kubernetes_objects(result):
         path = manifests_dir / _manifest_file(obj)
-        path.write_text(yaml.safe_dump(obj, sort_keys=False))
+        path.write_text(yaml_io.dump(obj))
         written.append(path)
     resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
     (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")

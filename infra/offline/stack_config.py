@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from infra.config_errors import PROJECT
+from infra.offline import yaml_io
 from infra.paths import ROOT
 
 SECRET_PLACEHOLDER = "[secret]"
@@ -61,7 +62,7 @@ def _namespaced(key: str) -> str:
 
 
 def _project_defaults() -> dict[str, Any]:
-    project = yaml.safe_load((ROOT / "Pulumi.yaml").read_text())
+    project = yaml_io.load((ROOT / "Pulumi.yaml").read_text())
     return {
         _namespaced(key): declared["default"]
         for key, declared in (project.get("config") or {}).items()
@@ -81,7 +82,7 @@ def to_stack_config(config: dict[str, Any]) -> StackConfig:
 
 def _parsed(path: Path) -> Any:
     try:
-        return yaml.safe_load(path.read_text())
+        return yaml_io.load(path.read_text())
     except yaml.MarkedYAMLError as broken:
         mark = broken.problem_mark or broken.context_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)

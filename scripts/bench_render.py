@@ -1,0 +1,277 @@
+"""How long the offline render takes, next to importing the Pulumi SDK modules it uses.
+
+Most of a render is Python importing the Pulumi SDKs (pulumi_aws alone is hundreds of
+modules). What the program adds on top of that import is what this measures, and whether it
+grows with the number of endpoints or with their size.
+
+Every measurement runs in a fresh interpreter, because a module imports once per process:
+- "import": imports the SDK modules the render loads (found by a first render of the largest
+  stack), nothing else;
+- "render": `python -m infra render` in-process, imports included, on a generated stack of N
+  copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags
+  and specOverrides), with enough GPU nodes for the checks to pass.
+Both time from their first line to their end, so interpreter start-up counts in neither.
+They run alternately, import then render, for each stack in turn and each repeat, so that
+load from other processes on the machine falls on both alike. Two tables, wall clock and
+CPU time, show medians, the ratio render / import (the median of each render over the import
+run just before it), and what one more endpoint costs.
+
+Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# The stack renders as dev, so its names are the dev stack's.
+STACK = "dev"
+GPU_GROUP = 0
+TRAINING_PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/bench-p5"
+# Sizes of the large endpoint: what a heavily customised endpoint might carry.
+LARGE_ENV_VARS = 48
+LARGE_WORKER_FLAGS = 24
+LARGE_ROLE_FLAGS = 8
+LARGE_TAGS = 16
+LARGE_INIT_CONTAINERS = 4
+# What the large endpoint's roles select; the GPU group carries these labels, as it must.
+NODE_LABELS = {f"bench/label-{j}": "yes" for j in range(4)}
+
+
+def _is_sdk(module: str) -> bool:
+    package = module.split(".", 1)[0]
+    return package == "pulumi" or package.startswith("pulumi_")
+
+
+def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
+    """The endpoint with many variables, flags, tags and specOverrides."""
+    role_flags = [f"--bench-role-flag-{j}={j}" for j in range(LARGE_ROLE_FLAGS)]
+    init_env = [{"name": f"INIT_{j}", "value": str(j)} for j in range(8)]
+    return {
+        **endpoint,
+        "environmentVariables": {
+            **endpoint.get("environmentVariables", {}),
+            **{f"BENCH_VAR_{j:02d}": f"value-{j}" for j in range(LARGE_ENV_VARS)},
+        },
+        "workerArgs": [
+            token for j in range(LARGE_WORKER_FLAGS) for token in (f"--bench-flag-{j}", str(j))
+        ],
+        "prefill": {
+            **endpoint["prefill"],
+            "args": role_flags,
+            "nodeSelector": NODE_LABELS,
+        },
+        "decode": {
+            **endpoint["decode"],
+            "args": role_flags,
+            "nodeSelector": NODE_LABELS,
+        },
+        "tags": {f"bench-tag-{j}": f"value-{j}" for j in range(LARGE_TAGS)},
+        "specOverrides": {
+            "loadBalancer": {"routingAlgorithm": "round_robin"},
+            "maxDeployTimeInSeconds": 1800,
+            "kubernetes": {
+                "initContainers": [
+                    {
+                        "name": f"warm-{j}",
+                        "image": "public.ecr.aws/docker/library/busybox:1.37",
+                        "command": ["sh", "-c", "true"],
+                        "env": init_env,
+                    }
+                    for j in range(LARGE_INIT_CONTAINERS)
+                ]
+            },
+        },
+    }
+
+
+def stack_config(count: int, *, large: bool) -> dict[str, Any]:
+    """The dev stack with `count` copies of its endpoint and the GPU nodes they need."""
+    # Imported here, by the parent only: at the top of this file it would load in the children
+    # too, and hand the render a YAML library its clock never paid for.
+    import yaml
+
+    config = yaml.safe_load((ROOT / f"Pulumi.{STACK}.yaml").read_text())["config"]
+    (template,) = config["hyperpod-dpd:endpoints"]
+    if large:
+        template = _large(template)
+    endpoints = []
+    for i in range(count):
+        name = f"{template['name']}-{i:02d}"
+        endpoints.append({**template, "name": name, "endpointName": name})
+    config["hyperpod-dpd:endpoints"] = endpoints
+    gpu_group = config["hyperpod-dpd:cluster"]["instanceGroups"][GPU_GROUP]
+    # The template fills one node per role. A training plan holds that many nodes; the
+    # account's on-demand quota (as mocked) holds 16.
+    gpu_group["instanceCount"] = count * gpu_group["instanceCount"]
+    gpu_group["trainingPlanArn"] = TRAINING_PLAN
+    gpu_group["labels"] = NODE_LABELS
+    return {"config": config}
+
+
+# What runs in the fresh interpreters. Each prints its wall-clock and CPU seconds.
+
+
+class Clock:
+    """Wall-clock and CPU seconds since it was made. CPU time (every thread of the process)
+    barely moves with load from other processes, which makes it the steadier figure on a
+    shared machine; wall-clock time is what a user waits."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def elapsed(self) -> str:
+        return f"{time.perf_counter() - self.wall} {time.process_time() - self.cpu}"
+
+
+def _child_import(modules_file: str) -> str:
+    # The collector's schedule `python -m infra` runs its commands under, so that a render
+    # gains nothing over this import from a cheaper import of its own.
+    from infra.offline.collector import few_collections
+
+    modules = json.loads(Path(modules_file).read_text())
+    clock = Clock()
+    with few_collections():
+        for name in modules:
+            module = importlib.import_module(name)
+            # The SDKs register subpackages lazily; reading an attribute loads one.
+            vars(module)
+    return clock.elapsed()
+
+
+def _child_render(config_file: str, out: str, modules_file: str | None = None) -> str:
+    clock = Clock()
+    from infra.__main__ import main
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        code = main(["render", "--stack", STACK, "--config-file", config_file, "--out", out])
+    elapsed = clock.elapsed()
+    if code != 0:
+        raise SystemExit(f"render of {config_file} exited {code}")
+    if modules_file is not None:
+        loaded = [
+            name
+            for name, module in sys.modules.items()
+            if _is_sdk(name) and not isinstance(module, importlib.util._LazyModule)
+        ]
+        Path(modules_file).write_text(json.dumps(loaded))
+    return elapsed
+
+
+Timing = tuple[float, float]
+
+
+# A user's Python caches the project's compiled modules in __pycache__ as it does the SDKs'
+# (pip compiled those); an environment that turns the cache off would make every render
+# recompile the project, a cost the import runs never pay.
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def _run_child(*args: str) -> Timing:
+    done = subprocess.run(
+        [sys.executable, __file__, "--child", *args],
+        cwd=ROOT,
+        env=CHILD_ENV,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
+    wall, cpu = done.stdout.strip().splitlines()[-1].split()
+    return float(wall), float(cpu)
+
+
+# The parent: generate the stacks, alternate the runs, print the tables.
+
+# (import, render) timings, the import run just before its render, by (size, count).
+Pairs = dict[tuple[str, int], list[tuple[Timing, Timing]]]
+
+
+def _table(counts: list[int], pairs: Pairs, clock: int, label: str) -> list[str]:
+    """The table of one clock: 0 wall, 1 CPU."""
+    imports = [imported[clock] for runs in pairs.values() for imported, _ in runs]
+    lines = [
+        f"{label}: import of the SDK modules, median {statistics.median(imports):.3f} s over "
+        f"{len(imports)} runs (min {min(imports):.3f}, max {max(imports):.3f})",
+        f"{'endpoint':<9}{'count':>6}{'render s':>10}{'import s':>10}{'ratio':>8}"
+        f"{'per endpoint ms':>17}",
+    ]
+    base = counts[0]
+    for size in ("plain", "large"):
+        runs = {n: pairs[(size, n)] for n in counts}
+        renders = {n: statistics.median(r[clock] for _, r in runs[n]) for n in counts}
+        for n in counts:
+            imported = statistics.median(i[clock] for i, _ in runs[n])
+            ratio = statistics.median(r[clock] / i[clock] for i, r in runs[n])
+            per = f"{(renders[n] - renders[base]) / (n - base) * 1000:.1f}" if n > base else "-"
+            lines.append(
+                f"{size:<9}{n:>6}{renders[n]:>10.3f}{imported:>10.3f}{ratio:>7.2f}x{per:>17}"
+            )
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--counts", type=int, nargs="+", default=[1, 8, 64])
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        kind, *rest = args.child
+        print(_child_import(*rest) if kind == "import" else _child_render(*rest))
+        return 0
+
+    counts = sorted(set(args.counts))
+    if len(counts) < 2:
+        parser.error("--counts needs two or more counts, for the per-endpoint cost")
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as scratch:
+        folder = Path(scratch)
+        stacks = {}
+        for size in ("plain", "large"):
+            for n in counts:
+                path = folder / f"Pulumi.{size}-{n}.yaml"
+                # JSON is YAML, and the child needs no YAML library before its clock starts.
+                path.write_text(json.dumps(stack_config(n, large=size == "large")))
+                stacks[(size, n)] = path
+        modules_file = folder / "modules.json"
+        _run_child(
+            "render", str(stacks[("large", counts[-1])]), str(folder / "out"), str(modules_file)
+        )
+        modules = json.loads(modules_file.read_text())
+        print(
+            f"{len(modules)} SDK modules the render loads; {args.repeats} repeats of "
+            f"{len(stacks)} stacks, import and render alternately",
+            file=sys.stderr,
+        )
+        pairs: Pairs = {key: [] for key in stacks}
+        for repeat in range(args.repeats):
+            for key, path in stacks.items():
+                imported = _run_child("import", str(modules_file))
+                pairs[key].append((imported, _run_child("render", str(path), str(folder / "out"))))
+            print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
+    lines = [*_table(counts, pairs, 0, "Wall clock"), "", *_table(counts, pairs, 1, "CPU time")]
+    lines += [
+        "",
+        "ratio: each render over the import run just before it, median over the repeats.",
+        f"per endpoint: (render at N - render at {counts[0]}) / (N - {counts[0]}), on the medians.",
+    ]
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
