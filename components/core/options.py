@@ -12,3 +12,8 @@ def inherited_depends_on(opts: pulumi.ResourceOptions | None) -> list:
     if depends_on is None:
         return []
     return list(depends_on) if isinstance(depends_on, (list, tuple)) else [depends_on]
+
+
+# For an EKS add-on whose pods pull their images on fresh nodes: EKS's default of 20 minutes,
+# doubled.
+NODE_ADDON_TIMEOUTS = pulumi.CustomTimeouts(create="40m", update="40m", delete="20m")

@@ -15,7 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.core.aws_account import AwsAccount
-from components.core.options import inherited_depends_on
+from components.core.options import NODE_ADDON_TIMEOUTS, inherited_depends_on
 from components.observability.config import addon_configuration
 from components.observability.iam import (
     COLLECTOR_SERVICE_ACCOUNT,
@@ -27,9 +27,6 @@ from components.observability.iam import (
 from components.observability.spec import ObservabilitySpec
 from components.observability.versions import ADDON_NAME
 from components.observability.workspace import server_address
-
-# EKS's default of 20 minutes, doubled: the collectors pull their images on every node.
-ADDON_TIMEOUTS = pulumi.CustomTimeouts(create="40m", update="40m", delete="20m")
 
 
 @dataclass(frozen=True)
@@ -98,7 +95,7 @@ class Observability(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=[*inherited_depends_on(opts), collector_access],
-                custom_timeouts=ADDON_TIMEOUTS,
+                custom_timeouts=NODE_ADDON_TIMEOUTS,
             ),
         )
 

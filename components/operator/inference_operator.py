@@ -15,7 +15,7 @@ import pulumi
 import pulumi_aws as aws
 
 from components.core.aws_account import AwsAccount
-from components.core.options import inherited_depends_on
+from components.core.options import NODE_ADDON_TIMEOUTS, inherited_depends_on
 from components.operator.checks import resolved_operator_version
 from components.operator.iam import (
     CONTROLLER,
@@ -41,8 +41,6 @@ from components.operator.versions import ADDON_NAME, OPERATOR_VERSION_TAG
 
 # The add-on can take over 40 minutes to become ACTIVE on p5 nodes.
 ADDON_TIMEOUTS = pulumi.CustomTimeouts(create="90m", update="90m", delete="40m")
-# EKS's default of 20 minutes, doubled: the drivers pull their images on fresh nodes.
-DEPENDENCY_TIMEOUTS = pulumi.CustomTimeouts(create="40m", update="40m", delete="20m")
 
 
 @dataclass(frozen=True)
@@ -133,7 +131,7 @@ class InferenceOperator(pulumi.ComponentResource):
                 opts=pulumi.ResourceOptions(
                     parent=self,
                     depends_on=inherited_depends_on(opts) + self._policies,
-                    custom_timeouts=DEPENDENCY_TIMEOUTS,
+                    custom_timeouts=NODE_ADDON_TIMEOUTS,
                 ),
             )
             for addon, (_, version) in spec.dependency_versions.by_addon().items()
