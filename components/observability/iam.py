@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from components.core.aws_account import AwsAccount
 
-COLLECTOR_NAMESPACE = "hyperpod-observability"
 COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
 POD_IDENTITY_PRINCIPAL = "pods.eks.amazonaws.com"
 GRAFANA_PRINCIPAL = "grafana.amazonaws.com"

@@ -13,10 +13,5 @@ from __future__ import annotations
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-observability"
 
-# Add-on release (without its -eksbuild suffix) -> what AWS documents of it, and where.
-ADDON_RELEASES = {
-    "1.0.5": "tolerates restricted instance groups' nodes (hyperpod-observability-addon-"
-    "troubleshooting, 'Troubleshooting observability on Restricted Instance Groups')",
-}
 MINIMUM_ADDON_VERSION = "v1.0.5-eksbuild.1"
 DEFAULT_ADDON_VERSION = MINIMUM_ADDON_VERSION
