@@ -136,9 +136,8 @@ class RecordingMonitor(MockMonitor):
         self._stack_urn: str | None = None
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
-        self.mocks.registering = WireRegistration(
-            json_format.MessageToDict(request.object), tuple(request.replaceOnChanges)
-        )
+        wire_inputs = json_format.MessageToDict(request.object)
+        self.mocks.registering = WireRegistration(wire_inputs, tuple(request.replaceOnChanges))
         try:
             response = super().RegisterResource(request)
         finally:
@@ -161,7 +160,7 @@ class RecordingMonitor(MockMonitor):
                     for key, deps in sorted(request.propertyDependencies.items())
                     if deps.urns
                 },
-                inputs=_plain(json_format.MessageToDict(request.object)),
+                inputs=_plain(wire_inputs),
                 options=_options(request),
             )
         )
