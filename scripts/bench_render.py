@@ -10,11 +10,15 @@ Every measurement runs in a fresh interpreter, because a module imports once per
 - "render": `python -m infra render` in-process, imports included, on a generated stack of N
   copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags
   and specOverrides), with enough GPU nodes for the checks to pass.
-Both time from their first line to their end, so interpreter start-up counts in neither.
-They run alternately, import then render, for each stack in turn and each repeat, so that
-load from other processes on the machine falls on both alike. Two tables, wall clock and
-CPU time, show medians, the ratio render / import (the median of each render over the import
-run just before it), and what one more endpoint costs.
+- "floor": the same import, then the SDK alone registering the resources a first render of
+  the stack recorded (scripts/sdk_floor.py): the least any program that registers those
+  resources through the SDK can take.
+All three time from their first line to their end, so interpreter start-up counts in none.
+They run alternately, import, render, floor, for each stack in turn and each repeat, so that
+load from other processes on the machine falls on all alike. Three tables sum the repeats up:
+wall-clock and CPU medians, and the fastest CPU times (a shared machine only ever adds time,
+so the fastest run is the least disturbed). Each gives the ratios render / import and
+floor / import, and what one more endpoint costs.
 
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """
@@ -32,11 +36,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from infra.offline.collector import few_collections  # noqa: E402 (needs ROOT on the path)
 
 # The stack renders as dev, so its names are the dev stack's.
 STACK = "dev"
@@ -138,18 +145,29 @@ class Clock:
         return f"{time.perf_counter() - self.wall} {time.process_time() - self.cpu}"
 
 
-def _child_import(modules_file: str) -> str:
+def _import_sdk(modules_file: str) -> None:
     # The collector's schedule `python -m infra` runs its commands under, so that a render
     # gains nothing over this import from a cheaper import of its own.
-    from infra.offline.collector import few_collections
-
-    modules = json.loads(Path(modules_file).read_text())
-    clock = Clock()
     with few_collections():
-        for name in modules:
+        for name in json.loads(Path(modules_file).read_text()):
             module = importlib.import_module(name)
             # The SDKs register subpackages lazily; reading an attribute loads one.
             vars(module)
+
+
+def _child_import(modules_file: str) -> str:
+    clock = Clock()
+    _import_sdk(modules_file)
+    return clock.elapsed()
+
+
+def _child_floor(modules_file: str, resources_file: str) -> str:
+    clock = Clock()
+    _import_sdk(modules_file)
+    from sdk_floor import replay
+
+    with few_collections():
+        replay(Path(resources_file))
     return clock.elapsed()
 
 
@@ -197,31 +215,56 @@ def _run_child(*args: str) -> Timing:
 
 # The parent: generate the stacks, alternate the runs, print the tables.
 
-# (import, render) timings, the import run just before its render, by (size, count).
-Pairs = dict[tuple[str, int], list[tuple[Timing, Timing]]]
+# (import, render, floor) timings of one repeat of a stack, the import run just before the
+# other two; by (size, count).
+Runs = dict[tuple[str, int], list[tuple[Timing, Timing, Timing]]]
+IMPORT, RENDER, FLOOR = range(3)
 
 
-def _table(counts: list[int], pairs: Pairs, clock: int, label: str) -> list[str]:
-    """The table of one clock: 0 wall, 1 CPU."""
-    imports = [imported[clock] for runs in pairs.values() for imported, _ in runs]
+# What sums up the repeats of one kind of run: the median, and the fastest run, which is the
+# one least slowed by other work on the machine (a shared machine only ever adds time).
+Statistic = Callable[[list[float]], float]
+STATISTICS: dict[str, Statistic] = {"median": statistics.median, "fastest": min}
+
+
+def _time(runs: Runs, key: tuple[str, int], kind: int, clock: int, statistic: Statistic) -> float:
+    return statistic([run[kind][clock] for run in runs[key]])
+
+
+def _per_endpoint(grown: float, counts: tuple[int, int]) -> str:
+    """Milliseconds one more endpoint adds, from the time at the first count to the second."""
+    first, last = counts
+    return f"{grown / (last - first) * 1000:.1f}" if last > first else "-"
+
+
+def _table(counts: list[int], runs: Runs, clock: int, name: str) -> list[str]:
+    """The table of one clock (0 wall, 1 CPU) and one statistic."""
+    statistic = STATISTICS[name]
+    imports = [run[IMPORT][clock] for repeats in runs.values() for run in repeats]
     lines = [
-        f"{label}: import of the SDK modules, median {statistics.median(imports):.3f} s over "
-        f"{len(imports)} runs (min {min(imports):.3f}, max {max(imports):.3f})",
-        f"{'endpoint':<9}{'count':>6}{'render s':>10}{'import s':>10}{'ratio':>8}"
-        f"{'per endpoint ms':>17}",
+        f"{('wall clock', 'CPU time')[clock]}, {name} of {len(runs[next(iter(runs))])} runs. "
+        f"Imports of the SDK modules: median {statistics.median(imports):.3f} s "
+        f"(fastest {min(imports):.3f}, slowest {max(imports):.3f})",
+        f"{'endpoint':<9}{'count':>6}{'import s':>10}{'render s':>10}{'ratio':>8}"
+        f"{'floor s':>9}{'ratio':>8}{'per endpoint ms':>17}{'floor':>7}",
     ]
-    base = counts[0]
     for size in ("plain", "large"):
-        runs = {n: pairs[(size, n)] for n in counts}
-        renders = {n: statistics.median(r[clock] for _, r in runs[n]) for n in counts}
         for n in counts:
-            imported = statistics.median(i[clock] for i, _ in runs[n])
-            ratio = statistics.median(r[clock] / i[clock] for i, r in runs[n])
-            per = f"{(renders[n] - renders[base]) / (n - base) * 1000:.1f}" if n > base else "-"
+            times = [_time(runs, (size, n), kind, clock, statistic) for kind in range(3)]
+            grown = [
+                times[kind] - _time(runs, (size, counts[0]), kind, clock, statistic)
+                for kind in (RENDER, FLOOR)
+            ]
+            per = [_per_endpoint(g, (counts[0], n)) for g in grown]
             lines.append(
-                f"{size:<9}{n:>6}{renders[n]:>10.3f}{imported:>10.3f}{ratio:>7.2f}x{per:>17}"
+                f"{size:<9}{n:>6}{times[IMPORT]:>10.3f}{times[RENDER]:>10.3f}"
+                f"{times[RENDER] / times[IMPORT]:>7.2f}x{times[FLOOR]:>9.3f}"
+                f"{times[FLOOR] / times[IMPORT]:>7.2f}x{per[0]:>17}{per[1]:>7}"
             )
     return lines
+
+
+CHILDREN = {"import": _child_import, "render": _child_render, "floor": _child_floor}
 
 
 def main() -> int:
@@ -232,7 +275,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.child:
         kind, *rest = args.child
-        print(_child_import(*rest) if kind == "import" else _child_render(*rest))
+        print(CHILDREN[kind](*rest))
         return 0
 
     counts = sorted(set(args.counts))
@@ -247,27 +290,38 @@ def main() -> int:
                 # JSON is YAML, and the child needs no YAML library before its clock starts.
                 path.write_text(json.dumps(stack_config(n, large=size == "large")))
                 stacks[(size, n)] = path
+        # A first render of each stack records the resources its floor run replays; that of
+        # the largest lists the SDK modules every run imports.
         modules_file = folder / "modules.json"
-        _run_child(
-            "render", str(stacks[("large", counts[-1])]), str(folder / "out"), str(modules_file)
-        )
+        recorded = {key: folder / f"recorded-{key[0]}-{key[1]}" for key in stacks}
+        largest = ("large", counts[-1])
+        for key, path in stacks.items():
+            listing = [str(modules_file)] if key == largest else []
+            _run_child("render", str(path), str(recorded[key]), *listing)
         modules = json.loads(modules_file.read_text())
         print(
             f"{len(modules)} SDK modules the render loads; {args.repeats} repeats of "
-            f"{len(stacks)} stacks, import and render alternately",
+            f"{len(stacks)} stacks, import, render and floor alternately",
             file=sys.stderr,
         )
-        pairs: Pairs = {key: [] for key in stacks}
+        runs: Runs = {key: [] for key in stacks}
         for repeat in range(args.repeats):
             for key, path in stacks.items():
                 imported = _run_child("import", str(modules_file))
-                pairs[key].append((imported, _run_child("render", str(path), str(folder / "out"))))
+                rendered = _run_child("render", str(path), str(folder / "out"))
+                resources = recorded[key] / "resources.json"
+                floor = _run_child("floor", str(modules_file), str(resources))
+                runs[key].append((imported, rendered, floor))
             print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
-    lines = [*_table(counts, pairs, 0, "Wall clock"), "", *_table(counts, pairs, 1, "CPU time")]
+    lines = []
+    for clock, name in ((0, "median"), (1, "median"), (1, "fastest")):
+        lines += [*_table(counts, runs, clock, name), ""]
     lines += [
-        "",
-        "ratio: each render over the import run just before it, median over the repeats.",
-        f"per endpoint: (render at N - render at {counts[0]}) / (N - {counts[0]}), on the medians.",
+        "ratio: the render's or the floor's time over the import's, each summed up the same way.",
+        "floor: the SDK alone registering the same resources (scripts/sdk_floor.py), import "
+        "included.",
+        f"per endpoint: (time at N - time at {counts[0]}) / (N - {counts[0]}), on the table's "
+        "times, for the render and the floor.",
     ]
     print("\n".join(lines))
     return 0

@@ -1,0 +1,95 @@
+"""The least time the Pulumi SDK itself needs to register the resources of a render.
+
+A render is the SDK import, the SDK registering resources, and the program's own work:
+settings, checks, manifests, typed arguments, the recording and the files written. This replays
+the registrations a render recorded in its resources.json through the SDK and nothing else:
+- generic resource classes;
+- inputs that are already plain values;
+- the SDK's own mock monitor, with mocks that answer with the inputs.
+The replay keeps each resource's type, name, parent, provider and dependencies. What it leaves
+out only adds to the SDK's share in a real render: typed-argument translation, outputs and
+their applies, invokes, property dependencies and the stack's outputs. So its time is a lower
+bound: no program can register these resources through the SDK faster.
+
+scripts/bench_render.py runs it in a fresh interpreter after the same SDK import as its other
+runs, as `--child floor`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pulumi
+from pulumi.runtime import settings
+from pulumi.runtime.stack import run_in_stack
+from pulumi.runtime.sync_await import _sync_await
+
+PROVIDER_PREFIX = "pulumi:providers:"
+
+
+class AnswerWithInputs(pulumi.runtime.Mocks):
+    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict]:
+        return f"{args.name}-id", args.inputs
+
+    def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
+        return {}
+
+
+def creation_order(registrations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The registrations with each one's parent, provider and dependencies before it."""
+    by_urn = {r["urn"]: r for r in registrations}
+    ordered: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def visit(urn: str | None) -> None:
+        if urn not in by_urn or urn in seen:
+            return
+        seen.add(urn)
+        registration = by_urn[urn]
+        for before in (registration["parent"], registration["provider"]):
+            visit(before)
+        for before in registration["dependencies"]:
+            visit(before)
+        ordered.append(registration)
+
+    for urn in by_urn:
+        visit(urn)
+    return ordered
+
+
+def _register(registration: dict[str, Any], made: dict[str, pulumi.Resource]) -> pulumi.Resource:
+    opts = pulumi.ResourceOptions(
+        parent=made.get(registration["parent"]),
+        provider=made.get(registration["provider"]),
+        depends_on=[made[urn] for urn in registration["dependencies"] if urn in made],
+    )
+    kind, name, inputs = registration["type"], registration["name"], registration["inputs"]
+    if kind.startswith(PROVIDER_PREFIX):
+        return pulumi.ProviderResource(kind.removeprefix(PROVIDER_PREFIX), name, inputs, opts)
+    if registration["custom"]:
+        return pulumi.CustomResource(kind, name, inputs, opts)
+    return pulumi.ComponentResource(kind, name, inputs, opts)
+
+
+def register_all(registrations: list[dict[str, Any]]) -> None:
+    made: dict[str, pulumi.Resource] = {}
+    for registration in creation_order(registrations):
+        made[registration["urn"]] = _register(registration, made)
+    for resource in made.values():
+        if isinstance(resource, pulumi.ComponentResource):
+            resource.register_outputs({})
+
+
+def replay(resources_file: Path) -> int:
+    """Register every resource of `resources_file`, in the stack and project of its URNs;
+    return how many."""
+    registrations = json.loads(resources_file.read_text())
+    # urn:pulumi:<stack>::<project>::<type>::<name>
+    stack, project = registrations[0]["urn"].removeprefix("urn:pulumi:").split("::")[:2]
+    pulumi.runtime.set_mocks(AnswerWithInputs(), project=project, stack=stack, preview=False)
+    # set_mocks closes the stack it opens; register into a fresh one, as the render does.
+    settings.ROOT.set(None)
+    _sync_await(run_in_stack(lambda: register_all(registrations)))
+    return len(registrations)
