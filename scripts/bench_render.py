@@ -17,8 +17,9 @@ All three time from their first line to their end, so interpreter start-up count
 They run alternately, import, render, floor, for each stack in turn and each repeat, so that
 load from other processes on the machine falls on all alike. Three tables sum the repeats up:
 wall-clock and CPU medians, and the fastest CPU times (a shared machine only ever adds time,
-so the fastest run is the least disturbed). Each gives the ratios render / import and
-floor / import, and what one more endpoint costs.
+so the fastest run is the least disturbed). Each gives the ratio render / import, the ratio
+floor / import (over the floor run's own import, timed in the same process, which the machine's
+drift between processes cannot skew), and what one more endpoint costs.
 
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """
@@ -162,13 +163,15 @@ def _child_import(modules_file: str) -> str:
 
 
 def _child_floor(modules_file: str, resources_file: str) -> str:
+    """Its import's time on a line of its own, then the whole run's."""
     clock = Clock()
     _import_sdk(modules_file)
+    imported = clock.elapsed()
     from sdk_floor import replay
 
     with few_collections():
         replay(Path(resources_file))
-    return clock.elapsed()
+    return f"{imported}\n{clock.elapsed()}"
 
 
 def _child_render(config_file: str, out: str, modules_file: str | None = None) -> str:
@@ -199,7 +202,8 @@ Timing = tuple[float, float]
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _run_child(*args: str) -> Timing:
+def _run_child(*args: str) -> list[Timing]:
+    """The (wall, CPU) seconds the child printed, a line each."""
     done = subprocess.run(
         [sys.executable, __file__, "--child", *args],
         cwd=ROOT,
@@ -209,16 +213,15 @@ def _run_child(*args: str) -> Timing:
     )
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    wall, cpu = done.stdout.strip().splitlines()[-1].split()
-    return float(wall), float(cpu)
+    return [(float(wall), float(cpu)) for wall, cpu in map(str.split, done.stdout.splitlines())]
 
 
 # The parent: generate the stacks, alternate the runs, print the tables.
 
-# (import, render, floor) timings of one repeat of a stack, the import run just before the
-# other two; by (size, count).
-Runs = dict[tuple[str, int], list[tuple[Timing, Timing, Timing]]]
-IMPORT, RENDER, FLOOR = range(3)
+# (import, render, floor, the floor's own import) timings of one repeat of a stack, the import
+# run just before the other two; by (size, count).
+Runs = dict[tuple[str, int], list[tuple[Timing, Timing, Timing, Timing]]]
+IMPORT, RENDER, FLOOR, FLOOR_IMPORT = range(4)
 
 
 # What sums up the repeats of one kind of run: the median, and the fastest run, which is the
@@ -250,7 +253,7 @@ def _table(counts: list[int], runs: Runs, clock: int, name: str) -> list[str]:
     ]
     for size in ("plain", "large"):
         for n in counts:
-            times = [_time(runs, (size, n), kind, clock, statistic) for kind in range(3)]
+            times = [_time(runs, (size, n), kind, clock, statistic) for kind in range(4)]
             grown = [
                 times[kind] - _time(runs, (size, counts[0]), kind, clock, statistic)
                 for kind in (RENDER, FLOOR)
@@ -259,7 +262,7 @@ def _table(counts: list[int], runs: Runs, clock: int, name: str) -> list[str]:
             lines.append(
                 f"{size:<9}{n:>6}{times[IMPORT]:>10.3f}{times[RENDER]:>10.3f}"
                 f"{times[RENDER] / times[IMPORT]:>7.2f}x{times[FLOOR]:>9.3f}"
-                f"{times[FLOOR] / times[IMPORT]:>7.2f}x{per[0]:>17}{per[1]:>7}"
+                f"{times[FLOOR] / times[FLOOR_IMPORT]:>7.2f}x{per[0]:>17}{per[1]:>7}"
             )
     return lines
 
@@ -307,17 +310,19 @@ def main() -> int:
         runs: Runs = {key: [] for key in stacks}
         for repeat in range(args.repeats):
             for key, path in stacks.items():
-                imported = _run_child("import", str(modules_file))
-                rendered = _run_child("render", str(path), str(folder / "out"))
+                (imported,) = _run_child("import", str(modules_file))
+                (rendered,) = _run_child("render", str(path), str(folder / "out"))
                 resources = recorded[key] / "resources.json"
-                floor = _run_child("floor", str(modules_file), str(resources))
-                runs[key].append((imported, rendered, floor))
+                floor_import, floor = _run_child("floor", str(modules_file), str(resources))
+                runs[key].append((imported, rendered, floor, floor_import))
             print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
     lines = []
     for clock, name in ((0, "median"), (1, "median"), (1, "fastest")):
         lines += [*_table(counts, runs, clock, name), ""]
     lines += [
-        "ratio: the render's or the floor's time over the import's, each summed up the same way.",
+        "ratio: the render's time over the import runs', the floor's over its own import's "
+        "(the same import, seconds before the replay, so the machine's drift falls out); "
+        "each summed up the same way.",
         "floor: the SDK alone registering the same resources (scripts/sdk_floor.py), import "
         "included.",
         f"per endpoint: (time at N - time at {counts[0]}) / (N - {counts[0]}), on the table's "
