@@ -131,7 +131,7 @@ def stack_config(count: int, *, large: bool) -> dict[str, Any]:
     return {"config": config}
 
 
-# What runs in the fresh interpreters. Each prints its wall-clock and CPU seconds.
+# What runs in the fresh interpreters. Each prints wall-clock and CPU seconds, a line per figure.
 
 
 class Clock:
