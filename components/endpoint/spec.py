@@ -155,6 +155,16 @@ class TopologySpec(Spec):
     placement_group: str | None = None
 
 
+class Slo(Spec):
+    """The latency an endpoint's users are promised, at the 90th percentile.
+
+    The planner predicts against it and the SLO alerts fire above it.
+    """
+
+    ttft_ms: float | None = Field(None, gt=0)
+    tpot_ms: float | None = Field(None, gt=0)
+
+
 class Workload(Spec):
     """The traffic an endpoint expects; each figure is optional and checks what it can."""
 
@@ -162,6 +172,7 @@ class Workload(Spec):
     output_tokens: int | None = Field(None, ge=1)
     requests_per_second: float | None = Field(None, gt=0)
     concurrency: int | None = Field(None, ge=1)
+    slo: Slo | None = None
 
 
 class DpdEndpointSpec(Spec):
