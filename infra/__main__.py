@@ -56,12 +56,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_config(args: argparse.Namespace) -> StackConfig | None:
-    path = args.config_file or stack_file(args.stack)
-    if not path.is_file():
-        print(f"{path}: no such stack config file", file=sys.stderr)
-        return None
     try:
-        return read_stack_config(path)
+        return read_stack_config(args.config_file or stack_file(args.stack))
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return None
@@ -130,10 +126,10 @@ def size(args: argparse.Namespace) -> int:
 
 
 def diff(args: argparse.Namespace) -> int:
-    path = args.config_file or stack_file(args.stack)
-    if not path.is_file():
-        print(f"{path}: no such stack config file", file=sys.stderr)
+    # Read here first, so that a file neither side could read is refused as render refuses it.
+    if _stack_config(args) is None:
         return 2
+    path = args.config_file or stack_file(args.stack)
     return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
 
 

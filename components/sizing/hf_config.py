@@ -13,12 +13,15 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from components.core.spec import Spec
+from components.core.user_files import UnreadableFileError, read_text
 from components.sizing.architecture import ModelArchitecture
 from components.sizing.catalog import FP8_BYTES, MXFP4_BYTES
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
 EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
+# A model's config.json is a few KiB; a file past this is not one.
+MAX_CONFIG_BYTES = 4 * 2**20
 
 
 class HuggingFaceConfigFile(Spec):
@@ -29,16 +32,25 @@ class HuggingFaceConfigFile(Spec):
     weight_bytes_per_parameter: float | None = Field(None, gt=0)
 
 
-def _required(config: dict[str, Any], key: str) -> Any:
-    if config.get(key) is None:
+def _count(config: dict[str, Any], key: str) -> int | None:
+    """A whole number of the config (layers, heads, sizes), if it names one."""
+    value = config.get(key)
+    if value is not None and (type(value) is not int or value < 1):
+        raise ValueError(f"has {key} {value!r}, not a positive whole number")
+    return value
+
+
+def _required(config: dict[str, Any], key: str) -> int:
+    value = _count(config, key)
+    if value is None:
         raise ValueError(f"has no {key}")
-    return config[key]
+    return value
 
 
 def _dtype(config: dict[str, Any]) -> str:
     # Newer transformers write `dtype`; some checkpoints (GPT-OSS) name none and serve bf16.
     name = config.get("dtype") or config.get("torch_dtype") or "bfloat16"
-    if name not in HF_DTYPES:
+    if not isinstance(name, str) or name not in HF_DTYPES:
         raise ValueError(f"has dtype {name!r}; understood: {', '.join(HF_DTYPES)}")
     return HF_DTYPES[name]
 
@@ -47,7 +59,7 @@ def _weight_bytes_per_parameter(config: dict[str, Any]) -> float | None:
     quantization = config.get("quantization_config")
     if quantization is None:
         return None
-    method = quantization.get("quant_method")
+    method = quantization.get("quant_method") if isinstance(quantization, dict) else None
     if method not in QUANTIZED_WEIGHT_BYTES:
         raise ValueError(
             f"quantizes its weights with {method!r}; set weightBytesPerParameter beside configFile"
@@ -56,20 +68,21 @@ def _weight_bytes_per_parameter(config: dict[str, Any]) -> float | None:
 
 
 def _attention(config: dict[str, Any]) -> dict[str, int]:
-    if config.get("kv_lora_rank") is not None:
+    if (kv_lora_rank := _count(config, "kv_lora_rank")) is not None:
         return {
-            "kv_lora_rank": config["kv_lora_rank"],
+            "kv_lora_rank": kv_lora_rank,
             "qk_rope_head_dim": _required(config, "qk_rope_head_dim"),
         }
     heads = _required(config, "num_attention_heads")
-    head_dim = config.get("head_dim") or _required(config, "hidden_size") // heads
-    return {"kv_heads": config.get("num_key_value_heads") or heads, "head_dim": head_dim}
+    head_dim = _count(config, "head_dim") or _required(config, "hidden_size") // heads
+    return {"kv_heads": _count(config, "num_key_value_heads") or heads, "head_dim": head_dim}
 
 
 def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
     # Only `layer_types` says which layers slide. A bare sliding_window (Qwen's, switched off
     # by use_sliding_window: false) counts as full attention: that over-counts, never under.
-    sliding = list(config.get("layer_types") or []).count("sliding_attention")
+    layer_types = config.get("layer_types")
+    sliding = layer_types.count("sliding_attention") if isinstance(layer_types, list) else 0
     if not sliding:
         return {}
     return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
@@ -94,7 +107,7 @@ def architecture_from_hf_config(
             weight_bytes_per_parameter=(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
-            moe=any((config.get(key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+            moe=any((_count(config, key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
         )
     except ValidationError as invalid:
         # One line, as every configuration problem is.
@@ -107,13 +120,12 @@ def architecture_from_hf_config(
 
 def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:
     """The architecture of the config.json `setting` names; ValueError says what is wrong."""
-    path = Path(setting.config_file)
     try:
-        config = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError("no such file") from None
-    except (OSError, json.JSONDecodeError) as unreadable:
-        raise ValueError(f"is not a readable JSON file ({unreadable})") from None
+        config = json.loads(read_text(Path(setting.config_file), MAX_CONFIG_BYTES))
+    except UnreadableFileError as unreadable:
+        raise ValueError(str(unreadable)) from None
+    except (json.JSONDecodeError, RecursionError) as invalid:
+        raise ValueError(f"is not a readable JSON file ({invalid})") from None
     if not isinstance(config, dict):
         raise ValueError("is not a config.json object")
     return architecture_from_hf_config(

@@ -14,11 +14,15 @@ from typing import Any
 
 import yaml
 
+from components.core.findings import field_path
+from components.core.user_files import MissingFileError, UnreadableFileError, read_text
 from infra.config_errors import PROJECT
 from infra.offline import yaml_io
 from infra.paths import ROOT
 
 SECRET_PLACEHOLDER = "[secret]"
+# A stack file of many endpoints is tens of KiB; past this it is not a stack file.
+MAX_STACK_FILE_BYTES = 2**20
 
 
 class StackFileError(ValueError):
@@ -80,9 +84,26 @@ def to_stack_config(config: dict[str, Any]) -> StackConfig:
     )
 
 
+def _place(path: tuple[str | int, ...]) -> str:
+    """The config key a value sits under (`hyperpod-dpd:endpoints[0].tags.created`), if any."""
+    if len(path) < 2 or path[0] != "config":
+        return ""
+    key, *rest = path[1:]
+    shown = field_path(_namespaced(str(key)), *rest)
+    return f" {shown if len(shown) <= 120 else shown[:117] + '...'}:"
+
+
 def _parsed(path: Path) -> Any:
     try:
-        return yaml_io.load(path.read_text())
+        return yaml_io.load_config_document(read_text(path, MAX_STACK_FILE_BYTES))
+    except MissingFileError:
+        raise StackFileError(f"{path}: no such stack config file") from None
+    except UnreadableFileError as unreadable:
+        raise StackFileError(f"{path}: {unreadable}") from None
+    except yaml_io.DocumentError as unfit:
+        raise StackFileError(
+            f"{path}:{unfit.line}:{unfit.column}:{_place(unfit.path)} {unfit.problem}"
+        ) from None
     except yaml.MarkedYAMLError as broken:
         mark = broken.problem_mark or broken.context_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
