@@ -14,6 +14,7 @@ from infra.offline.collector import few_collections
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
 from infra.offline.render import run_program
+from infra.offline.render_output import out_problem
 from infra.offline.render_report import summary, write_render
 from infra.offline.sizing_report import sizing_document, sizing_table
 from infra.offline.stack_config import (
@@ -63,20 +64,6 @@ def _stack_config(args: argparse.Namespace) -> StackConfig | None:
         return None
 
 
-def _out_problem(out: Path) -> str | None:
-    """Why `out` can't take a render: the render replaces the directory it names."""
-    if out.is_dir():
-        if any(out.iterdir()) and not (out / "resources.json").is_file():
-            return (
-                f"--out: {out} is a directory that holds no earlier render; the render replaces "
-                "its contents, so name an empty or new directory, or an earlier render's"
-            )
-        return None
-    if out.exists():
-        return f"--out: {out} is an existing file; name a directory (new, empty, or a render's)"
-    return None
-
-
 def _checked(stack: str, config: StackConfig) -> CheckedConfig:
     """The stack's configuration checked as the program checks it, in the same mocked run."""
     checked: list[CheckedConfig] = []
@@ -86,7 +73,7 @@ def _checked(stack: str, config: StackConfig) -> CheckedConfig:
 
 def render(args: argparse.Namespace) -> int:
     out = args.out or Path("build") / args.stack
-    refused = _out_problem(out)
+    refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
         return 2
@@ -100,7 +87,11 @@ def render(args: argparse.Namespace) -> int:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
     sizing = settings[0].sizing
-    manifests = write_render(result, out, sizing_document(sizing))
+    try:
+        manifests = write_render(result, out, sizing_document(sizing))
+    except OSError as failed:
+        print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
+        return 2
     print(summary(result, out, manifests, sizing))
     return 0
 

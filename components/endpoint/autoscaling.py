@@ -111,7 +111,8 @@ def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> 
 def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
     metric = metric_of(scaling, role)
     if metric == "query":
-        assert scaling.query is not None  # check_role_autoscaling refuses a query without one
+        if scaling.query is None:
+            raise ValueError("metric `query` without a query; check_role_autoscaling refuses it")
         return scaling.query
     return named_query(metric, role, endpoint_name, namespace)
 

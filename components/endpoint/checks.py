@@ -231,7 +231,7 @@ def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
 
 
 def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
-    return [
+    found = [
         *_autoscaling(spec),
         *_role_gpus(spec),
         *_extra_args(spec),
@@ -241,8 +241,12 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_topology(spec),
         *_names(spec),
         *_image(spec),
-        *_overrides(spec),
     ]
+    # Overrides are compared with the spec the typed settings write, which settings with
+    # errors (an autoscaling `query` metric without its query) cannot write.
+    if any(f.level == "error" for f in found):
+        return found
+    return found + _overrides(spec)
 
 
 def _reuses(keys: Sequence[Hashable | None]) -> Iterator[tuple[int, int]]:
