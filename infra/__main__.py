@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -25,9 +26,23 @@ from infra.offline.stack_config import (
 )
 from infra.settings import CheckedConfig, Settings, check_config
 
+# Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
+# keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
+_STACK_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def _stack_name(name: str) -> str:
+    if not _STACK_NAME.match(name):
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a stack name; Pulumi takes 1 to 100 letters, digits, '-', '_' or '.'"
+        )
+    return name
+
 
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--stack", default="dev", help="stack name (default: dev)")
+    command.add_argument(
+        "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
+    )
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
     )

@@ -74,7 +74,9 @@ def _describe(error: dict) -> str:
     value = error["input"]
     if isinstance(value, (dict, list)) or message.startswith(repr(value)):
         return message
-    return f"{value!r} is not allowed; {message}"
+    # As the stack file writes them.
+    shown = str(value).lower() if isinstance(value, bool) else repr(value)
+    return f"{shown} is not allowed; {message}"
 
 
 # Where pydantic puts an error about a mapping's key rather than its value.

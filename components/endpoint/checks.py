@@ -7,7 +7,7 @@ from collections.abc import Hashable, Iterator, Sequence
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.endpoint.autoscaling import check_role_autoscaling
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_advice
 from components.endpoint.manifest import (
     ROLE_FLAG_SETTINGS,
     WORKER_FLAG_SETTINGS,
@@ -95,6 +95,11 @@ def _environment(spec: DpdEndpointSpec) -> list[Finding]:
                 f"{env[PD_BUFFER_SIZE]!r} is not allowed here; set pdBufferSize instead",
             )
         )
+    found += [
+        error("credential-in-env", f"environmentVariables.{name}", advice)
+        for name in env
+        if (advice := credential_advice(name))
+    ]
     for name, required in PINNED_ENV.items():
         if name in env and env[name] != required:
             found.append(
