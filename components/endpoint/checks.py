@@ -9,6 +9,7 @@ from components.core.findings import Finding, error, warning
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import (
+    PORT,
     ROLE_FLAG_SETTINGS,
     WORKER_FLAG_SETTINGS,
     override_collisions,
@@ -178,6 +179,20 @@ def _topology(spec: DpdEndpointSpec) -> list[Finding]:
     return []
 
 
+def _metrics_port(spec: DpdEndpointSpec) -> list[Finding]:
+    model_metrics = spec.metrics.model_metrics
+    if model_metrics is None or model_metrics.port in (None, PORT):
+        return []
+    return [
+        error(
+            "metrics-port",
+            "metrics.modelMetrics.port",
+            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
+            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+        )
+    ]
+
+
 def _names(spec: DpdEndpointSpec) -> list[Finding]:
     # The operator names the router's Service after the endpoint and its namespace.
     service = f"{spec.name}-{spec.namespace}-routing-service"
@@ -239,6 +254,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_routing(spec),
         *_kv_cache(spec),
         *_topology(spec),
+        *_metrics_port(spec),
         *_names(spec),
         *_image(spec),
         *_overrides(spec),
