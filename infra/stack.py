@@ -38,6 +38,7 @@ from components.operator.inference_operator import InferenceOperator, InferenceO
 from components.storage.buckets import Buckets, BucketsArgs
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
+from infra.watched_endpoints import watched_endpoints
 
 LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"
 
@@ -185,7 +186,12 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
         return None
     observability = Observability(
         "observability",
-        ObservabilityArgs(spec=spec, cluster_name=settings.cluster_name, account=settings.account),
+        ObservabilityArgs(
+            spec=spec,
+            cluster_name=settings.cluster_name,
+            account=settings.account,
+            endpoints=watched_endpoints(settings.stack.endpoints),
+        ),
         opts=pulumi.ResourceOptions(depends_on=cluster.ready),
     )
     exports = {
@@ -194,6 +200,8 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
     }
     if observability.grafana_url is not None:
         exports["grafanaUrl"] = observability.grafana_url
+    if observability.dashboard_url is not None:
+        exports["grafanaDashboardUrl"] = observability.dashboard_url
     pulumi.export("observability", exports)
     return observability
 

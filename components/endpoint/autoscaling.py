@@ -38,7 +38,7 @@ from pydantic import Field
 
 from components.core.findings import Finding, error
 from components.core.spec import Spec
-from components.observability.series import model_pods
+from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
 
 Metric = Literal["waiting", "running", "concurrent", "query"]
@@ -48,8 +48,8 @@ INT32_MAX = 2**31 - 1
 
 # Each named metric's series name; the query sums it over the role's pods.
 METRIC_SERIES = {
-    "waiting": "vllm:num_requests_waiting",
-    "running": "vllm:num_requests_running",
+    "waiting": WAITING,
+    "running": RUNNING,
     "concurrent": "model_concurrent_requests",
 }
 # The CRD's names for a role's section under pdSpec.autoScalingSpec.
@@ -97,7 +97,7 @@ def target_of(scaling: RoleAutoscaling, role: Role, max_num_seqs: int) -> float:
 
 def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> str:
     """The PromQL a named metric writes: its series summed over the role's pods."""
-    return f"sum({METRIC_SERIES[metric]}{{{model_pods(role, endpoint_name, namespace)}}})"
+    return role_sum(METRIC_SERIES[metric], role, endpoint_name, namespace)
 
 
 def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
