@@ -29,6 +29,9 @@ def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render
         "bucketName": "hyperpod-dpd-dev-models-123456789012",  # the stack's model bucket
         "region": "us-west-2",  # the stack's aws:region
     }
+    # The one field added to the example: the model's metrics are scraped from vLLM's port, not
+    # the CRD's default 8080 (AWS's KV-caching page: it must equal the containerPort).
+    documented["spec"]["metrics"]["modelMetrics"] = {"port": 8000}
     (rendered,) = [o for o in kubernetes_objects(dev_render) if o["kind"] == documented["kind"]]
     assert rendered == documented
 
