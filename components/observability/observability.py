@@ -19,7 +19,6 @@ import pulumi_aws as aws
 from components.core.aws_account import AwsAccount
 from components.core.options import NODE_ADDON_TIMEOUTS, inherited_depends_on
 from components.observability.config import addon_configuration
-from components.observability.dashboards import Dashboards, DashboardsArgs
 from components.observability.iam import (
     COLLECTOR_SERVICE_ACCOUNT,
     collector_policy,
@@ -111,6 +110,10 @@ class Observability(pulumi.ComponentResource):
         self.grafana_url = grafana.endpoint.apply(lambda e: f"https://{e}") if grafana else None
         self.dashboard_url = None
         if grafana is not None and self.grafana_url is not None:
+            # Imported only with Grafana: the Grafana provider and Grafana's dashboard models
+            # take about 70 ms to import, which every render would pay otherwise.
+            from components.observability.dashboards import Dashboards, DashboardsArgs
+
             self.dashboard_url = Dashboards(
                 name,
                 DashboardsArgs(
