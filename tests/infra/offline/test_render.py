@@ -1,6 +1,7 @@
 """The offline render: the program under mocks, and the files it writes."""
 
 import json
+import re
 
 import pytest
 import yaml
@@ -138,3 +139,13 @@ def test_the_summary_says_which_operator_runs(capsys, tmp_path):
         "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
         "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
     ) in out
+
+
+def test_the_summary_says_where_the_dpd_dashboard_is(capsys, tmp_path):
+    config = dev_config() | {"hyperpod-dpd:observability": {"enabled": True, "grafana": {}}}
+    path = config_file(tmp_path, config)
+    assert main(["render", "--config-file", path, "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    grafana = re.search(r"  Grafana (https://g-[0-9a-f]{10}\.grafana-workspace\S+)", out)
+    assert grafana is not None
+    assert f"  DPD dashboard {grafana[1]}/d/hyperpod-dpd/hyperpod-dpd-endpoints" in out
