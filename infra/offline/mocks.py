@@ -265,7 +265,8 @@ def _grafana_token(m: CloudMocks, name: str, identity: str, inputs: dict) -> tup
     # Amazon Managed Grafana's service account tokens are Grafana's `glsa_` keys.
     token_id = str(int(_hex("grafana-token", identity, length=6), 16) % 1000 + 1)
     key = f"glsa_{_hex('grafana-key', identity, length=32)}_{_hex('crc', identity, length=8)}"
-    return f"{inputs['workspaceId']},{token_id}", {
+    workspace, account = inputs["workspaceId"], inputs["serviceAccountId"]
+    return f"{workspace},{account},{token_id}", {
         "serviceAccountTokenId": token_id,
         "key": key,
     }
