@@ -149,3 +149,18 @@ def test_the_summary_says_where_the_dpd_dashboard_is(capsys, tmp_path):
     grafana = re.search(r"  Grafana (https://g-[0-9a-f]{10}\.grafana-workspace\S+)", out)
     assert grafana is not None
     assert f"  DPD dashboard {grafana[1]}/d/hyperpod-dpd/hyperpod-dpd-endpoints" in out
+
+
+def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsys, tmp_path):
+    assert main(["render", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    after = out[out.index("After `pulumi up`") :]
+    for line in (
+        "    aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
+        "      aws s3 sync Llama-3.3-70B-Instruct "
+        "s3://hyperpod-dpd-dev-models-123456789012/Llama-3.3-70B-Instruct/ --exclude '.cache/*'",
+        "      (ready when it prints: DPD prefill and decode deployments are ready)",
+    ):
+        assert line in after.splitlines()
+    assert "--endpoint-name dpd-test --region us-west-2" in after
+    assert "Amazon Managed Prometheus https://aps-workspaces.us-west-2.amazonaws.com/" in after
