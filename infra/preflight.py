@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
 
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
@@ -34,9 +33,7 @@ from components.operator.versions import (
 )
 from infra.config_errors import config_key, finding_line
 from infra.region_checks import az_ids
-
-if TYPE_CHECKING:
-    from infra.settings import StackSettings
+from infra.stack_settings import StackSettings
 
 QUOTA_SERVICE = "sagemaker"
 # The status HyperPod reports once its nodes can take workloads.

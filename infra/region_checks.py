@@ -8,7 +8,6 @@ the HyperPod cluster's creation fails; here they stop the program before anythin
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from components.core.regions import (
     AZ_ID_PREFIXES,
@@ -19,9 +18,7 @@ from components.core.regions import (
     regions_offering,
 )
 from infra.config_errors import config_key
-
-if TYPE_CHECKING:
-    from infra.settings import StackSettings
+from infra.stack_settings import StackSettings
 
 REGION_KEY = "aws:region"
 

@@ -18,9 +18,9 @@ from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import MODEL_CATALOG
-from components.sizing.hf_config import HuggingFaceConfigFile
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import MODEL_CATALOG
+from components.model.hf_config import HuggingFaceConfigFile
 
 DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
 LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
