@@ -177,7 +177,10 @@ def _findings(
     found += check_endpoint_observability(stack.observability, stack.endpoints)
     found += check_observability(stack.observability, region)
     if stack.cluster.existing is None:
-        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
+        cluster = stack.cluster
+        found += check_new_cluster_version(
+            cluster.kubernetes_version, today, cluster.upgrade_policy.support_type
+        )
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)

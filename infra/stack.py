@@ -108,6 +108,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         EksClusterArgs(
             name=name,
             kubernetes_version=stack.cluster.kubernetes_version,
+            support_type=stack.cluster.upgrade_policy.support_type,
             vpc_id=network.vpc_id,
             subnet_ids=list(network.private_subnet_ids.values()),
             security_group=security_group.group,

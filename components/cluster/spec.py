@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from components.cluster.eks_versions import SupportType
 from components.core.kubernetes_names import LabelKey, LabelValue
 from components.core.spec import Spec
 from components.network.spec import AzId
@@ -95,6 +96,17 @@ class EndpointAccess(Spec):
         return value
 
 
+class UpgradePolicy(Spec):
+    """What EKS does to the control plane on its version's end-of-standard-support day."""
+
+    # EXTENDED stays on the version, billed as extended support; STANDARD is upgraded to the
+    # next version by EKS. EXTENDED by default: HyperPod supports nothing newer than 1.34, so
+    # STANDARD would move the cluster onto a version HyperPod doesn't list (see
+    # components/cluster/eks_versions.py for the sources, kubernetes_version_checks.py for
+    # the warnings).
+    support_type: SupportType = "EXTENDED"
+
+
 class ClusterAutoscaling(Spec):
     """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
 
@@ -107,6 +119,7 @@ class ClusterSpec(Spec):
     # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
     # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = "1.34"
+    upgrade_policy: UpgradePolicy = UpgradePolicy()
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
     instance_groups: list[InstanceGroupSpec] = []

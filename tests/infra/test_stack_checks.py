@@ -254,3 +254,22 @@ def test_a_public_cidr_must_be_an_ipv4_cidr():
     assert "'my-office' is not an IPv4 CIDR" in problem_for(
         "hyperpod-dpd:cluster.endpointAccess.publicCidrs", found
     )
+
+
+def test_the_render_warns_on_the_dev_stack_that_1_34_leaves_standard_support_tomorrow():
+    # On 2026-12-01 (tests/conftest.py), the day before 1.34 leaves standard support.
+    assert (
+        "hyperpod-dpd:cluster.upgradePolicy.supportType: 1.34 leaves EKS standard support on "
+        "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
+        "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
+        " SageMaker HyperPod supports no newer version, so extended support is what keeps the "
+        "cluster on one it supports"
+    ) in render(dev_config()).warnings
+
+
+def test_the_support_type_is_a_choice_of_two():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["upgradePolicy"] = {"supportType": "NONE"}
+    (problem,) = problems(config)
+    assert problem.startswith("hyperpod-dpd:cluster.upgradePolicy.supportType: ")
+    assert "'STANDARD' or 'EXTENDED'" in problem
