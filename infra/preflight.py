@@ -24,6 +24,7 @@ import pulumi_aws_native as aws_native
 
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
 from components.cluster.kubernetes_versions import unsupported_kubernetes
+from components.network.spec import is_az_id
 from components.operator.versions import (
     ADDON_NAME,
     ADDON_OPERATOR_VERSIONS,
@@ -32,7 +33,8 @@ from components.operator.versions import (
     release,
 )
 from infra.config_errors import config_key, finding_line
-from infra.region_checks import az_ids
+from infra.region_checks import az_ids, topology_zones
+from infra.stack_checks import network_azs
 from infra.stack_settings import StackSettings
 
 QUOTA_SERVICE = "sagemaker"
@@ -79,13 +81,37 @@ def _quota_problems(stack: StackSettings, region: str) -> list[str]:
 
 
 def _az_problems(stack: StackSettings, region: str) -> list[str]:
-    zones = aws.get_availability_zones().zone_ids
-    return [
+    found = aws.get_availability_zones()
+    zones = found.zone_ids
+    problems = [
         f"{config_key(*path)}: {az!r} does not exist in {region} for this account; its AZ "
         f"IDs are {', '.join(zones)}"
         for path, az in az_ids(stack)
         if az not in zones
     ]
+    return problems + _zone_name_problems(stack, dict(zip(found.names, zones, strict=True)))
+
+
+def _zone_name_problems(stack: StackSettings, ids_by_name: dict[str, str]) -> list[str]:
+    """An endpoint's AZ given by name is one of the stack's AZs in this account, whose names
+    map to zones of their own (the same name is another zone in another account)."""
+    assert stack.network is not None
+    stack_zones = network_azs(stack.network)
+    problems = []
+    for path, zone in topology_zones(stack):
+        if is_az_id(zone):
+            continue
+        known = ", ".join(f"{name} ({az})" for name, az in ids_by_name.items())
+        if zone not in ids_by_name:
+            problems.append(
+                f"{config_key(*path)}: {zone!r} is not an AZ of this account; its AZs are {known}"
+            )
+        elif ids_by_name[zone] not in stack_zones:
+            problems.append(
+                f"{config_key(*path)}: {zone!r} is {ids_by_name[zone]} in this account, which "
+                f"is not one of the stack's AZs ({', '.join(stack_zones)}); name one of them"
+            )
+    return problems
 
 
 def _status(value: object) -> str:

@@ -21,6 +21,7 @@ from components.endpoint.autoscaling import Role, RoleAutoscaling
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
+from components.network.spec import is_az_id, is_az_name
 
 DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
 LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
@@ -151,8 +152,19 @@ class Metrics(Spec):
 
 class TopologySpec(Spec):
     same_az: bool = Field(True, alias="sameAZ")
+    # One of the stack's AZs, by ID or by name; the manifest carries the name the deploying
+    # account gives it, the one node labels carry (components/network/zones.py).
     availability_zone: str | None = None
     placement_group: str | None = None
+
+    @field_validator("availability_zone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is not None and not (is_az_id(value) or is_az_name(value)):
+            raise ValueError(
+                f"{value!r} is neither an AZ ID (usw2-az2) nor an AZ name (us-west-2b)"
+            )
+        return value
 
 
 class Slo(Spec):

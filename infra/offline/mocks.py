@@ -432,6 +432,11 @@ def _availability_zones(m: CloudMocks, args: dict) -> dict:
     }
 
 
+def _availability_zone(m: CloudMocks, args: dict) -> dict:
+    zone_id = args["zoneId"]
+    return {"id": zone_id, "zoneId": zone_id, "name": m.az_name(zone_id), "region": m.region}
+
+
 def _eks_addon_lookup(m: CloudMocks, args: dict) -> dict:
     cluster, addon = args["clusterName"], args["addonName"]
     return {
@@ -460,6 +465,7 @@ INVOKES = {
     "aws:eks/getCluster:getCluster": _eks_cluster_lookup,
     "aws:servicequotas/getServiceQuota:getServiceQuota": _service_quota,
     "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
+    "aws:index/getAvailabilityZone:getAvailabilityZone": _availability_zone,
     "aws:eks/getAddon:getAddon": _eks_addon_lookup,
     "aws-native:sagemaker:getCluster": _hyperpod_cluster_lookup,
 }

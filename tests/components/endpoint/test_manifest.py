@@ -257,3 +257,12 @@ def test_router_url_follows_the_operator_naming():
 )
 def test_every_variant_passes_the_operator_crd_schema(changes):
     assert schema_errors(manifest(**changes), "3.3") == []
+
+
+@pytest.mark.parametrize(
+    ("zone_name", "written"), [(None, "usw2-az2"), ("us-west-2b", "us-west-2b")]
+)
+def test_the_topology_az_is_written_as_the_name_the_account_gives_it(zone_name, written):
+    endpoint = spec(topologySpec={"availabilityZone": "usw2-az2"})
+    built = build_manifest(endpoint, model_bucket="w", region="us-west-2", zone_name=zone_name)
+    assert built["spec"]["pdSpec"]["topologySpec"] == {"sameAZ": True, "availabilityZone": written}
