@@ -133,6 +133,13 @@ def test_autoscaling_without_observability_may_name_its_workspace():
     assert statements[1]["Resource"] == ["arn:aws:aps:us-west-2:123456789012:workspace/ws-own"]
 
 
+def test_with_observability_off_and_nothing_autoscaling_keda_reads_no_workspace():
+    result = render(with_endpoints(dev_endpoint(), **UNOBSERVED))
+    keda = one(result, "aws:iam/rolePolicy:RolePolicy", "inference-operator-keda")
+    statements = json.loads(keda.inputs["policy"])["Statement"]
+    assert [s["Sid"] for s in statements] == ["CloudWatchMetrics"]
+
+
 def test_min_above_max_is_refused_with_the_key_named():
     config = with_endpoints(scaling(decode={"minReplicas": 3, "maxReplicas": 2}), **OBSERVED)
     assert problem_for(f"{KEY}.decode.autoscaling.minReplicas", problems(config)) == (
