@@ -50,5 +50,22 @@ def _addon_floor(spec: ObservabilitySpec) -> list[Finding]:
     ]
 
 
+def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
+    """AWS's "Cluster metrics" table (SageMaker HyperPod observability,
+    hyperpod-observability-cluster-metrics) lists inference metrics as on by default with no
+    additional advanced metrics, unlike training or cluster metrics: ADVANCED would promise
+    series that never come."""
+    if not spec.enabled or spec.inference_metrics.level != "ADVANCED":
+        return []
+    return [
+        error(
+            "inference-metrics-advanced",
+            "observability.inferenceMetrics.level",
+            "ADVANCED is not allowed: AWS's HyperPod cluster-metrics table lists no advanced "
+            "inference metrics, so it would collect nothing more than BASIC; use BASIC",
+        )
+    ]
+
+
 def check_observability(spec: ObservabilitySpec, region: str) -> list[Finding]:
-    return _addon_floor(spec) + _grafana_region(spec, region)
+    return _addon_floor(spec) + _inference_metrics_level(spec) + _grafana_region(spec, region)

@@ -246,6 +246,17 @@ def test_an_observability_add_on_below_the_floor_is_refused():
     )
 
 
+def test_advanced_inference_metrics_are_refused_as_collecting_nothing_more():
+    config = dev_config() | {
+        "hyperpod-dpd:observability": {"enabled": True, "inferenceMetrics": {"level": "ADVANCED"}}
+    }
+    key = "hyperpod-dpd:observability.inferenceMetrics.level"
+    assert problem_for(key, problems(config)).startswith(
+        f"{key}: ADVANCED is not allowed: AWS's HyperPod cluster-metrics table lists no advanced "
+        "inference metrics"
+    )
+
+
 def test_autoscaling_an_endpoint_whose_metrics_are_off_is_warned_about():
     endpoint = scaling({"maxReplicas": 2})
     endpoint["metrics"] = {"enabled": False}
