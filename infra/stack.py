@@ -157,7 +157,10 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         ready.append(
             KarpenterNodePools(
                 "karpenter",
-                KarpenterNodePoolsArgs(groups=autoscaled_groups(stack.cluster)),
+                KarpenterNodePoolsArgs(
+                    groups=autoscaled_groups(stack.cluster),
+                    consolidate_after=stack.cluster.autoscaling.consolidate_after,
+                ),
                 opts=pulumi.ResourceOptions(providers=[eks.provider], depends_on=[hyperpod]),
             )
         )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
@@ -23,6 +24,8 @@ EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
 # The oldest vpc-cni add-on HyperPod's EKS clusters take: older ones lack what HyperPod's
 # network interfaces need (DESIGN.md, "The HyperPod EKS cluster", step 5).
 VPC_CNI_MINIMUM = "v1.18.3"
+# Karpenter's duration format for disruption.consolidateAfter (its NodePool CRD, karpenter.sh/v1).
+CONSOLIDATE_AFTER = r"^(([0-9]+(s|m|h))+|Never)$"
 IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
 
 
@@ -111,6 +114,17 @@ class ClusterAutoscaling(Spec):
     """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
 
     enabled: bool = False
+    # How long a GPU node stays empty before Karpenter removes it (the NodePool's
+    # disruption.consolidateAfter; Karpenter's own default is 0s). components/cluster/karpenter.py
+    # says why an hour; `Never` keeps empty nodes until the group is scaled by hand.
+    consolidate_after: str = "1h"
+
+    @field_validator("consolidate_after")
+    @classmethod
+    def _karpenter_duration(cls, value: str) -> str:
+        if not re.fullmatch(CONSOLIDATE_AFTER, value):
+            raise ValueError("must be a duration such as 30m, 1h or 1h30m, or Never")
+        return value
 
 
 class ClusterSpec(Spec):

@@ -28,7 +28,6 @@ from components.observability.spec import ObservabilitySpec
 from components.observability.versions import ADDON_NAME
 from components.observability.workspace import server_address
 
-
 # AWS's reference Terraform (hyperpod-eks-tf `modules/observability`: prometheus_workspace.tf,
 # eks_addon.tf, grafana_workspace.tf) tags the AMP workspace, the add-on and the Grafana
 # workspace SageMaker=true, as HyperPod's own setup does; tagged alike, the stack's are found
