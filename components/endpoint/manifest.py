@@ -237,6 +237,8 @@ def typed_spec(
     out["kvCacheSpec"] = _kv_cache(spec)
     out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
     out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name)
+    if spec.tls_config is not None:
+        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)

@@ -167,6 +167,23 @@ class TopologySpec(Spec):
         return value
 
 
+class CustomCertificateConfig(Spec):
+    """An ACM certificate the operator attaches to the endpoint's load balancer instead of the
+    one it issues itself (AWS: "Custom certificates and Route 53 DNS management for HyperPod
+    Inference"). The certificate must be Issued, in the stack's region and account (checked in
+    infra/region_checks.py); the patterns are the CRD's."""
+
+    acm_arn: str = Field(pattern=r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$")
+    domain_name: str = Field(
+        max_length=253,
+        pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+    )
+
+
+class TlsConfig(Spec):
+    custom_certificate_config: CustomCertificateConfig
+
+
 class Slo(Spec):
     """The latency an endpoint's users are promised, at the 90th percentile.
 
@@ -209,6 +226,8 @@ class DpdEndpointSpec(Spec):
     invocation_endpoint: str | None = None
     metrics: Metrics = Metrics()
     topology_spec: TopologySpec | None = None
+    # None: the operator's own certificate, kept in the stack's TLS bucket.
+    tls_config: TlsConfig | None = None
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
