@@ -8,6 +8,9 @@ named. The offline render answers them from its mocks (infra/offline/mocks.py).
   "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,
   "Instance Quotas"); a group on a training plan uses the plan's capacity instead.
 - AZ IDs: those the account sees in the region.
+- The observability add-on's pin: EKS lists the add-on versions it offers per Kubernetes version
+  (DescribeAddonVersions; aws.eks.getAddonVersion gives the newest), and no public table does;
+  a pin newer than the newest offered is refused here rather than by CreateAddon later.
 - An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
   version of the inference add-on found installed, held to the floors configured values meet.
   Its version's place in EKS's calendar only warns (kubernetes_version_checks.py says why).
@@ -23,12 +26,14 @@ import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
-from components.cluster.kubernetes_versions import unsupported_kubernetes
+from components.cluster.kubernetes_versions import minor_version, unsupported_kubernetes
 from components.network.spec import is_az_id
+from components.observability.versions import ADDON_NAME as OBSERVABILITY_ADDON
 from components.operator.versions import (
     ADDON_NAME,
     ADDON_OPERATOR_VERSIONS,
     VersionError,
+    at_least,
     operator_version,
     release,
 )
@@ -114,6 +119,24 @@ def _zone_name_problems(stack: StackSettings, ids_by_name: dict[str, str]) -> li
     return problems
 
 
+def _observability_addon_problems(stack: StackSettings, kubernetes_version: str) -> list[str]:
+    spec = stack.observability
+    if not spec.enabled:
+        return []
+    kubernetes = minor_version(kubernetes_version)
+    newest = aws.eks.get_addon_version(
+        addon_name=OBSERVABILITY_ADDON, kubernetes_version=kubernetes, most_recent=True
+    ).version
+    if at_least(newest, spec.addon_version):
+        return []
+    return [
+        f"{config_key('observability', 'addonVersion')}: {spec.addon_version} is not offered "
+        f"for Kubernetes {kubernetes}; the newest {OBSERVABILITY_ADDON} EKS offers for it is "
+        f"{newest} (`aws eks describe-addon-versions --addon-name {OBSERVABILITY_ADDON} "
+        f"--kubernetes-version {kubernetes}` lists them)"
+    ]
+
+
 def _status(value: object) -> str:
     return str(getattr(value, "value", value))
 
@@ -143,6 +166,7 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
         )
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
+    problems += _observability_addon_problems(stack, eks.version)
     return Preflight(problems, warnings)
 
 
@@ -180,4 +204,8 @@ def preflight(stack: StackSettings, region: str, today: date) -> Preflight:
     """What the account says about the stack on `today`."""
     if stack.cluster.existing is not None:
         return _existing_cluster(stack, today)
-    return Preflight(_quota_problems(stack, region) + _az_problems(stack, region))
+    return Preflight(
+        _quota_problems(stack, region)
+        + _az_problems(stack, region)
+        + _observability_addon_problems(stack, stack.cluster.kubernetes_version)
+    )

@@ -25,6 +25,7 @@ from pulumi.runtime.mocks import MockMonitor
 
 from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
+from components.observability.versions import DEFAULT_ADDON_VERSION as DEFAULT_OBSERVABILITY_ADDON
 from components.operator.versions import DEFAULT_ADDON_VERSION
 from infra.offline.replacements import PROVIDER_REPLACES
 
@@ -45,6 +46,8 @@ class AccountAnswers:
     eks_version: str = "1.33"
     hyperpod_status: str = "InService"
     inference_addon_version: str = DEFAULT_ADDON_VERSION
+    # The newest observability add-on EKS offers for the cluster's Kubernetes version.
+    newest_observability_addon: str = DEFAULT_OBSERVABILITY_ADDON
 
 
 # Read when a CloudMocks is made: replace it before rendering to change the answers.
@@ -452,6 +455,17 @@ def _eks_addon_lookup(m: CloudMocks, args: dict) -> dict:
     }
 
 
+def _addon_version(m: CloudMocks, args: dict) -> dict:
+    addon, kubernetes = args["addonName"], args["kubernetesVersion"]
+    return {
+        "id": addon,
+        "addonName": addon,
+        "kubernetesVersion": kubernetes,
+        "mostRecent": args.get("mostRecent", False),
+        "version": m.answers.newest_observability_addon,
+    }
+
+
 def _hyperpod_cluster_lookup(m: CloudMocks, args: dict) -> dict:
     return {"clusterArn": args["clusterArn"], "clusterStatus": m.answers.hyperpod_status}
 
@@ -467,5 +481,6 @@ INVOKES = {
     "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
     "aws:index/getAvailabilityZone:getAvailabilityZone": _availability_zone,
     "aws:eks/getAddon:getAddon": _eks_addon_lookup,
+    "aws:eks/getAddonVersion:getAddonVersion": _addon_version,
     "aws-native:sagemaker:getCluster": _hyperpod_cluster_lookup,
 }

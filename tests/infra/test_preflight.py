@@ -64,6 +64,26 @@ def test_an_az_id_the_account_does_not_have_is_refused(monkeypatch):
     )
 
 
+def test_an_observability_add_on_newer_than_eks_offers_for_the_version_is_refused(monkeypatch):
+    account(monkeypatch, newest_observability_addon="v1.0.5-eksbuild.1")
+    config = dev_config()
+    config["hyperpod-dpd:observability"] = {"enabled": True, "addonVersion": "v1.1.0-eksbuild.1"}
+    (problem,) = problems(config)
+    assert problem == (
+        "hyperpod-dpd:observability.addonVersion: v1.1.0-eksbuild.1 is not offered for "
+        "Kubernetes 1.34; the newest amazon-sagemaker-hyperpod-observability EKS offers for it "
+        "is v1.0.5-eksbuild.1 (`aws eks describe-addon-versions --addon-name "
+        "amazon-sagemaker-hyperpod-observability --kubernetes-version 1.34` lists them)"
+    )
+
+
+def test_an_observability_add_on_eks_offers_for_the_version_passes(monkeypatch):
+    account(monkeypatch, newest_observability_addon="v1.1.0-eksbuild.1")
+    config = dev_config()
+    config["hyperpod-dpd:observability"] = {"enabled": True, "addonVersion": "v1.1.0-eksbuild.1"}
+    assert render(config).resources
+
+
 def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch):
     account(monkeypatch, eks_version="1.35")
     (problem,) = problems(existing_cluster_config())
