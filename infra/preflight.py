@@ -25,6 +25,7 @@ from datetime import date
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
+from components.cluster.eks_versions import SupportType
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
 from components.cluster.kubernetes_versions import minor_version, unsupported_kubernetes
 from components.network.spec import is_az_id
@@ -137,6 +138,12 @@ def _observability_addon_problems(stack: StackSettings, kubernetes_version: str)
     ]
 
 
+def _support_type(eks: aws.eks.GetClusterResult) -> SupportType:
+    """The cluster's upgrade policy; EXTENDED, EKS's default, when it reports none."""
+    policies = eks.upgrade_policies or []
+    return "STANDARD" if policies and policies[0].support_type == "STANDARD" else "EXTENDED"
+
+
 def _status(value: object) -> str:
     return str(getattr(value, "value", value))
 
@@ -148,7 +155,9 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     eks = aws.eks.get_cluster(name=existing.eks_cluster_name)
     warnings = [
         finding_line(config_key(found.field), found)
-        for found in check_existing_cluster_version(existing.eks_cluster_name, eks.version, today)
+        for found in check_existing_cluster_version(
+            existing.eks_cluster_name, eks.version, today, _support_type(eks)
+        )
     ]
     refused = unsupported_kubernetes(eks.version)
     if refused:

@@ -73,7 +73,11 @@ def _price_difference() -> str:
 
 
 def _leaving_standard(
-    version: str, support: EksSupport, today: date, support_type: SupportType
+    version: str,
+    support: EksSupport,
+    today: date,
+    support_type: SupportType,
+    field: str = SUPPORT_TYPE_FIELD,
 ) -> list[Finding]:
     """From NOTICE_DAYS before the end of standard support: what the upgrade policy does then."""
     days = (support.end_of_standard - today).days
@@ -110,7 +114,7 @@ def _leaving_standard(
             f"{leaves}; with supportType STANDARD EKS then upgrades the control plane to "
             f"{target} by itself{then}"
         )
-    return [warning("eks-standard-support-ends", SUPPORT_TYPE_FIELD, message)]
+    return [warning("eks-standard-support-ends", field, message)]
 
 
 def check_new_cluster_version(
@@ -151,14 +155,24 @@ def check_new_cluster_version(
     ]
 
 
-def check_existing_cluster_version(cluster: str, version: str, today: date) -> list[Finding]:
+def check_existing_cluster_version(
+    cluster: str, version: str, today: date, support_type: SupportType = "EXTENDED"
+) -> list[Finding]:
     """Warnings only: the stack does not choose an existing cluster's version, and past the
     end of extended support EKS upgrades the control plane by itself, so refusing would only
-    keep the stack from managing its endpoints meanwhile."""
+    keep the stack from managing its endpoints meanwhile. `support_type` is the cluster's own
+    upgrade policy, which says what happens when standard support ends."""
     support = eks_support(version)
-    if support is None or support.phase(today) == "standard":
+    if support is None:
         return []
     runs = f"{cluster!r} runs Kubernetes {version}"
+    if support.phase(today) == "standard":
+        return [
+            Finding(f.level, f.code, f.field, f"{runs}: {f.message}")
+            for f in _leaving_standard(
+                minor_version(version), support, today, support_type, EXISTING_CLUSTER_FIELD
+            )
+        ]
     if support.phase(today) == "extended":
         message = f"{runs}, {_in_extended_support(support)}"
     else:

@@ -44,6 +44,7 @@ class AccountAnswers:
     # The region's AZ IDs are its prefix with -az1 up to this.
     availability_zones: int = 6
     eks_version: str = "1.33"
+    eks_support_type: str = "EXTENDED"
     hyperpod_status: str = "InService"
     inference_addon_version: str = DEFAULT_ADDON_VERSION
     # The newest observability add-on EKS offers for the cluster's Kubernetes version.
@@ -400,6 +401,7 @@ def _eks_cluster_lookup(m: CloudMocks, args: dict) -> dict:
             {"oidcs": [{"issuer": f"https://oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"}]}
         ],
         "version": m.answers.eks_version,
+        "upgradePolicies": [{"supportType": m.answers.eks_support_type}],
     }
 
 

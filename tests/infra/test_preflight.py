@@ -107,6 +107,16 @@ def test_an_existing_cluster_past_eks_extended_support_only_warns(monkeypatch):
     ) in result.warnings
 
 
+def test_an_existing_cluster_near_the_end_of_standard_support_warns_by_its_own_policy(monkeypatch):
+    account(monkeypatch, eks_version="1.34", eks_support_type="STANDARD")
+    (warned,) = [w for w in render(existing_cluster_config()).warnings if "1.34" in w]
+    assert warned.startswith(
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.34: "
+        "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType STANDARD "
+        "EKS then upgrades the control plane to 1.35 by itself, a version HyperPod refuses"
+    )
+
+
 def test_an_existing_cluster_in_eks_extended_support_warns_of_its_cost(monkeypatch):
     account(monkeypatch, eks_version="1.32")
     assert (

@@ -99,8 +99,17 @@ def test_an_existing_cluster_in_extended_support_warns_of_the_cost():
     )
 
 
-def test_an_existing_cluster_in_standard_support_says_nothing():
-    assert check_existing_cluster_version("shared", "1.34", DEC_1_2026) == []
+def test_an_existing_cluster_far_from_the_end_of_standard_support_says_nothing():
+    assert check_existing_cluster_version("shared", "1.34", date(2026, 6, 1)) == []
+
+
+def test_an_existing_cluster_near_the_end_of_standard_support_says_what_its_policy_does():
+    (found,) = check_existing_cluster_version("shared", "v1.34.2-eks-1", DEC_1_2026, "STANDARD")
+    assert found.field == "cluster.existing.eksClusterName"
+    assert found.message.startswith(
+        "'shared' runs Kubernetes v1.34.2-eks-1: 1.34 leaves EKS standard support on 2026-12-02 "
+        "(tomorrow); with supportType STANDARD EKS then upgrades the control plane to 1.35"
+    )
 
 
 # 1.34 leaves standard support on 2026-12-02; the notice starts 60 days before.
