@@ -5,7 +5,7 @@ and the Grafana dashboards and alerts over them.
 - `versions`: the add-on versions and the floor this project holds.
 - `config`: the add-on's configuration values.
 - `iam`: the collector's role and the Grafana workspace's role.
-- `checks`: rules tying observability to the endpoints that use it.
+- `checks`: rules on the observability settings alone.
 - `series`: the series the stack queries, with their documented labels and sources.
 - `queries`: the PromQL over one role of an endpoint.
 - `watched`: what the dashboards and alerts are told of each endpoint.

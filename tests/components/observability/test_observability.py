@@ -229,3 +229,11 @@ def test_no_rule_group_without_rules():
     result = observability(endpoints=[plain], grafana={})
     assert not result.of_type("grafana:alerting/ruleGroup:RuleGroup")
     assert one(result, "grafana:oss/dashboard:Dashboard")
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["aws:amp/workspace:Workspace", "aws:eks/addon:Addon", "aws:grafana/workspace:Workspace"],
+)
+def test_the_workspaces_and_the_add_on_are_tagged_as_hyperpods_own(kind):
+    assert one(observability(grafana={}), kind).inputs["tags"] == {"SageMaker": "true"}
