@@ -9,6 +9,7 @@ from components.core.findings import Finding, error, warning
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_advice
 from components.endpoint.manifest import (
+    PORT,
     ROLE_FLAG_SETTINGS,
     WORKER_FLAG_SETTINGS,
     override_collisions,
@@ -136,13 +137,22 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
                 f"{spec.max_model_len} (0 sends every request through DPD)",
             )
         )
-    if spec.prefill.replicas > 1 and spec.routing_strategy == "prefixaware":
+    prefills = spec.prefill.max_replicas
+    if prefills > 1 and spec.routing_strategy == "prefixaware":
+        how_many = (
+            f"up to {prefills} prefill replicas (prefill.autoscaling.maxReplicas)"
+            if spec.prefill.autoscaling
+            else f"{prefills} prefill replicas"
+        )
+        # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
+        # operator docs): following the advice replaces the endpoint.
         found.append(
             warning(
                 "prefixaware-many-prefills",
                 "routingStrategy",
-                f"prefixaware with {spec.prefill.replicas} prefill replicas can pile load on "
-                "one prefiller; roundrobin spreads it evenly",
+                f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
+                "spreads it evenly, but changing routingStrategy replaces the endpoint (deleted "
+                "and created again: no answers until its pods are ready again)",
             )
         )
     return found
@@ -181,6 +191,20 @@ def _topology(spec: DpdEndpointSpec) -> list[Finding]:
             )
         ]
     return []
+
+
+def _metrics_port(spec: DpdEndpointSpec) -> list[Finding]:
+    model_metrics = spec.metrics.model_metrics
+    if model_metrics is None or model_metrics.port in (None, PORT):
+        return []
+    return [
+        error(
+            "metrics-port",
+            "metrics.modelMetrics.port",
+            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
+            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+        )
+    ]
 
 
 def _names(spec: DpdEndpointSpec) -> list[Finding]:
@@ -244,6 +268,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_routing(spec),
         *_kv_cache(spec),
         *_topology(spec),
+        *_metrics_port(spec),
         *_names(spec),
         *_image(spec),
     ]

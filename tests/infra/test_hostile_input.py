@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from components.sizing.hf_config import MAX_CONFIG_BYTES
+from components.model.hf_config import MAX_CONFIG_BYTES
 from infra.__main__ import main
 from tests.support import config_file, dev_config
 

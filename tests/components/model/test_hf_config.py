@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from components.sizing.catalog import MODEL_CATALOG
-from components.sizing.hf_config import (
+from components.model.catalog import MODEL_CATALOG
+from components.model.hf_config import (
     MAX_CONFIG_BYTES,
     HuggingFaceConfigFile,
     architecture_from_hf_config,
