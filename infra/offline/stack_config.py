@@ -137,4 +137,10 @@ def read_stack_config(path: Path) -> StackConfig:
         raise StackFileError(
             f"{path}: config: is {_kind(config)}; it must be a mapping of config keys to values"
         )
-    return to_stack_config(config)
+    read = to_stack_config(config)
+    if "aws:region" in read.secret_keys:
+        raise StackFileError(
+            f"{path}: aws:region: is encrypted, and the offline tools cannot decrypt it; the "
+            "region is no secret, so set it plain: `pulumi config set aws:region <region>`"
+        )
+    return read

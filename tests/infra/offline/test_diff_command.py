@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from infra.offline.render_at import RenderError, checkout_at
 from infra.paths import ROOT
 
 GIT_ENV = {
@@ -154,7 +155,17 @@ def test_an_unknown_base_revision_exits_2(repository, dev_stack):
         timeout=300,
     )
     assert done.returncode == 2
-    assert "no-such-ref" in done.stderr
+    assert done.stderr == (
+        "dev: --base 'no-such-ref': git cannot check it out here (fatal: invalid reference: "
+        "no-such-ref)\n"
+    )
+
+
+@pytest.mark.parametrize("base", ["--force", "-q"])
+def test_a_base_git_would_read_as_an_option_is_refused(base):
+    refused = pytest.raises(RenderError, match=f"--base '{base}' is not a git revision")
+    with refused, checkout_at(ROOT, base):
+        pass
 
 
 def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repository, dev_stack):

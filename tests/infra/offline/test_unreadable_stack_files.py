@@ -125,6 +125,11 @@ BROKEN_FILES = {
         ),
         ":51:262: nests deeper than 64 levels; no setting nests that deep",
     ),
+    "an encrypted region, which the offline tools cannot read": (
+        DEV.replace("aws:region: us-west-2", "aws:region:\n    secure: AAABAJfa"),
+        ": aws:region: is encrypted, and the offline tools cannot decrypt it; the region is no "
+        "secret, so set it plain: `pulumi config set aws:region <region>`",
+    ),
     "a recursive alias": ("config:\n  a: &a [*a]\n", ":2:6: hyperpod-dpd:a[0][0][0]"),
 }
 
