@@ -66,11 +66,15 @@ def _namespaced(key: str) -> str:
 
 
 def _project_defaults() -> dict[str, Any]:
-    project = yaml_io.load((ROOT / "Pulumi.yaml").read_text())
+    path = ROOT / "Pulumi.yaml"
+    project = _parsed(path)
+    declared = project.get("config") if isinstance(project, dict) else None
+    if not isinstance(declared, (dict, type(None))):
+        raise StackFileError(f"{path}: config: is {_kind(declared)}; it must be a mapping")
     return {
-        _namespaced(key): declared["default"]
-        for key, declared in (project.get("config") or {}).items()
-        if isinstance(declared, dict) and "default" in declared
+        _namespaced(key): value["default"]
+        for key, value in (declared or {}).items()
+        if isinstance(value, dict) and "default" in value
     }
 
 

@@ -29,7 +29,6 @@ from yaml.reader import Reader
 from yaml.resolver import BaseResolver
 from yaml.scanner import Scanner
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 # Far beyond any stack file (the deepest settings nest about 10 levels, specOverrides a few
@@ -93,14 +92,6 @@ class DocumentError(ValueError):
         self.line = node.start_mark.line + 1
         self.column = node.start_mark.column + 1
         self.path = path
-
-
-def load(text: str) -> Any:
-    try:
-        return yaml.load(text, Loader=_LOADER)
-    except yaml.YAMLError:
-        # libyaml words its errors its own way; PyYAML's parser raises the error users see.
-        return yaml.safe_load(text)
 
 
 def _check_depth(text: str, loader: type) -> None:
