@@ -210,6 +210,31 @@ MESSAGES = {
         "hyperpod-dpd:cluster.instanceGroups[0].instanceCount: 100000000 is not allowed; must be "
         "less than or equal to 6758",
     ),
+    "a very long value, cut to keep one readable line": (
+        endpoint(routingStrategy="x" * 5000),
+        f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
+        "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
+    ),
+    "a list where a mapping goes": (
+        endpoint(prefill=[1]),
+        f"{EP}.prefill: must be a mapping of settings",
+    ),
+    "null for a list": (
+        setting(
+            "hyperpod-dpd:network",
+            {**dev_config()["hyperpod-dpd:network"], "availabilityZoneIds": None},
+        ),
+        "hyperpod-dpd:network.availabilityZoneIds: null is not allowed; must be a list",
+    ),
+    "a VPC range that is not one": (
+        setting("hyperpod-dpd:network", {**dev_config()["hyperpod-dpd:network"], "vpcCidr": "x"}),
+        "hyperpod-dpd:network.vpcCidr: 'x' is not allowed; must be an IPv4 CIDR block such as "
+        "10.0.0.0/16",
+    ),
+    "a negative PD buffer": (
+        endpoint(pdBufferSize=-1),
+        f"{EP}.pdBufferSize: -1 is not allowed; must be a size such as 8GiB",
+    ),
     **{
         f"{name}: true": (
             change,
