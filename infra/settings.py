@@ -151,7 +151,8 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
         try:
             value = config.get_object(key)
         except (pulumi.ConfigTypeError, json.JSONDecodeError):
-            problems.append(f"{config_key(key)}: is not a YAML object or list")
+            shape = "list" if key == "endpoints" else "mapping"
+            problems.append(f"{config_key(key)}: is text; this setting is a YAML {shape}")
             continue
         if value is not None:
             raw[key] = value

@@ -215,6 +215,10 @@ MESSAGES = {
         f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
         "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
     ),
+    "text where a setting's mapping goes": (
+        setting("hyperpod-dpd:network", "10.0.0.0/16"),
+        "hyperpod-dpd:network: is text; this setting is a YAML mapping",
+    ),
     "a list where a mapping goes": (
         endpoint(prefill=[1]),
         f"{EP}.prefill: must be a mapping of settings",
