@@ -49,6 +49,14 @@ def earlier_render(folder: Path) -> list[Path] | None:
 
 def out_problem(out: Path) -> str | None:
     """Why a render cannot be written to `out`, if it cannot."""
+    try:
+        return _out_problem(out)
+    except OSError as failed:
+        # A name too long for the filesystem, a symbolic link loop.
+        return f"--out: {out} cannot be used: {failed.strerror or failed}"
+
+
+def _out_problem(out: Path) -> str | None:
     existing = _nearest_existing(out)
     if existing != out and not existing.is_dir():
         return f"--out: {existing} is a file, so {out} cannot be made inside it"

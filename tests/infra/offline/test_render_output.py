@@ -50,6 +50,10 @@ REFUSED = {
             "directory, or an earlier render's"
         ),
     ),
+    "a name longer than the filesystem takes": (
+        lambda tmp: tmp / ("a" * 300),
+        lambda tmp: f"--out: {tmp}/{'a' * 300} cannot be used: File name too long",
+    ),
 }
 
 
@@ -61,7 +65,6 @@ def test_an_out_that_cannot_take_a_render_exits_2_and_is_left_alone(tmp_path, ca
     assert _render(out) == 2
     assert capsys.readouterr().err == says(tmp_path) + "\n"
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
-    assert (tmp_path / "notes.txt").exists() or (tmp_path / "mine" / "precious.txt").exists()
 
 
 def test_the_project_root_is_never_a_render_target():
