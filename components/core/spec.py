@@ -10,7 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationInfo, field_validator
 from pydantic.alias_generators import to_camel
 
-_INT64 = 2**63
+# No setting, and no model's config.json, counts anything near this.
+WHOLE_NUMBER_LIMIT = 2**63
 
 
 def _accepted(annotation: object) -> set[object]:
@@ -50,7 +51,8 @@ class Spec(BaseModel):
         whole = {a for a in numeric if a is int or type(a) is int}
         if whole and isinstance(value, str) and value.strip().isdigit():
             value = int(value.strip())
-        if int not in whole and type(value) is int and abs(value) >= _INT64:
-            # A literal's own message for these reads "Unable to parse input string".
+        if whole and type(value) is int and abs(value) >= WHOLE_NUMBER_LIMIT:
+            # Sizing arithmetic turns such numbers into floats, which overflow; a literal's own
+            # message for them reads "Unable to parse input string".
             raise ValueError("must be a number below 2^63")
         return value

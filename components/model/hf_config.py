@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 
-from components.core.spec import Spec
+from components.core.spec import WHOLE_NUMBER_LIMIT, Spec
 from components.core.user_files import UnreadableFileError, read_text
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import FP8_BYTES, MXFP4_BYTES
@@ -35,8 +35,8 @@ class HuggingFaceConfigFile(Spec):
 def _count(config: dict[str, Any], key: str) -> int | None:
     """A whole number of the config (layers, heads, sizes), if it names one."""
     value = config.get(key)
-    if value is not None and (type(value) is not int or value < 1):
-        raise ValueError(f"has {key} {value!r}, not a positive whole number")
+    if value is not None and (type(value) is not int or not 1 <= value < WHOLE_NUMBER_LIMIT):
+        raise ValueError(f"has {key} {value!r}, not a positive whole number below 2^63")
     return value
 
 

@@ -129,6 +129,19 @@ CRASHES = {
         f"{EP}.architecture.configFile: {{tmp}}/config.json: is larger than 4 MiB, more than "
         "such a file holds",
     ),
+    "a whole number whose sizing would overflow a float": (
+        endpoint(
+            architecture={
+                "layers": 10**400,
+                "kvHeads": 8,
+                "headDim": 128,
+                "dtype": "bf16",
+                "parameters": 70e9,
+            }
+        ),
+        f"{EP}.architecture.layers: {'1' + '0' * 79}... (401 characters) is not allowed; must be a "
+        "number below 2^63",
+    ),
     "a whole number beyond 64 bits for a literal": (
         endpoint(tensorParallelSize=2**70),
         f"{EP}.tensorParallelSize: {2**70} is not allowed; must be a number below 2^63",

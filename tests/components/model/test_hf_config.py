@@ -124,6 +124,10 @@ def test_given_weight_bytes_win_over_the_quantization_config():
         ({**LLAMA_3_3_70B, "torch_dtype": ["bfloat16"]}, "has dtype \\['bfloat16'\\]"),
         ({**LLAMA_3_3_70B, "quantization_config": "fp8"}, "quantizes its weights with None"),
         ({**LLAMA_3_3_70B, "num_local_experts": "8"}, "has num_local_experts '8', not a"),
+        (
+            {**LLAMA_3_3_70B, "num_hidden_layers": 10**400},
+            "has num_hidden_layers 1000.*, not a positive whole number below 2\\^63",
+        ),
     ],
 )
 def test_a_config_it_cannot_read_says_what_is_missing(config, says):
