@@ -232,6 +232,10 @@ MESSAGES = {
         setting("hyperpod-dpd:network", "10.0.0.0/16"),
         "hyperpod-dpd:network: is text; this setting is a YAML mapping",
     ),
+    "no endpoints at all": (
+        setting("hyperpod-dpd:endpoints", []),
+        "hyperpod-dpd:endpoints: must have at least 1 item, not 0",
+    ),
     "a list where a mapping goes": (
         endpoint(prefill=[1]),
         f"{EP}.prefill: must be a mapping of settings",
