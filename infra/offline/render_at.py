@@ -34,7 +34,11 @@ def render_checkout(checkout: Path, stack: str, config_file: Path, out: Path) ->
     ]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RenderError(done.stderr.strip() or done.stdout.strip())
+        said = done.stderr.strip() or done.stdout.strip()
+        if "Traceback (most recent call last)" in said:
+            # The base revision's own code may crash where today's refuses in one line.
+            said = f"the render crashed: {said.splitlines()[-1]}"
+        raise RenderError(said)
 
 
 @contextmanager

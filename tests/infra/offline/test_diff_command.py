@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from infra.offline.render_at import RenderError, checkout_at
+from infra.offline.render_at import RenderError, checkout_at, render_checkout
 from infra.paths import ROOT
 
 GIT_ENV = {
@@ -159,6 +159,14 @@ def test_an_unknown_base_revision_exits_2(repository, dev_stack):
         "dev: --base 'no-such-ref': git cannot check it out here (fatal: invalid reference: "
         "no-such-ref)\n"
     )
+
+
+def test_a_side_whose_code_crashes_is_one_line_not_its_traceback(tmp_path):
+    (tmp_path / "infra").mkdir()
+    (tmp_path / "infra" / "__main__.py").write_text("raise RuntimeError('boom')\n")
+    with pytest.raises(RenderError) as failed:
+        render_checkout(tmp_path, "dev", tmp_path / "Pulumi.dev.yaml", tmp_path / "out")
+    assert str(failed.value) == "the render crashed: RuntimeError: boom"
 
 
 @pytest.mark.parametrize("base", ["--force", "-q"])
