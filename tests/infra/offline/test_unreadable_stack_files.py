@@ -184,8 +184,7 @@ READABLE_FILES = {
     ).encode(),
     "yes and on, which stay text": _dev_with_env("A: yes\n        B: on").encode(),
     "an anchor and an alias": DEV.replace(
-        "      environmentVariables:\n        HF_HOME: /tmp/hf_home",
-        "      environmentVariables: &env\n        HF_HOME: /tmp/hf_home",
+        "HF_HOME: /tmp/hf_home", "HF_HOME: &home /tmp/hf_home\n        XDG_CACHE_HOME: *home"
     ).encode(),
 }
 
@@ -203,6 +202,8 @@ def test_files_the_pulumi_cli_reads_are_read(tmp_path, case):
         assert {"name": "CREATED", "value": "2026-12-01"} in environment
     if "yes" in case:
         assert {"name": "A", "value": "yes"} in environment
+    if "alias" in case:
+        assert {"name": "XDG_CACHE_HOME", "value": "/tmp/hf_home"} in environment
 
 
 def test_a_misspelt_key_keeps_its_hint_when_it_hides_a_required_one(tmp_path, capsys):
