@@ -71,7 +71,7 @@ def _out_problem(out: Path) -> str | None:
         return (
             f"--out: {out} holds files that no render wrote (it has no {MARKER} listing them); "
             "a render replaces only its own output, so name a new or empty directory, or an "
-            "earlier render's"
+            "earlier render's (delete it yourself if it is a render from before that list)"
         )
     return None
 
