@@ -47,7 +47,8 @@ REFUSED = {
         lambda tmp: (
             f"--out: {tmp}/mine holds files that no render wrote (it has no {MARKER} "
             "listing them); a render replaces only its own output, so name a new or empty "
-            "directory, or an earlier render's"
+            "directory, or an earlier render's (delete it yourself if it is a render from before "
+            "that list)"
         ),
     ),
     "a name longer than the filesystem takes": (
