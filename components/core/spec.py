@@ -3,6 +3,7 @@ and numbers that are numbers."""
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any, Literal
@@ -49,7 +50,7 @@ class Spec(BaseModel):
         if isinstance(value, bool):
             raise ValueError("must be a number, not true or false")
         whole = {a for a in numeric if a is int or type(a) is int}
-        if whole and isinstance(value, str) and value.strip().isdigit():
+        if whole and isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value):
             value = int(value.strip())
         if whole and type(value) is int and abs(value) >= WHOLE_NUMBER_LIMIT:
             # Sizing arithmetic turns such numbers into floats, which overflow; a literal's own
