@@ -6,10 +6,13 @@ most of what YAML costs it. Only the safe loader and dumper are used: plain data
 
 A stack file is read the way the Pulumi CLI reads it (go-yaml v3 decoding into Go values,
 then JSON; pulumi/pulumi `sdk/go/common/resource/config/value.go`), not the way PyYAML would:
-- scalars follow YAML 1.2's core schema, so `yes`, `on`, `no` and dates stay text, as they do
-  for Pulumi, and mapping keys are the text written (`1:` is the key "1");
-- what JSON cannot hold is refused with its place: `.nan`, `.inf`, `!!binary`, `!!set` and
-  other tags, a null or a list as a key, a key written twice (go-yaml refuses that too);
+- scalars resolve as go-yaml v3 resolves them, so `yes`, `on` and `no` stay text, as they do
+  for Pulumi, and mapping keys are the text written (`1:` is the key "1", as Pulumi's `%v`
+  gives it);
+- what JSON cannot hold, or Pulumi would rewrite, is refused with its place: `.nan`, `.inf`,
+  unquoted dates (Pulumi passes them on as Go timestamps, `2026-12-01 00:00:00 +0000 UTC`),
+  `!!binary`, `!!set` and other tags, a null or a list as a key, a key written twice (go-yaml
+  refuses that too);
 - nesting deeper than MAX_DEPTH and documents that aliases expand past MAX_VALUES are
   refused before they exhaust the stack or memory (an "alias bomb" grows exponentially).
 """
@@ -41,25 +44,53 @@ _TAG = "tag:yaml.org,2002:"
 
 
 class _CoreResolver(BaseResolver):
-    """YAML 1.2 core schema (yaml.org/spec/1.2.2, 10.3.2), as go-yaml v3 resolves plain
-    scalars; no timestamps, no YAML 1.1 booleans or sexagesimals."""
+    """Plain scalars resolved as go-yaml v3 resolves them: YAML 1.2's core schema
+    (yaml.org/spec/1.2.2, 10.3.2) with underscores and 0b in numbers, and timestamps; no YAML 1.1
+    booleans (yes, on) or sexagesimals."""
 
     yaml_implicit_resolvers: dict = {}
 
 
+# PyYAML's own pattern for YAML timestamps (dates, and dates with a time).
+_TIMESTAMP = next(
+    pattern
+    for tag, pattern in yaml.resolver.Resolver.yaml_implicit_resolvers["0"]
+    if tag == f"{_TAG}timestamp"
+)
 for _tag, _pattern, _first in (
-    ("bool", r"^(?:true|True|TRUE|false|False|FALSE)$", "tTfF"),
-    ("int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", "-+0123456789"),
+    ("bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), "tTfF"),
+    ("timestamp", _TIMESTAMP, "0123456789"),
+    (
+        "int",
+        re.compile(r"^[-+]?(?:0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+|[0-9][0-9_]*)$"),
+        "-+0123456789",
+    ),
     (
         "float",
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        re.compile(
+            r"^(?:[-+]?(?:\.[0-9_]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
         "-+0123456789.",
     ),
-    ("null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
-    ("merge", r"^(?:<<)$", "<"),
+    ("null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    ("merge", re.compile(r"^(?:<<)$"), "<"),
 ):
-    _CoreResolver.add_implicit_resolver(f"{_TAG}{_tag}", re.compile(_pattern), list(_first))
+    _CoreResolver.add_implicit_resolver(f"{_TAG}{_tag}", _pattern, list(_first))
+
+
+def _go_number(text: str) -> int | float:
+    """A number as go-yaml v3 reads it: underscores dropped, Go's base prefixes (0b, 0o, 0x,
+    and 0777 as octal), and what is no integer read as a float."""
+    plain = text.replace("_", "")
+    sign, digits = (-1, plain[1:]) if plain[:1] == "-" else (1, plain.lstrip("+"))
+    base = {"0b": 2, "0o": 8, "0x": 16}.get(digits[:2].lower())
+    try:
+        if base:
+            return sign * int(digits[2:], base)
+        return sign * int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
+    except ValueError:
+        return float(plain)
 
 
 class _ConfigLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
@@ -154,21 +185,22 @@ class _Converter:
     def scalar(self, node: ScalarNode, path: tuple[str | int, ...]) -> Any:
         kind = node.tag.removeprefix(_TAG)
         text = node.value
-        if kind in ("str", "timestamp"):
-            # Pulumi's reader hands a date over as the text written.
+        if kind == "str":
             return text
+        if kind == "timestamp":
+            raise DocumentError(
+                f"{text} is a date to YAML, and Pulumi would pass it on rewritten as a "
+                f'timestamp; quote it ("{text}") to keep it as written',
+                node,
+                path,
+            )
         if kind == "null":
             return None
         if kind == "bool":
             return text.lower() == "true"
-        if kind == "int":
+        if kind in ("int", "float"):
             try:
-                return int(text, 0) if text[:2] in ("0o", "0x") else int(text, 10)
-            except ValueError:
-                raise DocumentError(f"{text!r} is not an integer", node, path) from None
-        if kind == "float":
-            try:
-                number = float(text.replace(".inf", "inf").replace(".nan", "nan"))
+                number = _go_number(text.replace(".inf", "inf").replace(".nan", "nan"))
             except ValueError:
                 raise DocumentError(f"{text!r} is not a number", node, path) from None
             if not math.isfinite(number):
