@@ -52,7 +52,7 @@ class Spec(BaseModel):
         whole = {a for a in numeric if a is int or type(a) is int}
         if whole and isinstance(value, str) and re.fullmatch(r"\s*[0-9]+\s*", value):
             value = int(value.strip())
-        if whole and type(value) is int and abs(value) >= WHOLE_NUMBER_LIMIT:
+        if whole and type(value) in (int, float) and abs(value) >= WHOLE_NUMBER_LIMIT:
             # Sizing arithmetic turns such numbers into floats, which overflow; a literal's own
             # message for them reads "Unable to parse input string".
             raise ValueError("must be a number below 2^63")

@@ -81,16 +81,18 @@ for _tag, _pattern, _first in (
 
 def _go_number(text: str) -> int | float:
     """A number as go-yaml v3 reads it: underscores dropped, Go's base prefixes (0b, 0o, 0x,
-    and 0777 as octal), and what is no integer read as a float."""
+    and 0777 as octal), and what is no 64-bit integer read as a float."""
     plain = text.replace("_", "")
     sign, digits = (-1, plain[1:]) if plain[:1] == "-" else (1, plain.lstrip("+"))
     base = {"0b": 2, "0o": 8, "0x": 16}.get(digits[:2].lower())
     try:
         if base:
-            return sign * int(digits[2:], base)
-        return sign * int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
+            number = sign * int(digits[2:], base)
+        else:
+            number = sign * int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
     except ValueError:
         return float(plain)
+    return number if -(2**63) <= number < 2**64 else float(plain)
 
 
 class _ConfigLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
@@ -203,7 +205,7 @@ class _Converter:
                 number = _go_number(text.replace(".inf", "inf").replace(".nan", "nan"))
             except ValueError:
                 raise DocumentError(f"{text!r} is not a number", node, path) from None
-            if not math.isfinite(number):
+            if isinstance(number, float) and not math.isfinite(number):
                 raise DocumentError(
                     f"{text} is not a number JSON can hold (NaN or infinite); write a finite "
                     "number, or quote it if it is text",
