@@ -148,6 +148,9 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
                 "under a key of its own, named by modelSource.huggingFace.tokenConfigKey"
             )
             continue
+        if config.get(key) == "":
+            # `network:` with nothing after it: what the CLI passes for a YAML null.
+            continue
         try:
             value = config.get_object(key)
         except (pulumi.ConfigTypeError, json.JSONDecodeError):

@@ -235,6 +235,10 @@ MESSAGES = {
         setting("hyperpod-dpd:endpoints", []),
         "hyperpod-dpd:endpoints: must have at least 1 item, not 0",
     ),
+    "a setting left empty, which the CLI passes as empty text": (
+        setting("hyperpod-dpd:network", ""),
+        "hyperpod-dpd:network: is required unless cluster.existing names a cluster",
+    ),
     "a list where a mapping goes": (
         endpoint(prefill=[1]),
         f"{EP}.prefill: must be a mapping of settings",
