@@ -48,8 +48,11 @@ def credential_advice(name: str) -> str | None:
             "is an AWS credential in plain text; the pods get AWS access from IAM roles (the S3 "
             "CSI driver's reads the weights), so remove it"
         )
-    if upper.endswith(tuple(f"_{suffix}" for suffix in CREDENTIAL_SUFFIXES)) or upper in (
-        CREDENTIAL_SUFFIXES
+    # Switches about credentials hold none (HF_HUB_DISABLE_IMPLICIT_TOKEN).
+    switch = set(upper.split("_")) & {"DISABLE", "ENABLE", "USE", "NO", "SKIP", "ALLOW"}
+    if not switch and (
+        upper.endswith(tuple(f"_{suffix}" for suffix in CREDENTIAL_SUFFIXES))
+        or upper in CREDENTIAL_SUFFIXES
     ):
         return (
             "looks like a credential, which would sit in plain text in the stack file, the "

@@ -309,6 +309,7 @@ VALID = {
     "a quoted instanceCount": gpu_group(instanceCount="2"),
     "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
     "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
+    "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
     "an unrelated namespace's key": setting("other:key", "value"),
 }
 
