@@ -66,7 +66,7 @@ def test_the_documented_shape_has_nothing_to_report():
         ({"image": "vllm/vllm-openai:latest"}, "unknown-image", "warning", "image"),
         (
             {"specOverrides": {"pdSpec": {"routingThreshold": 1}}},
-            "override-collides",
+            "override-of-typed-field",
             "error",
             "specOverrides.pdSpec.routingThreshold",
         ),
@@ -98,8 +98,8 @@ def test_each_rule_reports_its_setting(changes, code, level, field):
         ({"topologySpec": {"sameAZ": True}}, "dpd-across-azs"),
         ({"image": "lmcache/vllm-openai:v0.4.3"}, "unknown-image"),
         (
-            {"specOverrides": {"pdSpec": {"topologySpec": {"placementGroup": "pg"}}}},
-            "override-collides",
+            {"specOverrides": {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}},
+            "override-of-typed-field",
         ),
     ],
 )
