@@ -16,6 +16,7 @@ from components.cluster.endpoint_access import endpoint_access_problems
 from components.cluster.instance_groups import check_instance_groups
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.cluster.karpenter import check_node_autoscaling
+from components.cluster.kubernetes_versions import minor_version
 from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
 from components.core.findings import Finding, error, field_path
 from components.endpoint.spec import DpdEndpointSpec
@@ -300,6 +301,23 @@ def _cluster_name(name: str) -> list[Finding]:
     ]
 
 
+def _kube_proxy(cluster: ClusterSpec) -> list[Finding]:
+    """EKS publishes kube-proxy add-on builds per Kubernetes version, each of that minor
+    (EKS User Guide, "Manage kube-proxy"): another minor's build is refused on this cluster."""
+    pinned = cluster.addon_versions.kube_proxy
+    if pinned is None or minor_version(pinned) == cluster.kubernetes_version:
+        return []
+    return [
+        error(
+            "kube-proxy-minor",
+            "cluster.addonVersions.kubeProxy",
+            f"{pinned} is kube-proxy {minor_version(pinned)}, but the cluster runs Kubernetes "
+            f"{cluster.kubernetes_version}; pin a v{cluster.kubernetes_version}.x-eksbuild.N "
+            "build, or leave it unset for EKS's default",
+        )
+    ]
+
+
 def _endpoint_access(cluster: ClusterSpec) -> list[Finding]:
     """An adopted cluster keeps the endpoint it has: this stack does not set it."""
     if cluster.existing is not None:
@@ -331,6 +349,7 @@ def check_stack(
     if cluster.existing is not None:
         return found
     found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints)
+    found += _kube_proxy(cluster)
     if network is None:
         return [
             *found,

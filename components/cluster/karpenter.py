@@ -15,6 +15,7 @@ This stack gives each GPU group its own node class and node pool, with the pool'
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from components.cluster.instance_groups import is_gpu_group
@@ -27,6 +28,9 @@ NODE_CLASS_KIND = "HyperpodNodeClass"
 NODE_POOL_API_VERSION = "karpenter.sh/v1"
 NODE_POOL_KIND = "NodePool"
 GPU_RESOURCE = "nvidia.com/gpu"
+# The object names Kubernetes takes for the node pool and class, which carry the group's name:
+# a DNS subdomain (RFC 1123), within HyperPod's group name shape (no dots, at most 63).
+NODE_POOL_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 
 
 def autoscaled(cluster: ClusterSpec, group: InstanceGroupSpec) -> bool:
@@ -98,6 +102,16 @@ def check_node_autoscaling(cluster: ClusterSpec) -> list[Finding]:
         if not autoscaled(cluster, group):
             continue
         path = ("cluster", "instanceGroups", i)
+        if not NODE_POOL_NAME.match(group.name):
+            found.append(
+                error(
+                    "group-name-not-a-node-pool-name",
+                    field_path(*path, "name"),
+                    f"{group.name!r} names this group's Karpenter NodePool and HyperpodNodeClass, "
+                    "and Kubernetes takes only lowercase letters, digits and '-' in object names "
+                    f"(RFC 1123); rename the group, e.g. {group.name.lower()!r}",
+                )
+            )
         if group.min_instance_count:
             found.append(
                 error(

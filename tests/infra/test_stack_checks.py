@@ -240,7 +240,7 @@ def test_a_public_api_endpoint_open_to_the_world_by_default_is_refused():
     "access, says",
     [
         ({"public": False, "private": False}, "EKS needs one endpoint at least"),
-        ({"public": False, "publicCidrs": ["203.0.113.0/24"]}, "drop publicCidrs or set public"),
+        ({"public": False, "publicCidrs": ["52.94.76.0/22"]}, "drop publicCidrs or set public"),
     ],
 )
 def test_an_unreachable_or_contradictory_endpoint_is_refused(access, says):
