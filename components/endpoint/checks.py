@@ -201,8 +201,33 @@ def _batched_tokens(spec: DpdEndpointSpec) -> list[Finding]:
     return found
 
 
+# The environment's share of the object: etcd takes requests of at most 1.5 MiB, and the whole
+# InferenceEndpointConfig (with its managedFields, and the Deployment the operator makes of it
+# per role) must fit. 256 KiB leaves the rest of it room; larger content belongs in the model's
+# files or a volume, not in variables.
+ENVIRONMENT_MAX_BYTES = 256 * 1024
+
+
+def _environment_size(spec: DpdEndpointSpec) -> list[Finding]:
+    env = spec.environment_variables
+    size = sum(len(k.encode()) + len(v.encode()) for k, v in env.items())
+    if size <= ENVIRONMENT_MAX_BYTES:
+        return []
+    largest = max(env, key=lambda k: len(env[k].encode()))
+    return [
+        error(
+            "environment-too-large",
+            f"environmentVariables.{largest}",
+            f"the variables hold {size // 1024} KiB ({largest} alone "
+            f"{len(env[largest].encode()) // 1024} KiB), over the {ENVIRONMENT_MAX_BYTES // 1024} "
+            "KiB this stack allows so the object fits etcd's 1.5 MiB limit; ship large content "
+            "with the model's files instead",
+        )
+    ]
+
+
 def _environment(spec: DpdEndpointSpec) -> list[Finding]:
-    found = []
+    found = _environment_size(spec)
     env = spec.environment_variables
     if PD_BUFFER_SIZE in env:
         found.append(
@@ -260,6 +285,11 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
     return found
 
 
+# The URL schemes LMCache's Redis connectors parse (lmcache/v1/storage_backend/connector:
+# the Redis adapter takes redis://, rediss:// and unix://; the Sentinel one redis-sentinel://).
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis-sentinel")
+
+
 def _kv_cache(spec: DpdEndpointSpec) -> list[Finding]:
     kv = spec.kv_cache
     if kv.l2_cache_local_url and kv.l2_cache_backend is None:
@@ -279,6 +309,16 @@ def _kv_cache(spec: DpdEndpointSpec) -> list[Finding]:
                 "l2CacheBackend redis needs the Redis URL, e.g. redis://redis.cache:6379",
             )
         ]
+    scheme = (kv.l2_cache_local_url or "").split("://", 1)[0].lower()
+    if kv.l2_cache_backend == "redis" and scheme not in REDIS_SCHEMES:
+        return [
+            error(
+                "redis-url-scheme",
+                "kvCache.l2CacheLocalUrl",
+                f"{kv.l2_cache_local_url!r} is not a Redis URL LMCache reads; it takes "
+                f"{', '.join(s + '://' for s in REDIS_SCHEMES)}",
+            )
+        ]
     return []
 
 
@@ -295,19 +335,31 @@ def _topology(spec: DpdEndpointSpec) -> list[Finding]:
     return []
 
 
+# A Service's name is a DNS-1035 label (Kubernetes API validation): at most 63 characters,
+# lowercase letters, digits and '-', starting with a letter.
+SERVICE_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
+
+
 def _names(spec: DpdEndpointSpec) -> list[Finding]:
-    # The operator names the router's Service after the endpoint and its namespace.
+    # The operator names the router's Service after the endpoint and its namespace; the API
+    # server refuses a bad name, and the endpoint never gets its router.
     service = f"{spec.name}-{spec.namespace}-routing-service"
     if len(service) > K8S_NAME_MAX:
-        return [
-            warning(
-                "router-name-too-long",
-                "name",
-                f"the operator's router Service {service!r} would be {len(service)} characters, "
-                f"over Kubernetes' {K8S_NAME_MAX}; shorten name or namespace",
-            )
-        ]
-    return []
+        problem = (
+            f"would be {len(service)} characters, over Kubernetes' {K8S_NAME_MAX}; shorten name "
+            f"or namespace by {len(service) - K8S_NAME_MAX}"
+        )
+    elif not SERVICE_NAME.match(service):
+        problem = "would start with a digit, and a Service name must start with a letter"
+    else:
+        return []
+    return [
+        error(
+            "router-service-name",
+            "name",
+            f"{spec.name!r}: the operator's router Service {service!r} {problem}",
+        )
+    ]
 
 
 def _image(spec: DpdEndpointSpec) -> list[Finding]:

@@ -62,7 +62,8 @@ def test_the_documented_shape_has_nothing_to_report():
             "kvCache.l2CacheLocalUrl",
         ),
         ({"topologySpec": {"sameAZ": False}}, "dpd-across-azs", "error", "topologySpec.sameAZ"),
-        ({"name": "a" * 30, "namespace": "b" * 20}, "router-name-too-long", "warning", "name"),
+        ({"name": "a" * 30, "namespace": "b" * 20}, "router-service-name", "error", "name"),
+        ({"name": "70b-llama"}, "router-service-name", "error", "name"),
         ({"image": "vllm/vllm-openai:latest"}, "unknown-image", "warning", "image"),
         (
             {"specOverrides": {"pdSpec": {"routingThreshold": 1}}},
