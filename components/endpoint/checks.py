@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Sequence
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
+from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import (
@@ -484,22 +485,11 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def _reuses(keys: Sequence[Hashable | None]) -> Iterator[tuple[int, int]]:
-    """(index, index of its first use) of every key used again; None is no key."""
-    first_index: dict[Hashable, int] = {}
-    for i, key in enumerate(keys):
-        if key is None:
-            continue
-        if key in first_index:
-            yield i, first_index[key]
-        first_index.setdefault(key, i)
-
-
 def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:
     """Findings of every endpoint, by index, plus names reused within a namespace and
     SageMaker endpoint names (unique per account and region) used twice."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
-    for i, first in _reuses([(spec.namespace, spec.name) for spec in specs]):
+    for i, first in reuses([(spec.namespace, spec.name) for spec in specs]):
         spec = specs[i]
         found.append(
             (
@@ -512,7 +502,7 @@ def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding
                 ),
             )
         )
-    for i, first in _reuses([spec.endpoint_name or None for spec in specs]):
+    for i, first in reuses([spec.endpoint_name or None for spec in specs]):
         found.append(
             (
                 i,

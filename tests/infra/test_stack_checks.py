@@ -4,15 +4,14 @@ from datetime import date
 from typing import Any
 
 import pytest
-import yaml
 
 from infra import clock
-from infra.paths import ROOT
 from tests.support import (
     dev_config,
     dev_endpoint,
     problem_for,
     problems,
+    prod_config,
     render,
     with_endpoints,
 )
@@ -194,10 +193,9 @@ def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
     ) in render(with_kubernetes("1.33")).warnings
 
 
-@pytest.mark.parametrize("stack", ["dev", "prod"])
-def test_the_example_stacks_take_a_version_in_standard_support(stack):
-    config = yaml.safe_load((ROOT / f"Pulumi.{stack}.yaml").read_text())["config"]
-    result = render(config, stack=stack)
+@pytest.mark.parametrize("stack, config", [("dev", dev_config), ("prod", prod_config)])
+def test_the_example_stacks_take_a_version_in_standard_support(stack, config):
+    result = render(config(), stack=stack)
     assert not [w for w in result.warnings if "kubernetesVersion" in w]
 
 
