@@ -78,8 +78,18 @@ class InstanceGroupSpec(Spec):
     training_plan_arn: str | None = Field(
         None, pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$"
     )
-    labels: dict[LabelKey, NodeValue] = Field({}, max_length=KUBERNETES_CONFIG_MAX_ITEMS)
-    taints: list[Taint] = Field([], max_length=KUBERNETES_CONFIG_MAX_ITEMS)
+    labels: dict[LabelKey, NodeValue] = {}
+    taints: list[Taint] = []
+
+    @field_validator("labels", "taints")
+    @classmethod
+    def _at_most_50(cls, value: dict | list) -> dict | list:
+        if len(value) > KUBERNETES_CONFIG_MAX_ITEMS:
+            raise ValueError(
+                f"holds {len(value)} entries; SageMaker takes at most "
+                f"{KUBERNETES_CONFIG_MAX_ITEMS} per instance group"
+            )
+        return value
 
 
 class ExistingCluster(Spec):

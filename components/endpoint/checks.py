@@ -407,8 +407,11 @@ TYPED_FIELDS = {
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
     "worker.resources": "workerResources",
-    "worker.modelInvocationPort": "nothing: the operator routes to port 8000",
-    "worker.modelVolumeMount": "nothing: the operator mounts the model at /opt/ml/model",
+}
+# Fields no setting changes, because the operator relies on them as the program writes them.
+FIXED_FIELDS = {
+    "worker.modelInvocationPort": "the operator routes to port 8000",
+    "worker.modelVolumeMount": "the operator mounts the model at /opt/ml/model",
 }
 
 
@@ -423,8 +426,8 @@ def _leaf_paths(value: object, path: str = "") -> list[str]:
 
 
 def _typed_field(path: str) -> str | None:
-    """The typed field an override path sets, or sets part of."""
-    for field in TYPED_FIELDS:
+    """The typed or fixed field an override path sets, or sets part of."""
+    for field in (*TYPED_FIELDS, *FIXED_FIELDS):
         if path == field or path.startswith(f"{field}.") or field.startswith(f"{path}."):
             return field
     return None
@@ -437,14 +440,13 @@ def _overrides(spec: DpdEndpointSpec) -> list[Finding]:
         if field is None or field in typed:
             continue
         typed.add(field)
-        found.append(
-            error(
-                "override-of-typed-field",
-                f"specOverrides.{field}",
-                f"is described by the setting {TYPED_FIELDS[field]}, whose checks an override "
-                "would bypass; set that instead",
-            )
+        why = (
+            f"is fixed, because {FIXED_FIELDS[field]}; remove it"
+            if field in FIXED_FIELDS
+            else f"is described by the setting {TYPED_FIELDS[field]}, whose checks an override "
+            "would bypass; set that instead"
         )
+        found.append(error("override-of-typed-field", f"specOverrides.{field}", why))
     # The bucket does not matter to which keys the typed settings write.
     written = typed_spec(spec, model_bucket="", region="")
     return found + [

@@ -57,7 +57,7 @@ class S3ModelSource(Spec):
     def _bucket_name(cls, value: str | None) -> str | None:
         problem = bucket_name_problem(value) if value is not None else None
         if problem:
-            raise ValueError(f"is not an S3 bucket name: it {problem}")
+            raise ValueError(f"S3 bucket names {problem}")
         return value
 
     @field_validator("prefix")
@@ -66,7 +66,7 @@ class S3ModelSource(Spec):
         if value.lower().startswith("s3://"):
             bucket, _, key = value[len("s3://") :].partition("/")
             raise ValueError(
-                f"is an S3 URI; the prefix is the key within the bucket: write "
+                f"it is an S3 URI, while prefix is the key within the bucket: write "
                 f"bucket: {bucket} and prefix: {key or '<folder of the weights>'}"
             )
         return value
