@@ -38,8 +38,10 @@ SHORT_ALIASES = {
 }
 # A short option starts with one dash and a letter; "-1" is a value.
 _SHORT_OPTION = re.compile(r"^-[A-Za-z]")
-# Another option inside one token: whitespace, then a dash and a letter.
-_EMBEDDED_OPTION = re.compile(r"\s--?[A-Za-z]")
+# Another option inside one token: whitespace, then a long flag or one of the short aliases.
+_EMBEDDED_OPTION = re.compile(
+    r"\s(?:--[A-Za-z]|-(?:" + "|".join(a[1:] for a in SHORT_ALIASES) + r")(?=[\s=0-9]|$))"
+)
 
 
 def is_option(token: str) -> bool:
