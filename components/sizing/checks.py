@@ -11,7 +11,7 @@ from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
 from components.endpoint.spec import DpdEndpointSpec
 from components.endpoint.vllm_args import canonical_flag, flag_names
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
 from components.sizing.replicas import EndpointReplicas, endpoint_replicas
 
