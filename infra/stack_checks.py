@@ -510,6 +510,9 @@ def _operator_installed(cluster: ClusterSpec, operator: OperatorSpec | None) -> 
 # the SageMaker instance type (`ml.p5.48xlarge`) and the region's zone names.
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
+# The five DPD types are x86 Linux instances (kubelet sets kubernetes.io/arch from GOARCH).
+NODE_PLATFORM = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux"}
 
 
 def _well_known_selector(
@@ -521,6 +524,13 @@ def _well_known_selector(
             f"{key}={value} selects another instance type than the endpoint's "
             f"{endpoint.instance_type}, so its pods would never schedule; drop it"
         )
+    if key in NODE_PLATFORM and value != NODE_PLATFORM[key]:
+        return (
+            f"{key}={value} matches none of the endpoint's {endpoint.instance_type} nodes, "
+            f"which carry {key}={NODE_PLATFORM[key]}"
+        )
+    if key in REGION_LABELS and region is not None and value != region:
+        return f"{key}={value} is not the stack's region {region}, so its pods would never schedule"
     if key in ZONE_LABELS and region is not None and not value.startswith(f"{region}"):
         return (
             f"{key}={value} is not a zone of {region}, the stack's region, so its pods would "

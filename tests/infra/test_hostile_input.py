@@ -392,6 +392,16 @@ CROSS_SETTINGS = [
         "not a zone of us-west-2",
     ),
     (
+        {"endpoints[0].decode.nodeSelector": {"kubernetes.io/arch": "arm64"}},
+        "endpoints[0].decode.nodeSelector.kubernetes.io/arch",
+        "carry kubernetes.io/arch=amd64",
+    ),
+    (
+        {"endpoints[0].prefill.nodeSelector": {"topology.kubernetes.io/region": "us-east-1"}},
+        "endpoints[0].prefill.nodeSelector.topology.kubernetes.io/region",
+        "not the stack's region us-west-2",
+    ),
+    (
         {"cluster.endpointAccess.publicCidrs": [f"52.94.{i}.0/24" for i in range(41)]},
         "cluster.endpointAccess.publicCidrs",
         "at most 40",
@@ -530,6 +540,8 @@ VALID_UNUSUAL = [
         "endpoints[0].decode.nodeSelector": {
             "node.kubernetes.io/instance-type": "ml.p5.48xlarge",
             "topology.kubernetes.io/zone": "us-west-2b",
+            "topology.kubernetes.io/region": "us-west-2",
+            "kubernetes.io/arch": "amd64",
         }
     },
     {"network.vpcCidr": "100.64.0.0/16"},
