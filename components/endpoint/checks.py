@@ -11,6 +11,7 @@ from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import (
+    PORT,
     ROLE_FLAG_SETTINGS,
     WORKER_FLAG_SETTINGS,
     effective_args,
@@ -345,6 +346,20 @@ def _topology(spec: DpdEndpointSpec) -> list[Finding]:
     return []
 
 
+def _metrics_port(spec: DpdEndpointSpec) -> list[Finding]:
+    model_metrics = spec.metrics.model_metrics
+    if model_metrics is None or model_metrics.port in (None, PORT):
+        return []
+    return [
+        error(
+            "metrics-port",
+            "metrics.modelMetrics.port",
+            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
+            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+        )
+    ]
+
+
 # A Service's name is a DNS-1035 label (Kubernetes API validation): at most 63 characters,
 # lowercase letters, digits and '-', starting with a letter.
 SERVICE_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
@@ -490,6 +505,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_routing(spec),
         *_kv_cache(spec),
         *_topology(spec),
+        *_metrics_port(spec),
         *_names(spec),
         *_image(spec),
         *_overrides(spec),

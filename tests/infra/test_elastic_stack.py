@@ -74,12 +74,14 @@ def test_the_stack_exports_the_prometheus_query_endpoint(observed):
     }
 
 
-def test_grafana_adds_its_url_to_the_exports():
+def test_grafana_adds_its_url_and_the_dashboard_url_to_the_exports():
     config = dev_config() | {"hyperpod-dpd:observability": {"enabled": True, "grafana": {}}}
     result = render(config)
     grafana = one(result, "aws:grafana/workspace:Workspace")
-    assert result.outputs["observability"]["grafanaUrl"] == (
-        f"https://{grafana.id}.grafana-workspace.us-west-2.amazonaws.com"
+    url = f"https://{grafana.id}.grafana-workspace.us-west-2.amazonaws.com"
+    assert result.outputs["observability"]["grafanaUrl"] == url
+    assert result.outputs["observability"]["grafanaDashboardUrl"] == (
+        f"{url}/d/hyperpod-dpd/hyperpod-dpd-endpoints"
     )
 
 

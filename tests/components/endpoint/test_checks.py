@@ -68,6 +68,12 @@ def test_the_documented_shape_has_nothing_to_report():
             "kvCache.l2CacheLocalUrl",
         ),
         ({"topologySpec": {"sameAZ": False}}, "dpd-across-azs", "error", "topologySpec.sameAZ"),
+        (
+            {"metrics": {"modelMetrics": {"port": 8080}}},
+            "metrics-port",
+            "error",
+            "metrics.modelMetrics.port",
+        ),
         ({"name": "a" * 30, "namespace": "b" * 20}, "router-service-name", "error", "name"),
         ({"name": "70b-llama"}, "router-service-name", "error", "name"),
         ({"image": "vllm/vllm-openai:latest"}, "unknown-image", "warning", "image"),
@@ -103,6 +109,7 @@ def test_each_rule_reports_its_setting(changes, code, level, field):
         ),
         ({"kvCache": {"l2CacheBackend": "tieredstorage"}}, "redis-needs-url"),
         ({"topologySpec": {"sameAZ": True}}, "dpd-across-azs"),
+        ({"metrics": {"modelMetrics": {"port": 8000, "path": "/metrics"}}}, "metrics-port"),
         ({"image": "lmcache/vllm-openai:v0.4.3"}, "unknown-image"),
         (
             {"specOverrides": {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}},
