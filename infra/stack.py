@@ -292,8 +292,12 @@ def _export_next_steps(settings: Settings, observability: Observability | None) 
                 weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
             )
         )
+    # The dashboard's own address when the stack builds one, else the workspace's.
     metrics = (
-        [observability.prometheus_endpoint, observability.grafana_url]
+        [
+            observability.prometheus_endpoint,
+            observability.dashboard_url or observability.grafana_url,
+        ]
         if observability is not None
         else [None, None]
     )

@@ -37,6 +37,7 @@ from typing import Literal
 from pydantic import Field
 
 from components.core.findings import Finding, error
+from components.core.promql import promql_problem
 from components.core.spec import Spec
 from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
@@ -182,6 +183,15 @@ def check_role_autoscaling(
                 f"{field}.query",
                 "is required exactly when metric is `query` (the named metrics "
                 f"{', '.join(METRIC_SERIES)} write their own)",
+            )
+        )
+    elif scaling.query is not None and (problem := promql_problem(scaling.query)):
+        found.append(
+            error(
+                "autoscaling-query-parse",
+                f"{field}.query",
+                f"{scaling.query!r} is not valid PromQL ({problem}), and KEDA would pass it to "
+                "Prometheus as written",
             )
         )
     if scaling.metric is not None and scaling.target is None:

@@ -32,6 +32,9 @@ WORKER_FLAG_SETTINGS = {
     "--tensor-parallel-size": "tensorParallelSize",
     "--max-model-len": "maxModelLen",
     "--gpu-memory-utilization": "gpuMemoryUtilization",
+    # The roles write it; in workerArgs it would stand for the operator's 16 and 32 that
+    # sizing and autoscaling assume.
+    "--max-num-seqs": "prefill.maxNumSeqs and decode.maxNumSeqs",
 }
 # Flags a role's own settings write (names relative to the role).
 ROLE_FLAG_SETTINGS = {

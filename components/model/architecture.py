@@ -40,6 +40,10 @@ class ModelArchitecture(Spec):
     # parameter than their KV cache uses.
     weight_bytes_per_parameter: float | None = Field(None, gt=0)
     moe: bool = False
+    # The longest context vLLM accepts for the model without VLLM_ALLOW_LONG_MAX_MODEL_LEN: what
+    # it derives from config.json (max_position_embeddings, scaled by rope_scaling where vLLM
+    # applies the factor). None: not known, and not checked.
+    context_length: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _one_attention_kind(self) -> ModelArchitecture:

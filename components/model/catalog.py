@@ -19,22 +19,38 @@ FP8_BYTES = 1.0
 MXFP4_BYTES = 4.25 / 8
 
 
-def _llama_like(name: str, layers: int, parameters: float, moe: bool = False) -> ModelArchitecture:
+def _llama_like(
+    name: str, layers: int, parameters: float, context_length: int, moe: bool = False
+) -> ModelArchitecture:
     return ModelArchitecture(
-        name=name, layers=layers, kv_heads=8, head_dim=128, parameters=parameters, moe=moe
+        name=name,
+        layers=layers,
+        kv_heads=8,
+        head_dim=128,
+        parameters=parameters,
+        moe=moe,
+        context_length=context_length,
     )
+
+
+# Context lengths as vLLM derives them from each config.json: Llama 3.1 and 3.3 give
+# max_position_embeddings 131072 with rope_type llama3, which vLLM does not scale further;
+# Qwen2.5-72B-Instruct 32768 and Qwen3-32B 40960 with no rope_scaling; Mixtral-8x7B 32768;
+# DeepSeek-V3 and GPT-OSS-120B use yarn, original_max_position_embeddings 4096 times factor
+# 40 (163840) and 32 (131072).
+LLAMA_3_CONTEXT = 131072
 
 
 MODEL_CATALOG: dict[str, ModelArchitecture] = {
     model.name: model
     for model in (
-        _llama_like("llama-3.1-8b", 32, 8.03e9),
-        _llama_like("llama-3.1-70b", 80, 70.6e9),
-        _llama_like("llama-3.3-70b", 80, 70.6e9),
-        _llama_like("llama-3.1-405b", 126, 405e9),
-        _llama_like("qwen2.5-72b", 80, 72.7e9),
-        _llama_like("qwen3-32b", 64, 32.8e9),
-        _llama_like("mixtral-8x7b", 32, 46.7e9, moe=True),
+        _llama_like("llama-3.1-8b", 32, 8.03e9, LLAMA_3_CONTEXT),
+        _llama_like("llama-3.1-70b", 80, 70.6e9, LLAMA_3_CONTEXT),
+        _llama_like("llama-3.3-70b", 80, 70.6e9, LLAMA_3_CONTEXT),
+        _llama_like("llama-3.1-405b", 126, 405e9, LLAMA_3_CONTEXT),
+        _llama_like("qwen2.5-72b", 80, 72.7e9, 32768),
+        _llama_like("qwen3-32b", 64, 32.8e9, 40960),
+        _llama_like("mixtral-8x7b", 32, 46.7e9, 32768, moe=True),
         ModelArchitecture(
             name="deepseek-v3",
             layers=61,
@@ -43,6 +59,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             parameters=671e9,
             weight_bytes_per_parameter=FP8_BYTES,
             moe=True,
+            context_length=4096 * 40,
         ),
         ModelArchitecture(
             name="gpt-oss-120b",
@@ -55,6 +72,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             parameters=116.8e9,
             weight_bytes_per_parameter=MXFP4_BYTES,
             moe=True,
+            context_length=4096 * 32,
         ),
     )
 }

@@ -7,6 +7,7 @@ setting that names the file gives that count beside it.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,48 @@ def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
     return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
 
 
+# The config.json keys vLLM takes the model's length from (the least of those present), and
+# the rope types whose factor it does not apply. Source: vLLM's `_get_and_verify_max_len`
+# (vllm/config/model.py).
+LENGTH_KEYS = (
+    "max_position_embeddings",
+    "n_positions",
+    "max_seq_len",
+    "seq_length",
+    "model_max_length",
+    "max_sequence_length",
+    "max_seq_length",
+    "seq_len",
+)
+UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
+
+
+def _context_length(config: dict[str, Any]) -> int | None:
+    """What vLLM derives as the model's longest context; None where this reading is unsure."""
+    lengths = [
+        config[k]
+        for k in LENGTH_KEYS
+        if type(config.get(k)) is int and 1 <= config[k] < WHOLE_NUMBER_LIMIT
+    ]
+    rope = config.get("rope_scaling") or config.get("rope_parameters")
+    if not lengths or "gemma3" in str(config.get("model_type")):
+        return None
+    length = min(lengths)
+    if rope is None:
+        return length
+    rope_type = rope.get("rope_type") or rope.get("type") if isinstance(rope, dict) else None
+    factor = rope.get("factor", 1) if isinstance(rope, dict) else None
+    if not isinstance(rope_type, str) or type(factor) not in (int, float):
+        return None
+    if rope_type in UNSCALED_ROPE_TYPES:
+        return length
+    if rope_type == "yarn":
+        length = _count(rope, "original_max_position_embeddings") or length
+    # A hostile factor (NaN, 1e308, negative) gives no context length rather than a crash.
+    scaled = length * factor
+    return int(scaled) if math.isfinite(scaled) and 1 <= scaled < WHOLE_NUMBER_LIMIT else None
+
+
 def architecture_from_hf_config(
     config: dict[str, Any],
     *,
@@ -108,6 +151,7 @@ def architecture_from_hf_config(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
             moe=any((_count(config, key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+            context_length=_context_length(config),
         )
     except ValidationError as invalid:
         # One line, as every configuration problem is.

@@ -4,10 +4,8 @@ import json
 from typing import Any
 
 import pytest
-import yaml
 
 from infra.__main__ import main
-from infra.paths import ROOT
 from tests.support import (
     config_file,
     dev_config,
@@ -16,6 +14,7 @@ from tests.support import (
     one,
     problem_for,
     problems,
+    prod_config,
     render,
     waits_for,
     with_endpoints,
@@ -229,7 +228,7 @@ def test_the_graph_shows_the_observability_component(tmp_path):
 
 
 def test_the_prod_example_observes_and_scales_prefill_on_its_queue():
-    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = prod_config()
     result = render(prod, stack="prod")
     (config,) = endpoint_configs(result)
     prefill = config["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]

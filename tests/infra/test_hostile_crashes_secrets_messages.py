@@ -1,4 +1,4 @@
-"""Stack settings a careless or hostile user writes (issue 21): each refused with exit 2 and one
+"""Stack settings a careless or hostile user writes (issue 21, sections 1, 5 and 6): each refused with exit 2 and one
 line naming the key, no traceback, nothing written; unusual but valid ones render.
 
 File-level problems (encodings, YAML that JSON cannot hold, alias bombs, deep nesting) are in

@@ -74,11 +74,12 @@ def test_the_documented_shape_has_nothing_to_report():
             "error",
             "metrics.modelMetrics.port",
         ),
-        ({"name": "a" * 30, "namespace": "b" * 20}, "router-name-too-long", "warning", "name"),
+        ({"name": "a" * 30, "namespace": "b" * 20}, "router-service-name", "error", "name"),
+        ({"name": "70b-llama"}, "router-service-name", "error", "name"),
         ({"image": "vllm/vllm-openai:latest"}, "unknown-image", "warning", "image"),
         (
             {"specOverrides": {"pdSpec": {"routingThreshold": 1}}},
-            "override-collides",
+            "override-of-typed-field",
             "error",
             "specOverrides.pdSpec.routingThreshold",
         ),
@@ -111,8 +112,8 @@ def test_each_rule_reports_its_setting(changes, code, level, field):
         ({"metrics": {"modelMetrics": {"port": 8000, "path": "/metrics"}}}, "metrics-port"),
         ({"image": "lmcache/vllm-openai:v0.4.3"}, "unknown-image"),
         (
-            {"specOverrides": {"pdSpec": {"topologySpec": {"placementGroup": "pg"}}}},
-            "override-collides",
+            {"specOverrides": {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}},
+            "override-of-typed-field",
         ),
     ],
 )

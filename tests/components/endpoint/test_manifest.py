@@ -139,7 +139,7 @@ def test_fsx_source():
     source = {
         "fsx": {
             "fileSystemId": "fs-0123456789abcdef0",
-            "dnsName": "fs.example",
+            "dnsName": "fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com",
             "mountName": "abcd",
             "path": "/models/llama",
         }
@@ -149,7 +149,7 @@ def test_fsx_source():
         "modelLocation": "/models/llama",
         "fsxStorage": {
             "fileSystemId": "fs-0123456789abcdef0",
-            "dnsName": "fs.example",
+            "dnsName": "fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com",
             "mountName": "abcd",
         },
     }

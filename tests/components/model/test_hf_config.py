@@ -21,6 +21,14 @@ LLAMA_3_3_70B = {
     "num_hidden_layers": 80,
     "num_key_value_heads": 8,
     "torch_dtype": "bfloat16",
+    "max_position_embeddings": 131072,
+    "rope_scaling": {
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+        "rope_type": "llama3",
+    },
 }
 QWEN2_5_72B = {
     "hidden_size": 8192,
@@ -30,6 +38,8 @@ QWEN2_5_72B = {
     "sliding_window": 131072,
     "use_sliding_window": False,
     "torch_dtype": "bfloat16",
+    "max_position_embeddings": 32768,
+    "rope_scaling": None,
 }
 MIXTRAL_8X7B = {
     "hidden_size": 4096,
@@ -39,6 +49,7 @@ MIXTRAL_8X7B = {
     "num_local_experts": 8,
     "sliding_window": None,
     "torch_dtype": "bfloat16",
+    "max_position_embeddings": 32768,
 }
 DEEPSEEK_V3 = {
     "hidden_size": 7168,
@@ -51,6 +62,16 @@ DEEPSEEK_V3 = {
     "n_routed_experts": 256,
     "quantization_config": {"quant_method": "fp8", "fmt": "e4m3"},
     "torch_dtype": "bfloat16",
+    "max_position_embeddings": 163840,
+    "rope_scaling": {
+        "beta_fast": 32,
+        "beta_slow": 1,
+        "factor": 40,
+        "mscale": 1.0,
+        "mscale_all_dim": 1.0,
+        "original_max_position_embeddings": 4096,
+        "type": "yarn",
+    },
 }
 GPT_OSS_120B = {
     "head_dim": 64,
@@ -62,6 +83,15 @@ GPT_OSS_120B = {
     "num_local_experts": 128,
     "quantization_config": {"quant_method": "mxfp4"},
     "sliding_window": 128,
+    "max_position_embeddings": 131072,
+    "rope_scaling": {
+        "beta_fast": 32.0,
+        "beta_slow": 1.0,
+        "factor": 32.0,
+        "original_max_position_embeddings": 4096,
+        "rope_type": "yarn",
+        "truncate": False,
+    },
 }
 
 
@@ -192,3 +222,21 @@ def test_only_regular_files_are_opened_so_nothing_hangs_or_fills_memory(tmp_path
         path = Path(special)
     with pytest.raises(ValueError, match=says):
         read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))
+
+
+@pytest.mark.parametrize(
+    "changes, length",
+    [
+        ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}}, 131072 * 4),
+        ({"rope_scaling": {"type": "linear", "factor": 2.0}}, 131072 * 2),
+        ({"rope_scaling": {"rope_type": "longrope", "factor": 4.0}}, 131072),
+        # vLLM takes the least of the length keys present.
+        ({"seq_length": 4096}, 4096),
+        # What it cannot be sure of, it leaves unchecked.
+        ({"max_position_embeddings": None}, None),
+        ({"rope_scaling": {"factor": 2.0}}, None),
+        ({"model_type": "gemma3_text"}, None),
+    ],
+)
+def test_the_context_length_is_derived_as_vllm_derives_it(changes, length):
+    assert parsed({**LLAMA_3_3_70B, **changes}).context_length == length
