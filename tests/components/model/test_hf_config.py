@@ -155,6 +155,17 @@ def test_given_weight_bytes_win_over_the_quantization_config():
         ({**LLAMA_3_3_70B, "quantization_config": "fp8"}, "quantizes its weights with None"),
         ({**LLAMA_3_3_70B, "num_local_experts": "8"}, "has num_local_experts '8', not a"),
         (
+            {
+                **LLAMA_3_3_70B,
+                "rope_scaling": {
+                    "rope_type": "yarn",
+                    "factor": 10**9,
+                    "original_max_position_embeddings": "abc",
+                },
+            },
+            "has original_max_position_embeddings 'abc', not a positive whole number",
+        ),
+        (
             {**LLAMA_3_3_70B, "num_hidden_layers": 10**400},
             "has num_hidden_layers 1000.*, not a positive whole number below 2\\^63",
         ),
@@ -194,6 +205,12 @@ def test_a_missing_or_broken_file_is_reported(tmp_path, case):
         path.write_bytes(content)
     with pytest.raises(ValueError, match=says):
         read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))
+
+
+@pytest.mark.parametrize("factor", [1e308, float("nan"), -2, "4"])
+def test_a_hostile_rope_factor_leaves_the_context_length_unknown(factor):
+    config = {**LLAMA_3_3_70B, "rope_scaling": {"rope_type": "yarn", "factor": factor}}
+    assert parsed(config).context_length is None
 
 
 def test_a_config_json_in_utf16_with_its_byte_order_mark_is_read(tmp_path):
