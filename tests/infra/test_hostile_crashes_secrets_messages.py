@@ -1,5 +1,6 @@
-"""Stack settings a careless or hostile user writes (issue 21, sections 1, 5 and 6): each refused with exit 2 and one
-line naming the key, no traceback, nothing written; unusual but valid ones render.
+"""Stack settings a careless or hostile user writes (issue 21, sections 1, 5 and 6): each
+refused with exit 2 and one line naming the key, no traceback, nothing written; unusual but
+valid ones render.
 
 File-level problems (encodings, YAML that JSON cannot hold, alias bombs, deep nesting) are in
 tests/infra/offline/test_unreadable_stack_files.py; --out in test_render_output.py."""
