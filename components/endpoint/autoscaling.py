@@ -151,6 +151,10 @@ def role_autoscaling(
     return out
 
 
+def _shortened(query: str) -> str:
+    return query if len(query) <= 80 else f"{query[:77]}..."
+
+
 def check_role_autoscaling(
     scaling: RoleAutoscaling, *, role: Role, replicas: int, max_num_seqs: int
 ) -> list[Finding]:
@@ -190,8 +194,8 @@ def check_role_autoscaling(
             error(
                 "autoscaling-query-parse",
                 f"{field}.query",
-                f"{scaling.query!r} is not valid PromQL ({problem}), and KEDA would pass it to "
-                "Prometheus as written",
+                f"{_shortened(scaling.query)!r} is not valid PromQL ({problem}), and KEDA would "
+                "pass it to Prometheus as written",
             )
         )
     if scaling.metric is not None and scaling.target is None:

@@ -113,6 +113,21 @@ CRASHES = {
         f"{EP}.prefill.autoscaling.query: is required exactly when metric is `query` (the named "
         "metrics waiting, running, concurrent write their own)",
     ),
+    "a PromQL query long enough to overflow the parser's stack": (
+        role(
+            "prefill",
+            autoscaling={
+                "minReplicas": 1,
+                "maxReplicas": 1,
+                "metric": "query",
+                "query": "sum(up) + " * 6000 + "1",
+                "target": 10,
+            },
+        ),
+        f"{EP}.prefill.autoscaling.query: {('sum(up) + ' * 8)[:77] + '...'!r} is not valid PromQL "
+        "(60,001 characters, more than the 4,096 any autoscaling query needs), and KEDA would "
+        "pass it to Prometheus as written",
+    ),
     "configFile naming /dev/zero, which never ends": (
         architecture_file(lambda _: Path("/dev/zero")),
         f"{EP}.architecture.configFile: /dev/zero: is a character device, not a file",
