@@ -39,9 +39,14 @@ def stack_file(stack: str) -> Path:
     return ROOT / f"Pulumi.{stack}.yaml"
 
 
+def _is_ciphertext(value: Any) -> bool:
+    """`{secure: <text>}`, as Pulumi recognises an encrypted value (config/object.go)."""
+    return isinstance(value, dict) and set(value) == {"secure"} and isinstance(value["secure"], str)
+
+
 def _has_secret(value: Any) -> bool:
     if isinstance(value, dict):
-        return set(value) == {"secure"} or any(_has_secret(v) for v in value.values())
+        return _is_ciphertext(value) or any(_has_secret(v) for v in value.values())
     if isinstance(value, list):
         return any(_has_secret(v) for v in value)
     return False
@@ -49,7 +54,7 @@ def _has_secret(value: Any) -> bool:
 
 def _without_secrets(value: Any) -> Any:
     if isinstance(value, dict):
-        if set(value) == {"secure"}:
+        if _is_ciphertext(value):
             return SECRET_PLACEHOLDER
         return {k: _without_secrets(v) for k, v in value.items()}
     if isinstance(value, list):
