@@ -9,7 +9,12 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_advice
+from components.endpoint.environment import (
+    CREDENTIAL_FLAGS,
+    PD_BUFFER_SIZE,
+    PINNED_ENV,
+    credential_advice,
+)
 from components.endpoint.manifest import (
     PORT,
     ROLE_FLAG_SETTINGS,
@@ -123,6 +128,15 @@ def _flag_problem(name: str, tokens: tuple[str, ...], role: str | None) -> str |
 def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]:
     lists = [("workerArgs", None, spec.worker_args)]
     return lists + [(f"{role}.args", role, settings.args) for role, settings in _roles(spec)]
+
+
+def _credential_args(spec: DpdEndpointSpec) -> list[Finding]:
+    return [
+        error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
+        for field, _, args in _arg_lists(spec)
+        for name, tokens in split_flags(args)
+        if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
+    ]
 
 
 def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
@@ -505,6 +519,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_autoscaling(spec),
         *_role_gpus(spec),
         *_extra_args(spec),
+        *_credential_args(spec),
         *_batched_tokens(spec),
         *_environment(spec),
         *_routing(spec),

@@ -60,3 +60,17 @@ def credential_advice(name: str) -> str | None:
             "Secret, not in environmentVariables"
         )
     return None
+
+
+# vLLM flags whose value is a credential (vllm serve --help: --api-key, --hf-token); a bare
+# --hf-token reads the token of a `huggingface-cli login` and holds none.
+CREDENTIAL_FLAGS = {
+    "--hf-token": (
+        "puts a Hugging Face token in plain text in the manifest; set "
+        "modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead"
+    ),
+    "--api-key": (
+        "puts vLLM's API key in plain text in the stack file, the Pulumi state and the "
+        "InferenceEndpointConfig; keep credentials out of the arguments"
+    ),
+}

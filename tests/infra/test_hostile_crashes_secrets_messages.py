@@ -200,6 +200,16 @@ SECRETS = {
         )
         for key in ("aws:region", "hyperpod-dpd:hfToken")
     },
+    "a Hugging Face token in vLLM's arguments": (
+        endpoint(workerArgs=["--hf-token", "hf_abc"]),
+        f"{EP}.workerArgs: --hf-token puts a Hugging Face token in plain text in the manifest; "
+        "set modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead",
+    ),
+    "vLLM's API key in a role's arguments": (
+        role("decode", args=["--api_key=sk-abc"]),
+        f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
+        "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
+    ),
     "tokenConfigKey naming a setting": (
         hugging_face("network"),
         f"{EP}.modelSource.huggingFace.tokenConfigKey: 'network' is one of this program's own "
@@ -326,6 +336,7 @@ VALID = {
     "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
     "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
     "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
+    "a bare --hf-token, which reads the login's token": endpoint(workerArgs=["--hf-token"]),
     "an unrelated namespace's key": setting("other:key", "value"),
 }
 
