@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
@@ -130,13 +131,34 @@ def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]
     return lists + [(f"{role}.args", role, settings.args) for role, settings in _roles(spec)]
 
 
-def _credential_args(spec: DpdEndpointSpec) -> list[Finding]:
-    return [
+def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
+    """Secrets written where the manifest carries them in plain text: vLLM flags, and a
+    password in the L2 cache URL (environment variables: _environment)."""
+    found = [
         error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
         for field, _, args in _arg_lists(spec)
         for name, tokens in split_flags(args)
         if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
     ]
+    url = spec.kv_cache.l2_cache_local_url
+    if url and _url_password(url):
+        found.append(
+            error(
+                "credential-in-url",
+                "kvCache.l2CacheLocalUrl",
+                "holds a password, which would sit in plain text in the stack file, the Pulumi "
+                "state and the InferenceEndpointConfig; name a Redis that needs none from inside "
+                "the cluster",
+            )
+        )
+    return found
+
+
+def _url_password(url: str) -> bool:
+    try:
+        return urlsplit(url).password is not None
+    except ValueError:
+        return False
 
 
 def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
@@ -519,7 +541,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_autoscaling(spec),
         *_role_gpus(spec),
         *_extra_args(spec),
-        *_credential_args(spec),
+        *_credentials(spec),
         *_batched_tokens(spec),
         *_environment(spec),
         *_routing(spec),

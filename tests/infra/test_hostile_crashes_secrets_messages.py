@@ -210,6 +210,17 @@ SECRETS = {
         f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
         "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
     ),
+    "a password in the L2 cache's Redis URL": (
+        endpoint(
+            kvCache={
+                "l2CacheBackend": "redis",
+                "l2CacheLocalUrl": "redis://default:s3cret@redis.cache:6379",
+            }
+        ),
+        f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which would sit in plain text in the "
+        "stack file, the Pulumi state and the InferenceEndpointConfig; name a Redis that needs "
+        "none from inside the cluster",
+    ),
     "tokenConfigKey naming a setting": (
         hugging_face("network"),
         f"{EP}.modelSource.huggingFace.tokenConfigKey: 'network' is one of this program's own "
