@@ -190,7 +190,7 @@ def prefill_seconds(
 ) -> float:
     """Prefill of `prompts` prompts of `tokens` each, together, on an otherwise idle replica."""
     model, costs = deployment.model, deployment.costs
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.prefill_compute)
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     rate = deployment.peak_flops * efficiency
     linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
     linear += 2 * costs.lm_head_parameters
@@ -244,7 +244,7 @@ def decode_step_seconds(
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
     reads = (weights + kv) / bandwidth
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.decode_compute)
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     flops = tokens * (
         2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
     )

@@ -29,7 +29,6 @@ from components.performance.phases import (
     weight_bytes_per_gpu,
 )
 from components.performance.queueing import (
-    BISECTION_STEPS,
     SATURATED_UTILIZATION,
     bisect_increasing,
     decode_batch,
@@ -50,6 +49,8 @@ from components.sizing.kv import CUDA_OVERHEAD_BYTES
 DEFAULT_MAX_BATCH = 1024
 # Without `concurrency` or `requestsPerSecond`: one request at a time.
 SINGLE_CLIENT = 1
+# Fixed-point iterations for the prefill batch; it settles in a few.
+PREFILL_BATCH_ITERATIONS = 12
 TENSOR_PARALLEL_CHOICES = (1, 2, 4, 8, 16, 32, 64)
 
 
@@ -236,7 +237,7 @@ class _System:
         """Prompts a prefill pass takes at `rate` per replica: those that arrive while the
         previous pass runs (bulk service), one at least, the pass's limit at most."""
         prompts = 1.0
-        for _ in range(BISECTION_STEPS):
+        for _ in range(PREFILL_BATCH_ITERATIONS):
             prompts = min(max(rate * self.prefill(prompts), 1.0), self.prefill_limit)
         return prompts
 
@@ -388,7 +389,7 @@ def _solve(system: _System, scenario: Scenario) -> tuple[float, _Point, bool]:
     if in_flight(edge) < clients:
         # More clients than the layout keeps busy: the rest wait (Little's law).
         point = system.at(edge, clients)
-        wait = clients / limit - system.cycle(point)
+        wait = max(clients / limit - system.cycle(point), 0.0)
         return (
             limit,
             _Point(

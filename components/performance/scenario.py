@@ -64,7 +64,8 @@ class RoleLayout(Spec):
     replicas: int = Field(1, ge=1)
     # None: the fewest GPUs of the node that hold the weights and one request's KV.
     tensor_parallel: int | None = Field(None, ge=1)
-    expert_parallel: int = Field(1, ge=1)
+    # 0 (or true): every GPU of the replica.
+    expert_parallel: int = Field(1, ge=0)
     data_parallel_attention: int = Field(1, ge=1)
     # The engine's batch limit (--max-num-seqs); None is the engine's default.
     max_num_seqs: int | None = Field(None, ge=1)
