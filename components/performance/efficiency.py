@@ -27,16 +27,18 @@ class EngineEfficiency:
     gemm: float
     # Share of HBM bandwidth a decode step's weight and KV reads reach.
     decode_bandwidth: float
-    # Seconds per forward pass outside the kernels' own time (scheduling, sampling).
+    # Seconds per forward pass outside the kernels' own time (scheduling, launching), and per
+    # running request in it (its scheduling, sampling and output processing on the CPU).
     step_overhead_s: float
+    request_overhead_s: float
 
 
 # TensorRT-LLM's compiled kernels and C++ runtime lead; SGLang and vLLM trail it by about a
 # tenth in GEMM efficiency and add Python scheduling per step.
 ENGINE_EFFICIENCY: dict[Engine, EngineEfficiency] = {
-    "vllm": EngineEfficiency(0.55, 0.70, 0.0015),
-    "sglang": EngineEfficiency(0.55, 0.72, 0.0012),
-    "trtllm": EngineEfficiency(0.60, 0.75, 0.0008),
+    "vllm": EngineEfficiency(0.55, 0.70, 0.0008, 40e-6),
+    "sglang": EngineEfficiency(0.55, 0.72, 0.0006, 30e-6),
+    "trtllm": EngineEfficiency(0.60, 0.75, 0.0004, 10e-6),
 }
 
 # Lower precisions double the peak but feed it less well (scaling, smaller tiles): the share

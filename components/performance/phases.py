@@ -250,7 +250,11 @@ def decode_step_seconds(
     )
     compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
     communication = _communication(deployment, layout, per_group * tokens_per_request)
-    overhead = deployment.efficiency.step_overhead_s + _layer_overhead(deployment)
+    engine = deployment.efficiency
+    # The CPU's work per request runs per data-parallel group, each its own scheduler.
+    overhead = (
+        engine.step_overhead_s + _layer_overhead(deployment) + per_group * engine.request_overhead_s
+    )
     return max(reads, compute) + communication + overhead
 
 

@@ -77,7 +77,8 @@ class RolePrediction:
     expert_parallel: int
     data_parallel_attention: int
     gpus: int
-    # Requests a replica decodes at once, and the most it can.
+    # Requests a replica decodes at once, and the most it can; for a prefill role, the prompts
+    # a pass takes at once, and the most it takes.
     batch: float
     max_batch: int
 
@@ -296,7 +297,7 @@ class _System:
             # A client waits behind at most the other clients' prompts.
             queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * service / prompts)
         ttft = queue + service + ttft_tail
-        batches = (0.0, batch) if self.disaggregated else (batch,)
+        batches = (prompts, batch) if self.disaggregated else (batch,)
         return _Point(ttft, token_seconds(batch), queue, prefill, self.transfer_s, batches)
 
     def cycle(self, point: _Point) -> float:
@@ -421,7 +422,7 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
             data_parallel_attention=role.parallelism.data_parallel_attention,
             gpus=role.gpus,
             batch=batch,
-            max_batch=role.max_batch,
+            max_batch=system.prefill_limit if role.name == "prefill" else role.max_batch,
         )
         for role, batch in zip(system.roles, point.batches, strict=True)
     )

@@ -88,7 +88,18 @@ class RoleLayout(Spec):
 # Keys a scenario file may carry to describe itself or a measurement it records; the model
 # reads none of them.
 ANNOTATION_KEYS = frozenset(
-    {"id", "notes", "source", "measured", "measuredP99", "gpu", "kind", "estimated", "latencyBound"}
+    {
+        "id",
+        "notes",
+        "source",
+        "measured",
+        "measuredP99",
+        "gpu",
+        "kind",
+        "estimated",
+        "latencyBound",
+        "achievedRequestsPerSecond",
+    }
 )
 
 

@@ -47,7 +47,7 @@ def test_predict_reads_as_a_summary_without_json(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, "predict", SCENARIO)
     assert status == 0
     assert out.startswith("disaggregated: TTFT ")
-    assert "KV transfer" in out and "decode   1 x (TP 8) = 8 GPUs" in out
+    assert "KV transfer" in out and "decode   1 x (TP 8) = 8 GPUs, " in out
 
 
 def test_a_config_file_is_found_beside_the_scenario(tmp_path, capsys):
