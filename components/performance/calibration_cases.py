@@ -124,5 +124,6 @@ def compare(cases: list[dict[str, Any]]) -> tuple[list[Comparison], list[tuple[s
 def median_error(
     comparisons: list[Comparison], metrics: tuple[str, ...] = LATENCY_METRICS
 ) -> float:
-    errors = [abs(c.error) for c in comparisons if c.metric in metrics]
+    """Median |error| over `metrics`, of the figures not set aside."""
+    errors = [abs(c.error) for c in comparisons if c.metric in metrics and not c.set_aside]
     return statistics.median(errors) if errors else float("nan")

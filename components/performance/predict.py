@@ -262,7 +262,9 @@ class _System:
             )
         return self.first.replicas / (prefill_seconds_each + decode_seconds)
 
-    def at(self, rate: float, concurrency: int | None = None) -> _Point:
+    def at(self, rate: float, concurrency: int | None = None, full: bool = False) -> _Point:
+        """The figures at `rate` requests per second; `full`: with every decoder at its
+        largest batch, as when more clients wait than the layout serves."""
         prefill_rate = rate / self.first.replicas
         prompts = self.prefill_batch(prefill_rate)
         prefill = self.prefill(prompts)
@@ -278,7 +280,13 @@ class _System:
         def token_seconds(batch: float) -> float:
             return self.token_seconds(batch) * stretch
 
-        batch = decode_batch(decode_rate, self.output_tokens, token_seconds, self.decoder.max_batch)
+        batch = (
+            None
+            if full
+            else decode_batch(
+                decode_rate, self.output_tokens, token_seconds, self.decoder.max_batch
+            )
+        )
         if batch is None:
             batch = float(self.decoder.max_batch)
         if concurrency is not None:
@@ -389,7 +397,7 @@ def _solve(system: _System, scenario: Scenario) -> tuple[float, _Point, bool]:
 
     if in_flight(edge) < clients:
         # More clients than the layout keeps busy: the rest wait (Little's law).
-        point = system.at(edge, clients)
+        point = system.at(edge, clients, full=True)
         wait = max(clients / limit - system.cycle(point), 0.0)
         return (
             limit,
