@@ -51,6 +51,11 @@ def _gqa(
     )
 
 
+def _llama_70b(name: str) -> ModelArchitecture:
+    # Llama 3.1 and 3.3 70B share one config.json shape.
+    return _gqa(name, 80, 70.6e9, hidden=8192, heads=64, intermediate=28_672, vocab=LLAMA_VOCAB)
+
+
 def _deepseek(name: str) -> ModelArchitecture:
     # DeepSeek-V3 and R1 share one config.json shape: MLA, 256 routed experts of which a token
     # uses 8, one shared expert, and 3 first layers with a dense MLP.
@@ -109,24 +114,8 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             intermediate=14_336,
             vocab=LLAMA_VOCAB,
         ),
-        _gqa(
-            "llama-3.1-70b",
-            80,
-            70.6e9,
-            hidden=8192,
-            heads=64,
-            intermediate=28_672,
-            vocab=LLAMA_VOCAB,
-        ),
-        _gqa(
-            "llama-3.3-70b",
-            80,
-            70.6e9,
-            hidden=8192,
-            heads=64,
-            intermediate=28_672,
-            vocab=LLAMA_VOCAB,
-        ),
+        _llama_70b("llama-3.1-70b"),
+        _llama_70b("llama-3.3-70b"),
         _gqa(
             "llama-3.1-405b",
             126,
