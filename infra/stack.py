@@ -31,11 +31,13 @@ from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
+from components.network.zones import zone_name
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.workspace import workspace_arn
 from components.operator.checks import resolved_operator_version
 from components.operator.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.storage.buckets import Buckets, BucketsArgs
+from infra.next_steps import EndpointTarget, next_steps
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
 
@@ -108,6 +110,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         EksClusterArgs(
             name=name,
             kubernetes_version=stack.cluster.kubernetes_version,
+            support_type=stack.cluster.upgrade_policy.support_type,
             vpc_id=network.vpc_id,
             subnet_ids=list(network.private_subnet_ids.values()),
             security_group=security_group.group,
@@ -155,7 +158,10 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         ready.append(
             KarpenterNodePools(
                 "karpenter",
-                KarpenterNodePoolsArgs(groups=autoscaled_groups(stack.cluster)),
+                KarpenterNodePoolsArgs(
+                    groups=autoscaled_groups(stack.cluster),
+                    consolidate_after=stack.cluster.autoscaling.consolidate_after,
+                ),
                 opts=pulumi.ResourceOptions(providers=[eks.provider], depends_on=[hyperpod]),
             )
         )
@@ -262,6 +268,41 @@ def _operator(
     return [operator]
 
 
+def _export_next_steps(settings: Settings, observability: Observability | None) -> None:
+    """The commands a user runs once `pulumi up` returns, with this stack's names."""
+    targets = []
+    for spec in settings.stack.endpoints:
+        s3 = spec.model_source.s3
+        bucket = (s3.bucket if s3 else None) or settings.bucket_names.model
+        targets.append(
+            EndpointTarget(
+                name=spec.name,
+                namespace=spec.namespace,
+                model_name=spec.model_name,
+                sagemaker_endpoint=spec.endpoint_name,
+                invocation_path=spec.invocation_endpoint,
+                weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
+            )
+        )
+    metrics = (
+        [observability.prometheus_endpoint, observability.grafana_url]
+        if observability is not None
+        else [None, None]
+    )
+    pulumi.export(
+        "nextSteps",
+        pulumi.Output.all(*metrics).apply(
+            lambda found: next_steps(
+                cluster=settings.cluster_name,
+                region=settings.account.region,
+                endpoints=targets,
+                prometheus_endpoint=found[0],
+                grafana_url=found[1],
+            )
+        ),
+    )
+
+
 def build_stack(settings: Settings) -> None:
     stack, account = settings.stack, settings.account
     buckets = Buckets(
@@ -309,6 +350,9 @@ def build_stack(settings: Settings) -> None:
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
                 prometheus_address=observability.prometheus_endpoint if observability else None,
+                zone_name=zone_name(spec.topology_spec.availability_zone)
+                if spec.topology_spec
+                else None,
             ),
             opts=pulumi.ResourceOptions(
                 providers=[cluster.provider],
@@ -331,3 +375,4 @@ def build_stack(settings: Settings) -> None:
             for name, endpoint in endpoints.items()
         },
     )
+    _export_next_steps(settings, observability)

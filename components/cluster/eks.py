@@ -12,6 +12,7 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components.cluster.eks_access import AUTHENTICATION_MODE, CONTROL_PLANE_LOGS, access_entries
+from components.cluster.eks_versions import SupportType
 from components.cluster.kubeconfig import eks_kubeconfig, oidc_provider_arn
 from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
@@ -24,6 +25,9 @@ class EksClusterArgs:
     vpc_id: pulumi.Input[str]
     subnet_ids: Sequence[pulumi.Input[str]]
     security_group: aws.ec2.SecurityGroup
+    # What EKS does at the end of the version's standard support (cluster/spec.py says why
+    # EXTENDED is the default).
+    support_type: SupportType = "EXTENDED"
     admin_role_arns: Sequence[str] = ()
     ci_role_arns: Sequence[str] = ()
     addon_versions: AddonVersions = field(default_factory=AddonVersions)
@@ -32,6 +36,28 @@ class EksClusterArgs:
     )
     # Refuse `pulumi destroy` of the control plane.
     protect: bool = False
+
+
+# pulumi-eks's control plane, inside its component.
+CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
+
+
+def delete_control_plane_first(
+    args: pulumi.ResourceTransformArgs,
+) -> pulumi.ResourceTransformResult | None:
+    """EKS names are unique per account and region, and this cluster's is fixed (HyperPod, the
+    subnet tags and the add-ons name it): a replacement must delete the old control plane before
+    creating the new one, or the create collides on the name. Children of a component do not
+    inherit deleteBeforeReplace, and transforms are what reach the children of a packaged
+    component such as pulumi-eks's (Pulumi docs, resource option `transforms`)."""
+    if args.type_ != CONTROL_PLANE_TYPE:
+        return None
+    return pulumi.ResourceTransformResult(
+        props=args.props,
+        opts=pulumi.ResourceOptions.merge(
+            args.opts, pulumi.ResourceOptions(delete_before_replace=True)
+        ),
+    )
 
 
 class EksCluster(pulumi.ComponentResource):
@@ -47,6 +73,8 @@ class EksCluster(pulumi.ComponentResource):
             name,
             name=args.name,
             version=args.kubernetes_version,
+            # Said even where it is EKS's default, so the preview shows the choice.
+            upgrade_policy=aws.eks.ClusterUpgradePolicyArgs(support_type=args.support_type),
             vpc_id=args.vpc_id,
             private_subnet_ids=list(args.subnet_ids),
             endpoint_private_access=args.endpoint_access.private,
@@ -67,8 +95,14 @@ class EksCluster(pulumi.ComponentResource):
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
             # A remote component's resource inputs are not recorded as its dependencies.
+            # deleteBeforeReplace on the component itself is what Pulumi's Construct and the
+            # offline diff see; the transform puts it on the control plane, where it acts.
             opts=pulumi.ResourceOptions(
-                parent=self, depends_on=[args.security_group], protect=args.protect
+                parent=self,
+                depends_on=[args.security_group],
+                protect=args.protect,
+                delete_before_replace=True,
+                transforms=[delete_control_plane_first],
             ),
         )
         aws.eks.Addon(

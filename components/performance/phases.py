@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from components.model.architecture import ModelArchitecture
 from components.performance.efficiency import (
     COLLECTIVE_BANDWIDTH,
     EFA_LATENCY_S,
@@ -31,7 +32,6 @@ from components.performance.model_costs import (
     decode_pairs,
     model_costs,
 )
-from components.sizing.architecture import ModelArchitecture
 from components.sizing.kv import layer_bytes_per_token_per_rank
 
 # Activations travel between ranks in BF16; MoE dispatch in FP8 and combine in BF16 (DeepEP,

@@ -17,10 +17,11 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
 from components.endpoint.spec import Workload
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.model.hf_config import architecture_from_hf_config
 from components.performance.efficiency import Engine
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
-from components.sizing.hf_config import architecture_from_hf_config
+from components.performance.model_costs import model_costs
 
 Precision = Literal["bf16", "fp8", "fp4"]
 # What people call the same GEMM precisions.
@@ -212,9 +213,6 @@ def _config_path(config_file: str, base_dir: Path | None) -> Path:
 
 
 def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitecture:
-    # Deferred: counting parameters is the performance model's business.
-    from components.performance.model_costs import model_costs
-
     key = f"scenario.model.configFile: {model.config_file}"
     path = _config_path(model.config_file, base_dir)
     try:

@@ -15,6 +15,7 @@ from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from infra.offline import yaml_io
 from infra.offline.graph import mermaid, resource_counts
+from infra.offline.next_steps_report import next_steps_lines
 from infra.offline.render import RenderResult
 from infra.offline.sizing_report import sizing_table
 
@@ -151,6 +152,7 @@ def summary(
         lines += _endpoint_lines(resource.inputs)
     lines += ["", "Sizing (decoder, per GPU and TP rank):"]
     lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    lines += next_steps_lines(result.outputs.get("nextSteps"))
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [

@@ -2,13 +2,16 @@
 
 import json
 
+import pulumi
 import pulumi_aws as aws
+import pytest
 
 from components.cluster.eks import (
     AdoptedEksCluster,
     AdoptedEksClusterArgs,
     EksCluster,
     EksClusterArgs,
+    delete_control_plane_first,
 )
 from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
@@ -66,6 +69,20 @@ def test_the_api_endpoint_is_private_unless_asked_and_public_only_to_the_cidrs_g
 def test_protect_reaches_the_control_plane():
     assert not one(cluster(), "eks:index:Cluster").options.get("protect")
     assert one(cluster(protect=True), "eks:index:Cluster").options["protect"] is True
+
+
+def test_a_replaced_control_plane_is_deleted_before_its_namesake_is_created():
+    assert one(cluster(), "eks:index:Cluster").options["deleteBeforeReplace"] is True
+
+    def transformed(type_: str) -> pulumi.ResourceOptions | None:
+        args = pulumi.ResourceTransformArgs(
+            True, type_, "eks-eksCluster", {}, pulumi.ResourceOptions()
+        )
+        result = delete_control_plane_first(args)
+        return result.opts if result else None
+
+    assert transformed("aws:eks/cluster:Cluster").delete_before_replace is True
+    assert transformed("aws:iam/role:Role") is None
 
 
 def test_coredns_does_not_wait_for_nodes_that_do_not_exist_yet():
@@ -127,3 +144,14 @@ def test_an_existing_cluster_is_reached_through_aws_eks_get_token():
         "--region",
         "us-east-1",
     ]
+
+
+@pytest.mark.parametrize("support_type", ["EXTENDED", "STANDARD"])
+def test_the_upgrade_policy_is_stated_on_the_control_plane(support_type):
+    inputs = one(cluster(support_type=support_type), "eks:index:Cluster").inputs
+    assert inputs["upgradePolicy"] == {"supportType": support_type}
+
+
+def test_the_upgrade_policy_defaults_to_extended():
+    inputs = one(cluster(), "eks:index:Cluster").inputs
+    assert inputs["upgradePolicy"] == {"supportType": "EXTENDED"}

@@ -1,9 +1,9 @@
 """An endpoint's settings as a scenario, so the stack predicts what it deploys."""
 
 from components.endpoint.spec import DpdEndpointSpec
+from components.model.catalog import MODEL_CATALOG
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.predict import predict
-from components.sizing.catalog import MODEL_CATALOG
 
 ENDPOINT = {
     "name": "llama",

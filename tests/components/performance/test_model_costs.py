@@ -3,6 +3,7 @@ config.json shapes."""
 
 import pytest
 
+from components.model.catalog import MODEL_CATALOG
 from components.performance.model_costs import (
     causal_pairs,
     decode_pairs,
@@ -10,7 +11,6 @@ from components.performance.model_costs import (
     model_costs,
     prefill_flops,
 )
-from components.sizing.catalog import MODEL_CATALOG
 
 # Llama 3.3 70B: hidden 8192, 64 heads of 128, 8 KV heads, MLP 28,672, 80 layers, vocab 128,256.
 LLAMA_70B_ATTENTION = 8192 * 64 * 128 * 2 + 2 * 8192 * 8 * 128  # q, o; k, v

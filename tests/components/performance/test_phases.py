@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.model.catalog import MODEL_CATALOG
 from components.performance.efficiency import ENGINE_EFFICIENCY, KV_TRANSFER_LATENCY_S
 from components.performance.hardware import machine
 from components.performance.model_costs import model_costs
@@ -15,7 +16,6 @@ from components.performance.phases import (
     touched_expert_fraction,
     weight_bytes_per_gpu,
 )
-from components.sizing.catalog import MODEL_CATALOG
 
 
 def deployment(catalog_id, instance="ml.p5.48xlarge", precision="bf16", bytes_per=2.0):

@@ -5,6 +5,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
+from components.model.catalog import MODEL_CATALOG
 from components.performance.scenario import (
     Scenario,
     ScenarioError,
@@ -12,7 +13,6 @@ from components.performance.scenario import (
     resolve_model,
     weight_bytes_per_parameter,
 )
-from components.sizing.catalog import MODEL_CATALOG
 
 BASE = {
     "model": {"name": "llama-3.3-70b"},

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from components.core.spec import Spec
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import FP8_BYTES, MXFP4_BYTES
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import FP8_BYTES, MXFP4_BYTES
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 
 # DeepSeek-V3 ships FP8 weights (block-scaled e4m3), one byte per parameter.
 FP8_BYTES = 1.0

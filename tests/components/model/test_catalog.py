@@ -1,6 +1,6 @@
 import pytest
 
-from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
 
 # DESIGN.md's architecture table (from each model's config.json), and the publishers'
 # parameter totals.

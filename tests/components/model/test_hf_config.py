@@ -3,8 +3,8 @@ from typing import Any
 
 import pytest
 
-from components.sizing.catalog import MODEL_CATALOG
-from components.sizing.hf_config import (
+from components.model.catalog import MODEL_CATALOG
+from components.model.hf_config import (
     HuggingFaceConfigFile,
     architecture_from_hf_config,
     read_hf_config,
