@@ -109,6 +109,25 @@ def test_a_multimodal_config_is_read_from_its_text_config():
     assert (model.layers, model.kv_heads, model.hidden_size) == (80, 8, 8192)
 
 
+def test_experts_in_every_other_layer_leave_the_rest_dense():
+    # Llama 4 Maverick: experts in every second of 48 layers; intermediate_size_mlp is the
+    # dense layers' width, intermediate_size the experts'.
+    config = {
+        **LLAMA_3_3_70B,
+        "num_hidden_layers": 48,
+        "interleave_moe_layer_step": 2,
+        "num_local_experts": 128,
+        "intermediate_size": 8192,
+        "intermediate_size_mlp": 16384,
+    }
+    model = parsed(config)
+    assert (model.dense_layers, model.intermediate_size, model.expert_intermediate_size) == (
+        24,
+        16384,
+        8192,
+    )
+
+
 def test_the_head_dim_key_wins_over_hidden_size_by_heads():
     model = parsed({**LLAMA_3_3_70B, "head_dim": 96})
     assert model.head_dim == 96

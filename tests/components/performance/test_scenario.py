@@ -27,7 +27,15 @@ def scenario(**changes):
 
 @pytest.mark.parametrize(
     "written, taken",
-    [("FP8", "fp8"), ("bfloat16", "bf16"), ("nvfp4", "fp4"), ("mxfp4", "fp4"), ("fp16", "bf16")],
+    [
+        ("FP8", "fp8"),
+        ("bfloat16", "bf16"),
+        ("nvfp4", "fp4"),
+        ("mxfp4", "fp4"),
+        ("fp16", "bf16"),
+        ("int4", "fp4"),
+        ("w8a8", "fp8"),
+    ],
 )
 def test_precisions_are_taken_under_their_common_names(written, taken):
     assert scenario(precision=written).precision == taken
@@ -38,8 +46,17 @@ def test_tensorrt_llm_goes_by_any_of_its_names(written):
     assert scenario(engine=written).engine == "trtllm"
 
 
-def test_an_instance_type_without_its_ml_prefix_is_the_same_type():
-    assert scenario(instanceType="p5en.48xlarge").instance_type == "ml.p5en.48xlarge"
+@pytest.mark.parametrize(
+    "written, taken",
+    [
+        ("p5en.48xlarge", "ml.p5en.48xlarge"),
+        ("H100", "ml.p5.48xlarge"),
+        ("h200", "ml.p5en.48xlarge"),
+        ("B300", "ml.p6-b300.48xlarge"),
+    ],
+)
+def test_an_instance_type_may_be_written_without_its_prefix_or_by_its_gpu(written, taken):
+    assert scenario(instanceType=written).instance_type == taken
 
 
 def test_expert_parallel_true_spreads_experts_over_the_replica():
@@ -98,6 +115,10 @@ def test_a_config_file_is_read_beside_the_scenario_and_counts_its_parameters(tmp
     (tmp_path / "config.json").write_text(json.dumps(config))
     model = resolve_model(scenario(model={"configFile": "config.json"}), base_dir=tmp_path)
     assert model.parameters == pytest.approx(8.03e9, rel=0.005)
+    # A checkpoint stored in FP8 still keeps its KV cache in BF16 (vLLM's `auto`).
+    (tmp_path / "config.json").write_text(json.dumps({**config, "torch_dtype": "float8_e4m3fn"}))
+    fp8 = resolve_model(scenario(model={"configFile": "config.json"}), base_dir=tmp_path)
+    assert fp8.dtype == "bf16"
     # Any quantization is taken, not refused: the scenario's precision decides the bytes.
     assert model.layers == 32
 
