@@ -192,13 +192,14 @@ def prefill_seconds(
     model, costs = deployment.model, deployment.costs
     efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     rate = deployment.peak_flops * efficiency
-    linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
-    linear += 2 * costs.lm_head_parameters
-    # A prompt's attention runs on its own data-parallel attention group only.
-    attention = costs.prefill_pair_flops * causal_pairs(model, tokens)
+    # A prompt's attention and dense layers run on its own data-parallel attention group;
+    # the routed experts on every GPU of the replica.
+    dense = 2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters)
+    dense += costs.prefill_pair_flops * causal_pairs(model, tokens)
+    experts = 2 * costs.routed_active_parameters * tokens
     groups = min(prompts, layout.data_parallel_attention)
     compute = prompts * (
-        linear / (layout.gpus * rate) + attention / (groups * layout.tensor_parallel * rate)
+        dense / (groups * layout.tensor_parallel * rate) + experts / (layout.gpus * rate)
     )
     tokens_per_group = prompts * tokens / groups
     passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
