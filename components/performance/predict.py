@@ -113,11 +113,13 @@ class Prediction:
     max_requests_per_second: float
     roles: tuple[RolePrediction, ...]
 
+    # Tokens each request generates.
+    output_tokens: int = 1
+
     @property
     def e2e_latency_ms(self) -> float:
-        return self.ttft_ms + self.tpot_ms * max(self._output_tokens - 1, 0)
-
-    _output_tokens: int = 0
+        """One request from sending to its last token."""
+        return self.ttft_ms + self.tpot_ms * max(self.output_tokens - 1, 0)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -451,5 +453,5 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
         saturated=saturated,
         max_requests_per_second=system.capacity(),
         roles=roles,
-        _output_tokens=system.output_tokens,
+        output_tokens=system.output_tokens,
     )
