@@ -238,7 +238,7 @@ def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option)
     return None
 
 
-def _instances(count: int) -> str:
+def instances_phrase(count: int) -> str:
     return f"{count} instance" if count == 1 else f"{count} instances"
 
 
@@ -260,8 +260,8 @@ def _verdict(recommendation: Recommendation, ttft_ms: float, tpot_ms: float) -> 
         )
     d, a = disaggregated.prediction, aggregated.prediction
     sizes = (
-        f"{d.gpus} GPUs ({_instances(d.instances)}) disaggregated, "
-        f"{a.gpus} ({_instances(a.instances)}) aggregated"
+        f"{d.gpus} GPUs ({instances_phrase(d.instances)}) disaggregated, "
+        f"{a.gpus} ({instances_phrase(a.instances)}) aggregated"
     )
     if recommendation.disaggregation_pays:
         return f"Disaggregation pays: meeting {slo} takes {sizes}."
