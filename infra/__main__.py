@@ -14,6 +14,7 @@ from infra.config_errors import ConfigError
 from infra.offline.collector import few_collections
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import ChartError, fetch_chart
+from infra.offline.plan_command import add_plan_commands, run_plan
 from infra.offline.render import run_program
 from infra.offline.render_output import out_problem
 from infra.offline.render_report import summary, write_render
@@ -68,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    add_plan_commands(commands)
     return parser
 
 
@@ -150,7 +152,7 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"render": render, "size": size, "diff": diff, "chart": chart}
+    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": run_plan}
     with few_collections():
         return commands[args.command](args)
 

@@ -17,10 +17,11 @@ from infra.paths import ROOT
 # The packages of components/, lowest first: each imports only from the layers below its own.
 LAYERS = (
     {"core"},
-    {"model", "network", "storage", "operator"},
+    {"model", "network", "storage", "operator", "pricing"},
     {"cluster", "observability"},
     {"endpoint"},
     {"sizing"},
+    {"performance"},
 )
 LAYER_OF = {package: level for level, packages in enumerate(LAYERS) for package in packages}
 

@@ -1,4 +1,5 @@
-"""What a model is, apart from any endpoint serving it: the facts that size its KV cache.
+"""What a model is, apart from any endpoint serving it: the facts that size its KV cache, and
+those its FLOPs need (for `performance`).
 
 - `architecture`: what sizes a model's KV cache and weights.
 - `catalog`: the known models, and inference from a modelName.

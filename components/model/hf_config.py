@@ -23,6 +23,8 @@ QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
 EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
 # A model's config.json is a few KiB; a file past this is not one.
 MAX_CONFIG_BYTES = 4 * 2**20
+# Families name the experts each token uses differently (GPT-OSS: experts_per_token).
+EXPERTS_PER_TOKEN_KEYS = ("num_experts_per_tok", "experts_per_token", "moe_topk")
 
 
 class HuggingFaceConfigFile(Spec):
@@ -89,6 +91,64 @@ def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
     return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
 
 
+def _first(config: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((config[key] for key in keys if config.get(key) is not None), None)
+
+
+def _experts(config: dict[str, Any]) -> dict[str, Any]:
+    """The mixture of experts, if any: Mixtral, MiniMax-M2 and GPT-OSS give the experts'
+    width as intermediate_size; Qwen-MoE and DeepSeek as moe_intermediate_size, keeping
+    intermediate_size for their dense layers."""
+    experts = _first(config, EXPERT_COUNT_KEYS)
+    if not experts or experts <= 1:
+        return {}
+    expert_width = config.get("moe_intermediate_size") or config.get("intermediate_size")
+    # DeepSeek's first_k_dense_replace; Qwen-MoE's mlp_only_layers lists its dense layers;
+    # Llama 4 and Qwen2-MoE may put experts in every n-th layer only.
+    step = config.get("interleave_moe_layer_step") or config.get("decoder_sparse_step") or 1
+    layers = config.get("num_hidden_layers") or 0
+    dense = (
+        config.get("first_k_dense_replace")
+        or len(config.get("mlp_only_layers") or [])
+        or (layers - layers // step if step > 1 else 0)
+    )
+    shared = config.get("n_shared_experts") or (
+        1 if config.get("shared_expert_intermediate_size") else 0
+    )
+    return {
+        "experts": experts,
+        "experts_per_token": _first(config, EXPERTS_PER_TOKEN_KEYS),
+        "expert_intermediate_size": expert_width,
+        "shared_experts": shared,
+        "shared_expert_intermediate_size": config.get("shared_expert_intermediate_size"),
+        "dense_layers": dense,
+    }
+
+
+def _shape(config: dict[str, Any]) -> dict[str, Any]:
+    """What FLOPs and bytes per token need beyond the KV cache."""
+    return {
+        "hidden_size": config.get("hidden_size"),
+        "attention_heads": config.get("num_attention_heads"),
+        "vocab_size": config.get("vocab_size"),
+        # Llama 4 names its dense layers' width apart from its experts'.
+        "intermediate_size": config.get("intermediate_size_mlp") or config.get("intermediate_size"),
+        "q_lora_rank": config.get("q_lora_rank"),
+        "qk_nope_head_dim": config.get("qk_nope_head_dim"),
+        "v_head_dim": config.get("v_head_dim"),
+        **_experts(config),
+    }
+
+
+def text_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The language model's part of a config.json: multimodal checkpoints (Llama 4, Mistral 3,
+    Qwen-VL) nest it under text_config."""
+    nested = config.get("text_config")
+    if config.get("num_hidden_layers") is None and isinstance(nested, dict):
+        return {**config, **nested}
+    return config
+
+
 # The config.json keys vLLM takes the model's length from (the least of those present), and
 # the rope types whose factor it does not apply. Source: vLLM's `_get_and_verify_max_len`
 # (vllm/config/model.py).
@@ -139,6 +199,7 @@ def architecture_from_hf_config(
     weight_bytes_per_parameter: float | None = None,
 ) -> ModelArchitecture:
     """The architecture `config` describes; ValueError says what it lacks."""
+    config = text_config(config)
     try:
         return ModelArchitecture(
             name=name,
@@ -151,6 +212,7 @@ def architecture_from_hf_config(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
             moe=any((_count(config, key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+            **_shape(config),
             context_length=_context_length(config),
         )
     except ValidationError as invalid:
@@ -160,6 +222,9 @@ def architecture_from_hf_config(
             for e in invalid.errors()
         )
         raise ValueError(f"describes no architecture this tool understands: {reasons}") from None
+    except (TypeError, ArithmeticError) as wrong:
+        # The file is the user's, or a model author's: a count written as text, a step of 0.
+        raise ValueError(f"holds a value of the wrong type or size ({wrong})") from None
 
 
 def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:

@@ -17,10 +17,12 @@ from components.model.hf_config import (
 LLAMA_3_3_70B = {
     "architectures": ["LlamaForCausalLM"],
     "hidden_size": 8192,
+    "intermediate_size": 28672,
     "num_attention_heads": 64,
     "num_hidden_layers": 80,
     "num_key_value_heads": 8,
     "torch_dtype": "bfloat16",
+    "vocab_size": 128256,
     "max_position_embeddings": 131072,
     "rope_scaling": {
         "factor": 8.0,
@@ -32,36 +34,49 @@ LLAMA_3_3_70B = {
 }
 QWEN2_5_72B = {
     "hidden_size": 8192,
+    "intermediate_size": 29568,
     "num_attention_heads": 64,
     "num_hidden_layers": 80,
     "num_key_value_heads": 8,
     "sliding_window": 131072,
     "use_sliding_window": False,
     "torch_dtype": "bfloat16",
+    "vocab_size": 152064,
     "max_position_embeddings": 32768,
     "rope_scaling": None,
 }
 MIXTRAL_8X7B = {
     "hidden_size": 4096,
+    "intermediate_size": 14336,
     "num_attention_heads": 32,
     "num_hidden_layers": 32,
     "num_key_value_heads": 8,
+    "num_experts_per_tok": 2,
     "num_local_experts": 8,
     "sliding_window": None,
     "torch_dtype": "bfloat16",
+    "vocab_size": 32000,
     "max_position_embeddings": 32768,
 }
 DEEPSEEK_V3 = {
+    "first_k_dense_replace": 3,
     "hidden_size": 7168,
+    "intermediate_size": 18432,
     "num_attention_heads": 128,
     "num_hidden_layers": 61,
     "num_key_value_heads": 128,
     "kv_lora_rank": 512,
     "qk_nope_head_dim": 128,
     "qk_rope_head_dim": 64,
+    "q_lora_rank": 1536,
+    "v_head_dim": 128,
+    "moe_intermediate_size": 2048,
     "n_routed_experts": 256,
+    "n_shared_experts": 1,
+    "num_experts_per_tok": 8,
     "quantization_config": {"quant_method": "fp8", "fmt": "e4m3"},
     "torch_dtype": "bfloat16",
+    "vocab_size": 129280,
     "max_position_embeddings": 163840,
     "rope_scaling": {
         "beta_fast": 32,
@@ -74,8 +89,10 @@ DEEPSEEK_V3 = {
     },
 }
 GPT_OSS_120B = {
+    "experts_per_token": 4,
     "head_dim": 64,
     "hidden_size": 2880,
+    "intermediate_size": 2880,
     "layer_types": ["sliding_attention", "full_attention"] * 18,
     "num_attention_heads": 64,
     "num_hidden_layers": 36,
@@ -83,6 +100,7 @@ GPT_OSS_120B = {
     "num_local_experts": 128,
     "quantization_config": {"quant_method": "mxfp4"},
     "sliding_window": 128,
+    "vocab_size": 201088,
     "max_position_embeddings": 131072,
     "rope_scaling": {
         "beta_fast": 32.0,
@@ -115,6 +133,32 @@ def test_a_config_json_gives_the_catalog_architecture(config, catalog_id):
     cataloged = MODEL_CATALOG[catalog_id]
     model = parsed(config, name=catalog_id, parameters=cataloged.parameters)
     assert model == cataloged
+
+
+def test_a_multimodal_config_is_read_from_its_text_config():
+    model = parsed(
+        {"architectures": ["Mistral3ForConditionalGeneration"], "text_config": LLAMA_3_3_70B}
+    )
+    assert (model.layers, model.kv_heads, model.hidden_size) == (80, 8, 8192)
+
+
+def test_experts_in_every_other_layer_leave_the_rest_dense():
+    # Llama 4 Maverick: experts in every second of 48 layers; intermediate_size_mlp is the
+    # dense layers' width, intermediate_size the experts'.
+    config = {
+        **LLAMA_3_3_70B,
+        "num_hidden_layers": 48,
+        "interleave_moe_layer_step": 2,
+        "num_local_experts": 128,
+        "intermediate_size": 8192,
+        "intermediate_size_mlp": 16384,
+    }
+    model = parsed(config)
+    assert (model.dense_layers, model.intermediate_size, model.expert_intermediate_size) == (
+        24,
+        16384,
+        8192,
+    )
 
 
 def test_the_head_dim_key_wins_over_hidden_size_by_heads():
@@ -154,6 +198,10 @@ def test_given_weight_bytes_win_over_the_quantization_config():
         ({**LLAMA_3_3_70B, "torch_dtype": ["bfloat16"]}, "has dtype \\['bfloat16'\\]"),
         ({**LLAMA_3_3_70B, "quantization_config": "fp8"}, "quantizes its weights with None"),
         ({**LLAMA_3_3_70B, "num_local_experts": "8"}, "has num_local_experts '8', not a"),
+        (
+            {**LLAMA_3_3_70B, "num_local_experts": 8, "mlp_only_layers": 5},
+            "holds a value of the wrong type or size \\(object of type 'int' has no len",
+        ),
         (
             {
                 **LLAMA_3_3_70B,
