@@ -89,13 +89,18 @@ def _shown(value: object) -> str:
     return f"{text[:_SHOWN_CHARACTERS]}... ({len(str(value)):,} characters)"
 
 
+def plain_words(message: str) -> str:
+    """pydantic's message in the stack file's words: "Input should be ..." reads "must be ..."."""
+    message = re.sub(r"^\w+ should ", "must ", message.removeprefix("Value error, "))
+    for pydantic_words, plain in _PLAIN_WORDS:
+        message = re.sub(pydantic_words, plain, message)
+    return message
+
+
 def _describe(error: dict) -> str:
     if error["type"] == "missing":
         return "is required"
-    # "Input should be ...", "String should have ..." read as "must be ...", "must have ...".
-    message = re.sub(r"^\w+ should ", "must ", error["msg"].removeprefix("Value error, "))
-    for pydantic_words, plain in _PLAIN_WORDS:
-        message = re.sub(pydantic_words, plain, message)
+    message = plain_words(error["msg"])
     value = error["input"]
     if isinstance(value, (dict, list)) or message.startswith(repr(value)):
         return message

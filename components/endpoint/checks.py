@@ -132,8 +132,8 @@ def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]
 
 
 def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
-    """Secrets written where the manifest carries them in plain text: vLLM flags, and a
-    password in the L2 cache URL (environment variables: _environment)."""
+    """Secrets written where the manifest carries them in plain text: vLLM flags (refused),
+    and a password in the L2 cache URL (warned about); environment variables: _environment."""
     found = [
         error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
         for field, _, args in _arg_lists(spec)
@@ -141,14 +141,15 @@ def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
         if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
     ]
     url = spec.kv_cache.l2_cache_local_url
+    # A warning only: LMCache takes a Redis password nowhere but in this URL.
     if url and _url_password(url):
         found.append(
-            error(
+            warning(
                 "credential-in-url",
                 "kvCache.l2CacheLocalUrl",
-                "holds a password, which would sit in plain text in the stack file, the Pulumi "
-                "state and the InferenceEndpointConfig; name a Redis that needs none from inside "
-                "the cluster",
+                "holds a password, which sits in plain text in the stack file, the Pulumi state "
+                "and the InferenceEndpointConfig; prefer a Redis reachable only from inside the "
+                "cluster that needs none",
             )
         )
     return found

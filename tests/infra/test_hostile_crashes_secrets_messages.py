@@ -16,7 +16,7 @@ import pytest
 
 from components.model.hf_config import MAX_CONFIG_BYTES
 from infra.__main__ import main
-from tests.support import config_file, dev_config
+from tests.support import config_file, dev_config, render
 
 EP = "hyperpod-dpd:endpoints[0]"
 Change = Callable[[dict[str, Any], Path], None]
@@ -210,17 +210,6 @@ SECRETS = {
         f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
         "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
     ),
-    "a password in the L2 cache's Redis URL": (
-        endpoint(
-            kvCache={
-                "l2CacheBackend": "redis",
-                "l2CacheLocalUrl": "redis://default:s3cret@redis.cache:6379",
-            }
-        ),
-        f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which would sit in plain text in the "
-        "stack file, the Pulumi state and the InferenceEndpointConfig; name a Redis that needs "
-        "none from inside the cluster",
-    ),
     "tokenConfigKey naming a setting": (
         hugging_face("network"),
         f"{EP}.modelSource.huggingFace.tokenConfigKey: 'network' is one of this program's own "
@@ -358,3 +347,14 @@ def test_unusual_but_valid_input_renders(tmp_path, case):
     VALID[case](config, tmp_path)
     out = tmp_path / "out"
     assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+
+
+def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowhere_else():
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["kvCache"] = {
+        "l2CacheBackend": "redis",
+        "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
+    }
+    assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
+        render(config).warnings
+    )
