@@ -71,6 +71,7 @@ _PLAIN_WORDS = (
     (r"must be a valid dictionary or instance of \w+", "must be a mapping of settings"),
     (r"must be a valid dictionary", "must be a mapping"),
     (r"must be a valid list", "must be a list"),
+    (r"must be a valid boolean(, unable to interpret input)?", "must be true or false"),
     (r" after validation", ""),
     (r"^Input is not a valid IPv4 network", "must be an IPv4 CIDR block such as 10.0.0.0/16"),
     (r"^could not parse value and unit from byte string", "must be a size such as 8GiB"),

@@ -13,6 +13,9 @@ from pydantic.alias_generators import to_camel
 
 # No setting, and no model's config.json, counts anything near this.
 WHOLE_NUMBER_LIMIT = 2**63
+# The texts Pulumi's own Config.get_bool reads as a boolean (pulumi/config.py, _get_bool), as
+# `pulumi config set --type string` would leave them.
+BOOLEAN_TEXTS = {"true": True, "True": True, "false": False, "False": False}
 
 
 def _accepted(annotation: object) -> set[object]:
@@ -45,6 +48,8 @@ class Spec(BaseModel):
             return value
         accepted = _accepted(cls.model_fields[info.field_name].annotation)
         numeric = {a for a in accepted if a in (int, float) or type(a) is int}
+        if bool in accepted and not numeric:
+            return _a_switch(value)
         if not numeric or bool in accepted:
             return value
         if isinstance(value, bool):
@@ -57,3 +62,13 @@ class Spec(BaseModel):
             # message for them reads "Unable to parse input string".
             raise ValueError("must be a number below 2^63")
         return value
+
+
+def _a_switch(value: Any) -> Any:
+    """pydantic's lax mode reads 1, 0, "yes", "on" or "off" as a boolean; Pulumi's
+    Config.get_bool takes only true and false, so a switch here takes the same."""
+    if value is None or isinstance(value, (bool, dict, list)):
+        return value
+    if isinstance(value, str) and value in BOOLEAN_TEXTS:
+        return BOOLEAN_TEXTS[value]
+    raise ValueError("must be true or false")
