@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from components.cluster.eks_versions import SupportType
-from components.core.cidrs import DOCUMENTATION, NEVER_ROUTED, special_range
+from components.core.cidrs import DOCUMENTATION, NEVER_ROUTED, PRIVATE, special_range
 from components.core.kubernetes_names import LabelKey
 from components.core.shaped import shaped_str
 from components.core.spec import Spec
@@ -20,6 +20,11 @@ from components.operator.versions import at_least
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.
 HYPERPOD_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
+HyperPodName = shaped_str(
+    HYPERPOD_NAME,
+    "must be 1 to 63 letters, digits or '-', starting and ending with a letter or digit "
+    "(HyperPod's rule)",
+)
 # EKS's pattern for cluster names (AWS::EKS::Cluster `Name` in CloudFormation's schema, which
 # cfn-lint ships): at most 100 characters.
 EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
@@ -47,6 +52,7 @@ NodeValue = shaped_str(
 )
 # Major.minor only, as EKS's CreateCluster takes it (`1.34`, not `v1.34` or `1.34.2`).
 KUBERNETES_MINOR = r"\d+\.\d+"
+DEFAULT_KUBERNETES_VERSION = "1.34"
 # An EKS add-on version, as DescribeAddonVersions lists them.
 EKS_ADDON_VERSION = r"v\d+\.\d+\.\d+-eksbuild\.\d+"
 AddonVersion = shaped_str(
@@ -70,7 +76,7 @@ MAX_INSTANCE_COUNT = 6758
 
 
 class InstanceGroupSpec(Spec):
-    name: str = Field(pattern=HYPERPOD_NAME)
+    name: HyperPodName  # type: ignore[valid-type]
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
     # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     # At most 6758: CloudFormation's AWS::SageMaker::Cluster schema (ClusterInstanceGroup
@@ -129,6 +135,21 @@ class AddonVersions(Spec):
 PUBLIC_CIDRS_MAX = 40
 
 
+def _ipv4_cidr(cidr: str) -> ipaddress.IPv4Network:
+    try:
+        return ipaddress.IPv4Network(cidr)
+    except ValueError:
+        pass
+    try:
+        meant = f"; did you mean {ipaddress.IPv4Network(cidr, strict=False)}?"
+    except ValueError:
+        meant = ""
+    raise ValueError(
+        f"{cidr!r} is not an IPv4 CIDR: an address and a prefix length, with no host bits "
+        f"set{meant}"
+    )
+
+
 class EndpointAccess(Spec):
     """Who reaches the EKS API: from the VPC (private), and from these CIDRs (public)."""
 
@@ -147,17 +168,17 @@ class EndpointAccess(Spec):
                 "L-93A74D60, not adjustable): merge ranges, or set public: false"
             )
         for cidr in value or []:
-            try:
-                network = ipaddress.IPv4Network(cidr)
-            except ValueError:
-                raise ValueError(
-                    f"{cidr!r} is not an IPv4 CIDR: an address and a prefix length, with no "
-                    "host bits set"
-                ) from None
+            network = _ipv4_cidr(cidr)
             if special := special_range(network, {**DOCUMENTATION, **NEVER_ROUTED}):
                 raise ValueError(
                     f"{cidr} lies in {special}, from which no client reaches the API; list the "
                     "egress ranges of your deploy runners and VPN"
+                )
+            if private := special_range(network, PRIVATE):
+                raise ValueError(
+                    f"{cidr} lies in {private}, and the public endpoint sees clients' public "
+                    "(NAT) addresses, never these; list your runners' and VPN's public egress "
+                    "ranges, and reach the API from the VPC through private: true"
                 )
         return value
 
@@ -192,10 +213,10 @@ class ClusterAutoscaling(Spec):
 
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
-    name: str | None = Field(None, pattern=HYPERPOD_NAME)
+    name: HyperPodName | None = None  # type: ignore[valid-type]
     # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
     # cluster only: see components/cluster/kubernetes_version_checks.py.
-    kubernetes_version: str = "1.34"
+    kubernetes_version: str = DEFAULT_KUBERNETES_VERSION
     upgrade_policy: UpgradePolicy = UpgradePolicy()
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
@@ -212,6 +233,17 @@ class ClusterSpec(Spec):
     protect: bool = False
     autoscaling: ClusterAutoscaling = ClusterAutoscaling()
 
+    @field_validator("kubernetes_version", mode="before")
+    @classmethod
+    def _quoted_version(cls, value: object) -> object:
+        # YAML reads an unquoted 1.30 as the number 1.3: the version written is lost.
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise ValueError(
+                f'must be quoted text such as "{DEFAULT_KUBERNETES_VERSION}", since YAML reads '
+                "an unquoted 1.30 as the number 1.3"
+            )
+        return value
+
     @field_validator("kubernetes_version")
     @classmethod
     def _minor_version(cls, value: str) -> str:
@@ -225,6 +257,8 @@ def kubernetes_version_problem(version: str) -> str | None:
     if re.fullmatch(KUBERNETES_MINOR, version):
         return None
     minor = ".".join(version.strip().removeprefix("v").split(".")[:2])
+    if not re.fullmatch(KUBERNETES_MINOR, minor):
+        minor = DEFAULT_KUBERNETES_VERSION
     return f"EKS takes a major.minor version such as {minor!r}, without 'v' or a patch number"
 
 

@@ -30,6 +30,15 @@ DOCUMENTATION = {
     IPv4Network("203.0.113.0/24"): "TEST-NET-3 (203.0.113.0/24)",
 }
 
+# Private ranges (RFC 1918) and carrier-grade NAT's shared range (RFC 6598): no packet from
+# them reaches a public endpoint, which sees a client's public (NAT) address instead.
+PRIVATE = {
+    IPv4Network("10.0.0.0/8"): "the private range 10.0.0.0/8 (RFC 1918)",
+    IPv4Network("172.16.0.0/12"): "the private range 172.16.0.0/12 (RFC 1918)",
+    IPv4Network("192.168.0.0/16"): "the private range 192.168.0.0/16 (RFC 1918)",
+    IPv4Network("100.64.0.0/10"): "carrier-grade NAT's shared range 100.64.0.0/10 (RFC 6598)",
+}
+
 
 def special_range(network: IPv4Network, ranges: dict[IPv4Network, str]) -> str | None:
     """Which of `ranges` `network` lies in or overlaps, if any; 0.0.0.0/0 overlaps none."""

@@ -6,7 +6,7 @@ import re
 from ipaddress import IPv4Network
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from components.core.cidrs import NEVER_ROUTED, special_range
 from components.core.spec import Spec
@@ -36,7 +36,19 @@ def _host_range(network: IPv4Network) -> IPv4Network:
     return network
 
 
-AwsCidr = Annotated[IPv4Network, AfterValidator(_aws_cidr_size), AfterValidator(_host_range)]
+def _written_as_text(value: object) -> object:
+    # pydantic reads the number 5 as the address 0.0.0.5/32.
+    if isinstance(value, (int, float)):
+        raise ValueError("must be an IPv4 CIDR block such as 10.0.0.0/16")
+    return value
+
+
+AwsCidr = Annotated[
+    IPv4Network,
+    BeforeValidator(_written_as_text),
+    AfterValidator(_aws_cidr_size),
+    AfterValidator(_host_range),
+]
 # An AZ ID (`usw2-az2`) names the same physical zone in every account; an AZ name
 # (`us-west-2b`, the Region's name and a letter) is mapped to a zone per account (EC2 User
 # Guide, "Availability Zone IDs"). components/network/zones.py resolves one to the other.
