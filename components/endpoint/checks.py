@@ -29,6 +29,7 @@ from components.endpoint.vllm_args import (
     canonical_flag,
     flag_value,
     holds_several_arguments,
+    is_option,
     split_flags,
 )
 
@@ -173,6 +174,18 @@ def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
         for field, _, args in _arg_lists(spec)
         for i, token in enumerate(args)
         if holds_several_arguments(token)
+    ]
+    found += [
+        error(
+            "empty-arg",
+            f"{field}[{i}]",
+            f"{token!r} is an empty argument, which vLLM reads as a positional one: an "
+            "empty model name under `vllm serve`, an unrecognized argument otherwise; drop it "
+            "(an empty value goes right after its flag, or as --flag=)",
+        )
+        for field, _, args in _arg_lists(spec)
+        for i, token in enumerate(args)
+        if not token.strip() and not (i and is_option(args[i - 1]) and "=" not in args[i - 1])
     ]
     return found + [
         error("typed-flag-in-args", field, problem)

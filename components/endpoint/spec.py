@@ -40,6 +40,18 @@ K8S_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"
 ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
 HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
+KubernetesName = shaped_str(
+    K8S_NAME,
+    "must be a Kubernetes name: at most 63 lowercase letters, digits or '-', starting and "
+    "ending with a letter or digit",
+    max_length=63,
+)
+SageMakerEndpointName = shaped_str(
+    ENDPOINT_NAME,
+    "must be a SageMaker endpoint name: at most 63 letters, digits or '-', starting and "
+    "ending with a letter or digit",
+    max_length=63,
+)
 HF_COMMIT = r"^[0-9a-f]{40}$"
 INT32_MAX = 2**31 - 1
 # The operator's --max-num-seqs on each role's pods when the role sets none.
@@ -104,7 +116,7 @@ class FsxModelSource(Spec):
 
 
 class SecretKeyRef(Spec):
-    name: str = Field(pattern=K8S_NAME)
+    name: KubernetesName  # type: ignore[valid-type]
     key: str = Field(min_length=1)
 
 
@@ -297,12 +309,18 @@ IMAGE_NAME_MAX = 255
 # ELBv2's HealthCheckPath: a URL path of at most 1024 characters (RFC 3986 path characters,
 # and an optional query); a space or a '#' makes no request the target can answer.
 HEALTH_CHECK_PATH = r"/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?"
+# The CRD's invocationEndpoint is "the path after http://<host>:<port>/" (its description in
+# operator 3.2's CRD): the same RFC 3986 path characters, with no scheme or host before them.
+INVOCATION_PATH = (
+    r"(?![A-Za-z][A-Za-z0-9+.-]*://)"
+    r"[A-Za-z0-9\-._~!$&'()*+,;=:@%/]+(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?"
+)
 
 
 class DpdEndpointSpec(Spec):
-    name: str = Field(max_length=63, pattern=K8S_NAME)
-    namespace: str = Field("default", max_length=63, pattern=K8S_NAME)
-    endpoint_name: str | None = Field(None, max_length=63, pattern=ENDPOINT_NAME)
+    name: KubernetesName  # type: ignore[valid-type]
+    namespace: KubernetesName = "default"  # type: ignore[valid-type]
+    endpoint_name: SageMakerEndpointName | None = None  # type: ignore[valid-type]
     model_name: str = Field(max_length=63, pattern=MODEL_NAME)
     model_source: ModelSource
     instance_type: str
@@ -331,7 +349,14 @@ class DpdEndpointSpec(Spec):
         )
         | None
     ) = None
-    invocation_endpoint: str | None = None
+    invocation_endpoint: (
+        shaped_str(  # type: ignore[valid-type]
+            INVOCATION_PATH,
+            "must be the path the operator appends to http://<host>:<port>/, such as "
+            "v1/chat/completions: no scheme or host, no spaces or characters a URL must escape",
+        )
+        | None
+    ) = None
     metrics: Metrics = Metrics()
     topology_spec: TopologySpec | None = None
     # None: the operator's own certificate, kept in the stack's TLS bucket.
@@ -423,10 +448,11 @@ class DpdEndpointSpec(Spec):
             return form.model_validate(value)
         return handler(value)
 
-    @field_validator("environment_variables", mode="before")
+    @field_validator("environment_variables", "tags", mode="before")
     @classmethod
     def _numbers_as_strings(cls, value: Any) -> Any:
-        # YAML reads `NCCL_DEBUG: 1` as a number; Kubernetes wants every value a string.
+        # YAML reads `NCCL_DEBUG: 1` or `costCenter: 1234` as a number; Kubernetes and
+        # SageMaker want every value a string.
         if isinstance(value, dict):
             return {
                 k: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
