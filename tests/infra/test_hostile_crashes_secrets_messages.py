@@ -281,6 +281,41 @@ MESSAGES = {
         "hyperpod-dpd:network.vpcCidr: 'x' is not allowed; must be an IPv4 CIDR block such as "
         "10.0.0.0/16",
     ),
+    "a VPC range written as a number": (
+        setting("hyperpod-dpd:network", {**dev_config()["hyperpod-dpd:network"], "vpcCidr": 5}),
+        "hyperpod-dpd:network.vpcCidr: 5 is not allowed; must be an IPv4 CIDR block such as "
+        "10.0.0.0/16",
+    ),
+    "an unquoted Kubernetes version, which YAML reads as a number": (
+        setting(
+            "hyperpod-dpd:cluster",
+            {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": 1.3},
+        ),
+        "hyperpod-dpd:cluster.kubernetesVersion: 1.3 is not allowed; must be quoted text such "
+        'as "1.34", since YAML reads an unquoted 1.30 as the number 1.3',
+    ),
+    "a Kubernetes version that holds no version at all": (
+        setting(
+            "hyperpod-dpd:cluster",
+            {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": "latest"},
+        ),
+        "hyperpod-dpd:cluster.kubernetesVersion: 'latest' is not allowed; EKS takes a "
+        "major.minor version such as '1.34', without 'v' or a patch number",
+    ),
+    "an endpoint name Kubernetes refuses, in words rather than a regex": (
+        endpoint(name="Dpd_Test"),
+        f"{EP}.name: 'Dpd_Test' is not allowed; must be a Kubernetes name: at most 63 lowercase "
+        "letters, digits or '-', starting and ending with a letter or digit",
+    ),
+    "an instance group name HyperPod refuses": (
+        gpu_group(name="p5_dpd"),
+        "hyperpod-dpd:cluster.instanceGroups[0].name: 'p5_dpd' is not allowed; must be 1 to 63 "
+        "letters, digits or '-', starting and ending with a letter or digit (HyperPod's rule)",
+    ),
+    "a switch written as a word": (
+        setting("hyperpod-dpd:observability", {"enabled": "yes"}),
+        "hyperpod-dpd:observability.enabled: 'yes' is not allowed; must be true or false",
+    ),
     "a negative PD buffer": (
         endpoint(pdBufferSize=-1),
         f"{EP}.pdBufferSize: -1 is not allowed; must be a size such as 8GiB",

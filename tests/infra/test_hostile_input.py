@@ -321,6 +321,43 @@ UNCHECKED_STRINGS = [
         "network.privateSubnetCidrs.usw2-az2",
         "reserved",
     ),
+    (
+        {"cluster.endpointAccess.publicCidrs": ["10.0.0.0/8"]},
+        "cluster.endpointAccess.publicCidrs",
+        "public (NAT) addresses, never these",
+    ),
+    (
+        {"cluster.endpointAccess.publicCidrs": ["100.64.0.0/16"]},
+        "cluster.endpointAccess.publicCidrs",
+        "RFC 6598",
+    ),
+    (
+        {"cluster.endpointAccess.publicCidrs": ["52.94.76.7/22"]},
+        "cluster.endpointAccess.publicCidrs",
+        "did you mean 52.94.76.0/22?",
+    ),
+    *[
+        (
+            {"endpoints[0].invocationEndpoint": path},
+            "endpoints[0].invocationEndpoint",
+            "the path the operator appends to http://<host>:<port>/",
+        )
+        for path in ("", "v1 chat/completions", "https://llm.example.com/v1/completions")
+    ],
+    *[
+        ({"endpoints[0].workerArgs": args}, "endpoints[0].workerArgs[2]", "an empty argument")
+        for args in (["--block-size", "32", ""], ["--enforce-eager", "--block-size=32", " "])
+    ],
+    *[
+        ({key: value}, key, "must be true or false")
+        for key in (
+            "observability.enabled",
+            "buckets.protect",
+            "cluster.autoscaling.enabled",
+            "endpoints[0].kvCache.enableL1Cache",
+        )
+        for value in ("yes", 1, 0, "off")
+    ],
 ]
 
 
@@ -544,6 +581,10 @@ VALID_UNUSUAL = [
             "kubernetes.io/arch": "amd64",
         }
     },
+    {"endpoints[0].workerArgs": ["--served-model-name", ""]},
+    {"endpoints[0].invocationEndpoint": "/v1/chat/completions?stream=false"},
+    {"endpoints[0].tags": {"costCenter": 1234, "team": "ml-platform"}},
+    {"observability.enabled": "true", "buckets.protect": "False"},
     {"network.vpcCidr": "100.64.0.0/16"},
     {"network.vpcCidr": "172.31.0.0/16"},
     {"cluster.endpointAccess.publicCidrs": [f"52.94.{i}.0/24" for i in range(40)]},

@@ -42,8 +42,8 @@ def endpoint_problems(**changes: Any) -> list[str]:
         ({"tensorParallelSize": 3}, "tensorParallelSize", "must be 1, 2, 4 or 8"),
         ({"modelName": "-Llama"}, "modelName", "must match pattern"),
         ({"modelName": "L" * 64}, "modelName", "at most 63 characters"),
-        ({"endpointName": "dpd_test"}, "endpointName", "must match pattern"),
-        ({"endpointName": "e" * 64}, "endpointName", "at most 63 characters"),
+        ({"endpointName": "dpd_test"}, "endpointName", "must be a SageMaker endpoint name"),
+        ({"endpointName": "e" * 64}, "endpointName", "at most 63 letters, digits or"),
         (
             {"environmentVariables": {"PYTHONHASHSEED": "1"}},
             "environmentVariables.PYTHONHASHSEED",
