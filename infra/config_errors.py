@@ -72,6 +72,7 @@ _PLAIN_WORDS = (
     (r"must be a valid dictionary", "must be a mapping"),
     (r"must be a valid list", "must be a list"),
     (r"must be a valid boolean(, unable to interpret input)?", "must be true or false"),
+    (r"must be a valid string", "must be text (quote it)"),
     (r" after validation", ""),
     (r"^Input is not a valid IPv4 network", "must be an IPv4 CIDR block such as 10.0.0.0/16"),
     (r"^could not parse value and unit from byte string", "must be a size such as 8GiB"),
@@ -117,9 +118,15 @@ def _problem(error: dict, model: type[BaseModel]) -> str:
     key = config_key(*(loc[:-1] if loc[-1:] == (_KEY_OF_MAPPING,) else loc))
     if error["type"] == "extra_forbidden":
         parent = _model_at(model, error["loc"][:-1])
-        allowed = [f.alias or n for n, f in parent.model_fields.items()] if parent else []
-        return unknown_key(key, allowed)
+        return unknown_key(key, _keys(parent))
+    if error["type"] == "model_type" and (expected := _model_at(model, loc)):
+        # Which mapping: `installed: v1.3.0-eksbuild.1` is answered with the keys it takes.
+        return f"{key}: {_describe(error)} ({', '.join(_keys(expected))})"
     return f"{key}: {_describe(error)}"
+
+
+def _keys(model: type[BaseModel] | None) -> list[str]:
+    return [f.alias or n for n, f in model.model_fields.items()] if model else []
 
 
 def validation_problems(error: ValidationError, model: type[BaseModel]) -> list[str]:

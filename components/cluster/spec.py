@@ -13,7 +13,7 @@ from components.cluster.eks_versions import SupportType
 from components.core.cidrs import DOCUMENTATION, NEVER_ROUTED, PRIVATE, special_range
 from components.core.kubernetes_names import LabelKey
 from components.core.shaped import shaped_str
-from components.core.spec import Spec
+from components.core.spec import Spec, numbers_as_text
 from components.network.spec import AzId
 from components.operator.versions import at_least
 
@@ -77,7 +77,10 @@ MAX_INSTANCE_COUNT = 6758
 
 class InstanceGroupSpec(Spec):
     name: HyperPodName  # type: ignore[valid-type]
-    instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
+    instance_type: shaped_str(  # type: ignore[valid-type]
+        r"^ml\.[a-z0-9-]+\.[a-z0-9]+$",
+        "must be a SageMaker instance type such as ml.p5.48xlarge or ml.c5.4xlarge",
+    )
     # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
     # At most 6758: CloudFormation's AWS::SageMaker::Cluster schema (ClusterInstanceGroup
     # InstanceCount, as cfn-lint ships it).
@@ -94,6 +97,8 @@ class InstanceGroupSpec(Spec):
     )
     labels: dict[LabelKey, NodeValue] = {}
     taints: list[Taint] = []
+
+    _numbers_as_text = field_validator("labels", mode="before")(numbers_as_text)
 
     @field_validator("labels", "taints")
     @classmethod

@@ -72,3 +72,14 @@ def _a_switch(value: Any) -> Any:
     if isinstance(value, str) and value in BOOLEAN_TEXTS:
         return BOOLEAN_TEXTS[value]
     raise ValueError("must be true or false")
+
+
+def numbers_as_text(value: Any) -> Any:
+    """A mapping's number values as text: YAML reads `tier: 1` as a number, and so does
+    `pulumi config set --path` write one, where Kubernetes and SageMaker take only text."""
+    if isinstance(value, dict):
+        return {
+            k: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
+            for k, v in value.items()
+        }
+    return value

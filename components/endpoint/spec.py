@@ -17,7 +17,7 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
 from components.core.regions import KNOWN_REGIONS
 from components.core.shaped import shaped_str
-from components.core.spec import Spec
+from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
 from components.model.architecture import ModelArchitecture
@@ -93,7 +93,11 @@ class S3ModelSource(Spec):
 
 
 class FsxModelSource(Spec):
-    file_system_id: str = Field(pattern=r"^fs-[0-9a-f]{8,17}$")
+    file_system_id: shaped_str(  # type: ignore[valid-type]
+        r"^fs-[0-9a-f]{8,17}$",
+        "must be an FSx file system ID: fs- and 8 to 17 lowercase hex digits, such as "
+        "fs-0123456789abcdef0",
+    )
     # FSx for Lustre's own shapes (SageMaker API reference, ClusterFsxLustreConfig).
     dns_name: (
         shaped_str(  # type: ignore[valid-type]
@@ -121,8 +125,17 @@ class SecretKeyRef(Spec):
 
 
 class HuggingFaceModelSource(Spec):
-    model_id: str = Field(pattern=HF_MODEL_ID)
-    commit_sha: str | None = Field(None, alias="commitSHA", pattern=HF_COMMIT)
+    model_id: shaped_str(  # type: ignore[valid-type]
+        HF_MODEL_ID,
+        "must be a Hugging Face model id, <owner>/<name> such as meta-llama/Llama-3.3-70B-Instruct",
+    )
+    commit_sha: (
+        shaped_str(  # type: ignore[valid-type]
+            HF_COMMIT,
+            "must be a full 40-character commit hash (lowercase hex), not a branch or tag name",
+        )
+        | None
+    ) = Field(None, alias="commitSHA")
     # Name of a secret stack config key holding the token; the endpoint stores it in a
     # Kubernetes Secret of its own.
     token_config_key: str | None = None
@@ -163,6 +176,8 @@ class RoleSpec(Spec):
     node_selector: dict[LabelKey, LabelValue] = {}
     # With autoscaling, `replicas` is the initial count.
     autoscaling: RoleAutoscaling | None = None
+
+    _numbers_as_text = field_validator("node_selector", mode="before")(numbers_as_text)
 
     @property
     def max_replicas(self) -> int:
@@ -448,14 +463,6 @@ class DpdEndpointSpec(Spec):
             return form.model_validate(value)
         return handler(value)
 
-    @field_validator("environment_variables", "tags", mode="before")
-    @classmethod
-    def _numbers_as_strings(cls, value: Any) -> Any:
-        # YAML reads `NCCL_DEBUG: 1` or `costCenter: 1234` as a number; Kubernetes and
-        # SageMaker want every value a string.
-        if isinstance(value, dict):
-            return {
-                k: str(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else v
-                for k, v in value.items()
-            }
-        return value
+    _numbers_as_text = field_validator("environment_variables", "tags", mode="before")(
+        numbers_as_text
+    )

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from components.core.cidrs import NEVER_ROUTED, special_range
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 
 # The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
@@ -54,7 +55,12 @@ AwsCidr = Annotated[
 # Guide, "Availability Zone IDs"). components/network/zones.py resolves one to the other.
 AZ_ID = r"^[a-z]{2,4}[0-9]-az[0-9]+$"
 AZ_NAME = r"^[a-z]{2}(-[a-z]+)+-[0-9]+[a-z]$"
-AzId = Annotated[str, Field(pattern=AZ_ID)]
+AzId = shaped_str(
+    AZ_ID,
+    "must be an AZ ID such as usw2-az2 (the region's short code, -az and a number; "
+    "`aws ec2 describe-availability-zones` lists them as ZoneId), not an AZ name such as "
+    "us-west-2b",
+)
 
 
 def is_az_id(zone: str) -> bool:

@@ -267,7 +267,8 @@ MESSAGES = {
     ),
     "a list where a mapping goes": (
         endpoint(prefill=[1]),
-        f"{EP}.prefill: must be a mapping of settings",
+        f"{EP}.prefill: must be a mapping of settings (replicas, gpus, maxNumSeqs, "
+        "gpuMemoryUtilization, args, nodeSelector, autoscaling)",
     ),
     "null for a list": (
         setting(
@@ -311,6 +312,22 @@ MESSAGES = {
         gpu_group(name="p5_dpd"),
         "hyperpod-dpd:cluster.instanceGroups[0].name: 'p5_dpd' is not allowed; must be 1 to 63 "
         "letters, digits or '-', starting and ending with a letter or digit (HyperPod's rule)",
+    ),
+    "a mapping where a setting's mapping of other keys goes, answered with those keys": (
+        setting("hyperpod-dpd:operator", {"installed": "v1.3.0-eksbuild.1"}),
+        "hyperpod-dpd:operator.installed: 'v1.3.0-eksbuild.1' is not allowed; must be a mapping "
+        "of settings (operatorVersion, addonVersion)",
+    ),
+    "a boolean where text goes": (
+        env("ENABLE_FEATURE", True),  # type: ignore[arg-type]
+        f"{EP}.environmentVariables.ENABLE_FEATURE: true is not allowed; must be text (quote it)",
+    ),
+    "an AZ name where an AZ ID goes": (
+        gpu_group(availabilityZoneId="us-west-2b"),
+        "hyperpod-dpd:cluster.instanceGroups[0].availabilityZoneId: 'us-west-2b' is not "
+        "allowed; must be an AZ ID such as usw2-az2 (the region's short code, -az and a "
+        "number; `aws ec2 describe-availability-zones` lists them as ZoneId), not an AZ name "
+        "such as us-west-2b",
     ),
     "a switch written as a word": (
         setting("hyperpod-dpd:observability", {"enabled": "yes"}),

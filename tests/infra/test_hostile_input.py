@@ -584,6 +584,10 @@ VALID_UNUSUAL = [
     {"endpoints[0].workerArgs": ["--served-model-name", ""]},
     {"endpoints[0].invocationEndpoint": "/v1/chat/completions?stream=false"},
     {"endpoints[0].tags": {"costCenter": 1234, "team": "ml-platform"}},
+    {
+        "cluster.instanceGroups[0].labels": {"tier": 1},
+        "endpoints[0].prefill.nodeSelector": {"tier": 1},
+    },
     {"observability.enabled": "true", "buckets.protect": "False"},
     {"network.vpcCidr": "100.64.0.0/16"},
     {"network.vpcCidr": "172.31.0.0/16"},
