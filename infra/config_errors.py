@@ -99,7 +99,8 @@ def plain_words(message: str) -> str:
     return message
 
 
-def _describe(error: dict) -> str:
+def described(error: dict) -> str:
+    """One pydantic error in the stack file's words: `'x' is not allowed; must be ...`."""
     if error["type"] == "missing":
         return "is required"
     message = plain_words(error["msg"])
@@ -115,14 +116,21 @@ _KEY_OF_MAPPING = "[key]"
 
 def _problem(error: dict, model: type[BaseModel]) -> str:
     loc = error["loc"]
-    key = config_key(*(loc[:-1] if loc[-1:] == (_KEY_OF_MAPPING,) else loc))
+    return keyed_problem(
+        config_key(*(loc[:-1] if loc[-1:] == (_KEY_OF_MAPPING,) else loc)), error, model
+    )
+
+
+def keyed_problem(key: str, error: dict, model: type[BaseModel]) -> str:
+    """One pydantic error of `model` as the line `key: what is wrong`."""
+    loc = error["loc"]
     if error["type"] == "extra_forbidden":
         parent = _model_at(model, error["loc"][:-1])
         return unknown_key(key, _keys(parent))
     if error["type"] == "model_type" and (expected := _model_at(model, loc)):
         # Which mapping: `installed: v1.3.0-eksbuild.1` is answered with the keys it takes.
-        return f"{key}: {_describe(error)} ({', '.join(_keys(expected))})"
-    return f"{key}: {_describe(error)}"
+        return f"{key}: {described(error)} ({', '.join(_keys(expected))})"
+    return f"{key}: {described(error)}"
 
 
 def _keys(model: type[BaseModel] | None) -> list[str]:

@@ -24,7 +24,7 @@ from components.performance.recommend import (
 )
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.prices import hourly_price
-from infra.config_errors import plain_words
+from infra.config_errors import keyed_problem
 from infra.offline.yaml_io import DocumentError, load_config_document
 
 # A scenario is a screenful of YAML.
@@ -53,13 +53,7 @@ def _problem(error: ValidationError) -> str:
     # pydantic names the validator a field passes through (`function-after[...]`); the file
     # has no such key.
     loc = [str(part) for part in first["loc"] if not str(part).startswith("function-")]
-    key = ".".join(["scenario", *loc])
-    message = plain_words(first["msg"])
-    value = first.get("input")
-    shown = (
-        f" (got {value!r})" if first["type"] != "missing" and not isinstance(value, dict) else ""
-    )
-    return f"{key}: {message}{shown}"
+    return keyed_problem(".".join(["scenario", *loc]), first, Scenario)
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -89,10 +89,13 @@ def test_recommend_prints_both_roles_the_aggregated_layout_and_the_threshold(tmp
         ),
         (
             SCENARIO.replace("ml.p5.48xlarge", "ml.p4d.24xlarge"),
-            "scenario.instanceType: must be one of",
+            "scenario.instanceType: 'ml.p4d.24xlarge' is not allowed; must be one of",
         ),
         (SCENARIO.replace("engine: vllm", "engine: ollama"), "scenario.engine:"),
-        (SCENARIO.replace("precision: fp8", "precison: fp8"), "scenario.precison: Extra inputs"),
+        (
+            SCENARIO.replace("precision: fp8", "precison: fp8"),
+            "scenario.precison: is not a known setting (did you mean precision?)",
+        ),
         (SCENARIO.replace("outputTokens: 512, ", ""), "scenario.workload.outputTokens: required"),
         ("- a list", "must be a mapping of scenario keys"),
         ("model: {", "not YAML"),
