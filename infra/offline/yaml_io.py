@@ -216,6 +216,10 @@ class _Converter:
         raise DocumentError(_tag_problem(node.tag), node, path)
 
     def mapping(self, node: MappingNode, path: tuple[str | int, ...]) -> dict[str, Any]:
+        # A key written here overrides one a merge (`<<: *base`) brings, as go-yaml v3 has it
+        # (it looks for duplicates among the keys written, decode.go `mapping`); only a key
+        # written twice here is refused.
+        written = {id(key) for key, _ in node.value if key.tag != f"{_TAG}merge"}
         self.constructor.flatten_mapping(node)
         found: dict[str, Any] = {}
         lines: dict[str, int] = {}
@@ -229,13 +233,14 @@ class _Converter:
                     path,
                 )
             key = key_node.value
-            if key in found:
+            if key in lines and id(key_node) in written:
                 raise DocumentError(
                     f"{key!r} is set twice (first on line {lines[key]}); keep one",
                     key_node,
                     path,
                 )
-            lines[key] = key_node.start_mark.line + 1
+            if id(key_node) in written:
+                lines[key] = key_node.start_mark.line + 1
             found[key] = self.value(value_node, (*path, key))
         return found
 

@@ -189,6 +189,11 @@ READABLE_FILES = {
     "an anchor and an alias": DEV.replace(
         "HF_HOME: /tmp/hf_home", "HF_HOME: &home /tmp/hf_home\n        XDG_CACHE_HOME: *home"
     ).encode(),
+    "a merge key, overridden by a key written beside it, as go-yaml has it": DEV.replace(
+        "HF_HOME: /tmp/hf_home",
+        "HF_HOME: /tmp/hf_home\n        <<: {MERGED: base, HF_HOME: /elsewhere}\n"
+        "        MERGED: written",
+    ).encode(),
 }
 
 
@@ -207,6 +212,8 @@ def test_files_the_pulumi_cli_reads_are_read(tmp_path, case):
         assert {"name": "A", "value": "yes"} in environment
     if "alias" in case:
         assert {"name": "XDG_CACHE_HOME", "value": "/tmp/hf_home"} in environment
+    if "merge" in case:
+        assert {"name": "MERGED", "value": "written"} in environment
 
 
 def test_a_misspelt_key_keeps_its_hint_when_it_hides_a_required_one(tmp_path, capsys):
