@@ -8,6 +8,7 @@ stop `pulumi preview` and its warnings reach the log.
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass, field
 from datetime import date
@@ -178,7 +179,24 @@ def _raw_token_keys(raw: dict) -> set[str]:
 
 def _unknown_keys(raw: dict) -> list[str]:
     known = set(SETTING_KEYS) | _raw_token_keys(raw)
-    return [unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)]
+    return [
+        unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)
+    ] + _misspelt_namespaces()
+
+
+def _misspelt_namespaces() -> list[str]:
+    """Settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
+    Pulumi hands them to no program, so the stack would deploy without them."""
+    every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
+    return [
+        f"{key}: is in namespace {namespace}, which this program never reads; did you mean "
+        f"{config_key(name)}?"
+        for key in sorted(every)
+        for namespace, _, name in [key.partition(":")]
+        if namespace != PROJECT
+        and name in SETTING_KEYS
+        and difflib.get_close_matches(namespace, [PROJECT], cutoff=0.8)
+    ]
 
 
 def _of_endpoint(i: int, finding: Finding) -> Finding:

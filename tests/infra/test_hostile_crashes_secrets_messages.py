@@ -329,6 +329,11 @@ MESSAGES = {
         "number; `aws ec2 describe-availability-zones` lists them as ZoneId), not an AZ name "
         "such as us-west-2b",
     ),
+    "a setting under a misspelt namespace, which Pulumi hands to no program": (
+        setting("hyperpod_dpd:observability", {"enabled": True}),
+        "hyperpod_dpd:observability: is in namespace hyperpod_dpd, which this program never "
+        "reads; did you mean hyperpod-dpd:observability?",
+    ),
     "a switch written as a word": (
         setting("hyperpod-dpd:observability", {"enabled": "yes"}),
         "hyperpod-dpd:observability.enabled: 'yes' is not allowed; must be true or false",
