@@ -583,6 +583,30 @@ def _endpoint_access(cluster: ClusterSpec) -> list[Finding]:
     ]
 
 
+# What still applies to a cluster this stack adopts: its name (which names the buckets) and
+# autoscaling, which check_node_autoscaling refuses with its own reason.
+_KEPT_WITH_EXISTING = {"existing", "name", "autoscaling"}
+
+
+def _unused_with_existing(cluster: ClusterSpec, network: NetworkSpec | None) -> list[Finding]:
+    """Settings that build a cluster, written beside `cluster.existing`: the stack would drop
+    them without a word, so they are refused rather than silently ignored."""
+    unused = [
+        f"cluster.{ClusterSpec.model_fields[name].alias or name}"
+        for name in sorted(cluster.model_fields_set - _KEPT_WITH_EXISTING)
+    ]
+    unused += ["network"] * (network is not None)
+    return [
+        error(
+            "unused-with-existing",
+            key,
+            "applies to a cluster this stack builds, but cluster.existing adopts one, which "
+            "keeps its own; remove it, or remove cluster.existing to build the cluster",
+        )
+        for key in unused
+    ]
+
+
 def check_stack(
     *,
     cluster_name: str,
@@ -602,7 +626,7 @@ def check_stack(
         + _operator_installed(cluster, operator)
     )
     if cluster.existing is not None:
-        return found
+        return found + _unused_with_existing(cluster, network)
     found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints, region)
     found += _kube_proxy(cluster) + _taints(cluster, endpoints)
     if network is None:

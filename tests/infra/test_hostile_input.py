@@ -368,6 +368,21 @@ def test_a_string_aws_or_kubernetes_would_refuse_is_refused(changes, key, says):
 
 # Section 4: settings each fine alone that deploy a broken stack together.
 CROSS_SETTINGS = [
+    *[
+        (
+            {
+                "cluster.existing": {
+                    "eksClusterName": "shared",
+                    "hyperpodClusterArn": (
+                        "arn:aws:sagemaker:us-west-2:123456789012:cluster/abc123def456"
+                    ),
+                }
+            },
+            key,
+            "applies to a cluster this stack builds, but cluster.existing adopts one",
+        )
+        for key in ("network", "cluster.instanceGroups", "cluster.kubernetesVersion")
+    ],
     (
         {"network.availabilityZoneIds": ["usw2-az2", "usw2-az3", "usw2-az2"]},
         "network.availabilityZoneIds[2]",
