@@ -12,6 +12,7 @@ from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import (
     CREDENTIAL_FLAGS,
+    DEVICE_PLUGIN_ENV,
     PD_BUFFER_SIZE,
     PINNED_ENV,
     credential_advice,
@@ -289,6 +290,16 @@ def _environment(spec: DpdEndpointSpec) -> list[Finding]:
                 f"{env[PD_BUFFER_SIZE]!r} is not allowed here; set pdBufferSize instead",
             )
         )
+    found += [
+        error(
+            "gpus-in-env",
+            f"environmentVariables.{name}",
+            f"{env[name]!r} is not allowed here: the device plugin makes visible the GPUs "
+            "prefill.gpus and decode.gpus request; set those instead",
+        )
+        for name in DEVICE_PLUGIN_ENV
+        if name in env
+    ]
     found += [
         error("credential-in-env", f"environmentVariables.{name}", advice)
         for name in env

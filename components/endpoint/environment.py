@@ -16,6 +16,13 @@ PINNED_ENV = {
     "PYTHONHASHSEED": "0",
 }
 
+# Which GPUs a pod sees is the NVIDIA device plugin's to say, from the role's GPU request
+# (NVIDIA/k8s-device-plugin README, `deviceListStrategy`, default `envvar`: it sets
+# NVIDIA_VISIBLE_DEVICES for the container; CUDA_VISIBLE_DEVICES then narrows what CUDA
+# sees). A value here would hide GPUs tensorParallelSize counts on, or expose GPUs another
+# pod holds.
+DEVICE_PLUGIN_ENV = ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
+
 # Names that hold credentials: a value under them would sit in plain text in the stack file,
 # the Pulumi state and the InferenceEndpointConfig that anyone who reads the namespace reads.
 HUGGING_FACE_TOKENS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")

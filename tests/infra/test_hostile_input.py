@@ -345,6 +345,14 @@ UNCHECKED_STRINGS = [
         for path in ("", "v1 chat/completions", "https://llm.example.com/v1/completions")
     ],
     *[
+        (
+            {"endpoints[0].environmentVariables": {name: "0,1"}},
+            f"endpoints[0].environmentVariables.{name}",
+            "the device plugin makes visible the GPUs prefill.gpus and decode.gpus request",
+        )
+        for name in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
+    ],
+    *[
         ({"endpoints[0].workerArgs": args}, "endpoints[0].workerArgs[2]", "an empty argument")
         for args in (["--block-size", "32", ""], ["--enforce-eager", "--block-size=32", " "])
     ],
