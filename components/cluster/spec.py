@@ -142,9 +142,14 @@ PUBLIC_CIDRS_MAX = 40
 
 def _ipv4_cidr(cidr: str) -> ipaddress.IPv4Network:
     try:
-        return ipaddress.IPv4Network(cidr)
+        network = ipaddress.IPv4Network(cidr)
     except ValueError:
         pass
+    else:
+        if "/" in cidr:
+            return network
+        # Python reads a bare address as a /32; EKS takes CIDR blocks only.
+        raise ValueError(f"{cidr!r} has no prefix length; write {network} for that one address")
     try:
         meant = f"; did you mean {ipaddress.IPv4Network(cidr, strict=False)}?"
     except ValueError:

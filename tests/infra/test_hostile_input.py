@@ -332,6 +332,11 @@ UNCHECKED_STRINGS = [
         "RFC 6598",
     ),
     (
+        {"cluster.endpointAccess.publicCidrs": ["52.94.76.7"]},
+        "cluster.endpointAccess.publicCidrs",
+        "has no prefix length; write 52.94.76.7/32",
+    ),
+    (
         {"cluster.endpointAccess.publicCidrs": ["52.94.76.7/22"]},
         "cluster.endpointAccess.publicCidrs",
         "did you mean 52.94.76.0/22?",
