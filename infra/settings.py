@@ -46,6 +46,7 @@ from infra.config_errors import (
     unknown_key,
     validation_problems,
 )
+from infra.idle_nodes import idle_gpu_nodes
 from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
@@ -196,6 +197,7 @@ def _findings(
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
     ]
+    found += idle_gpu_nodes(stack.cluster, stack.endpoints, region)
     return found + check_stack(
         cluster_name=cluster_name,
         network=stack.network,
