@@ -11,6 +11,7 @@ from pathlib import Path
 from infra import program
 from infra.config_errors import ConfigError
 from infra.offline.collector import few_collections
+from infra.offline.cost_report import stack_cost
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
 from infra.offline.render import run_program
@@ -104,8 +105,9 @@ def render(args: argparse.Namespace) -> int:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
     sizing = settings[0].sizing
-    manifests = write_render(result, out, sizing_document(sizing))
-    print(summary(result, out, manifests, sizing))
+    cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
+    manifests = write_render(result, out, sizing_document(sizing, cost))
+    print(summary(result, out, manifests, sizing, cost))
     return 0
 
 
@@ -119,7 +121,8 @@ def size(args: argparse.Namespace) -> int:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(sizing_document(checked.sizing), indent=2))
+        cost = stack_cost(checked.stack.cluster, checked.region)
+        print(json.dumps(sizing_document(checked.sizing, cost), indent=2))
     else:
         print("\n\n".join("\n".join(sizing_table(report)) for report in checked.sizing))
     # Printed even so: the figures above are what explains these errors.

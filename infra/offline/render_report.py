@@ -14,6 +14,7 @@ from components.endpoint.manifest import API_VERSION, KIND, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from infra.offline import yaml_io
+from infra.offline.cost_report import cost_headline, cost_lines
 from infra.offline.graph import mermaid, resource_counts
 from infra.offline.render import RenderResult
 from infra.offline.sizing_report import sizing_table
@@ -128,7 +129,11 @@ def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
 
 
 def summary(
-    result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
+    result: RenderResult,
+    out: Path,
+    manifests: list[Path],
+    sizing: list[SizingReport],
+    cost: dict[str, Any] | None,
 ) -> str:
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
@@ -151,6 +156,7 @@ def summary(
         lines += _endpoint_lines(resource.inputs)
     lines += ["", "Sizing (decoder, per GPU and TP rank):"]
     lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [

@@ -68,8 +68,12 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     }
 
 
-def sizing_document(reports: list[SizingReport]) -> dict[str, Any]:
-    return {"endpoints": [_endpoint_json(report) for report in reports]}
+def sizing_document(
+    reports: list[SizingReport], cost: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """sizing.json: each endpoint's sizing, and what the nodes cost (None: an existing
+    cluster's)."""
+    return {"endpoints": [_endpoint_json(report) for report in reports], "cost": cost}
 
 
 def _describe(model: ModelArchitecture) -> str:

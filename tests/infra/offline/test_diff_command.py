@@ -104,6 +104,8 @@ def test_an_intelligent_routing_change_is_marked_as_a_replacement(repository, de
         "(replaces: spec.intelligentRoutingSpec)`"
     ) in done.stdout
     assert "  class n_default_dpd_test changed" in done.stdout
+    # The comment says what the stack's nodes cost, group by group.
+    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in done.stdout
 
 
 def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
