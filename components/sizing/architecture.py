@@ -40,6 +40,26 @@ class ModelArchitecture(Spec):
     # parameter than their KV cache uses.
     weight_bytes_per_parameter: float | None = Field(None, gt=0)
     moe: bool = False
+    # What the compute of a forward pass needs beyond the KV cache (FLOPs per token, the
+    # weights each step reads). Optional: without them a token costs 2 x parameters FLOPs.
+    hidden_size: int | None = Field(None, ge=1)
+    attention_heads: int | None = Field(None, ge=1)
+    vocab_size: int | None = Field(None, ge=1)
+    # The MLP width of dense layers (of all layers in a dense model).
+    intermediate_size: int | None = Field(None, ge=1)
+    # Mixture of experts: routed experts per MoE layer, how many each token uses, their
+    # width, the always-on shared experts beside them, and the first layers that keep a dense
+    # MLP instead (DeepSeek's first_k_dense_replace).
+    experts: int | None = Field(None, ge=1)
+    experts_per_token: int | None = Field(None, ge=1)
+    expert_intermediate_size: int | None = Field(None, ge=1)
+    shared_experts: int = Field(0, ge=0)
+    shared_expert_intermediate_size: int | None = Field(None, ge=1)
+    dense_layers: int = Field(0, ge=0)
+    # Multi-head latent attention's query compression and per-head widths (DeepSeek).
+    q_lora_rank: int | None = Field(None, ge=1)
+    qk_nope_head_dim: int | None = Field(None, ge=0)
+    v_head_dim: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _one_attention_kind(self) -> ModelArchitecture:

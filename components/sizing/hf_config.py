@@ -19,6 +19,8 @@ from components.sizing.catalog import FP8_BYTES, MXFP4_BYTES
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
 EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
+# Families name the experts each token uses differently (GPT-OSS: experts_per_token).
+EXPERTS_PER_TOKEN_KEYS = ("num_experts_per_tok", "experts_per_token", "moe_topk")
 
 
 class HuggingFaceConfigFile(Spec):
@@ -75,6 +77,56 @@ def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
     return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
 
 
+def _first(config: dict[str, Any], keys: tuple[str, ...]) -> Any:
+    return next((config[key] for key in keys if config.get(key) is not None), None)
+
+
+def _experts(config: dict[str, Any]) -> dict[str, Any]:
+    """The mixture of experts, if any: Mixtral, MiniMax-M2 and GPT-OSS give the experts'
+    width as intermediate_size; Qwen-MoE and DeepSeek as moe_intermediate_size, keeping
+    intermediate_size for their dense layers."""
+    experts = _first(config, EXPERT_COUNT_KEYS)
+    if not experts or experts <= 1:
+        return {}
+    expert_width = config.get("moe_intermediate_size") or config.get("intermediate_size")
+    # DeepSeek's first_k_dense_replace; Qwen-MoE's mlp_only_layers lists its dense layers.
+    dense = config.get("first_k_dense_replace") or len(config.get("mlp_only_layers") or [])
+    shared = config.get("n_shared_experts") or (
+        1 if config.get("shared_expert_intermediate_size") else 0
+    )
+    return {
+        "experts": experts,
+        "experts_per_token": _first(config, EXPERTS_PER_TOKEN_KEYS),
+        "expert_intermediate_size": expert_width,
+        "shared_experts": shared,
+        "shared_expert_intermediate_size": config.get("shared_expert_intermediate_size"),
+        "dense_layers": dense,
+    }
+
+
+def _shape(config: dict[str, Any]) -> dict[str, Any]:
+    """What FLOPs and bytes per token need beyond the KV cache."""
+    return {
+        "hidden_size": config.get("hidden_size"),
+        "attention_heads": config.get("num_attention_heads"),
+        "vocab_size": config.get("vocab_size"),
+        "intermediate_size": config.get("intermediate_size"),
+        "q_lora_rank": config.get("q_lora_rank"),
+        "qk_nope_head_dim": config.get("qk_nope_head_dim"),
+        "v_head_dim": config.get("v_head_dim"),
+        **_experts(config),
+    }
+
+
+def text_config(config: dict[str, Any]) -> dict[str, Any]:
+    """The language model's part of a config.json: multimodal checkpoints (Llama 4, Mistral 3,
+    Qwen-VL) nest it under text_config."""
+    nested = config.get("text_config")
+    if config.get("num_hidden_layers") is None and isinstance(nested, dict):
+        return {**config, **nested}
+    return config
+
+
 def architecture_from_hf_config(
     config: dict[str, Any],
     *,
@@ -83,6 +135,7 @@ def architecture_from_hf_config(
     weight_bytes_per_parameter: float | None = None,
 ) -> ModelArchitecture:
     """The architecture `config` describes; ValueError says what it lacks."""
+    config = text_config(config)
     try:
         return ModelArchitecture(
             name=name,
@@ -95,6 +148,7 @@ def architecture_from_hf_config(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
             moe=any((config.get(key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+            **_shape(config),
         )
     except ValidationError as invalid:
         # One line, as every configuration problem is.

@@ -27,6 +27,11 @@ def test_the_catalog_holds_exactly_the_documented_ids():
         "mixtral-8x7b",
         "deepseek-v3",
         "gpt-oss-120b",
+        "qwen3-30b-a3b",
+        "qwen3-235b-a22b",
+        "deepseek-r1",
+        "minimax-m2",
+        "gpt-oss-20b",
     ]
 
 
@@ -61,7 +66,15 @@ def test_gpt_oss_slides_half_its_layers_over_128_tokens_with_mxfp4_weights():
 
 def test_only_the_mixture_of_experts_models_are_moe():
     moe = [catalog_id for catalog_id, model in MODEL_CATALOG.items() if model.moe]
-    assert moe == ["mixtral-8x7b", "deepseek-v3", "gpt-oss-120b"]
+    dense = [catalog_id for catalog_id, model in MODEL_CATALOG.items() if not model.moe]
+    assert dense == [
+        "llama-3.1-8b",
+        "llama-3.1-70b",
+        "llama-3.3-70b",
+        "llama-3.1-405b",
+        "qwen2.5-72b",
+        "qwen3-32b",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -77,6 +90,9 @@ def test_only_the_mixture_of_experts_models_are_moe():
         ("Mixtral-8x7B-Instruct-v0-1", "mixtral-8x7b"),
         ("DeepSeek-V3", "deepseek-v3"),
         ("gpt-oss-120b", "gpt-oss-120b"),
+        ("DeepSeek-R1-0528", "deepseek-r1"),
+        ("Qwen3-235B-A22B-FP8", "qwen3-235b-a22b"),
+        ("MiniMax-M2", "minimax-m2"),
     ],
 )
 def test_a_model_name_that_names_one_catalog_model_infers_it(model_name, catalog_id):
@@ -91,7 +107,7 @@ def test_a_model_name_that_names_one_catalog_model_infers_it(model_name, catalog
         "Llama-3.3-700B",
         "DeepSeek-V3.1",
         "Llama3.3-70B",
-        "gpt-oss-20b",
+        "gpt-oss-200b",
         "Llama-3.1-8B-Qwen3-32B-merge",
     ],
 )

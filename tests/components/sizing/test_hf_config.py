@@ -14,44 +14,61 @@ from components.sizing.hf_config import (
 LLAMA_3_3_70B = {
     "architectures": ["LlamaForCausalLM"],
     "hidden_size": 8192,
+    "intermediate_size": 28672,
     "num_attention_heads": 64,
     "num_hidden_layers": 80,
     "num_key_value_heads": 8,
     "torch_dtype": "bfloat16",
+    "vocab_size": 128256,
 }
 QWEN2_5_72B = {
     "hidden_size": 8192,
+    "intermediate_size": 29568,
     "num_attention_heads": 64,
     "num_hidden_layers": 80,
     "num_key_value_heads": 8,
     "sliding_window": 131072,
     "use_sliding_window": False,
     "torch_dtype": "bfloat16",
+    "vocab_size": 152064,
 }
 MIXTRAL_8X7B = {
     "hidden_size": 4096,
+    "intermediate_size": 14336,
     "num_attention_heads": 32,
     "num_hidden_layers": 32,
     "num_key_value_heads": 8,
+    "num_experts_per_tok": 2,
     "num_local_experts": 8,
     "sliding_window": None,
     "torch_dtype": "bfloat16",
+    "vocab_size": 32000,
 }
 DEEPSEEK_V3 = {
+    "first_k_dense_replace": 3,
     "hidden_size": 7168,
+    "intermediate_size": 18432,
     "num_attention_heads": 128,
     "num_hidden_layers": 61,
     "num_key_value_heads": 128,
     "kv_lora_rank": 512,
     "qk_nope_head_dim": 128,
     "qk_rope_head_dim": 64,
+    "q_lora_rank": 1536,
+    "v_head_dim": 128,
+    "moe_intermediate_size": 2048,
     "n_routed_experts": 256,
+    "n_shared_experts": 1,
+    "num_experts_per_tok": 8,
     "quantization_config": {"quant_method": "fp8", "fmt": "e4m3"},
     "torch_dtype": "bfloat16",
+    "vocab_size": 129280,
 }
 GPT_OSS_120B = {
+    "experts_per_token": 4,
     "head_dim": 64,
     "hidden_size": 2880,
+    "intermediate_size": 2880,
     "layer_types": ["sliding_attention", "full_attention"] * 18,
     "num_attention_heads": 64,
     "num_hidden_layers": 36,
@@ -59,6 +76,7 @@ GPT_OSS_120B = {
     "num_local_experts": 128,
     "quantization_config": {"quant_method": "mxfp4"},
     "sliding_window": 128,
+    "vocab_size": 201088,
 }
 
 
@@ -82,6 +100,13 @@ def test_a_config_json_gives_the_catalog_architecture(config, catalog_id):
     cataloged = MODEL_CATALOG[catalog_id]
     model = parsed(config, name=catalog_id, parameters=cataloged.parameters)
     assert model == cataloged
+
+
+def test_a_multimodal_config_is_read_from_its_text_config():
+    model = parsed(
+        {"architectures": ["Mistral3ForConditionalGeneration"], "text_config": LLAMA_3_3_70B}
+    )
+    assert (model.layers, model.kv_heads, model.hidden_size) == (80, 8, 8192)
 
 
 def test_the_head_dim_key_wins_over_hidden_size_by_heads():

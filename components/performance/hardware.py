@@ -1,0 +1,76 @@
+"""What one GPU of each DPD instance type computes and moves, per second.
+
+Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
+- H100 SXM: NVIDIA H100 Tensor Core GPU datasheet: BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with
+  sparsity (989 / 1,979 dense), 80 GB HBM3 at 3.35 TB/s, NVLink 900 GB/s.
+- H200 SXM: NVIDIA H200 datasheet: the same tensor cores as H100, 141 GB HBM3e at 4.8 TB/s,
+  NVLink 900 GB/s.
+- B200: NVIDIA HGX B200 datasheet, per 8 GPUs: FP4 144 PF, FP8 72 PF, BF16 36 PF with sparsity
+  (9 / 4.5 / 2.25 PF dense per GPU), 1.4 TB HBM3e (180 GB per GPU), 64 TB/s (8 TB/s per GPU),
+  NVLink 5 at 1.8 TB/s per GPU.
+- B300: NVIDIA HGX B300 datasheet as tabulated by glennklockwood.com/garden/processors/B300:
+  BF16 2,250, FP8 4,500 and FP4 13,125 TFLOPS dense per GPU, 288 GB HBM3e at 8 TB/s, NVLink 5
+  at 1.8 TB/s.
+- NVLink figures are both directions; one direction, what an all-reduce or all-to-all moves
+  out of a GPU, is half.
+- EFA: AWS gives p5, p5e, p5en and p6-b200 3,200 Gbps per instance and p6-b300 6,400 Gbps (EC2
+  accelerated computing instance specifications), so 50 and 100 GB/s per GPU.
+HBM capacity is what CUDA sees (`components.cluster.instance_types`), not the marketing figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+
+TERA = 1e12
+BITS_PER_BYTE = 8
+
+
+@dataclass(frozen=True)
+class Gpu:
+    name: str
+    # Dense tensor-core FLOP/s by GEMM precision; None where the GPU has no such unit.
+    bf16_flops: float
+    fp8_flops: float
+    fp4_flops: float | None
+    hbm_bytes_per_second: float
+    # One direction, per GPU.
+    nvlink_bytes_per_second: float
+
+    def peak_flops(self, precision: str) -> float:
+        """The GEMM peak for weights in `precision`. Hopper has no FP4 unit: FP4 weights are
+        unpacked to FP8 there (vLLM's Marlin and TensorRT-LLM's W4A8 paths)."""
+        if precision == "fp4":
+            return self.fp4_flops or self.fp8_flops
+        return self.fp8_flops if precision == "fp8" else self.bf16_flops
+
+
+H100 = Gpu("H100", 989 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9)
+H200 = Gpu("H200", 989 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9)
+B200 = Gpu("B200", 2_250 * TERA, 4_500 * TERA, 9_000 * TERA, 8 * TERA, 900e9)
+B300 = Gpu("B300", 2_250 * TERA, 4_500 * TERA, 13_125 * TERA, 8 * TERA, 900e9)
+GPUS = {gpu.name: gpu for gpu in (H100, H200, B200, B300)}
+
+
+@dataclass(frozen=True)
+class Machine:
+    """One instance type: its GPUs and what connects them."""
+
+    instance_type: str
+    gpu: Gpu
+    gpus_per_node: int
+    hbm_bytes_per_gpu: int
+    efa_bytes_per_second_per_gpu: float
+
+
+def machine(instance_type: str) -> Machine:
+    instance = DPD_INSTANCE_TYPES[instance_type]
+    return Machine(
+        instance_type=instance_type,
+        gpu=GPUS[instance.gpu],
+        gpus_per_node=instance.gpus,
+        hbm_bytes_per_gpu=instance.hbm_bytes_per_gpu,
+        efa_bytes_per_second_per_gpu=instance.efa_gbps * 1e9 / BITS_PER_BYTE / instance.gpus,
+    )

@@ -1,0 +1,229 @@
+"""The time one replica takes for a prefill, a decode step, and a KV transfer.
+
+A replica is `tensorParallel x dataParallelAttention` GPUs. Attention and the dense layers are
+split over its tensor-parallel ranks and replicated over its data-parallel attention groups;
+routed experts are spread over all its GPUs (expert parallel) or split like the rest.
+Each phase takes the longer of its compute and its memory reads (a roofline), plus the
+collectives it can't hide and a fixed cost per forward pass.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from components.performance.efficiency import (
+    COLLECTIVE_BANDWIDTH,
+    EFA_LATENCY_S,
+    KV_TRANSFER_BANDWIDTH,
+    KV_TRANSFER_LATENCY_S,
+    MOE_COMPUTE,
+    NVLINK_LATENCY_S,
+    PRECISION_COMPUTE,
+    EngineEfficiency,
+)
+from components.performance.hardware import Machine
+from components.performance.model_costs import (
+    ModelCosts,
+    causal_pairs,
+    decode_pairs,
+    model_costs,
+)
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.kv import layer_bytes_per_token_per_rank
+
+# Activations travel between ranks in BF16; MoE dispatch in FP8 and combine in BF16 (DeepEP,
+# vLLM's all2all backends), 1.5 bytes per value on average.
+ACTIVATION_BYTES = 2
+ALL_TO_ALL_BYTES = 1.5
+# Tensor-parallel all-reduces per layer: after attention and after the MLP.
+ALL_REDUCES_PER_LAYER = 2
+# MoE layers dispatch tokens to experts and combine them back.
+ALL_TO_ALLS_PER_MOE_LAYER = 2
+# Prefill runs long prompts in chunks of this many tokens (vLLM's --max-num-batched-tokens
+# default for serving on large GPUs); each chunk is a forward pass with its fixed cost.
+PREFILL_CHUNK_TOKENS = 8192
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """What every phase needs: the model's costs on this machine at this precision."""
+
+    model: ModelArchitecture
+    costs: ModelCosts
+    machine: Machine
+    precision: str
+    efficiency: EngineEfficiency
+    weight_bytes: float
+
+    @classmethod
+    def of(
+        cls,
+        model: ModelArchitecture,
+        machine: Machine,
+        precision: str,
+        efficiency: EngineEfficiency,
+        weight_bytes_per_parameter: float,
+    ) -> Deployment:
+        return cls(
+            model=model,
+            costs=model_costs(model),
+            machine=machine,
+            precision=precision,
+            efficiency=efficiency,
+            weight_bytes=model.parameters * weight_bytes_per_parameter,
+        )
+
+    @property
+    def peak_flops(self) -> float:
+        return self.machine.gpu.peak_flops(self.precision)
+
+    @property
+    def moe(self) -> bool:
+        return self.costs.moe_layers > 0
+
+
+@dataclass(frozen=True)
+class Parallelism:
+    tensor_parallel: int
+    data_parallel_attention: int = 1
+    expert_parallel: int = 1
+
+    @property
+    def gpus(self) -> int:
+        return self.tensor_parallel * self.data_parallel_attention
+
+
+def weight_bytes_per_gpu(deployment: Deployment, layout: Parallelism) -> float:
+    routed = deployment.weight_bytes * deployment.costs.routed_fraction
+    return (deployment.weight_bytes - routed) / layout.tensor_parallel + routed / layout.gpus
+
+
+def kv_bytes_per_rank(model: ModelArchitecture, tensor_parallel: int, context: float) -> float:
+    """KV bytes one request with `context` tokens holds on one rank of its attention group."""
+    per_layer = layer_bytes_per_token_per_rank(model, tensor_parallel)
+    window = min(context, model.sliding_window or 0)
+    return per_layer * (
+        model.full_attention_layers * context + model.sliding_window_layers * window
+    )
+
+
+def _collective_seconds(
+    deployment: Deployment, ranks: int, bytes_out: float, count: float
+) -> float:
+    """`count` collectives among `ranks` GPUs, each sending `bytes_out` per GPU: over NVLink
+    within a node, over EFA (the slower link bounds the ring) across nodes."""
+    if ranks <= 1 or count <= 0:
+        return 0.0
+    machine = deployment.machine
+    if ranks <= machine.gpus_per_node:
+        bandwidth, latency = machine.gpu.nvlink_bytes_per_second, NVLINK_LATENCY_S
+    else:
+        bandwidth, latency = machine.efa_bytes_per_second_per_gpu, EFA_LATENCY_S
+    return count * (latency + bytes_out / (bandwidth * COLLECTIVE_BANDWIDTH))
+
+
+def _communication(deployment: Deployment, layout: Parallelism, tokens_per_rank: float) -> float:
+    """One forward pass's collectives for `tokens_per_rank` tokens on each attention rank."""
+    costs = deployment.costs
+    tp = layout.tensor_parallel
+    ring = 2 * (tp - 1) / tp if tp > 1 else 0.0
+    message = tokens_per_rank * costs.hidden_size * ACTIVATION_BYTES
+    all_reduce = _collective_seconds(
+        deployment, tp, ring * message, ALL_REDUCES_PER_LAYER * costs.layers
+    )
+    # With data-parallel attention the MoE layers gather their tokens from the whole replica:
+    # an all-to-all under expert parallelism, the same volume as gathers without.
+    expert_ranks = max(layout.expert_parallel, layout.data_parallel_attention)
+    if not deployment.moe or expert_ranks <= 1:
+        return all_reduce
+    leaving = (expert_ranks - 1) / expert_ranks
+    dispatched = (
+        tokens_per_rank / tp * costs.experts_per_token * costs.hidden_size * ALL_TO_ALL_BYTES
+    )
+    all_to_all = _collective_seconds(
+        deployment, layout.gpus, leaving * dispatched, ALL_TO_ALLS_PER_MOE_LAYER * costs.moe_layers
+    )
+    return all_reduce + all_to_all
+
+
+def _compute_efficiency(deployment: Deployment, base: float) -> float:
+    efficiency = base * PRECISION_COMPUTE[deployment.precision]
+    if deployment.moe:
+        # Weighted by the FLOPs in expert GEMMs: attention and dense layers keep full speed.
+        costs = deployment.costs
+        expert_share = costs.routed_active_parameters / costs.active_parameters
+        efficiency /= 1 + expert_share * (1 / MOE_COMPUTE - 1)
+    return efficiency
+
+
+def prefill_seconds(deployment: Deployment, layout: Parallelism, tokens: int) -> float:
+    """Prefill of one prompt of `tokens` on an otherwise idle replica."""
+    model, costs = deployment.model, deployment.costs
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.prefill_compute)
+    rate = deployment.peak_flops * efficiency
+    linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
+    linear += 2 * costs.lm_head_parameters
+    # One prompt's attention runs on its own data-parallel group only.
+    attention = costs.prefill_pair_flops * causal_pairs(model, tokens)
+    compute = linear / (layout.gpus * rate) + attention / (layout.tensor_parallel * rate)
+    chunks = max(1, math.ceil(tokens / PREFILL_CHUNK_TOKENS))
+    reads = (
+        chunks
+        * weight_bytes_per_gpu(deployment, layout)
+        / deployment.machine.gpu.hbm_bytes_per_second
+    )
+    communication = _communication(deployment, layout, tokens)
+    return max(compute, reads) + communication + chunks * deployment.efficiency.step_overhead_s
+
+
+def touched_expert_fraction(costs: ModelCosts, tokens: float) -> float:
+    """Expected share of a layer's routed experts that `tokens` tokens activate, with uniform
+    routing: 1 - (1 - k/E)^tokens."""
+    if costs.experts <= 1:
+        return 1.0
+    return 1 - (1 - costs.experts_per_token / costs.experts) ** max(tokens, 1.0)
+
+
+def decode_step_seconds(
+    deployment: Deployment, layout: Parallelism, batch: float, context: float
+) -> float:
+    """One decode step of `batch` requests (the replica's whole batch), `context` tokens each."""
+    model, costs = deployment.model, deployment.costs
+    batch = max(batch, 1.0)
+    routed = deployment.weight_bytes * costs.routed_fraction
+    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
+    weights += routed * touched_expert_fraction(costs, batch) / layout.gpus
+    per_group = batch / layout.data_parallel_attention
+    kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
+    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
+    reads = (weights + kv) / bandwidth
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.decode_compute)
+    flops = batch * (
+        2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
+    )
+    compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
+    communication = _communication(deployment, layout, per_group)
+    return max(reads, compute) + communication + deployment.efficiency.step_overhead_s
+
+
+def kv_transfer_seconds(
+    deployment: Deployment,
+    prefill: Parallelism,
+    decode: Parallelism,
+    tokens: int,
+    prefill_seconds: float,
+) -> tuple[float, float]:
+    """(bytes / bandwidth, what TTFT sees) for one prompt's KV from prefill to decode.
+
+    Every decode rank receives its share over its own EFA links, from as many prefill ranks as
+    send in parallel. The transfer starts as the first layers finish, so only what outlasts the
+    prefill shows, and at least one layer's share.
+    """
+    model = deployment.model
+    moved = kv_bytes_per_rank(model, decode.tensor_parallel, tokens) * decode.tensor_parallel
+    links = min(prefill.tensor_parallel, decode.tensor_parallel)
+    bandwidth = links * deployment.machine.efa_bytes_per_second_per_gpu * KV_TRANSFER_BANDWIDTH
+    whole = moved / bandwidth
+    visible = max(whole - prefill_seconds, whole / model.layers) + KV_TRANSFER_LATENCY_S
+    return whole, visible

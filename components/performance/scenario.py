@@ -1,0 +1,284 @@
+"""A scenario: a model, an instance type, an engine, a layout and a workload.
+
+The keys are a stack config's: `model` ({name} from the catalog, {configFile, parameters} or
+explicit architecture fields), `precision`, `instanceType`, `engine`, then either `serving`
+(aggregated) or `prefill` and `decode` (disaggregated), and `workload`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.core.regions import KNOWN_REGIONS
+from components.core.spec import Spec
+from components.endpoint.spec import Workload
+from components.performance.efficiency import Engine
+from components.sizing.architecture import ModelArchitecture
+from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.sizing.hf_config import architecture_from_hf_config
+
+Precision = Literal["bf16", "fp8", "fp4"]
+# What people call the same GEMM precisions.
+PRECISION_ALIASES = {
+    "bfloat16": "bf16",
+    "fp16": "bf16",
+    "float16": "bf16",
+    "half": "bf16",
+    "float8": "fp8",
+    "fp8_e4m3": "fp8",
+    "e4m3": "fp8",
+    "mxfp4": "fp4",
+    "nvfp4": "fp4",
+    "float4": "fp4",
+}
+# Weights' bytes per parameter: FP4 formats carry a scale per block (NVFP4: one FP8 scale per
+# 16 values, 4.5 bits; MXFP4: one 8-bit scale per 32, 4.25 bits).
+PRECISION_WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 4.5 / 8}
+KvDtype = Literal["bf16", "fp8"]
+
+
+class ScenarioError(ValueError):
+    """A scenario the model can't predict; the message starts with the key to fix."""
+
+
+class ScenarioModel(Spec):
+    """A catalog id, or a config.json (parameters counted from it when not given)."""
+
+    name: str | None = None
+    config_file: str | None = None
+    parameters: float | None = Field(None, gt=0)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ScenarioModel:
+        if (self.name is None) == (self.config_file is None):
+            raise ValueError("set name (a catalog id) or configFile, one of them")
+        return self
+
+
+class RoleLayout(Spec):
+    replicas: int = Field(1, ge=1)
+    # None: the fewest GPUs of the node that hold the weights and one request's KV.
+    tensor_parallel: int | None = Field(None, ge=1)
+    expert_parallel: int = Field(1, ge=1)
+    data_parallel_attention: int = Field(1, ge=1)
+    # The engine's batch limit (--max-num-seqs); None is the engine's default.
+    max_num_seqs: int | None = Field(None, ge=1)
+
+    @field_validator("expert_parallel", mode="before")
+    @classmethod
+    def _switch_or_size(cls, value: Any) -> Any:
+        # vLLM's --enable-expert-parallel is a switch: true spreads the experts over every GPU
+        # of the replica, which `expert_parallel_size` resolves.
+        if value is True:
+            return 0
+        if value is False:
+            return 1
+        return value
+
+    def gpus(self, tensor_parallel: int) -> int:
+        return tensor_parallel * self.data_parallel_attention
+
+
+class Scenario(Spec):
+    model: ScenarioModel | ModelArchitecture
+    # None: the checkpoint's own (DeepSeek and MiniMax-M2 FP8, GPT-OSS MXFP4, else BF16).
+    precision: Precision | None = None
+    instance_type: str
+    engine: Engine = "vllm"
+    serving: RoleLayout | None = None
+    prefill: RoleLayout | None = None
+    decode: RoleLayout | None = None
+    workload: Workload = Workload()
+    # None: the model's dtype (BF16). FP8 halves the KV bytes read and moved.
+    kv_cache_dtype: KvDtype | None = None
+    # The share of HBM the engine takes (vLLM --gpu-memory-utilization, SGLang
+    # --mem-fraction-static); the rest holds activations and the CUDA context.
+    gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
+    # For prices; None: the price table's default.
+    region: str | None = None
+    name: str | None = None
+    description: str | None = None
+
+    @field_validator("model", mode="wrap")
+    @classmethod
+    def _model_form(cls, value: Any, handler: Any) -> Any:
+        # Pick the form from the value's shape, so problems name the user's keys.
+        if isinstance(value, str):
+            value = {"name": value}
+        if isinstance(value, dict) and (
+            ("name" in value and "layers" not in value) or "configFile" in value
+        ):
+            return ScenarioModel.model_validate(value)
+        if isinstance(value, dict):
+            return ModelArchitecture.model_validate(value)
+        return handler(value)
+
+    @field_validator("precision", mode="before")
+    @classmethod
+    def _precision_alias(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return PRECISION_ALIASES.get(value.lower(), value.lower())
+        return value
+
+    @field_validator("kv_cache_dtype", mode="before")
+    @classmethod
+    def _kv_alias(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            lowered = value.lower()
+            return (
+                "bf16"
+                if lowered in ("auto", "bfloat16", "fp16", "float16")
+                else (PRECISION_ALIASES.get(lowered, lowered))
+            )
+        return value
+
+    @field_validator("instance_type", mode="before")
+    @classmethod
+    def _dpd_instance_type(cls, value: Any) -> Any:
+        if (
+            isinstance(value, str)
+            and not value.startswith("ml.")
+            and f"ml.{value}" in DPD_INSTANCE_TYPES
+        ):
+            value = f"ml.{value}"
+        if value not in DPD_INSTANCE_TYPES:
+            raise ValueError(f"must be one of {', '.join(DPD_INSTANCE_TYPES)}")
+        return value
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _engine_alias(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            lowered = value.lower().replace("-", "").replace("_", "")
+            return {"tensorrtllm": "trtllm", "trtllm": "trtllm"}.get(lowered, lowered)
+        return value
+
+    @field_validator("region")
+    @classmethod
+    def _aws_region(cls, value: str | None) -> str | None:
+        if value is not None and value not in KNOWN_REGIONS:
+            raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_serving_form(self) -> Scenario:
+        if self.serving is not None and (self.prefill or self.decode):
+            raise ValueError("set serving (aggregated) or prefill and decode, not both")
+        if (self.prefill is None) != (self.decode is None):
+            raise ValueError("set prefill and decode together (or serving, aggregated)")
+        return self
+
+    @property
+    def disaggregated(self) -> bool:
+        return self.prefill is not None
+
+
+def _config_path(config_file: str, base_dir: Path | None) -> Path:
+    path = Path(config_file)
+    if not path.is_absolute() and base_dir is not None and (base_dir / path).is_file():
+        return base_dir / path
+    return path
+
+
+def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitecture:
+    # Deferred: counting parameters is the performance model's business.
+    from components.performance.model_costs import model_costs
+
+    key = f"scenario.model.configFile: {model.config_file}"
+    path = _config_path(model.config_file, base_dir)
+    try:
+        config = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ScenarioError(
+            f"scenario.model.configFile: {model.config_file}: no such file"
+        ) from None
+    except (OSError, json.JSONDecodeError) as unreadable:
+        raise ScenarioError(f"{key}: not a readable JSON file ({unreadable})") from None
+    if not isinstance(config, dict):
+        raise ScenarioError(
+            f"scenario.model.configFile: {model.config_file}: not a config.json object"
+        )
+    try:
+        # Weights' bytes come from the scenario's precision, so any quantization_config is
+        # taken rather than refused; 2 bytes stands until then.
+        architecture = architecture_from_hf_config(
+            config,
+            name=model.config_file,
+            parameters=model.parameters or 1.0,
+            weight_bytes_per_parameter=_checkpoint_bytes(config),
+        )
+    except ValueError as unreadable:
+        raise ScenarioError(
+            f"scenario.model.configFile: {model.config_file}: {unreadable}"
+        ) from None
+    if model.parameters is None:
+        counted = model_costs(architecture).shape_parameters
+        if architecture.hidden_size is None or counted <= 0:
+            raise ScenarioError(
+                f"scenario.model.parameters: {model.config_file} has no hidden_size to count "
+                "parameters from; set parameters"
+            )
+        architecture = architecture.model_copy(update={"parameters": counted})
+    return architecture
+
+
+def _checkpoint_bytes(config: dict[str, Any]) -> float:
+    """Bytes per parameter the checkpoint stores, from its quantization_config."""
+    quantization = config.get("quantization_config") or (config.get("text_config") or {}).get(
+        "quantization_config"
+    )
+    if not isinstance(quantization, dict):
+        return 2.0
+    described = json.dumps(quantization).lower()
+    if "fp4" in described or quantization.get("bits") == 4 or "int4" in described:
+        return PRECISION_WEIGHT_BYTES["fp4"]
+    if "fp8" in described or "float8" in described or quantization.get("bits") == 8:
+        return 1.0
+    return 2.0
+
+
+def resolve_model(scenario: Scenario, base_dir: Path | None = None) -> ModelArchitecture:
+    """The architecture the scenario serves; ScenarioError names the key when there is none."""
+    model = scenario.model
+    if isinstance(model, ModelArchitecture):
+        return model
+    if model.config_file is not None:
+        return _read_config(model, base_dir)
+    catalog_id = (
+        model.name if model.name in MODEL_CATALOG else catalog_id_for_model_name(model.name)
+    )
+    if catalog_id is None:
+        raise ScenarioError(
+            f"scenario.model.name: {model.name!r} is no catalog model; allowed: "
+            f"{', '.join(MODEL_CATALOG)}, or {{configFile: <path to config.json>}}"
+        )
+    architecture = MODEL_CATALOG[catalog_id]
+    if model.parameters is not None:
+        architecture = architecture.model_copy(update={"parameters": model.parameters})
+    return architecture
+
+
+def precision_of(scenario: Scenario, model: ModelArchitecture) -> Precision:
+    """The scenario's precision, else the checkpoint's own."""
+    if scenario.precision is not None:
+        return scenario.precision
+    stored = model.weight_bytes_per_parameter or model.kv_dtype_bytes
+    if stored <= PRECISION_WEIGHT_BYTES["fp4"] + 0.01:
+        return "fp4"
+    return "fp8" if stored <= 1.0 else "bf16"
+
+
+def weight_bytes_per_parameter(precision: Precision, model: ModelArchitecture) -> float:
+    """What the weights take: the precision's bytes, or the checkpoint's when it stores fewer
+    (GPT-OSS keeps MXFP4 experts whatever the GEMMs run in)."""
+    stored = model.weight_bytes_per_parameter or model.kv_dtype_bytes
+    return (
+        min(PRECISION_WEIGHT_BYTES[precision], stored)
+        if stored < 1
+        else PRECISION_WEIGHT_BYTES[precision]
+    )
