@@ -14,6 +14,11 @@ from infra.offline.collector import few_collections
 from infra.offline.cost_report import stack_cost
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
+from infra.offline.prediction_report import (
+    prediction_document,
+    prediction_lines,
+    predictions_markdown,
+)
 from infra.offline.render import run_program
 from infra.offline.render_report import summary, write_render
 from infra.offline.sizing_report import sizing_document, sizing_table
@@ -53,6 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    plan = commands.add_parser(
+        "plan", help="predict each endpoint's TTFT, TPOT and cost at its workload, with charts"
+    )
+    _stack_arguments(plan)
+    plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     return parser
 
 
@@ -89,6 +99,18 @@ def _checked(stack: str, config: StackConfig) -> CheckedConfig:
     return checked[0]
 
 
+def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
+    """The stack's configuration checked, or None once its problems are printed."""
+    config = _stack_config(args)
+    if config is None:
+        return None
+    try:
+        return _checked(args.stack, config)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return None
+
+
 def render(args: argparse.Namespace) -> int:
     out = args.out or Path("build") / args.stack
     refused = _out_problem(out)
@@ -104,31 +126,67 @@ def render(args: argparse.Namespace) -> int:
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
-    sizing = settings[0].sizing
+    sizing, predictions = settings[0].sizing, settings[0].predictions
+    names = [endpoint.name for endpoint in settings[0].stack.endpoints]
     cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
-    manifests = write_render(result, out, sizing_document(sizing, cost))
-    print(summary(result, out, manifests, sizing, cost))
+    document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
+    plan = predictions_markdown(names, predictions)
+    manifests = write_render(result, out, document, plan)
+    predicted = [
+        line
+        for name, prediction in zip(names, predictions, strict=True)
+        if prediction
+        for line in prediction_lines(name, prediction)
+    ]
+    print(summary(result, out, manifests, sizing, cost, predicted))
     return 0
 
 
 def size(args: argparse.Namespace) -> int:
-    config = _stack_config(args)
-    if config is None:
+    checked = _checked_stack(args)
+    if checked is None:
         return 2
-    try:
-        checked = _checked(args.stack, config)
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
     if args.json:
         cost = stack_cost(checked.stack.cluster, checked.region)
-        print(json.dumps(sizing_document(checked.sizing, cost), indent=2))
+        predicted = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(sizing_document(checked.sizing, cost, predicted), indent=2))
     else:
-        print("\n\n".join("\n".join(sizing_table(report)) for report in checked.sizing))
+        tables = [
+            sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])
+            for name, report, prediction in zip(
+                names, checked.sizing, checked.predictions, strict=True
+            )
+        ]
+        print("\n\n".join("\n".join(table) for table in tables))
     # Printed even so: the figures above are what explains these errors.
     if checked.sizing_errors:
         print("\n".join(checked.sizing_errors), file=sys.stderr)
         return 2
+    return 0
+
+
+def plan(args: argparse.Namespace) -> int:
+    """`plan --stack`: every endpoint's prediction, as a table and charts (markdown)."""
+    checked = _checked_stack(args)
+    if checked is None:
+        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    if args.json:
+        documents = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(dict(zip(names, documents, strict=True)), indent=2))
+        return 0
+    lines = predictions_markdown(names, checked.predictions)
+    if not lines:
+        print(
+            f"No endpoint of stack {args.stack} has a workload to predict: set "
+            "endpoints[i].workload with outputTokens, and requestsPerSecond or concurrency"
+        )
+        return 0
+    for name, prediction in zip(names, checked.predictions, strict=True):
+        if prediction:
+            print("\n".join(prediction_lines(name, prediction)), end="\n\n")
+    print("\n".join(lines))
     return 0
 
 
@@ -147,7 +205,7 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"render": render, "size": size, "diff": diff, "chart": chart}
+    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": plan}
     with few_collections():
         return commands[args.command](args)
 

@@ -52,6 +52,10 @@ def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
             changed = {owner[c.urn] for c in changes if c.urn in owner}
             base_cost = _cost(base_out) if base_out.is_dir() else None
             plan = cost_markdown(_cost(head_out), base_cost)
+            # The endpoints' predictions and charts, as the head's render wrote them.
+            predictions = (head_out / "plan.md").read_text().splitlines()
+            if predictions:
+                plan += ["", *predictions]
             graph = mermaid(head, changed)
             print(markdown_report(stack, base, changes, diffs, graph, plan), end="")
         else:

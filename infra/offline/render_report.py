@@ -49,8 +49,11 @@ def _manifest_file(obj: dict[str, Any]) -> str:
     return ".".join(p for p in parts if p) + ".yaml"
 
 
-def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -> list[Path]:
-    """Replace `out` with the render's files; return the manifests written."""
+def write_render(
+    result: RenderResult, out: Path, sizing_json: dict[str, Any], plan: list[str]
+) -> list[Path]:
+    """Replace `out` with the render's files; return the manifests written. `plan`: the
+    markdown of the endpoints' predictions, plan.md, which the PR comment carries."""
     if out.exists():
         shutil.rmtree(out)
     manifests_dir = out / "manifests"
@@ -64,6 +67,7 @@ def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -
     (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
     (out / "sizing.json").write_text(json.dumps(sizing_json, indent=2) + "\n")
     (out / "graph.mmd").write_text(mermaid(resources))
+    (out / "plan.md").write_text("\n".join(plan) + "\n" if plan else "")
     return written
 
 
@@ -134,7 +138,9 @@ def summary(
     manifests: list[Path],
     sizing: list[SizingReport],
     cost: dict[str, Any] | None,
+    predictions: list[str],
 ) -> str:
+    """`predictions`: the lines of each endpoint's predictions."""
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
     counts = resource_counts(resources)
@@ -156,12 +162,16 @@ def summary(
         lines += _endpoint_lines(resource.inputs)
     lines += ["", "Sizing (decoder, per GPU and TP rank):"]
     lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    if predictions:
+        lines += ["", "Predictions (performance model, an estimate):"]
+        lines += [f"  {line}" for line in predictions]
     lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [
         "",
-        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'} and "
+        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'}, "
+        f"{out / 'plan.md'} and "
         f"{len(manifests)} manifests in {out / 'manifests'}",
     ]
     return "\n".join(lines)

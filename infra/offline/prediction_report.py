@@ -1,0 +1,121 @@
+"""The performance model's predictions as people and programs read them: the render summary,
+`size`, `plan --stack`, sizing.json and the PR comment."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from components.performance.predict import Prediction
+from components.pricing.cost import usd
+from infra.endpoint_predictions import EndpointPrediction, layout, ms, slo_text
+from infra.offline.latency_chart import latency_markdown
+
+
+def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
+    """sizing.json's `prediction` of an endpoint: the configured layout's figures at the
+    workload's load, the autoscaling maxima's, the SLO and what meets it."""
+    if ep is None:
+        return None
+    suggestion = ep.suggestion
+    per_million = ep.cost_per_million_output_tokens
+    return {
+        **ep.configured.to_json(),
+        "atMaxima": ep.at_maxima.to_json() if ep.at_maxima else None,
+        "slo": None if ep.slo is None else ep.slo.model_dump(by_alias=True),
+        "meetsSlo": ep.meets_slo,
+        "costPerHour": None if ep.hourly is None else round(ep.hourly, 2),
+        "costPerMillionOutputTokens": None if per_million is None else round(per_million, 4),
+        "suggestion": None
+        if suggestion is None
+        else {
+            "prefillReplicas": suggestion.prefill_replicas,
+            "decodeReplicas": suggestion.decode_replicas,
+            **suggestion.prediction.to_json(),
+        },
+        "recommended": ep.recommended.to_json() if ep.recommended else None,
+    }
+
+
+def _figures(prediction: Prediction) -> str:
+    ttft = f"past {ms(prediction.ttft_ms)}" if prediction.saturated else ms(prediction.ttft_ms)
+    return (
+        f"TTFT {ttft}, TPOT {ms(prediction.tpot_ms)}, "
+        f"{prediction.output_tokens_per_second:,.0f} output tokens/s"
+    )
+
+
+def _verdict(ep: EndpointPrediction) -> str:
+    if ep.slo is None:
+        return "no SLO set (workload.slo)"
+    meets = "meets" if ep.meets_slo else "misses"
+    return f"{meets} the SLO ({slo_text(ep.slo)})"
+
+
+def _cost(ep: EndpointPrediction) -> str:
+    per_million = ep.cost_per_million_output_tokens
+    if ep.hourly is None or per_million is None:
+        return "cost unknown: no price in the table"
+    return f"{usd(ep.hourly)}/h for its GPUs, {usd(per_million)} per million output tokens"
+
+
+def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
+    """An endpoint's predictions for a terminal."""
+    if ep is None:
+        return [f"{name}: no prediction (workload.outputTokens is not set)"]
+    load = ep.configured.requests_per_second
+    lines = [
+        f"{name}: at {load:.3g} requests per second",
+        f"  as configured       {layout(ep.configured)}: {_figures(ep.configured)}",
+    ]
+    if ep.at_maxima is not None:
+        lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima)}")
+    lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
+    if ep.suggestion is not None:
+        found = ep.suggestion.prediction
+        lines.append(f"  would meet it       {layout(found)}: {_figures(found)}")
+    return lines
+
+
+def _cell(value: float | None, money: bool = False) -> str:
+    if value is None:
+        return "-"
+    return usd(value) if money else f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | None]) -> list[str]:
+    """One row per endpoint with a prediction, in markdown (read as is in a terminal)."""
+    rows = [
+        "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms | Output tokens/s | SLO | $/h "
+        "| $ per M tokens |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for name, ep in zip(names, eps, strict=True):
+        if ep is None:
+            continue
+        judged = ep.judged
+        ttft = ("> " if judged.saturated else "") + _cell(judged.ttft_ms)
+        slo = (
+            "-" if ep.slo is None else ("meets " if ep.meets_slo else "misses ") + slo_text(ep.slo)
+        )
+        rows.append(
+            f"| {name} | {judged.requests_per_second:.3g} | {layout(judged)} | {ttft} "
+            f"| {_cell(judged.tpot_ms)} | {_cell(judged.output_tokens_per_second)} | {slo} "
+            f"| {_cell(ep.hourly, money=True)} "
+            f"| {_cell(ep.cost_per_million_output_tokens, money=True)} |"
+        )
+    return rows if len(rows) > 2 else []
+
+
+def predictions_markdown(
+    names: Sequence[str], eps: Sequence[EndpointPrediction | None]
+) -> list[str]:
+    """The PR comment's and plan's section: the table, then each endpoint's charts."""
+    table = prediction_table(names, eps)
+    if not table:
+        return []
+    lines = ["**Predicted latency** (an estimate from the performance model):", "", *table]
+    for ep in eps:
+        if ep is not None:
+            lines += ["", *latency_markdown(ep.curve)]
+    return lines

@@ -1,0 +1,71 @@
+"""Predictions as the render, `size`, `plan --stack`, sizing.json and the PR comment show them."""
+
+import json
+import subprocess
+
+from infra.__main__ import main
+from infra.paths import ROOT
+from tests.support import config_file, dev_config, render
+
+MERMAID_CHECK = ["node", str(ROOT / "scripts" / "mermaid_check.mjs")]
+
+
+def with_slo(**slo: float) -> dict:
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["workload"]["slo"] = slo
+    return config
+
+
+def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_path, capsys):
+    assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Predictions (performance model, an estimate):" in out
+    assert "    meets the SLO (TTFT <= 2,000 ms, TPOT <= 50 ms)" in out
+    assert "workload" not in out.split("Warnings", 1)[1]
+    (endpoint,) = json.loads((tmp_path / "sizing.json").read_text())["endpoints"]
+    prediction = endpoint["prediction"]
+    assert prediction["requestsPerSecond"] == 3
+    assert {"ttftMs", "tpotMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
+    assert prediction["meetsSlo"] is True
+    assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50}
+    # No price in the table for us-west-2 yet: the cost is unknown, not guessed.
+    assert prediction["costPerMillionOutputTokens"] is None
+    # plan.md, which the PR comment carries, holds the table and charts Mermaid accepts.
+    plan = (tmp_path / "plan.md").read_text()
+    assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in plan
+    checked = subprocess.run([*MERMAID_CHECK, str(tmp_path / "plan.md")], capture_output=True)
+    assert (checked.returncode, checked.stdout) == (0, b"")
+
+
+def test_a_missed_slo_reaches_the_warnings_naming_the_workload():
+    result = render(with_slo(ttftMs=1, tpotMs=50))
+    (warning,) = [w for w in result.warnings if "workload" in w]
+    assert warning.startswith("hyperpod-dpd:endpoints[0].workload: at 3 requests per second")
+    assert "missing the SLO (TTFT <= 1 ms, TPOT <= 50 ms)" in warning
+
+
+def test_plan_stack_prints_each_endpoints_prediction_a_table_and_charts(capsys):
+    assert main(["plan", "--stack", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("dpd-test: at 3 requests per second\n")
+    assert "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms |" in out
+    assert out.count("```mermaid\nxychart-beta\n") == 2
+
+
+def test_plan_stack_json_gives_each_endpoints_prediction(capsys):
+    assert main(["plan", "--stack", "dev", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["dpd-test"]["mode"] == "disaggregated"
+
+
+def test_plan_of_a_stack_without_workloads_says_what_to_set(tmp_path, capsys):
+    config = dev_config()
+    del config["hyperpod-dpd:endpoints"][0]["workload"]
+    assert main(["plan", "--config-file", config_file(tmp_path, config)]) == 0
+    assert "set endpoints[i].workload with outputTokens" in capsys.readouterr().out
+
+
+def test_size_shows_the_prediction_after_the_sizing(capsys):
+    assert main(["size", "--stack", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("recommended PD buffer") < out.index("dpd-test: at 3 requests per second")
