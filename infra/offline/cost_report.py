@@ -64,6 +64,11 @@ def _amount(hourly: float | None) -> str:
     return f"{usd(hourly)}/h, about {usd(hourly * HOURS_PER_MONTH)} a month"
 
 
+def _unpriced(doc: dict[str, Any]) -> bool:
+    """No group has a price: totals would only say unknown."""
+    return all(g["hourlyPrice"] is None for g in doc["groups"])
+
+
 def cost_headline(doc: dict[str, Any]) -> str:
     published = doc["pricesPublished"]
     where = f"on demand in {doc['region']}"
@@ -76,10 +81,13 @@ def cost_lines(doc: dict[str, Any] | None) -> list[str]:
         return ["  the nodes are the existing cluster's (cluster.existing), billed there"]
     width = max(len(g["name"]) for g in doc["groups"])
     lines = [f"  {g['name']:<{width}}  {_group(g)}" for g in doc["groups"]]
-    lines += [f"  GPU nodes {_amount(doc['gpuHourly'])}", f"  all nodes {_amount(doc['hourly'])}"]
-    if all(g["hourlyPrice"] is None for g in doc["groups"]):
-        lines.append(f"  no prices: {NO_PRICES}")
-    return lines
+    if _unpriced(doc):
+        return [*lines, f"  no prices: {NO_PRICES}"]
+    return [
+        *lines,
+        f"  GPU nodes {_amount(doc['gpuHourly'])}",
+        f"  all nodes {_amount(doc['hourly'])}",
+    ]
 
 
 def _was(head: dict[str, Any], base: dict[str, Any] | None, key: str) -> str:
@@ -106,11 +114,11 @@ def cost_markdown(head: dict[str, Any] | None, base: dict[str, Any] | None) -> l
         lines.append(
             f"| `{g['name']}` | {g['count']} x `{g['instanceType']}` | {g['billing']} | {hourly} |"
         )
-    lines += [
+    if _unpriced(head):
+        return [*lines, "", f"No prices: {NO_PRICES}."]
+    return [
+        *lines,
         "",
         f"GPU nodes: {_amount(head['gpuHourly'])}{_was(head, base, 'gpuHourly')}; "
         f"all nodes: {_amount(head['hourly'])}{_was(head, base, 'hourly')}.",
     ]
-    if all(g["hourlyPrice"] is None for g in head["groups"]):
-        lines.append(f"No prices: {NO_PRICES}.")
-    return lines

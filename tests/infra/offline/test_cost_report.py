@@ -33,8 +33,18 @@ def test_the_summary_prices_each_group_and_totals_the_gpu_nodes_and_all():
 def test_without_prices_the_summary_says_so_and_how_to_fill_the_table():
     lines = cost_lines(document(region="eu-west-1"))
     assert lines[0] == "  p5-dpd  2 x ml.p5.48xlarge, no price in the table"
-    assert lines[2] == "  GPU nodes unknown (a group has no price)"
+    assert len(lines) == 3
     assert "scripts/derive_hyperpod_prices.py" in lines[-1]
+
+
+def test_a_group_without_a_price_leaves_the_totals_unknown():
+    lines = cost_lines(document(instanceType="ml.p5en.48xlarge"))
+    assert lines[0] == "  p5-dpd  2 x ml.p5en.48xlarge, no price in the table"
+    assert lines[1] == "  system  1 x ml.c5.4xlarge at $1.00 = $1.00/h"
+    assert lines[2:] == [
+        "  GPU nodes unknown (a group has no price)",
+        "  all nodes unknown (a group has no price)",
+    ]
 
 
 def test_an_existing_cluster_is_billed_there():

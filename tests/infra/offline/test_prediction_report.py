@@ -3,7 +3,13 @@
 import json
 import subprocess
 
+from components.endpoint.spec import DpdEndpointSpec
+from components.pricing.cost import usd
+from components.pricing.prices import PriceTable
+from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.__main__ import main
+from infra.endpoint_predictions import predict_endpoint
+from infra.offline.prediction_report import prediction_lines, prediction_table
 from infra.paths import ROOT
 from tests.support import config_file, dev_config, render
 
@@ -69,3 +75,15 @@ def test_size_shows_the_prediction_after_the_sizing(capsys):
     assert main(["size", "--stack", "dev"]) == 0
     out = capsys.readouterr().out
     assert out.index("recommended PD buffer") < out.index("dpd-test: at 3 requests per second")
+
+
+def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_tokens():
+    spec = DpdEndpointSpec.model_validate(dev_config()["hyperpod-dpd:endpoints"][0])
+    table = PriceTable("test", "2026-11-01", {"us-west-2": {"ml.p5.48xlarge": 80.0}})
+    ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2", table)
+    assert ep is not None and ep.cost_per_million_output_tokens is not None
+    per_million = usd(ep.cost_per_million_output_tokens)
+    lines = prediction_lines("dpd-test", ep)
+    assert lines[-1].endswith(f"$160.00/h for its GPUs, {per_million} per million output tokens")
+    (row,) = prediction_table(["dpd-test"], [ep])[2:]
+    assert row.endswith(f"| $160.00 | {per_million} |")
