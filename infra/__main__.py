@@ -14,6 +14,7 @@ from infra.offline.collector import few_collections
 from infra.offline.cost_report import stack_cost
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import fetch_chart
+from infra.offline.plan_command import add_plan_commands, run_plan
 from infra.offline.prediction_report import (
     prediction_document,
     prediction_lines,
@@ -58,9 +59,8 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
-    plan = commands.add_parser(
-        "plan", help="predict each endpoint's TTFT, TPOT and cost at its workload, with charts"
-    )
+    plan = add_plan_commands(commands)
+    # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     return parser
@@ -167,7 +167,12 @@ def size(args: argparse.Namespace) -> int:
 
 
 def plan(args: argparse.Namespace) -> int:
-    """`plan --stack`: every endpoint's prediction, as a table and charts (markdown)."""
+    """`plan predict|recommend --scenario FILE`, or, with no action, `plan --stack`."""
+    return run_plan(args) if args.plan_command else plan_stack(args)
+
+
+def plan_stack(args: argparse.Namespace) -> int:
+    """Every endpoint's prediction, as a table and charts (markdown)."""
     checked = _checked_stack(args)
     if checked is None:
         return 2

@@ -44,6 +44,15 @@ PRECISION_COMPUTE = {"bf16": 1.0, "fp8": 0.8, "fp4": 0.6}
 # Grouped expert GEMMs run small per-expert batches and wait on routing: their share of the
 # dense GEMMs' efficiency (DESIGN.md: DeepSeek-class prefill reaches about a quarter of peak).
 MOE_COMPUTE = 0.55
+# Kernel launches and synchronisation per layer and forward pass, beyond the kernels' own
+# time, even under CUDA graphs: about 20 us per layer; MoE layers add routing, permutation and
+# grouped-GEMM launches. Fitted on batch-1 decode (Llama 3.1 8B and 70B, DeepSeek-R1 on 8
+# GPUs) in the calibration table.
+LAYER_OVERHEAD_S = 20e-6
+MOE_LAYER_OVERHEAD_S = 50e-6
+# Speculative decoding: the chance each drafted token is accepted, for MTP and EAGLE heads.
+# DeepSeek-V3's report gives 85-90% for its first MTP token; later drafts accept less.
+DRAFT_ACCEPTANCE = 0.7
 # Collectives: the share of NVLink or EFA bandwidth an all-reduce or all-to-all reaches, and
 # the fixed latency of one (NCCL's small-message all-reduce within a node is ~10 us).
 COLLECTIVE_BANDWIDTH = 0.7

@@ -17,7 +17,9 @@ from components.performance.efficiency import (
     EFA_LATENCY_S,
     KV_TRANSFER_BANDWIDTH,
     KV_TRANSFER_LATENCY_S,
+    LAYER_OVERHEAD_S,
     MOE_COMPUTE,
+    MOE_LAYER_OVERHEAD_S,
     NVLINK_LATENCY_S,
     PRECISION_COMPUTE,
     EngineEfficiency,
@@ -137,14 +139,34 @@ def _communication(deployment: Deployment, layout: Parallelism, tokens_per_rank:
     expert_ranks = max(layout.expert_parallel, layout.data_parallel_attention)
     if not deployment.moe or expert_ranks <= 1:
         return all_reduce
-    leaving = (expert_ranks - 1) / expert_ranks
-    dispatched = (
-        tokens_per_rank / tp * costs.experts_per_token * costs.hidden_size * ALL_TO_ALL_BYTES
+    return all_reduce + _all_to_all(deployment, expert_ranks, tokens_per_rank / tp)
+
+
+def _all_to_all(deployment: Deployment, ranks: int, tokens: float) -> float:
+    """Dispatch and combine of one forward pass's MoE layers, `tokens` tokens per rank, each to
+    `experts_per_token` experts spread evenly over `ranks` GPUs. Copies for GPUs in the same
+    node go over NVLink; those for other nodes over EFA, once per node a token reaches (DeepEP's
+    node-deduplicated dispatch), while NVLink and EFA move in parallel."""
+    costs, machine = deployment.costs, deployment.machine
+    per_node = min(ranks, machine.gpus_per_node)
+    nodes = math.ceil(ranks / per_node)
+    token_bytes = costs.hidden_size * ALL_TO_ALL_BYTES
+    local_copies = costs.experts_per_token * (per_node - 1) / ranks
+    remote_copies = min(costs.experts_per_token * (ranks - per_node) / ranks, nodes - 1)
+    nvlink = (
+        local_copies
+        * tokens
+        * token_bytes
+        / (machine.gpu.nvlink_bytes_per_second * COLLECTIVE_BANDWIDTH)
     )
-    all_to_all = _collective_seconds(
-        deployment, layout.gpus, leaving * dispatched, ALL_TO_ALLS_PER_MOE_LAYER * costs.moe_layers
+    efa = (
+        remote_copies
+        * tokens
+        * token_bytes
+        / (machine.efa_bytes_per_second_per_gpu * COLLECTIVE_BANDWIDTH)
     )
-    return all_reduce + all_to_all
+    latency = EFA_LATENCY_S if nodes > 1 else NVLINK_LATENCY_S
+    return ALL_TO_ALLS_PER_MOE_LAYER * costs.moe_layers * (latency + max(nvlink, efa))
 
 
 def _compute_efficiency(deployment: Deployment, base: float) -> float:
@@ -157,24 +179,42 @@ def _compute_efficiency(deployment: Deployment, base: float) -> float:
     return efficiency
 
 
-def prefill_seconds(deployment: Deployment, layout: Parallelism, tokens: int) -> float:
-    """Prefill of one prompt of `tokens` on an otherwise idle replica."""
+def _layer_overhead(deployment: Deployment) -> float:
+    """Seconds per forward pass spent launching and synchronising each layer's kernels."""
+    costs = deployment.costs
+    return costs.layers * LAYER_OVERHEAD_S + costs.moe_layers * MOE_LAYER_OVERHEAD_S
+
+
+def prefill_seconds(
+    deployment: Deployment, layout: Parallelism, tokens: int, prompts: int = 1
+) -> float:
+    """Prefill of `prompts` prompts of `tokens` each, together, on an otherwise idle replica."""
     model, costs = deployment.model, deployment.costs
     efficiency = _compute_efficiency(deployment, deployment.efficiency.prefill_compute)
     rate = deployment.peak_flops * efficiency
     linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
     linear += 2 * costs.lm_head_parameters
-    # One prompt's attention runs on its own data-parallel group only.
+    # A prompt's attention runs on its own data-parallel attention group only.
     attention = costs.prefill_pair_flops * causal_pairs(model, tokens)
-    compute = linear / (layout.gpus * rate) + attention / (layout.tensor_parallel * rate)
-    chunks = max(1, math.ceil(tokens / PREFILL_CHUNK_TOKENS))
+    groups = min(prompts, layout.data_parallel_attention)
+    compute = prompts * (
+        linear / (layout.gpus * rate) + attention / (groups * layout.tensor_parallel * rate)
+    )
+    tokens_per_group = prompts * tokens / groups
+    passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
     reads = (
-        chunks
+        passes
         * weight_bytes_per_gpu(deployment, layout)
         / deployment.machine.gpu.hbm_bytes_per_second
     )
-    communication = _communication(deployment, layout, tokens)
-    return max(compute, reads) + communication + chunks * deployment.efficiency.step_overhead_s
+    communication = _communication(deployment, layout, tokens_per_group)
+    overhead = passes * (deployment.efficiency.step_overhead_s + _layer_overhead(deployment))
+    return max(compute, reads) + communication + overhead
+
+
+def prefill_batch_limit(layout: Parallelism, tokens: int) -> int:
+    """Prompts a prefill forward pass takes at once: a chunk's tokens per attention group."""
+    return max(1, PREFILL_CHUNK_TOKENS // max(tokens, 1)) * layout.data_parallel_attention
 
 
 def touched_expert_fraction(costs: ModelCosts, tokens: float) -> float:
@@ -186,25 +226,32 @@ def touched_expert_fraction(costs: ModelCosts, tokens: float) -> float:
 
 
 def decode_step_seconds(
-    deployment: Deployment, layout: Parallelism, batch: float, context: float
+    deployment: Deployment,
+    layout: Parallelism,
+    batch: float,
+    context: float,
+    tokens_per_request: int = 1,
 ) -> float:
-    """One decode step of `batch` requests (the replica's whole batch), `context` tokens each."""
+    """One decode step of `batch` requests (the replica's whole batch), `context` tokens each,
+    each checking `tokens_per_request` tokens (more than one with speculative decoding)."""
     model, costs = deployment.model, deployment.costs
     batch = max(batch, 1.0)
+    tokens = batch * tokens_per_request
     routed = deployment.weight_bytes * costs.routed_fraction
     weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    weights += routed * touched_expert_fraction(costs, batch) / layout.gpus
+    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
     per_group = batch / layout.data_parallel_attention
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
     reads = (weights + kv) / bandwidth
     efficiency = _compute_efficiency(deployment, deployment.efficiency.decode_compute)
-    flops = batch * (
+    flops = tokens * (
         2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
     )
     compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
-    communication = _communication(deployment, layout, per_group)
-    return max(reads, compute) + communication + deployment.efficiency.step_overhead_s
+    communication = _communication(deployment, layout, per_group * tokens_per_request)
+    overhead = deployment.efficiency.step_overhead_s + _layer_overhead(deployment)
+    return max(reads, compute) + communication + overhead
 
 
 def kv_transfer_seconds(

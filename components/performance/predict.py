@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.performance.efficiency import ENGINE_EFFICIENCY
+from components.performance.efficiency import DRAFT_ACCEPTANCE, ENGINE_EFFICIENCY
 from components.performance.hardware import machine
 from components.performance.phases import (
     PREFILL_CHUNK_TOKENS,
@@ -24,10 +24,12 @@ from components.performance.phases import (
     decode_step_seconds,
     kv_bytes_per_rank,
     kv_transfer_seconds,
+    prefill_batch_limit,
     prefill_seconds,
     weight_bytes_per_gpu,
 )
 from components.performance.queueing import (
+    BISECTION_STEPS,
     SATURATED_UTILIZATION,
     bisect_increasing,
     decode_batch,
@@ -144,7 +146,6 @@ def _resolve_role(
     name: str, layout: RoleLayout, deployment: Deployment, tokens: int, utilization: float
 ) -> Role:
     key = f"scenario.{name}"
-    gpus_per_node = deployment.machine.gpus_per_node
     dp = layout.data_parallel_attention
     if layout.tensor_parallel is None:
         fitting = [
@@ -181,12 +182,8 @@ def _resolve_role(
         )
     pool = hbm * utilization - weights
     kv_batch = dp * max(1, math.floor(pool / one_request)) if pool > 0 else dp
-    ceiling = layout.max_num_seqs or DEFAULT_MAX_BATCH
-    if gpus > gpus_per_node and gpus % gpus_per_node:
-        raise ScenarioError(
-            f"{key}: a replica of {gpus} GPUs spans nodes of {gpus_per_node} unevenly; allowed: "
-            f"tensorParallel x dataParallelAttention up to {gpus_per_node} or a multiple of it"
-        )
+    # The engine's limit holds per data-parallel attention group.
+    ceiling = (layout.max_num_seqs or DEFAULT_MAX_BATCH) * dp
     return Role(name, layout.replicas, parallelism, max(1, min(ceiling, kv_batch)))
 
 
@@ -204,84 +201,114 @@ class _System:
     """A resolved scenario: its phases as functions of the arrival rate."""
 
     def __init__(
-        self, deployment: Deployment, roles: tuple[Role, ...], input_tokens: int, output_tokens: int
+        self,
+        deployment: Deployment,
+        roles: tuple[Role, ...],
+        workload: tuple[int, int],
+        draft_tokens: int = 0,
     ):
         self.deployment = deployment
         self.roles = roles
-        self.input_tokens = input_tokens
-        self.output_tokens = output_tokens
-        self.context = input_tokens + output_tokens / 2
+        self.input_tokens, self.output_tokens = workload
+        self.context = self.input_tokens + self.output_tokens / 2
         self.first = roles[0]
         self.decoder = roles[-1]
-        self.prefill_s = prefill_seconds(deployment, self.first.parallelism, input_tokens)
         self.disaggregated = len(roles) == 2
+        # Speculative decoding checks 1 + drafts tokens a step and keeps the accepted ones.
+        self.checked_tokens = 1 + draft_tokens
+        self.accepted_tokens = sum(DRAFT_ACCEPTANCE**i for i in range(draft_tokens + 1))
+        self.prefill_limit = prefill_batch_limit(self.first.parallelism, self.input_tokens)
+        self.prefill_one = self.prefill(1)
+        self.transfer_s = 0.0
         if self.disaggregated:
             self.transfer_s = kv_transfer_seconds(
                 deployment,
                 self.first.parallelism,
                 self.decoder.parallelism,
-                input_tokens,
-                self.prefill_s,
+                self.input_tokens,
+                self.prefill_one,
             )[1]
-        else:
-            self.transfer_s = 0.0
+
+    def prefill(self, prompts: float) -> float:
+        return prefill_seconds(self.deployment, self.first.parallelism, self.input_tokens, prompts)
+
+    def prefill_batch(self, rate: float) -> float:
+        """Prompts a prefill pass takes at `rate` per replica: those that arrive while the
+        previous pass runs (bulk service), one at least, the pass's limit at most."""
+        prompts = 1.0
+        for _ in range(BISECTION_STEPS):
+            prompts = min(max(rate * self.prefill(prompts), 1.0), self.prefill_limit)
+        return prompts
 
     def step(self, batch: float) -> float:
         return decode_step_seconds(
-            deployment=self.deployment,
-            layout=self.decoder.parallelism,
-            batch=batch,
-            context=self.context,
+            self.deployment, self.decoder.parallelism, batch, self.context, self.checked_tokens
         )
+
+    def token_seconds(self, batch: float) -> float:
+        return self.step(batch) / self.accepted_tokens
 
     def capacity(self) -> float:
         """Requests per second the layout serves at most."""
         full = self.decoder.max_batch
-        decode_seconds_per_request = self.output_tokens * self.step(full) / full
+        decode_seconds = self.output_tokens * self.token_seconds(full) / full
+        prefill_seconds_each = self.prefill(self.prefill_limit) / self.prefill_limit
         if self.disaggregated:
             return min(
-                self.first.replicas / self.prefill_s,
-                self.decoder.replicas / decode_seconds_per_request,
+                self.first.replicas / prefill_seconds_each,
+                self.decoder.replicas / decode_seconds,
             )
-        return self.first.replicas / (self.prefill_s + decode_seconds_per_request)
+        return self.first.replicas / (prefill_seconds_each + decode_seconds)
 
     def at(self, rate: float, concurrency: int | None = None) -> _Point:
         prefill_rate = rate / self.first.replicas
-        queue = md1_wait(prefill_rate, self.prefill_s)
-        if concurrency is not None:
-            # A client waits behind at most the other clients' prompts.
-            queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * self.prefill_s)
+        prompts = self.prefill_batch(prefill_rate)
+        prefill = self.prefill(prompts)
+        prefill_busy = min(prefill_rate * prefill / prompts, SATURATED_UTILIZATION)
         if self.disaggregated:
-
-            def token_seconds(batch: float) -> float:
-                return self.step(batch)
-
             decode_rate = rate / self.decoder.replicas
-            extra = self.transfer_s
+            stretch = 1.0
         else:
-            busy = min(prefill_rate * self.prefill_s, SATURATED_UTILIZATION)
-
-            def token_seconds(batch: float) -> float:
-                return self.step(batch) / (1 - busy)
-
             decode_rate = prefill_rate
-            extra = 0.0
+            # Prefill passes take turns with decode steps: decoding slows by their share.
+            stretch = 1 / (1 - prefill_busy)
+
+        def token_seconds(batch: float) -> float:
+            return self.token_seconds(batch) * stretch
+
         batch = decode_batch(decode_rate, self.output_tokens, token_seconds, self.decoder.max_batch)
         if batch is None:
             batch = float(self.decoder.max_batch)
         if concurrency is not None:
             batch = min(batch, max(concurrency / self.decoder.replicas, 1.0))
-        tpot = token_seconds(batch)
         step = self.step(batch)
-        chunks = (
-            1 if self.disaggregated else max(1, math.ceil(self.input_tokens / PREFILL_CHUNK_TOKENS))
-        )
-        ttft = queue + self.prefill_s + extra + chunks * step
+        if self.disaggregated:
+            # The first token comes from the decoder's first step after the transfer.
+            service = prefill
+            ttft_tail = self.transfer_s + step
+        else:
+            # Each chunk of an aggregated prompt rides in a step with the running decodes.
+            service = prefill + math.ceil(self.input_tokens / PREFILL_CHUNK_TOKENS) * step
+            ttft_tail = 0.0
+        queue = md1_wait(prefill_rate * service / prompts, service)
+        if concurrency is not None:
+            # A client waits behind at most the other clients' prompts.
+            queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * service / prompts)
+        ttft = queue + service + ttft_tail
         batches = (0.0, batch) if self.disaggregated else (batch,)
-        return _Point(ttft, tpot, queue, self.prefill_s, extra, batches)
+        return _Point(ttft, token_seconds(batch), queue, prefill, self.transfer_s, batches)
 
     def cycle(self, point: _Point) -> float:
         return point.ttft + max(self.output_tokens - 1, 0) * point.tpot
+
+
+def _draft_tokens(scenario: Scenario) -> int:
+    """Drafted tokens per step from e.g. `mtp3`, `eagle3` or `3`; none when unset."""
+    setting = scenario.speculative_decoding
+    if not setting:
+        return 0
+    digits = "".join(ch for ch in setting if ch.isdigit())
+    return int(digits) if digits else 1
 
 
 def _workload_tokens(scenario: Scenario) -> tuple[int, int]:
@@ -297,11 +324,23 @@ def _workload_tokens(scenario: Scenario) -> tuple[int, int]:
     return workload.typical_input_tokens, workload.output_tokens
 
 
+def _kv_dtype(scenario: Scenario, precision: str) -> str | None:
+    """The KV cache's dtype: the scenario's; else FP8 where TensorRT-LLM runs an FP8 or FP4
+    checkpoint (NVIDIA's ModelOpt checkpoints set kv_cache_quant_algo FP8); else the model's
+    (vLLM and SGLang's `auto`)."""
+    if scenario.kv_cache_dtype is not None:
+        return scenario.kv_cache_dtype
+    if scenario.engine == "trtllm" and precision in ("fp8", "fp4"):
+        return "fp8"
+    return None
+
+
 def _deployment(scenario: Scenario, base_dir: Path | None) -> Deployment:
     model = resolve_model(scenario, base_dir)
-    if scenario.kv_cache_dtype is not None:
-        model = model.model_copy(update={"dtype": scenario.kv_cache_dtype})
     precision = precision_of(scenario, model)
+    kv_dtype = _kv_dtype(scenario, precision)
+    if kv_dtype is not None:
+        model = model.model_copy(update={"dtype": kv_dtype})
     return Deployment.of(
         model,
         machine(scenario.instance_type),
@@ -313,7 +352,9 @@ def _deployment(scenario: Scenario, base_dir: Path | None) -> Deployment:
 
 def _layouts(scenario: Scenario) -> dict[str, RoleLayout]:
     if scenario.disaggregated:
-        return {"prefill": scenario.prefill, "decode": scenario.decode}
+        # A measurement of one role alone gives the other as much: its own layout stands in.
+        prefill = scenario.prefill or scenario.decode
+        return {"prefill": prefill, "decode": scenario.decode or prefill}
     return {"serving": scenario.serving or RoleLayout()}
 
 
@@ -326,7 +367,7 @@ def system_of(scenario: Scenario, base_dir: Path | None = None) -> _System:
         )
         for name, layout in _layouts(scenario).items()
     )
-    return _System(deployment, roles, input_tokens, output_tokens)
+    return _System(deployment, roles, (input_tokens, output_tokens), _draft_tokens(scenario))
 
 
 def _solve(system: _System, scenario: Scenario) -> tuple[float, _Point, bool]:

@@ -12,12 +12,13 @@ from collections.abc import Callable
 
 # Past this utilization an open-loop queue grows without bound; the prediction reports the
 # figures at the edge and says it is saturated.
-SATURATED_UTILIZATION = 0.95
+SATURATED_UTILIZATION = 0.9
 BISECTION_STEPS = 50
 
 
-def md1_wait(arrival_rate: float, service_seconds: float) -> float:
-    utilization = min(arrival_rate * service_seconds, SATURATED_UTILIZATION)
+def md1_wait(utilization: float, service_seconds: float) -> float:
+    """Mean wait in an M/D/1 queue at `utilization` (held below saturation)."""
+    utilization = min(utilization, SATURATED_UTILIZATION)
     return utilization * service_seconds / (2 * (1 - utilization))
 
 

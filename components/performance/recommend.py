@@ -232,7 +232,7 @@ def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option)
         transfer = kv_transfer_seconds(
             deployment, prefill_role.parallelism, decode_role.parallelism, tokens, remote
         )[1]
-        if md1_wait(rate, remote) + remote + transfer <= local * (1 + batch):
+        if md1_wait(rate * remote, remote) + remote + transfer <= local * (1 + batch):
             return tokens
     return None
 

@@ -84,6 +84,13 @@ class RoleLayout(Spec):
         return tensor_parallel * self.data_parallel_attention
 
 
+# Keys a scenario file may carry to describe itself or a measurement it records; the model
+# reads none of them.
+ANNOTATION_KEYS = frozenset(
+    {"id", "notes", "source", "measured", "measuredP99", "gpu", "kind", "estimated", "latencyBound"}
+)
+
+
 class Scenario(Spec):
     model: ScenarioModel | ModelArchitecture
     # None: the checkpoint's own (DeepSeek and MiniMax-M2 FP8, GPT-OSS MXFP4, else BF16).
@@ -103,6 +110,15 @@ class Scenario(Spec):
     region: str | None = None
     name: str | None = None
     description: str | None = None
+    # Speculative decoding (e.g. mtp3, eagle3): drafts this many tokens per step.
+    speculative_decoding: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _annotations_aside(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: item for key, item in value.items() if key not in ANNOTATION_KEYS}
+        return value
 
     @field_validator("model", mode="wrap")
     @classmethod
@@ -169,13 +185,11 @@ class Scenario(Spec):
     def _one_serving_form(self) -> Scenario:
         if self.serving is not None and (self.prefill or self.decode):
             raise ValueError("set serving (aggregated) or prefill and decode, not both")
-        if (self.prefill is None) != (self.decode is None):
-            raise ValueError("set prefill and decode together (or serving, aggregated)")
         return self
 
     @property
     def disaggregated(self) -> bool:
-        return self.prefill is not None
+        return self.prefill is not None or self.decode is not None
 
 
 def _config_path(config_file: str, base_dir: Path | None) -> Path:

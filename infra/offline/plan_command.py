@@ -1,0 +1,153 @@
+"""`python -m infra plan predict|recommend --scenario FILE [--json]`: the performance model on
+a scenario file, as a readable summary or JSON. Exit 2 with one line naming the key when the
+scenario can't be predicted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from components.performance.predict import Prediction, predict
+from components.performance.recommend import Option, Recommendation, recommend
+from components.performance.scenario import Scenario, ScenarioError
+from components.pricing.prices import hourly_price
+from infra.offline.yaml_io import load
+
+# Prices are per region; a scenario without `region` is priced here.
+DEFAULT_REGION = "us-east-1"
+
+
+def add_plan_commands(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    plan = commands.add_parser(
+        "plan", help="predict TTFT, TPOT and throughput, or size prefill and decode for an SLO"
+    )
+    actions = plan.add_subparsers(dest="plan_command")
+    for name, text in (
+        ("predict", "predict a scenario's TTFT, TPOT and output tokens per second"),
+        ("recommend", "the cheapest disaggregated layout meeting the scenario's workload.slo"),
+    ):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("--scenario", type=Path, required=True, help="scenario YAML file")
+        action.add_argument("--json", action="store_true", help="print JSON")
+    return plan
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    key = ".".join(["scenario", *map(str, first["loc"])])
+    message = first["msg"].removeprefix("Value error, ")
+    value = first.get("input")
+    shown = (
+        f" (got {value!r})" if first["type"] != "missing" and not isinstance(value, dict) else ""
+    )
+    return f"{key}: {message}{shown}"
+
+
+def load_scenario(path: Path) -> Scenario:
+    try:
+        document = load(path.read_text())
+    except OSError as unreadable:
+        raise ScenarioError(f"--scenario: {path}: {unreadable.strerror or unreadable}") from None
+    except Exception as malformed:
+        raise ScenarioError(
+            f"--scenario: {path}: not YAML ({str(malformed).splitlines()[0]})"
+        ) from None
+    if not isinstance(document, dict):
+        raise ScenarioError(f"--scenario: {path}: must be a mapping of scenario keys")
+    try:
+        return Scenario.model_validate(document)
+    except ValidationError as invalid:
+        raise ScenarioError(_problem(invalid)) from None
+
+
+def _role_line(role: dict[str, Any], name: str) -> str:
+    parallel = [f"TP {role['tensorParallel']}"]
+    if "expertParallel" in role:
+        parallel.append(f"EP {role['expertParallel']}")
+    if "dataParallelAttention" in role:
+        parallel.append(f"DP-attention {role['dataParallelAttention']}")
+    return (
+        f"  {name:8} {role['replicas']} x ({', '.join(parallel)}) = {role['gpus']} GPUs, "
+        f"batch {role['batch']:g} of at most {role['maxBatch']}"
+    )
+
+
+def prediction_lines(prediction: Prediction) -> list[str]:
+    document = prediction.to_json()
+    mode = document["mode"]
+    lines = [
+        f"{mode}: TTFT {document['ttftMs']:g} ms, TPOT {document['tpotMs']:g} ms, "
+        f"{document['outputTokensPerSecond']:g} output tokens/s "
+        f"({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
+        f"({prediction.instances} instances)",
+        f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
+        + (f" + KV transfer {document['kvTransferMs']:g} ms" if prediction.disaggregated else "")
+        + " + first decode step",
+    ]
+    lines += [_role_line(document[role.name], role.name) for role in prediction.roles]
+    if prediction.saturated:
+        lines.append(
+            f"  saturated: the layout serves at most {document['maxRequestsPerSecond']:g} "
+            "requests/s; the figures are at that limit and the queue grows"
+        )
+    return lines
+
+
+def _option_lines(title: str, option: Option | None) -> list[str]:
+    if option is None:
+        return [f"{title}: none meets the SLO"]
+    cost = (
+        "no price in the table"
+        if option.cost_per_hour is None
+        else f"${option.cost_per_hour:,.2f}/h"
+    )
+    meets = "meets the SLO" if option.meets_slo else "misses the SLO"
+    lines = prediction_lines(option.prediction)
+    return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
+
+
+def recommendation_lines(recommendation: Recommendation) -> list[str]:
+    threshold = recommendation.routing_threshold
+    return [
+        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated),
+        *_option_lines(
+            "Best aggregated layout on the same GPUs", recommendation.aggregated_same_gpus
+        ),
+        *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated),
+        recommendation.verdict,
+        "routingThreshold: "
+        + (
+            f"{threshold} (prompts from this length gain by the disaggregated path)"
+            if threshold is not None
+            else "none: no prompt length gains by the disaggregated path"
+        ),
+    ]
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    if args.plan_command is None:
+        print("plan: name an action: predict or recommend", file=sys.stderr)
+        return 2
+    try:
+        scenario = load_scenario(args.scenario)
+        base_dir = args.scenario.parent
+        if args.plan_command == "predict":
+            result: Prediction | Recommendation = predict(scenario, base_dir)
+        else:
+            price = hourly_price(scenario.instance_type, scenario.region or DEFAULT_REGION)
+            result = recommend(scenario, base_dir, price_per_instance_hour=price)
+    except ScenarioError as refused:
+        print(refused, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2))
+    elif isinstance(result, Prediction):
+        print("\n".join(prediction_lines(result)))
+    else:
+        print("\n".join(recommendation_lines(result)))
+    return 0
