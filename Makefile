@@ -23,6 +23,7 @@ NODE_STAMP := node_modules/.installed
 setup: $(STAMP) $(POLICY_STAMP) $(SCANNERS_STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt requirements-dev.txt
+	@echo "Installing the pinned Python packages into $(VENV) (about a minute and a half, once)..."
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@

@@ -13,7 +13,7 @@ from infra.config_errors import ConfigError
 from infra.offline.collector import few_collections
 from infra.offline.cost_report import stack_cost
 from infra.offline.diff_command import run_diff
-from infra.offline.fetch_chart import fetch_chart
+from infra.offline.fetch_chart import ChartError, fetch_chart
 from infra.offline.plan_command import add_plan_commands, run_plan
 from infra.offline.prediction_report import (
     prediction_document,
@@ -204,7 +204,11 @@ def diff(args: argparse.Namespace) -> int:
 
 
 def chart(args: argparse.Namespace) -> int:
-    print(f"HyperPod dependencies chart ready in {fetch_chart()}")
+    try:
+        print(f"HyperPod dependencies chart ready in {fetch_chart()}")
+    except ChartError as failed:
+        print(f"make chart: {failed}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -36,6 +36,7 @@ from components.observability.workspace import workspace_arn
 from components.operator.checks import resolved_operator_version
 from components.operator.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.storage.buckets import Buckets, BucketsArgs
+from infra.next_steps import EndpointTarget, next_steps
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
 
@@ -262,6 +263,41 @@ def _operator(
     return [operator]
 
 
+def _export_next_steps(settings: Settings, observability: Observability | None) -> None:
+    """The commands a user runs once `pulumi up` returns, with this stack's names."""
+    targets = []
+    for spec in settings.stack.endpoints:
+        s3 = spec.model_source.s3
+        bucket = (s3.bucket if s3 else None) or settings.bucket_names.model
+        targets.append(
+            EndpointTarget(
+                name=spec.name,
+                namespace=spec.namespace,
+                model_name=spec.model_name,
+                sagemaker_endpoint=spec.endpoint_name,
+                invocation_path=spec.invocation_endpoint,
+                weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
+            )
+        )
+    metrics = (
+        [observability.prometheus_endpoint, observability.grafana_url]
+        if observability is not None
+        else [None, None]
+    )
+    pulumi.export(
+        "nextSteps",
+        pulumi.Output.all(*metrics).apply(
+            lambda found: next_steps(
+                cluster=settings.cluster_name,
+                region=settings.account.region,
+                endpoints=targets,
+                prometheus_endpoint=found[0],
+                grafana_url=found[1],
+            )
+        ),
+    )
+
+
 def build_stack(settings: Settings) -> None:
     stack, account = settings.stack, settings.account
     buckets = Buckets(
@@ -331,3 +367,4 @@ def build_stack(settings: Settings) -> None:
             for name, endpoint in endpoints.items()
         },
     )
+    _export_next_steps(settings, observability)

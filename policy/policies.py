@@ -187,7 +187,7 @@ def validate_model_bucket(args: StackValidationArgs, report_violation: ReportVio
             if r.resource_type in BUCKET_VERSIONING and _configures(r, bucket)
         ]
         violations = model_bucket_violations(
-            protected=bool(bucket.opts.protect),
+            force_destroy=_known(bucket.props, "forceDestroy") is True,
             versioning_statuses=[
                 (_known(v, "versioningConfiguration") or {}).get("status") for v in versionings
             ],
@@ -309,8 +309,8 @@ INFERENCE_OPERATOR_MINIMUM = ResourceValidationPolicy(
 MODEL_BUCKET_KEPT = StackValidationPolicy(
     name="model-bucket-kept",
     description=(
-        f"The model bucket ({MODEL_BUCKET_RESOURCE!r}) is protected from deletion and "
-        "versioned: its weights take hours to copy in, and endpoints read them."
+        f"The model bucket ({MODEL_BUCKET_RESOURCE!r}) is versioned and never emptied on "
+        "deletion: its weights take hours to copy in, and endpoints read them."
     ),
     validate=validate_model_bucket,
 )

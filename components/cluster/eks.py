@@ -34,6 +34,28 @@ class EksClusterArgs:
     protect: bool = False
 
 
+# pulumi-eks's control plane, inside its component.
+CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
+
+
+def delete_control_plane_first(
+    args: pulumi.ResourceTransformArgs,
+) -> pulumi.ResourceTransformResult | None:
+    """EKS names are unique per account and region, and this cluster's is fixed (HyperPod, the
+    subnet tags and the add-ons name it): a replacement must delete the old control plane before
+    creating the new one, or the create collides on the name. Children of a component do not
+    inherit deleteBeforeReplace, and transforms are what reach the children of a packaged
+    component such as pulumi-eks's (Pulumi docs, resource option `transforms`)."""
+    if args.type_ != CONTROL_PLANE_TYPE:
+        return None
+    return pulumi.ResourceTransformResult(
+        props=args.props,
+        opts=pulumi.ResourceOptions.merge(
+            args.opts, pulumi.ResourceOptions(delete_before_replace=True)
+        ),
+    )
+
+
 class EksCluster(pulumi.ComponentResource):
     """No node groups: HyperPod brings the nodes. coredns waits for them (see NodeAddons)."""
 
@@ -67,8 +89,14 @@ class EksCluster(pulumi.ComponentResource):
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
             # A remote component's resource inputs are not recorded as its dependencies.
+            # deleteBeforeReplace on the component itself is what Pulumi's Construct and the
+            # offline diff see; the transform puts it on the control plane, where it acts.
             opts=pulumi.ResourceOptions(
-                parent=self, depends_on=[args.security_group], protect=args.protect
+                parent=self,
+                depends_on=[args.security_group],
+                protect=args.protect,
+                delete_before_replace=True,
+                transforms=[delete_control_plane_first],
             ),
         )
         aws.eks.Addon(

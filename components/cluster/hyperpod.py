@@ -150,6 +150,9 @@ class HyperPodCluster(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(
                 parent=self,
                 protect=args.protect,
+                # HyperPod cluster names are unique per account and region, and this one is
+                # fixed: a replacement deletes the old cluster before creating the new one.
+                delete_before_replace=True,
                 # Nodes run the scripts and assume the role the moment they start.
                 depends_on=depends_on,
                 custom_timeouts=TIMEOUTS,

@@ -131,13 +131,22 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
                 f"{spec.max_model_len} (0 sends every request through DPD)",
             )
         )
-    if spec.prefill.replicas > 1 and spec.routing_strategy == "prefixaware":
+    prefills = spec.prefill.max_replicas
+    if prefills > 1 and spec.routing_strategy == "prefixaware":
+        how_many = (
+            f"up to {prefills} prefill replicas (prefill.autoscaling.maxReplicas)"
+            if spec.prefill.autoscaling
+            else f"{prefills} prefill replicas"
+        )
+        # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
+        # operator docs): following the advice replaces the endpoint.
         found.append(
             warning(
                 "prefixaware-many-prefills",
                 "routingStrategy",
-                f"prefixaware with {spec.prefill.replicas} prefill replicas can pile load on "
-                "one prefiller; roundrobin spreads it evenly",
+                f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
+                "spreads it evenly, but changing routingStrategy replaces the endpoint (deleted "
+                "and created again: no answers until its pods are ready again)",
             )
         )
     return found

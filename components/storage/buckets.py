@@ -36,6 +36,7 @@ class Buckets(pulumi.ComponentResource):
                 names.logs,
                 logs_bucket=None,
                 protect=args.protect,
+                force_destroy=True,
                 receives_logs_from=args.account_id,
             ),
             opts=child,
@@ -47,7 +48,7 @@ class Buckets(pulumi.ComponentResource):
             *,
             protect: bool,
             versioned: bool = False,
-            retain_on_delete: bool = False,
+            retained: bool = False,
         ) -> HardenedBucket:
             return HardenedBucket(
                 role,
@@ -57,7 +58,8 @@ class Buckets(pulumi.ComponentResource):
                     kms_key_arn=args.kms_key_arn,
                     versioned=versioned,
                     protect=protect,
-                    retain_on_delete=retain_on_delete,
+                    retain_on_delete=retained,
+                    force_destroy=not retained,
                 ),
                 opts=child,
             )
@@ -69,17 +71,18 @@ class Buckets(pulumi.ComponentResource):
             if args.lifecycle_scripts
             else None
         )
-        # Weights take hours to copy in: always versioned and protected, and kept in AWS even
-        # if the stack is destroyed with the protection lifted.
+        # Weights take hours to copy in: always versioned, and retained rather than protected,
+        # so that `pulumi destroy` succeeds and leaves them in the account (a protected bucket
+        # would make the destroy fail). `buckets.protect` protects it as well, on request.
         self.model = (
             None
             if args.model_bucket_exists
             else data_bucket(
                 MODEL_BUCKET_RESOURCE,
                 names.model,
-                protect=True,
+                protect=args.protect,
                 versioned=True,
-                retain_on_delete=True,
+                retained=True,
             )
         )
         self.tls = data_bucket("tls-certificates", names.tls, protect=args.protect)

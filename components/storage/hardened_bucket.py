@@ -19,11 +19,16 @@ class HardenedBucketArgs:
     logs_bucket: pulumi.Input[str] | None
     # SSE-KMS with this key; SSE-S3 when None.
     kms_key_arn: str | None = None
-    # For data that matters: keep every version, and refuse `pulumi destroy`.
+    # For data that matters: keep every version.
     versioned: bool = False
+    # Refuse `pulumi destroy` (and any replacement) until `pulumi state unprotect`.
     protect: bool = False
-    # Keep the bucket in AWS even when Pulumi deletes it (a destroy, or a rename that replaces).
+    # Keep the bucket, hardened, in AWS when Pulumi deletes it (a destroy, or a rename that
+    # replaces): the destroy succeeds and only forgets it.
     retain_on_delete: bool = False
+    # Delete every object and every version with the bucket, so that `pulumi destroy` does not
+    # stop at BucketNotEmpty. Never together with retain_on_delete.
+    force_destroy: bool = False
     # The account whose buckets deliver access logs here, for the access-log bucket.
     receives_logs_from: str | None = None
 
@@ -35,10 +40,16 @@ class HardenedBucket(pulumi.ComponentResource):
         self, name: str, args: HardenedBucketArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         super().__init__("hyperpod-dpd:storage:HardenedBucket", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
+        # A retained bucket keeps its encryption, public access block, policy and versioning:
+        # deleting those would leave it in the account unhardened and unversioned.
+        child = pulumi.ResourceOptions(parent=self, retain_on_delete=args.retain_on_delete)
         self.bucket = aws.s3.Bucket(
             name,
             bucket=args.bucket_name,
+            # The provider empties the bucket first, object versions and delete markers included
+            # (terraform-provider-aws `emptyBucket`); it takes effect only once an update has
+            # recorded it in the state (pulumi-aws docs, s3.Bucket `forceDestroy`).
+            force_destroy=args.force_destroy,
             opts=pulumi.ResourceOptions(
                 parent=self, protect=args.protect, retain_on_delete=args.retain_on_delete
             ),
@@ -77,7 +88,9 @@ class HardenedBucket(pulumi.ComponentResource):
                 )
             ),
             # S3 refuses policy changes while the public access block is being applied.
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[public_access]),
+            opts=pulumi.ResourceOptions.merge(
+                child, pulumi.ResourceOptions(depends_on=[public_access])
+            ),
         )
         if args.versioned:
             aws.s3.BucketVersioning(
@@ -92,7 +105,8 @@ class HardenedBucket(pulumi.ComponentResource):
                 bucket=self.bucket.id,
                 target_bucket=args.logs_bucket,
                 target_prefix=f"{args.bucket_name}/",
-                opts=child,
+                # The log bucket goes with the stack: a kept bucket stops logging to it.
+                opts=pulumi.ResourceOptions(parent=self),
             )
         self.name = self.bucket.bucket
         self.arn = self.bucket.arn

@@ -81,13 +81,15 @@ def bucket_violations(
 
 
 def model_bucket_violations(
-    *, protected: bool, versioning_statuses: Sequence[str | None]
+    *, force_destroy: bool, versioning_statuses: Sequence[str | None]
 ) -> list[str]:
-    """Why the model bucket, whose weights take hours to copy in, could be lost: it must be
-    protected from `pulumi destroy` and keep every version of what it holds."""
+    """Why the model bucket, whose weights take hours to copy in, could be lost: it must keep
+    every version of what it holds, and never be emptied by a `pulumi destroy`. (That the
+    destroy leaves it in the account, `retainOnDelete`, is a resource option policies do not
+    see; the program's tests hold it.)"""
     found = []
-    if not protected:
-        found.append("is not protected; set protect=True on it (resource option)")
+    if force_destroy:
+        found.append("is emptied when deleted; set forceDestroy=False on it")
     if "Enabled" not in versioning_statuses:
         found.append("is not versioned; add a bucket versioning configuration with status Enabled")
     return found

@@ -35,7 +35,7 @@ class BucketsSpec(Spec):
     # Customer managed key for the data buckets; SSE-S3 when unset. Access logs always use
     # SSE-S3, the only encryption S3 server access logging delivers to.
     kms_key_arn: str | None = Field(None, pattern=KMS_KEY_ARN)
-    # Protect every bucket from deletion; the model bucket is protected regardless.
+    # Protect every bucket: `pulumi destroy` then fails until `pulumi state unprotect`.
     protect: bool = False
 
 

@@ -16,6 +16,7 @@ from components.sizing.checks import SizingReport
 from infra.offline import yaml_io
 from infra.offline.cost_report import cost_headline, cost_lines
 from infra.offline.graph import mermaid, resource_counts
+from infra.offline.next_steps_report import next_steps_lines
 from infra.offline.render import RenderResult
 from infra.offline.sizing_report import sizing_table
 
@@ -166,6 +167,7 @@ def summary(
         lines += ["", "Predictions (performance model, an estimate):"]
         lines += [f"  {line}" for line in predictions]
     lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
+    lines += next_steps_lines(result.outputs.get("nextSteps"))
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [

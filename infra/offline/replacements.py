@@ -29,6 +29,10 @@ PROVIDER_REPLACES: dict[str, tuple[str, ...]] = {
     "aws:iam/rolePolicy:RolePolicy": ("name", "role"),
     "aws:eks/addon:Addon": ("clusterName", "addonName"),
     "kubernetes:helm.sh/v3:Release": ("name", "namespace"),
+    # pulumi-kubernetes replaces its provider when the kubeconfig's active cluster changes (or
+    # is unknown, as while the cluster is being replaced): Kubernetes has no cluster identity,
+    # so that is its heuristic (pulumi-kubernetes provider docs, `clusterIdentifier`).
+    "pulumi:providers:kubernetes": ("kubeconfig.clusters",),
 }  # fmt: skip
 
 
@@ -36,5 +40,14 @@ def replacing(type_: str, recorded: Iterable[str], changed_path: str) -> str | N
     """The replace-triggering input that `changed_path` falls under, if any."""
     for trigger in [*recorded, *PROVIDER_REPLACES.get(type_, ())]:
         if changed_path == trigger or changed_path.startswith((f"{trigger}.", f"{trigger}[")):
+            return trigger
+    return None
+
+
+def replacing_when_unknown(type_: str, recorded: Iterable[str], key: str) -> str | None:
+    """The replace-triggering input that an unknown top-level input `key` may change, if any:
+    the trigger itself, one inside it, or one it lies inside."""
+    for trigger in [*recorded, *PROVIDER_REPLACES.get(type_, ())]:
+        if replacing(type_, [trigger], key) or trigger.startswith((f"{key}.", f"{key}[")):
             return trigger
     return None

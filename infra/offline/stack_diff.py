@@ -2,7 +2,7 @@
 
 Works on `resources.json` documents. Resources are matched by URN; an input change that a
 provider cannot make in place marks the resource as replaced, which for a serving endpoint
-means an outage.
+means an outage, and so does a replacement it goes down with (`cascade`).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from infra.offline.cascade import dependent_replacements
 from infra.offline.replacements import replacing
 
 Resource = dict[str, Any]
@@ -34,6 +35,8 @@ class Change:
     type: str
     name: str
     paths: list[PathChange] = field(default_factory=list)
+    # Why it is replaced though none of its own inputs forces it: what it goes down with.
+    because: str | None = None
 
 
 _ABSENT = object()
@@ -49,6 +52,17 @@ def _as_json_document(value: Any) -> Any:
     return None
 
 
+def _by_name(value: Any) -> dict[str, Any] | None:
+    """A Kubernetes list of named entries (environment variables, ports) keyed by name, so an
+    entry reads as `environmentVariables[PD_BUFFER_SIZE]` and an insertion shifts nothing."""
+    if not isinstance(value, list) or not value:
+        return None
+    names = [item.get("name") if isinstance(item, dict) else None for item in value]
+    if not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
+        return None
+    return dict(zip(names, value, strict=True))
+
+
 def changed_paths(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, Any]]:
     """(path, old, new) of every leaf that differs; absent sides are None."""
     if old == new:
@@ -62,6 +76,15 @@ def changed_paths(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, An
             for key in sorted(old.keys() | new.keys())
             for change in changed_paths(
                 old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key
+            )
+        ]
+    old_named, new_named = _by_name(old), _by_name(new)
+    if old_named is not None and new_named is not None:
+        return [
+            change
+            for name in sorted(old_named.keys() | new_named.keys())
+            for change in changed_paths(
+                old_named.get(name, _ABSENT), new_named.get(name, _ABSENT), f"{path}[{name}]"
             )
         ]
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
@@ -92,14 +115,20 @@ def _update(base: Resource, head: Resource) -> Change | None:
 def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
     """The changes from `base` to `head`, in URN order."""
     before, after = {r["urn"]: r for r in base}, {r["urn"]: r for r in head}
-    changes = []
+    changes: dict[str, Change] = {}
     for urn in sorted(before.keys() | after.keys()):
         if urn not in before:
             r = after[urn]
-            changes.append(Change("add", urn, r["type"], r["name"]))
+            changes[urn] = Change("add", urn, r["type"], r["name"])
         elif urn not in after:
             r = before[urn]
-            changes.append(Change("remove", urn, r["type"], r["name"]))
+            changes[urn] = Change("remove", urn, r["type"], r["name"])
         elif change := _update(before[urn], after[urn]):
-            changes.append(change)
-    return changes
+            changes[urn] = change
+    replaced = {urn for urn, c in changes.items() if c.kind == "replace"}
+    kept = [r for urn, r in after.items() if urn in before]
+    for urn, why in dependent_replacements(replaced, kept).items():
+        r = after[urn]
+        paths = changes[urn].paths if urn in changes else []
+        changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+    return [changes[urn] for urn in sorted(changes)]

@@ -353,16 +353,23 @@ def test_an_aws_native_bucket_is_held_to_the_same_rules():
 # model-bucket-kept
 
 
-def test_an_unprotected_model_bucket_is_refused():
+def test_a_model_bucket_emptied_on_deletion_is_refused():
     stack = dev_stack()
-    one(stack, BUCKET, "model-weights")["protect"] = False
+    one(stack, BUCKET, "model-weights")["inputs"]["forceDestroy"] = True
     assert stack_violations(MODEL_BUCKET_KEPT, stack) == [
         (
-            "the model bucket 'model-weights' is not protected; set protect=True on it "
-            "(resource option)",
+            "the model bucket 'model-weights' is emptied when deleted; set forceDestroy=False "
+            "on it",
             bucket_urn(stack, "model-weights"),
         )
     ]
+
+
+def test_the_other_buckets_may_empty_themselves():
+    stack = dev_stack()
+    emptied = [r["name"] for r in stack if r["type"] == BUCKET and r["inputs"].get("forceDestroy")]
+    assert sorted(emptied) == ["access-logs", "lifecycle", "tls-certificates"]
+    assert stack_violations(MODEL_BUCKET_KEPT, stack) == []
 
 
 @pytest.mark.parametrize("preview", [False, True])

@@ -229,7 +229,8 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
     result = render(with_endpoints(endpoint, gpu_nodes=3))
     assert (
         f"{KEY}.routingStrategy: prefixaware with 2 prefill replicas can pile load on one "
-        "prefiller; roundrobin spreads it evenly"
+        "prefiller; roundrobin spreads it evenly, but changing routingStrategy replaces the "
+        "endpoint (deleted and created again: no answers until its pods are ready again)"
     ) in result.warnings
 
 

@@ -2,6 +2,7 @@
 
 import json
 
+import pulumi
 import pulumi_aws as aws
 
 from components.cluster.eks import (
@@ -9,6 +10,7 @@ from components.cluster.eks import (
     AdoptedEksClusterArgs,
     EksCluster,
     EksClusterArgs,
+    delete_control_plane_first,
 )
 from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
@@ -66,6 +68,20 @@ def test_the_api_endpoint_is_private_unless_asked_and_public_only_to_the_cidrs_g
 def test_protect_reaches_the_control_plane():
     assert not one(cluster(), "eks:index:Cluster").options.get("protect")
     assert one(cluster(protect=True), "eks:index:Cluster").options["protect"] is True
+
+
+def test_a_replaced_control_plane_is_deleted_before_its_namesake_is_created():
+    assert one(cluster(), "eks:index:Cluster").options["deleteBeforeReplace"] is True
+
+    def transformed(type_: str) -> pulumi.ResourceOptions | None:
+        args = pulumi.ResourceTransformArgs(
+            True, type_, "eks-eksCluster", {}, pulumi.ResourceOptions()
+        )
+        result = delete_control_plane_first(args)
+        return result.opts if result else None
+
+    assert transformed("aws:eks/cluster:Cluster").delete_before_replace is True
+    assert transformed("aws:iam/role:Role") is None
 
 
 def test_coredns_does_not_wait_for_nodes_that_do_not_exist_yet():

@@ -108,6 +108,10 @@ def test_nodes_wait_for_their_scripts_role_permissions_and_the_dependencies_char
             assert waits_for(result, hyperpod, resource), resource.name
 
 
+def test_a_replaced_cluster_is_deleted_before_its_namesake_is_created():
+    assert one(cluster(), "aws-native:sagemaker:Cluster").options["deleteBeforeReplace"] is True
+
+
 def test_creating_p5_capacity_gets_hours_not_minutes():
     options = one(cluster(), "aws-native:sagemaker:Cluster").options
     assert options["customTimeouts"] == {"create": "240m", "update": "240m", "delete": "120m"}

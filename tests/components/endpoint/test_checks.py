@@ -56,6 +56,12 @@ def test_the_documented_shape_has_nothing_to_report():
         ),
         ({"prefill": {"replicas": 2}}, "prefixaware-many-prefills", "warning", "routingStrategy"),
         (
+            {"prefill": {"autoscaling": {"minReplicas": 1, "maxReplicas": 3}}},
+            "prefixaware-many-prefills",
+            "warning",
+            "routingStrategy",
+        ),
+        (
             {"kvCache": {"l2CacheBackend": "redis"}},
             "redis-needs-url",
             "error",
@@ -105,6 +111,15 @@ def test_each_rule_reports_its_setting(changes, code, level, field):
 )
 def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
     assert code not in codes(**changes)
+
+
+def test_the_routing_advice_says_following_it_replaces_the_endpoint():
+    scaled = {"prefill": {"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 3}}}
+    (advice,) = [f for f in check_endpoint(spec(**scaled)) if f.field == "routingStrategy"]
+    assert advice.message.startswith(
+        "prefixaware with up to 3 prefill replicas (prefill.autoscaling.maxReplicas)"
+    )
+    assert "changing routingStrategy replaces the endpoint" in advice.message
 
 
 def test_a_role_flag_owned_by_settings_names_the_role_setting():

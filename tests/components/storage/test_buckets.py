@@ -67,22 +67,47 @@ def test_model_weights_and_lifecycle_scripts_are_versioned():
     assert set(settings_of(buckets(), ":BucketVersioning")) == {"dpd-models", "sagemaker-dpd"}
 
 
-def test_model_weights_are_protected_from_deletion_and_retained_past_it():
-    result = buckets()
-    options = {
-        r.inputs["bucket"]: r.options for r in result.resources if r.type == "aws:s3/bucket:Bucket"
+def deletion_of(result) -> dict[str, tuple[bool, bool, bool]]:
+    """Per bucket: (protected, retained, emptied) when Pulumi deletes it."""
+    return {
+        r.inputs["bucket"]: (
+            bool(r.options.get("protect")),
+            bool(r.options.get("retainOnDelete")),
+            r.inputs["forceDestroy"],
+        )
+        for r in result.resources
+        if r.type == "aws:s3/bucket:Bucket"
     }
-    assert {name for name, o in options.items() if o.get("protect")} == {"dpd-models"}
-    assert {name for name, o in options.items() if o.get("retainOnDelete")} == {"dpd-models"}
+
+
+def test_a_destroy_keeps_the_weights_and_empties_every_other_bucket():
+    assert deletion_of(buckets()) == {
+        "dpd-models": (False, True, False),
+        "dpd-logs": (False, False, True),
+        "sagemaker-dpd": (False, False, True),
+        "hyperpod-tls-dpd": (False, False, True),
+    }
+
+
+def test_the_kept_model_bucket_stays_hardened_and_versioned_but_stops_logging():
+    result = buckets()
+    retained = {
+        r.type.rsplit(":", 1)[1]
+        for r in result.resources
+        if r.inputs.get("bucket") == "dpd-models" and r.options.get("retainOnDelete")
+    }
+    assert retained == {
+        "Bucket",
+        "BucketOwnershipControls",
+        "BucketPublicAccessBlock",
+        "BucketServerSideEncryptionConfiguration",
+        "BucketPolicy",
+        "BucketVersioning",
+    }
 
 
 def test_protect_covers_every_bucket_when_asked():
-    protected = [
-        r
-        for r in buckets(protect=True).resources
-        if r.type == "aws:s3/bucket:Bucket" and r.options.get("protect")
-    ]
-    assert len(protected) == 4
+    assert all(protected for protected, _, _ in deletion_of(buckets(protect=True)).values())
 
 
 def test_a_kms_key_encrypts_the_data_buckets_but_not_the_access_logs():

@@ -178,3 +178,23 @@ def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repos
     assert any("aws-native:sagemaker:Cluster" in line for line in replaced), done.stdout
     assert "(replaces: privateSubnetIds)" in done.stdout
     assert "(replaces: vpcConfig)" in done.stdout
+    # The cluster's replacement takes its provider, and with it everything the provider manages.
+    for resource in (
+        "pulumi:providers:kubernetes  eks",
+        "InferenceEndpointConfig  default/dpd-test",
+        "kubernetes:helm.sh/v3:Release  hyperpod-dependencies",
+    ):
+        assert any(line.endswith(resource) for line in replaced), resource
+    assert "      replaced because its provider 'eks' is replaced with the cluster it reaches" in (
+        done.stdout.splitlines()
+    )
+    # The outages come before the list, the HyperPod cluster's first.
+    outages = done.stdout[done.stdout.index("Outages:") : done.stdout.index("+- replace")]
+    assert outages.index("HyperPod cluster `hyperpod`") < outages.index("EKS cluster `eks`")
+
+
+def test_the_pd_buffer_change_reads_in_gib(repository, dev_stack):
+    edit_endpoint(dev_stack, pdBufferSize="16GiB")
+    done = diff(repository)
+    assert done.returncode == 1, done.stderr
+    assert "      PD_BUFFER_SIZE: 8 GiB → 16 GiB" in done.stdout.splitlines()

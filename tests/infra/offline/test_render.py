@@ -143,3 +143,18 @@ def test_the_summary_says_which_operator_runs(capsys, tmp_path):
         "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
         "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
     ) in out
+
+
+def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsys, tmp_path):
+    assert main(["render", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    after = out[out.index("After `pulumi up`") :]
+    for line in (
+        "    aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
+        "      aws s3 sync Llama-3.3-70B-Instruct "
+        "s3://hyperpod-dpd-dev-models-123456789012/Llama-3.3-70B-Instruct/ --exclude '.cache/*'",
+        "      (ready when it prints: DPD prefill and decode deployments are ready)",
+    ):
+        assert line in after.splitlines()
+    assert "--endpoint-name dpd-test --region us-west-2" in after
+    assert "Amazon Managed Prometheus https://aps-workspaces.us-west-2.amazonaws.com/" in after

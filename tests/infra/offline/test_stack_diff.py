@@ -100,3 +100,42 @@ def test_additions_and_removals_by_urn():
 def test_option_changes_count_too():
     (change,) = compare([resource(options={})], [resource(options={"protect": True})])
     assert [(p.path, p.new) for p in change.paths] == [("options.protect", True)]
+
+
+def test_named_entries_are_matched_by_name_so_an_insertion_shifts_nothing():
+    old = {"env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}
+    new = {
+        "env": [
+            {"name": "A", "value": "1"},
+            {"name": "N", "value": "0"},
+            {"name": "B", "value": "3"},
+        ]
+    }
+    assert changed_paths(old, new) == [
+        ("env[B].value", "2", "3"),
+        ("env[N]", None, {"name": "N", "value": "0"}),
+    ]
+
+
+def test_a_replacement_deleted_first_takes_its_dependents_with_it():
+    cluster = {**resource("urn:cluster", "aws-native:sagemaker:Cluster"), "custom": True}
+    base_cluster = {
+        **cluster,
+        "inputs": {"clusterName": "a"},
+        "options": {"deleteBeforeReplace": True},
+    }
+    head_cluster = {
+        **base_cluster,
+        "options": {**base_cluster["options"], "replaceOnChanges": ["clusterName"]},
+        "inputs": {"clusterName": "b"},
+    }
+    addon = {
+        **resource("urn:addon", "aws:eks/addon:Addon"),
+        "custom": True,
+        "propertyDependencies": {"clusterName": ["urn:cluster"]},
+    }
+    changes = compare([base_cluster, addon], [head_cluster, addon])
+    assert [(c.kind, c.name, c.because is not None) for c in changes] == [
+        ("replace", "addon", True),
+        ("replace", "cluster", False),
+    ]

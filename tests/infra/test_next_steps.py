@@ -1,0 +1,121 @@
+"""The commands a user runs after `pulumi up`: real names, in a form the shell takes."""
+
+import json
+import shlex
+
+import pytest
+
+from infra.next_steps import READY_MESSAGE, EndpointTarget, hugging_face_repository, next_steps
+
+DEV = EndpointTarget(
+    name="dpd-test",
+    namespace="default",
+    model_name="Llama-3.3-70B-Instruct",
+    sagemaker_endpoint="dpd-test",
+    invocation_path="v1/chat/completions",
+    weights_uri="s3://models-bucket/Llama-3.3-70B-Instruct/",
+)
+
+
+def steps(target: EndpointTarget = DEV, **metrics) -> dict:
+    return next_steps(cluster="hyperpod-dpd-dev", region="us-west-2", endpoints=[target], **metrics)
+
+
+def endpoint(target: EndpointTarget = DEV) -> dict:
+    return steps(target)["endpoints"][f"{target.namespace}/{target.name}"]
+
+
+def test_the_kubeconfig_names_the_cluster_and_region():
+    assert steps()["kubeconfig"] == (
+        "aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2"
+    )
+
+
+def test_gated_llama_weights_go_from_hugging_face_to_the_model_prefix():
+    gated, login, download, sync = endpoint()["uploadWeights"]
+    assert gated.startswith("# meta-llama/Llama-3.3-70B-Instruct is gated")
+    assert login == "hf auth login"
+    assert shlex.split(download)[:5] == [
+        "hf", "download", "meta-llama/Llama-3.3-70B-Instruct", "--local-dir",
+        "Llama-3.3-70B-Instruct",
+    ]  # fmt: skip
+    assert shlex.split(sync)[:4] == [
+        "aws", "s3", "sync", "Llama-3.3-70B-Instruct",
+    ]  # fmt: skip
+    assert shlex.split(sync)[4] == "s3://models-bucket/Llama-3.3-70B-Instruct/"
+
+
+def test_an_unknown_model_family_is_copied_from_a_local_directory():
+    target = EndpointTarget(**{**vars(DEV), "model_name": "my-model"})
+    note, sync = endpoint(target)["uploadWeights"]
+    assert note == "# put the model's files (config.json, *.safetensors, ...) in my-model/"
+    assert sync.startswith("aws s3 sync my-model s3://models-bucket/")
+
+
+def test_weights_not_in_s3_need_no_upload():
+    assert "uploadWeights" not in endpoint(EndpointTarget(**{**vars(DEV), "weights_uri": None}))
+
+
+@pytest.mark.parametrize(
+    "model, repository",
+    [
+        ("Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"),
+        ("Qwen2.5-72B-Instruct", "Qwen/Qwen2.5-72B-Instruct"),
+        ("DeepSeek-V3", "deepseek-ai/DeepSeek-V3"),
+        ("gpt-oss-120b", "openai/gpt-oss-120b"),
+        ("my-model", None),
+    ],
+)
+def test_hugging_face_repositories_by_family(model, repository):
+    assert hugging_face_repository(model) == repository
+
+
+def test_waiting_watches_both_deployments_and_the_operator_message():
+    wait, status = endpoint()["waitUntilReady"]
+    assert wait == (
+        "kubectl wait --for=condition=Available deployment/prefill-dpd-test "
+        "deployment/decode-dpd-test -n default --timeout=60m"
+    )
+    assert shlex.split(status)[-1] == "jsonpath={.status.conditions[0].message}"
+    assert endpoint()["readyMessage"] == READY_MESSAGE
+
+
+def test_the_sagemaker_request_is_json_the_cli_sends_raw():
+    words = shlex.split(endpoint()["invokeSageMaker"].removesuffix(" && cat answer.json"))
+    assert words[:3] == ["aws", "sagemaker-runtime", "invoke-endpoint"]
+    assert words[words.index("--endpoint-name") + 1] == "dpd-test"
+    assert words[words.index("--cli-binary-format") + 1] == "raw-in-base64-out"
+    body = json.loads(words[words.index("--body") + 1])
+    assert body["model"] == "/opt/ml/model" and body["messages"][0]["role"] == "user"
+    assert words[-1] == "answer.json"
+
+
+def test_a_completions_path_gets_a_prompt_not_messages():
+    target = EndpointTarget(**{**vars(DEV), "invocation_path": "v1/completions"})
+    words = shlex.split(endpoint(target)["invokeSageMaker"])
+    assert "prompt" in json.loads(words[words.index("--body") + 1])
+
+
+def test_no_sagemaker_endpoint_no_sagemaker_request():
+    assert "invokeSageMaker" not in endpoint(
+        EndpointTarget(**{**vars(DEV), "sagemaker_endpoint": None})
+    )
+
+
+def test_the_router_is_reached_over_plain_http_on_443_from_a_pod():
+    words = shlex.split(endpoint()["invokeRouter"])
+    assert words[:3] == ["kubectl", "run", "curl-dpd-test"]
+    url = words[words.index("curl") + 2]
+    assert url == (
+        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
+        "/v1/chat/completions"
+    )
+
+
+def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
+    assert steps()["metrics"] == {}
+    found = steps(prometheus_endpoint="https://aps/ws-1/", grafana_url="https://g-1.grafana")
+    assert found["metrics"] == {
+        "prometheusEndpoint": "https://aps/ws-1/",
+        "grafana": "https://g-1.grafana",
+    }
