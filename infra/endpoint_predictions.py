@@ -248,7 +248,10 @@ def review_predictions(
     try:
         ep = predict_endpoint(spec, architecture, region)
     except ScenarioError as unpredictable:
-        return None, [warning("no-prediction", "workload", f"no prediction: {unpredictable}")]
+        # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
+        # after it is what the endpoint's user can act on.
+        reason = str(unpredictable).split(": ", 1)[-1]
+        return None, [warning("no-prediction", "workload", f"no prediction: {reason}")]
     if ep is None:
         return None, []
     return ep, prediction_findings(spec, ep)

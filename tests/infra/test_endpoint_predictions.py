@@ -151,3 +151,13 @@ def test_the_chart_sweeps_around_the_load_and_marks_it():
     assert 3 in ep.curve.requests_per_second
     assert min(ep.curve.requests_per_second) < 3 < max(ep.curve.requests_per_second)
     assert (ep.curve.slo_ttft_ms, ep.curve.slo_tpot_ms) == (2000, 50)
+
+
+def test_a_layout_the_model_cannot_place_is_a_warning_not_a_refusal():
+    one_gpu = {"replicas": 1, "gpus": 1}
+    spec = endpoint(workload(), tensorParallelSize=1, prefill=one_gpu, decode=one_gpu)
+    ep, (found,) = review(spec)
+    assert ep is None
+    assert (found.level, found.code, found.field) == ("warning", "no-prediction", "workload")
+    assert found.message.startswith("no prediction: ")
+    assert "scenario." not in found.message

@@ -8,7 +8,7 @@ from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import DpdEndpointSpec
 from components.pricing.prices import PriceTable
 from infra.idle_nodes import idle_gpu_nodes
-from tests.support import dev_config, dev_endpoint
+from tests.support import dev_config, dev_endpoint, render, with_endpoints
 
 PRICES = PriceTable(source="test", date="2026-11-01", hourly={"us-west-2": {"ml.p5.48xlarge": 50}})
 PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/plan-1"
@@ -96,3 +96,11 @@ def test_training_plan_nodes_are_paid_for_anyway_and_take_the_claims_first():
     assert found.field == "cluster.instanceGroups[1].instanceCount"
     assert found.message.startswith("2 of the 4 ml.p5.48xlarge nodes")
     assert "costing $100.00/h" in found.message
+
+
+def test_the_warning_reaches_the_program_log_naming_the_key():
+    result = render(with_endpoints(dev_endpoint(), gpu_nodes=3))
+    (idle,) = [w for w in result.warnings if "claimed by no endpoint" in w]
+    assert idle.startswith(
+        "hyperpod-dpd:cluster.instanceGroups[0].instanceCount: 1 of the 3 ml.p5.48xlarge nodes"
+    )
