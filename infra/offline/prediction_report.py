@@ -83,28 +83,51 @@ def _cell(value: float | None, money: bool = False) -> str:
     return usd(value) if money else f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
+HEADER = (
+    "Endpoint",
+    "Requests/s",
+    "Layout",
+    "TTFT ms",
+    "TPOT ms",
+    "Output tokens/s",
+    "SLO",
+    "$/h",
+    "$ per M tokens",
+)
+
+
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+
 def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | None]) -> list[str]:
-    """One row per endpoint with a prediction, in markdown (read as is in a terminal)."""
-    rows = [
-        "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms | Output tokens/s | SLO | $/h "
-        "| $ per M tokens |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    """One row per endpoint with a prediction: markdown, its columns padded for a terminal."""
+    rows = []
     for name, ep in zip(names, eps, strict=True):
         if ep is None:
             continue
         judged = ep.judged
-        ttft = ("> " if judged.saturated else "") + _cell(judged.ttft_ms)
-        slo = (
-            "-" if ep.slo is None else ("meets " if ep.meets_slo else "misses ") + slo_text(ep.slo)
-        )
+        slo = "-"
+        if ep.slo is not None:
+            slo = ("meets " if ep.meets_slo else "misses ") + slo_text(ep.slo)
         rows.append(
-            f"| {name} | {judged.requests_per_second:.3g} | {layout(judged)} | {ttft} "
-            f"| {_cell(judged.tpot_ms)} | {_cell(judged.output_tokens_per_second)} | {slo} "
-            f"| {_cell(ep.hourly, money=True)} "
-            f"| {_cell(ep.cost_per_million_output_tokens, money=True)} |"
+            (
+                name,
+                f"{judged.requests_per_second:.3g}",
+                layout(judged),
+                ("> " if judged.saturated else "") + _cell(judged.ttft_ms),
+                _cell(judged.tpot_ms),
+                _cell(judged.output_tokens_per_second),
+                slo,
+                _cell(ep.hourly, money=True),
+                _cell(ep.cost_per_million_output_tokens, money=True),
+            )
         )
-    return rows if len(rows) > 2 else []
+    if not rows:
+        return []
+    widths = [max(len(cells[i]) for cells in [HEADER, *rows]) for i in range(len(HEADER))]
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return [_row(HEADER, widths), rule, *(_row(cells, widths) for cells in rows)]
 
 
 def predictions_markdown(

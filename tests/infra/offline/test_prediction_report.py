@@ -1,6 +1,7 @@
 """Predictions as the render, `size`, `plan --stack`, sizing.json and the PR comment show them."""
 
 import json
+import re
 import subprocess
 
 from components.endpoint.spec import DpdEndpointSpec
@@ -14,6 +15,11 @@ from infra.paths import ROOT
 from tests.support import config_file, dev_config, render
 
 MERMAID_CHECK = ["node", str(ROOT / "scripts" / "mermaid_check.mjs")]
+
+
+def squeezed(text: str) -> str:
+    """Markdown table cells as GitHub reads them: the padding that aligns them dropped."""
+    return re.sub(r" {2,}", " ", text)
 
 
 def with_slo(**slo: float) -> dict:
@@ -38,7 +44,7 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
     assert prediction["costPerMillionOutputTokens"] is None
     # plan.md, which the PR comment carries, holds the table and charts Mermaid accepts.
     plan = (tmp_path / "plan.md").read_text()
-    assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in plan
+    assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in squeezed(plan)
     checked = subprocess.run([*MERMAID_CHECK, str(tmp_path / "plan.md")], capture_output=True)
     assert (checked.returncode, checked.stdout) == (0, b"")
 
@@ -54,7 +60,7 @@ def test_plan_stack_prints_each_endpoints_prediction_a_table_and_charts(capsys):
     assert main(["plan", "--stack", "dev"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("dpd-test: at 3 requests per second\n")
-    assert "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms |" in out
+    assert "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms |" in squeezed(out)
     assert out.count("```mermaid\nxychart-beta\n") == 2
 
 
@@ -85,5 +91,7 @@ def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_toke
     per_million = usd(ep.cost_per_million_output_tokens)
     lines = prediction_lines("dpd-test", ep)
     assert lines[-1].endswith(f"$160.00/h for its GPUs, {per_million} per million output tokens")
-    (row,) = prediction_table(["dpd-test"], [ep])[2:]
-    assert row.endswith(f"| $160.00 | {per_million} |")
+    header, rule, row = prediction_table(["dpd-test"], [ep])
+    assert squeezed(row).endswith(f"| $160.00 | {per_million} |")
+    # Padded to one width a column, so a terminal reads it as a table too.
+    assert len(header) == len(rule) == len(row)
