@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, warning
 from components.endpoint.spec import DpdEndpointSpec, Slo
+from components.model.architecture import ModelArchitecture
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.predict import Prediction, predict
 from components.performance.recommend import Option, recommend
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
 from components.pricing.prices import PRICES, PriceTable
-from components.sizing.architecture import ModelArchitecture
 from infra.offline.latency_chart import LatencyCurve
 
 # Request rates the chart sweeps, as multiples of the workload's.

@@ -8,6 +8,9 @@ named. The offline render answers them from its mocks (infra/offline/mocks.py).
   "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,
   "Instance Quotas"); a group on a training plan uses the plan's capacity instead.
 - AZ IDs: those the account sees in the region.
+- The observability add-on's pin: EKS lists the add-on versions it offers per Kubernetes version
+  (DescribeAddonVersions; aws.eks.getAddonVersion gives the newest), and no public table does;
+  a pin newer than the newest offered is refused here rather than by CreateAddon later.
 - An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
   version of the inference add-on found installed, held to the floors configured values meet.
   Its version's place in EKS's calendar only warns (kubernetes_version_checks.py says why).
@@ -18,25 +21,27 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING
 
 import pulumi_aws as aws
 import pulumi_aws_native as aws_native
 
+from components.cluster.eks_versions import SupportType
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
-from components.cluster.kubernetes_versions import unsupported_kubernetes
+from components.cluster.kubernetes_versions import minor_version, unsupported_kubernetes
+from components.network.spec import is_az_id
+from components.observability.versions import ADDON_NAME as OBSERVABILITY_ADDON
 from components.operator.versions import (
     ADDON_NAME,
     ADDON_OPERATOR_VERSIONS,
     VersionError,
+    at_least,
     operator_version,
     release,
 )
 from infra.config_errors import config_key, finding_line
-from infra.region_checks import az_ids
-
-if TYPE_CHECKING:
-    from infra.settings import StackSettings
+from infra.region_checks import az_ids, topology_zones
+from infra.stack_checks import network_azs
+from infra.stack_settings import StackSettings
 
 QUOTA_SERVICE = "sagemaker"
 # The status HyperPod reports once its nodes can take workloads.
@@ -82,13 +87,61 @@ def _quota_problems(stack: StackSettings, region: str) -> list[str]:
 
 
 def _az_problems(stack: StackSettings, region: str) -> list[str]:
-    zones = aws.get_availability_zones().zone_ids
-    return [
+    found = aws.get_availability_zones()
+    zones = found.zone_ids
+    problems = [
         f"{config_key(*path)}: {az!r} does not exist in {region} for this account; its AZ "
         f"IDs are {', '.join(zones)}"
         for path, az in az_ids(stack)
         if az not in zones
     ]
+    return problems + _zone_name_problems(stack, dict(zip(found.names, zones, strict=True)))
+
+
+def _zone_name_problems(stack: StackSettings, ids_by_name: dict[str, str]) -> list[str]:
+    """An endpoint's AZ given by name is one of the stack's AZs in this account, whose names
+    map to zones of their own (the same name is another zone in another account)."""
+    assert stack.network is not None
+    stack_zones = network_azs(stack.network)
+    problems = []
+    for path, zone in topology_zones(stack):
+        if is_az_id(zone):
+            continue
+        known = ", ".join(f"{name} ({az})" for name, az in ids_by_name.items())
+        if zone not in ids_by_name:
+            problems.append(
+                f"{config_key(*path)}: {zone!r} is not an AZ of this account; its AZs are {known}"
+            )
+        elif ids_by_name[zone] not in stack_zones:
+            problems.append(
+                f"{config_key(*path)}: {zone!r} is {ids_by_name[zone]} in this account, which "
+                f"is not one of the stack's AZs ({', '.join(stack_zones)}); name one of them"
+            )
+    return problems
+
+
+def _observability_addon_problems(stack: StackSettings, kubernetes_version: str) -> list[str]:
+    spec = stack.observability
+    if not spec.enabled:
+        return []
+    kubernetes = minor_version(kubernetes_version)
+    newest = aws.eks.get_addon_version(
+        addon_name=OBSERVABILITY_ADDON, kubernetes_version=kubernetes, most_recent=True
+    ).version
+    if at_least(newest, spec.addon_version):
+        return []
+    return [
+        f"{config_key('observability', 'addonVersion')}: {spec.addon_version} is not offered "
+        f"for Kubernetes {kubernetes}; the newest {OBSERVABILITY_ADDON} EKS offers for it is "
+        f"{newest} (`aws eks describe-addon-versions --addon-name {OBSERVABILITY_ADDON} "
+        f"--kubernetes-version {kubernetes}` lists them)"
+    ]
+
+
+def _support_type(eks: aws.eks.GetClusterResult) -> SupportType:
+    """The cluster's upgrade policy; EXTENDED, EKS's default, when it reports none."""
+    policies = eks.upgrade_policies or []
+    return "STANDARD" if policies and policies[0].support_type == "STANDARD" else "EXTENDED"
 
 
 def _status(value: object) -> str:
@@ -102,7 +155,9 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     eks = aws.eks.get_cluster(name=existing.eks_cluster_name)
     warnings = [
         finding_line(config_key(found.field), found)
-        for found in check_existing_cluster_version(existing.eks_cluster_name, eks.version, today)
+        for found in check_existing_cluster_version(
+            existing.eks_cluster_name, eks.version, today, _support_type(eks)
+        )
     ]
     refused = unsupported_kubernetes(eks.version)
     if refused:
@@ -120,6 +175,7 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
         )
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
+    problems += _observability_addon_problems(stack, eks.version)
     return Preflight(problems, warnings)
 
 
@@ -157,4 +213,8 @@ def preflight(stack: StackSettings, region: str, today: date) -> Preflight:
     """What the account says about the stack on `today`."""
     if stack.cluster.existing is not None:
         return _existing_cluster(stack, today)
-    return Preflight(_quota_problems(stack, region) + _az_problems(stack, region))
+    return Preflight(
+        _quota_problems(stack, region)
+        + _az_problems(stack, region)
+        + _observability_addon_problems(stack, stack.cluster.kubernetes_version)
+    )

@@ -8,7 +8,6 @@ the HyperPod cluster's creation fails; here they stop the program before anythin
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from components.core.regions import (
     AZ_ID_PREFIXES,
@@ -18,10 +17,9 @@ from components.core.regions import (
     az_id_region,
     regions_offering,
 )
+from components.network.spec import is_az_id, is_az_name
 from infra.config_errors import config_key
-
-if TYPE_CHECKING:
-    from infra.settings import StackSettings
+from infra.stack_settings import StackSettings
 
 REGION_KEY = "aws:region"
 
@@ -63,6 +61,27 @@ def az_ids(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
                 yield ("network", "existing", "privateSubnetIds", az), az
     for i, group in enumerate(stack.cluster.instance_groups):
         yield ("cluster", "instanceGroups", i, "availabilityZoneId"), group.availability_zone_id
+    for key, zone in topology_zones(stack):
+        if is_az_id(zone):
+            yield key, zone
+
+
+def topology_zones(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(key path, AZ ID or name) of every endpoint's topologySpec.availabilityZone."""
+    for i, endpoint in enumerate(stack.endpoints):
+        topology = endpoint.topology_spec
+        if topology is not None and topology.availability_zone is not None:
+            yield ("endpoints", i, "topologySpec", "availabilityZone"), topology.availability_zone
+
+
+def _zone_name_problems(stack: StackSettings, region: str) -> list[str]:
+    """AZ names are the Region's name and a letter."""
+    return [
+        f"{config_key(*path)}: {zone!r} is an AZ name of {zone[:-1]}; the stack deploys to "
+        f"{region}, whose AZ names are {region}<letter>"
+        for path, zone in topology_zones(stack)
+        if is_az_name(zone) and zone[:-1] != region
+    ]
 
 
 def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
@@ -77,6 +96,13 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
             yield ("cluster", "instanceGroups", i, "trainingPlanArn"), group.training_plan_arn
     if stack.buckets.kms_key_arn:
         yield ("buckets", "kmsKeyArn"), stack.buckets.kms_key_arn
+    for i, endpoint in enumerate(stack.endpoints):
+        if endpoint.tls_config is not None:
+            certificate = endpoint.tls_config.custom_certificate_config
+            yield (
+                ("endpoints", i, "tlsConfig", "customCertificateConfig", "acmArn"),
+                certificate.acm_arn,
+            )
 
 
 def _az_problem(key: str, az: str, region: str) -> str | None:
@@ -107,7 +133,7 @@ def region_problems(region: str, stack: StackSettings) -> list[str]:
         for path, az in az_ids(stack)
         if (problem := _az_problem(config_key(*path), az, region))
     ]
-    return problems + _misplaced_arns(stack, "region", region)
+    return problems + _zone_name_problems(stack, region) + _misplaced_arns(stack, "region", region)
 
 
 def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]:

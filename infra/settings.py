@@ -15,28 +15,25 @@ from datetime import date
 import pulumi
 import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
-from pydantic import Field, ValidationError
+from pydantic import ValidationError
 
 from components.cluster.kubernetes_version_checks import check_new_cluster_version
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
-from components.core.spec import Spec
 from components.endpoint.checks import check_endpoints
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.manifest import build_manifest
+from components.endpoint.observability_checks import check_endpoint_observability
 from components.endpoint.schema import schema_errors
-from components.endpoint.spec import DpdEndpointSpec
-from components.network.spec import NetworkSpec
+from components.model.architecture import ModelArchitecture
 from components.observability.checks import check_observability
-from components.observability.spec import ObservabilitySpec
 from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
-from components.sizing.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
-from components.storage.spec import BucketNames, BucketsSpec, bucket_names
+from components.storage.spec import BucketNames, bucket_names
 from infra import clock
 from infra.config_errors import (
     PROJECT,
@@ -52,19 +49,7 @@ from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
 from infra.stack_checks import check_stack
-
-
-class StackSettings(Spec):
-    endpoints: list[DpdEndpointSpec] = Field(min_length=1)
-    network: NetworkSpec | None = None
-    cluster: ClusterSpec = ClusterSpec()
-    buckets: BucketsSpec = BucketsSpec()
-    operator: OperatorSpec = OperatorSpec()
-    observability: ObservabilitySpec = ObservabilitySpec()
-
-
-# The program's own config keys, `hyperpod-dpd:<key>`.
-SETTING_KEYS = tuple(info.alias or name for name, info in StackSettings.model_fields.items())
+from infra.stack_settings import SETTING_KEYS, StackSettings
 
 
 @dataclass(frozen=True)
@@ -194,9 +179,13 @@ def _findings(
 ) -> list[Finding]:
     """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
-    found += check_observability(stack.observability, stack.endpoints, region)
+    found += check_endpoint_observability(stack.observability, stack.endpoints)
+    found += check_observability(stack.observability, region)
     if stack.cluster.existing is None:
-        found += check_new_cluster_version(stack.cluster.kubernetes_version, today)
+        cluster = stack.cluster
+        found += check_new_cluster_version(
+            cluster.kubernetes_version, today, cluster.upgrade_policy.support_type
+        )
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)

@@ -31,6 +31,7 @@ from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
+from components.network.zones import zone_name
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.workspace import workspace_arn
 from components.operator.checks import resolved_operator_version
@@ -109,6 +110,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         EksClusterArgs(
             name=name,
             kubernetes_version=stack.cluster.kubernetes_version,
+            support_type=stack.cluster.upgrade_policy.support_type,
             vpc_id=network.vpc_id,
             subnet_ids=list(network.private_subnet_ids.values()),
             security_group=security_group.group,
@@ -156,7 +158,10 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         ready.append(
             KarpenterNodePools(
                 "karpenter",
-                KarpenterNodePoolsArgs(groups=autoscaled_groups(stack.cluster)),
+                KarpenterNodePoolsArgs(
+                    groups=autoscaled_groups(stack.cluster),
+                    consolidate_after=stack.cluster.autoscaling.consolidate_after,
+                ),
                 opts=pulumi.ResourceOptions(providers=[eks.provider], depends_on=[hyperpod]),
             )
         )
@@ -345,6 +350,9 @@ def build_stack(settings: Settings) -> None:
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
                 prometheus_address=observability.prometheus_endpoint if observability else None,
+                zone_name=zone_name(spec.topology_spec.availability_zone)
+                if spec.topology_spec
+                else None,
             ),
             opts=pulumi.ResourceOptions(
                 providers=[cluster.provider],

@@ -9,7 +9,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from itertools import combinations
 
 from components.cluster.endpoint_access import endpoint_access_problems
@@ -20,7 +20,7 @@ from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpe
 from components.core.findings import Finding, error, field_path
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.plan import PlanError, node_capacity, plan_subnets
-from components.network.spec import NetworkSpec
+from components.network.spec import NetworkSpec, is_az_id
 from components.sizing.replicas import endpoint_replicas
 from components.storage.spec import (
     LIFECYCLE_PREFIX,
@@ -131,44 +131,110 @@ def _groups(cluster: ClusterSpec, network: NetworkSpec) -> list[Finding]:
     return found
 
 
+def _nodes_for(gpus: int, kind: str) -> int:
+    return math.ceil(gpus / DPD_INSTANCE_TYPES[kind].gpus)
+
+
 def _gpu_nodes(endpoint: DpdEndpointSpec) -> int:
     gpus = sum(role.replicas * role.gpus for role in (endpoint.prefill, endpoint.decode))
-    return math.ceil(gpus / DPD_INSTANCE_TYPES[endpoint.instance_type].gpus)
+    return _nodes_for(gpus, endpoint.instance_type)
+
+
+def _topology_az(endpoint: DpdEndpointSpec) -> str | None:
+    """The AZ ID an endpoint's pods are pinned to, if it names one by ID (a name is resolved
+    against the account by the preflight)."""
+    topology = endpoint.topology_spec
+    zone = topology.availability_zone if topology else None
+    return zone if zone is not None and is_az_id(zone) else None
+
+
+@dataclass(frozen=True)
+class _AzNodes:
+    """The nodes of one instance type in one AZ, and the first group holding them: the
+    instanceCount to raise when they are too few."""
+
+    az: str | None
+    nodes: int
+    group: int | None
+
+    def raise_key(self) -> str:
+        if self.group is None:
+            return "cluster.instanceGroups"
+        return field_path("cluster", "instanceGroups", self.group, "instanceCount")
+
+
+def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
+    """The nodes of `kind` in `az`, or in the AZ that has the most when `az` is None."""
+    per_az: dict[str, _AzNodes] = {}
+    for i, group in enumerate(cluster.instance_groups):
+        if group.instance_type != kind:
+            continue
+        held = per_az.get(group.availability_zone_id)
+        first = held.group if held else i
+        nodes = (held.nodes if held else 0) + group.instance_count
+        per_az[group.availability_zone_id] = _AzNodes(group.availability_zone_id, nodes, first)
+    if az is not None:
+        return per_az.get(az, _AzNodes(az, 0, None))
+    return max(per_az.values(), key=lambda n: n.nodes, default=_AzNodes(None, 0, None))
+
+
+def _in_one_az(
+    cluster: ClusterSpec, i: int, endpoint: DpdEndpointSpec, needed: int, counts: str, code: str
+) -> list[Finding]:
+    """Prefill and decode share an AZ: the endpoint's `needed` nodes must be in one."""
+    kind, pinned = endpoint.instance_type, _topology_az(endpoint)
+    held = _az_nodes(cluster, kind, pinned)
+    if needed <= held.nodes:
+        return []
+    pin = f"endpoints[{i}].topologySpec.availabilityZone pins its pods to {pinned}"
+    if held.group is None:
+        where = (
+            f"{pin}, where no instance group of {kind} is: add one there"
+            if pinned
+            else f"no instance group has {kind}: add one, or change the endpoint's instanceType"
+        )
+    else:
+        has = (
+            f"{pin}, which has {held.nodes}" if pinned else f"{held.az} has {held.nodes}, the most"
+        )
+        where = (
+            f"{has} (cluster.instanceGroups[{held.group}]); raise its instanceCount by "
+            f"{needed - held.nodes}"
+        )
+    return [
+        error(
+            code,
+            held.raise_key(),
+            f"endpoints[{i}] ({endpoint.name}) needs {needed} {kind} nodes in one AZ for "
+            f"{counts} (prefill and decode share an AZ); {where}",
+        )
+    ]
 
 
 def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
     """Each endpoint fits the nodes of its type in one AZ (prefill and decode share an AZ),
     and the endpoints of a type fit its nodes together."""
-    per_az: Counter[tuple[str, str]] = Counter()
-    for group in cluster.instance_groups:
-        per_az[(group.instance_type, group.availability_zone_id)] += group.instance_count
     found = []
     demand: Counter[str] = Counter()
     for i, endpoint in enumerate(endpoints):
-        kind, needed = endpoint.instance_type, _gpu_nodes(endpoint)
-        demand[kind] += needed
-        best = max((n for (t, _), n in per_az.items() if t == kind), default=0)
-        if needed > best:
-            found.append(
-                error(
-                    "not-enough-nodes",
-                    field_path("endpoints", i, "instanceType"),
-                    f"{kind} needs {needed} nodes in one AZ for {endpoint.prefill.replicas} "
-                    f"prefill x {endpoint.prefill.gpus} GPUs and {endpoint.decode.replicas} "
-                    f"decode x {endpoint.decode.gpus} GPUs; the instance groups have {best}",
-                )
-            )
+        needed = _gpu_nodes(endpoint)
+        demand[endpoint.instance_type] += needed
+        counts = (
+            f"{endpoint.prefill.replicas} prefill x {endpoint.prefill.gpus} GPUs and "
+            f"{endpoint.decode.replicas} decode x {endpoint.decode.gpus} GPUs"
+        )
+        found += _in_one_az(cluster, i, endpoint, needed, counts, "not-enough-nodes")
     if found:
         return found
     for kind, needed in demand.items():
-        total = sum(n for (t, _), n in per_az.items() if t == kind)
+        total = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
         if total < needed:
             found.append(
                 error(
                     "not-enough-nodes-total",
-                    "cluster.instanceGroups",
+                    _az_nodes(cluster, kind, None).raise_key(),
                     f"the endpoints on {kind} need {needed} nodes together; the groups have "
-                    f"{total}",
+                    f"{total}: raise an instanceCount of a {kind} group",
                 )
             )
     return found
@@ -177,32 +243,58 @@ def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> lis
 def _autoscaling_capacity(
     cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
 ) -> list[Finding]:
-    """The endpoints of a type, each role at its maxReplicas, fit that type's GPU nodes
-    together (with node autoscaling, the groups' instanceCount is the most they hold)."""
+    """Each autoscaling endpoint, both roles at maxReplicas, fits its type's nodes in one AZ;
+    and the endpoints of a type, at their maxima, fit its nodes together (with node
+    autoscaling, the groups' instanceCount is the most they hold)."""
     autoscaling = [
         (i, e) for i, e in enumerate(endpoints) if e.prefill.autoscaling or e.decode.autoscaling
     ]
     found = []
+    for i, endpoint in autoscaling:
+        most = endpoint_replicas(endpoint)
+        counts = (
+            f"its autoscaling maxima, {most.prefill.maximum} prefill x {most.prefill.gpus} "
+            f"GPUs and {most.decode.maximum} decode x {most.decode.gpus} GPUs (or lower "
+            "maxReplicas)"
+        )
+        needed = _nodes_for(most.max_gpus, endpoint.instance_type)
+        found += _in_one_az(cluster, i, endpoint, needed, counts, "autoscaling-beyond-az")
+    if found:
+        return found
     for kind in sorted({e.instance_type for _, e in autoscaling}):
         nodes = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
         held = nodes * DPD_INSTANCE_TYPES[kind].gpus
         claimed = sum(endpoint_replicas(e).max_gpus for e in endpoints if e.instance_type == kind)
         if claimed <= held:
             continue
-        i, first = next((i, e) for i, e in autoscaling if e.instance_type == kind)
-        role = "prefill" if first.prefill.autoscaling else "decode"
         limit = ", its node-autoscaling maximum" if cluster.autoscaling.enabled else ""
         found.append(
             error(
                 "autoscaling-beyond-cluster",
-                field_path("endpoints", i, role, "autoscaling", "maxReplicas"),
+                _az_nodes(cluster, kind, None).raise_key(),
                 f"the endpoints on {kind} claim up to {claimed} GPUs at their maxReplicas "
                 f"(prefill max x GPUs + decode max x GPUs), but its groups hold {held} "
                 f"({nodes} nodes x {DPD_INSTANCE_TYPES[kind].gpus}{limit}), so the cluster can "
-                "never run them; lower maxReplicas or add nodes",
+                "never run them; raise an instanceCount of a group of that type, or lower "
+                "the endpoints' maxReplicas",
             )
         )
     return found
+
+
+def _topology_zones(network: NetworkSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """An endpoint's AZ, given by ID, is one of the stack's (names are the preflight's)."""
+    azs = network_azs(network)
+    return [
+        error(
+            "topology-outside-network",
+            field_path("endpoints", i, "topologySpec", "availabilityZone"),
+            f"{zone} is not one of the stack's AZs ({', '.join(azs)}); its pods would never "
+            "find a node",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if (zone := _topology_az(endpoint)) is not None and zone not in azs
+    ]
 
 
 def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
@@ -340,7 +432,8 @@ def check_stack(
         found += _existing_network(network)
     else:
         found += _new_network(network, cluster.instance_groups)
-    capacity = _capacity(cluster, endpoints)
-    if not capacity:
+    zones = _topology_zones(network, endpoints)
+    capacity = [] if zones else _capacity(cluster, endpoints)
+    if not zones and not capacity:
         capacity = _autoscaling_capacity(cluster, endpoints)
-    return found + _groups(cluster, network) + capacity
+    return found + _groups(cluster, network) + zones + capacity

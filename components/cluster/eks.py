@@ -12,6 +12,7 @@ import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
 from components.cluster.eks_access import AUTHENTICATION_MODE, CONTROL_PLANE_LOGS, access_entries
+from components.cluster.eks_versions import SupportType
 from components.cluster.kubeconfig import eks_kubeconfig, oidc_provider_arn
 from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
@@ -24,6 +25,9 @@ class EksClusterArgs:
     vpc_id: pulumi.Input[str]
     subnet_ids: Sequence[pulumi.Input[str]]
     security_group: aws.ec2.SecurityGroup
+    # What EKS does at the end of the version's standard support (cluster/spec.py says why
+    # EXTENDED is the default).
+    support_type: SupportType = "EXTENDED"
     admin_role_arns: Sequence[str] = ()
     ci_role_arns: Sequence[str] = ()
     addon_versions: AddonVersions = field(default_factory=AddonVersions)
@@ -69,6 +73,8 @@ class EksCluster(pulumi.ComponentResource):
             name,
             name=args.name,
             version=args.kubernetes_version,
+            # Said even where it is EKS's default, so the preview shows the choice.
+            upgrade_policy=aws.eks.ClusterUpgradePolicyArgs(support_type=args.support_type),
             vpc_id=args.vpc_id,
             private_subnet_ids=list(args.subnet_ids),
             endpoint_private_access=args.endpoint_access.private,

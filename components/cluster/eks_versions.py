@@ -14,8 +14,13 @@ older one 1.27 to 1.33; their shared rows agree. No copy found lists 1.35 yet. T
   date, without notice; nodes and add-ons stay behind until you update them.
 
 The price: AWS Containers blog, "Amazon EKS extended support for Kubernetes versions pricing"
-(linked from that page): a cluster in extended support costs $0.60 per cluster per hour in
-total, against $0.10 in standard support.
+(linked from that page, and the figures of aws.amazon.com/eks/pricing): a cluster in extended
+support costs $0.60 per cluster per hour in total, against $0.10 in standard support.
+
+What a cluster does on its end-of-standard-support day is its upgrade policy's `supportType`
+("Cluster upgrade policy", docs.aws.amazon.com/eks/latest/userguide/view-upgrade-policy.html,
+and the EKS API's UpgradePolicyRequest): EXTENDED (the API's default, and pulumi-eks's) enters
+extended support and its billing; STANDARD is upgraded automatically to the next version.
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ from components.cluster.kubernetes_versions import minor_version
 
 STANDARD_PRICE_PER_HOUR = 0.10
 EXTENDED_PRICE_PER_HOUR = 0.60
+PRICE_SOURCE = "aws.amazon.com/eks/pricing"
+
+SupportType = Literal["STANDARD", "EXTENDED"]
 
 SupportPhase = Literal["standard", "extended", "ended"]
 

@@ -63,6 +63,9 @@ def execution_policy(
 ) -> dict:
     """What nodes need beyond AmazonSageMakerClusterInstanceRolePolicy, scoped to known ARNs."""
     subnets = [account.arn("ec2", f"subnet/{subnet}") for subnet in subnet_ids]
+    in_stack_network = {
+        "ArnEqualsIfExists": {"ec2:Vpc": account.arn("ec2", f"vpc/{vpc_id}"), "ec2:Subnet": subnets}
+    }
     statements = [
         {"Sid": "Describe", "Effect": "Allow", "Action": _DESCRIBE, "Resource": "*"},
         # A new interface has no VPC or subnet yet: the subnets and the group it goes in are
@@ -87,18 +90,19 @@ def execution_policy(
                 # Changing an interface's groups is authorized on the new group too.
                 account.arn("ec2", f"security-group/{security_group_id}"),
             ],
-            "Condition": {
-                "ArnEqualsIfExists": {
-                    "ec2:Vpc": account.arn("ec2", f"vpc/{vpc_id}"),
-                    "ec2:Subnet": subnets,
-                }
-            },
+            "Condition": in_stack_network,
         },
+        # The VPC CNI tags interfaces at creation and, later, ones found missing its tags
+        # (aws/amazon-vpc-cni-k8s, pkg/awsutils/awsutils.go, TagENI: a CreateTags call of its
+        # own), so an ec2:CreateAction condition would break the second. Held instead to the
+        # stack's VPC and subnets, like the statement above: CreateTags has both keys on an
+        # existing interface, and at creation the CreateNetworkInterfaces statement decides.
         {
             "Sid": "TagNetworkInterfaces",
             "Effect": "Allow",
             "Action": "ec2:CreateTags",
             "Resource": account.arn("ec2", "network-interface/*"),
+            "Condition": in_stack_network,
         },
         # The token is account-wide; images come from AWS-owned registries in other accounts.
         {

@@ -11,6 +11,20 @@ From AWS's "Autoscaling on SageMaker HyperPod EKS" pages (sagemaker-hyperpod-eks
   deep health checks or a training plan are not supported.
 This stack gives each GPU group its own node class and node pool, with the pool's
 `nvidia.com/gpu` limit at the group's `instanceCount` nodes: the most it may ever hold.
+
+Readiness: AWS's guide to HyperPod's Karpenter (awslabs ai-on-sagemaker-hyperpod, "NodePool &
+Disruption") says the node class does not become Ready until the cluster's `AutoScaling.Status`
+is InService, which can come after the cluster itself is. CloudControl reports no such status,
+so the node class carries pulumi-kubernetes' `pulumi.com/waitFor: condition=Ready` (provider
+4.18 or later) and the node pool is applied only once it holds.
+
+Disruption: Karpenter's defaults (karpenter.sh, "Disruption": WhenEmptyOrUnderutilized, after
+0s) remove a freed node at once and may evict a serving pod to repack another. Neither suits
+p5-class nodes: on-demand capacity of these types is often short, so a node released during a
+lull may not come back when the load does, and moving a DPD pod reloads its model. So a node is
+removed only when empty (`WhenEmpty`), and only after `cluster.autoscaling.consolidateAfter`:
+an hour by default, longer than KEDA's default scale-down cooldown (300 s) and a short lull,
+shorter than a night; every hour an empty node stays is billed.
 """
 
 from __future__ import annotations
@@ -27,6 +41,8 @@ NODE_CLASS_KIND = "HyperpodNodeClass"
 NODE_POOL_API_VERSION = "karpenter.sh/v1"
 NODE_POOL_KIND = "NodePool"
 GPU_RESOURCE = "nvidia.com/gpu"
+# pulumi-kubernetes waits for this before it counts the node class created.
+WAIT_FOR_READY = {"pulumi.com/waitFor": "condition=Ready"}
 
 
 def autoscaled(cluster: ClusterSpec, group: InstanceGroupSpec) -> bool:
@@ -38,12 +54,12 @@ def node_class(group: InstanceGroupSpec) -> dict:
     return {
         "apiVersion": NODE_CLASS_API_VERSION,
         "kind": NODE_CLASS_KIND,
-        "metadata": {"name": group.name},
+        "metadata": {"name": group.name, "annotations": WAIT_FOR_READY},
         "spec": {"instanceGroups": [group.name]},
     }
 
 
-def node_pool(group: InstanceGroupSpec) -> dict:
+def node_pool(group: InstanceGroupSpec, consolidate_after: str) -> dict:
     gpus = group.instance_count * DPD_INSTANCE_TYPES[group.instance_type].gpus
     return {
         "apiVersion": NODE_POOL_API_VERSION,
@@ -65,6 +81,10 @@ def node_pool(group: InstanceGroupSpec) -> dict:
                 }
             },
             "limits": {GPU_RESOURCE: str(gpus)},
+            "disruption": {
+                "consolidationPolicy": "WhenEmpty",
+                "consolidateAfter": consolidate_after,
+            },
         },
     }
 

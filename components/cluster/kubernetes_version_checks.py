@@ -12,8 +12,10 @@ from datetime import date
 from components.cluster.eks_versions import (
     EKS_KUBERNETES_VERSIONS,
     EXTENDED_PRICE_PER_HOUR,
+    PRICE_SOURCE,
     STANDARD_PRICE_PER_HOUR,
     EksSupport,
+    SupportType,
     eks_support,
 )
 from components.cluster.kubernetes_versions import (
@@ -24,6 +26,11 @@ from components.cluster.kubernetes_versions import (
 from components.core.findings import Finding, error, warning
 
 NEW_VERSION_FIELD = "cluster.kubernetesVersion"
+SUPPORT_TYPE_FIELD = "cluster.upgradePolicy.supportType"
+# How long before a version leaves standard support the program says so: two months leave
+# time to plan the upgrade (control plane, then HyperPod's nodes and the add-ons) before EKS
+# starts billing extended support or upgrades the control plane itself.
+NOTICE_DAYS = 60
 EXISTING_CLUSTER_FIELD = "cluster.existing.eksClusterName"
 
 
@@ -52,9 +59,70 @@ def _refused(version: str, why: str, today: date) -> Finding:
     return error("kubernetes-version", NEW_VERSION_FIELD, message)
 
 
-def check_new_cluster_version(version: str, today: date) -> list[Finding]:
+def _next_minor(version: str) -> str:
+    major, minor = minor_version(version).split(".")
+    return f"{major}.{int(minor) + 1}"
+
+
+def _price_difference() -> str:
+    extra = EXTENDED_PRICE_PER_HOUR - STANDARD_PRICE_PER_HOUR
+    return (
+        f"${EXTENDED_PRICE_PER_HOUR:.2f} per cluster hour instead of "
+        f"${STANDARD_PRICE_PER_HOUR:.2f}, ${extra:.2f} more ({PRICE_SOURCE})"
+    )
+
+
+def _leaving_standard(
+    version: str,
+    support: EksSupport,
+    today: date,
+    support_type: SupportType,
+    field: str = SUPPORT_TYPE_FIELD,
+) -> list[Finding]:
+    """From NOTICE_DAYS before the end of standard support: what the upgrade policy does then."""
+    days = (support.end_of_standard - today).days
+    if days > NOTICE_DAYS:
+        return []
+    when = "tomorrow" if days == 1 else f"in {days} days"
+    leaves = f"{version} leaves EKS standard support on {support.end_of_standard} ({when})"
+    newer = [
+        v
+        for v, dates in creatable_versions(today).items()
+        if dates.end_of_standard > support.end_of_standard
+    ]
+    if support_type == "EXTENDED":
+        then = (
+            f"upgrade to {', '.join(newer)} before then to avoid it"
+            if newer
+            else "SageMaker HyperPod supports no newer version, so extended support is what "
+            "keeps the cluster on one it supports"
+        )
+        message = (
+            f"{leaves}; with supportType EXTENDED the cluster stays on it and EKS bills "
+            f"{_price_difference()}; {then}"
+        )
+    else:
+        target = _next_minor(version)
+        hyperpod = unsupported_kubernetes(target)
+        then = (
+            f", a version HyperPod refuses ({hyperpod}); set EXTENDED to stay on {version} "
+            f"for {_price_difference()}"
+            if hyperpod
+            else "; HyperPod's nodes and the add-ons stay behind until you update them"
+        )
+        message = (
+            f"{leaves}; with supportType STANDARD EKS then upgrades the control plane to "
+            f"{target} by itself{then}"
+        )
+    return [warning("eks-standard-support-ends", field, message)]
+
+
+def check_new_cluster_version(
+    version: str, today: date, support_type: SupportType = "EXTENDED"
+) -> list[Finding]:
     """A version HyperPod doesn't support or EKS no longer creates is refused; one in extended
-    support costs more."""
+    support costs more, and one about to leave standard support says what its upgrade policy
+    will do then."""
     hyperpod = unsupported_kubernetes(version)
     if hyperpod is not None:
         return [_refused(version, hyperpod, today)]
@@ -68,27 +136,43 @@ def check_new_cluster_version(version: str, today: date) -> list[Finding]:
         )
         return [_refused(version, why, today)]
     if phase == "standard":
-        return []
+        return _leaving_standard(version, support, today, support_type)
     creatable = creatable_versions(today).items()
     standard = [v for v, dates in creatable if dates.phase(today) == "standard"]
     advice = f"; in standard support: {', '.join(standard)}" if standard else ""
+    upgraded = (
+        f"; with {SUPPORT_TYPE_FIELD} STANDARD, EKS may upgrade it to {_next_minor(version)} "
+        "by itself at any time"
+        if support_type == "STANDARD"
+        else ""
+    )
     return [
         warning(
             "eks-extended-support",
             NEW_VERSION_FIELD,
-            f"{version} is {_in_extended_support(support)}{advice}",
+            f"{version} is {_in_extended_support(support)}{advice}{upgraded}",
         )
     ]
 
 
-def check_existing_cluster_version(cluster: str, version: str, today: date) -> list[Finding]:
+def check_existing_cluster_version(
+    cluster: str, version: str, today: date, support_type: SupportType = "EXTENDED"
+) -> list[Finding]:
     """Warnings only: the stack does not choose an existing cluster's version, and past the
     end of extended support EKS upgrades the control plane by itself, so refusing would only
-    keep the stack from managing its endpoints meanwhile."""
+    keep the stack from managing its endpoints meanwhile. `support_type` is the cluster's own
+    upgrade policy, which says what happens when standard support ends."""
     support = eks_support(version)
-    if support is None or support.phase(today) == "standard":
+    if support is None:
         return []
     runs = f"{cluster!r} runs Kubernetes {version}"
+    if support.phase(today) == "standard":
+        return [
+            Finding(f.level, f.code, f.field, f"{runs}: {f.message}")
+            for f in _leaving_standard(
+                minor_version(version), support, today, support_type, EXISTING_CLUSTER_FIELD
+            )
+        ]
     if support.phase(today) == "extended":
         message = f"{runs}, {_in_extended_support(support)}"
     else:

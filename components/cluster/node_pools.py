@@ -1,7 +1,8 @@
 """KarpenterNodePools: the node class and node pool HyperPod's Karpenter scales each GPU group by.
 
 Pass the cluster's Kubernetes provider in `opts.providers`, and the HyperPod cluster (whose
-autoscaling brings Karpenter and its kinds) in `opts.depends_on`.
+autoscaling brings Karpenter and its kinds) in `opts.depends_on`. Each node pool waits for its
+node class to be Ready, which it is once the cluster's AutoScaling.Status is InService.
 """
 
 from __future__ import annotations
@@ -16,11 +17,16 @@ from components.cluster.karpenter import node_class, node_pool
 from components.cluster.spec import InstanceGroupSpec
 from components.core.options import inherited_depends_on
 
+# How long the node class may take to become Ready after the cluster is InService.
+READY_TIMEOUTS = pulumi.CustomTimeouts(create="60m", update="60m")
+
 
 @dataclass(frozen=True)
 class KarpenterNodePoolsArgs:
     # The groups Karpenter scales.
     groups: Sequence[InstanceGroupSpec]
+    # How long an empty node stays (karpenter.py says why the default is an hour).
+    consolidate_after: str = "1h"
 
 
 class KarpenterNodePools(pulumi.ComponentResource):
@@ -38,9 +44,12 @@ class KarpenterNodePools(pulumi.ComponentResource):
                 kind=manifest["kind"],
                 metadata=manifest["metadata"],
                 spec=manifest["spec"],
-                opts=pulumi.ResourceOptions(parent=self, depends_on=depends_on),
+                # Ready only once the cluster's AutoScaling.Status is InService.
+                opts=pulumi.ResourceOptions(
+                    parent=self, depends_on=depends_on, custom_timeouts=READY_TIMEOUTS
+                ),
             )
-            pool = node_pool(group)
+            pool = node_pool(group, args.consolidate_after)
             self.node_pools.append(
                 k8s.apiextensions.CustomResource(
                     f"{name}-{group.name}-pool",

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 
+from components.cluster.eks_versions import SupportType
 from components.core.kubernetes_names import LabelKey, LabelValue
 from components.core.spec import Spec
 from components.network.spec import AzId
@@ -22,6 +24,8 @@ EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
 # The oldest vpc-cni add-on HyperPod's EKS clusters take: older ones lack what HyperPod's
 # network interfaces need (DESIGN.md, "The HyperPod EKS cluster", step 5).
 VPC_CNI_MINIMUM = "v1.18.3"
+# Karpenter's duration format for disruption.consolidateAfter (its NodePool CRD, karpenter.sh/v1).
+CONSOLIDATE_AFTER = r"^(([0-9]+(s|m|h))+|Never)$"
 IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
 
 
@@ -95,10 +99,32 @@ class EndpointAccess(Spec):
         return value
 
 
+class UpgradePolicy(Spec):
+    """What EKS does to the control plane on its version's end-of-standard-support day."""
+
+    # EXTENDED stays on the version, billed as extended support; STANDARD is upgraded to the
+    # next version by EKS. EXTENDED by default: HyperPod supports nothing newer than 1.34, so
+    # STANDARD would move the cluster onto a version HyperPod doesn't list (see
+    # components/cluster/eks_versions.py for the sources, kubernetes_version_checks.py for
+    # the warnings).
+    support_type: SupportType = "EXTENDED"
+
+
 class ClusterAutoscaling(Spec):
     """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
 
     enabled: bool = False
+    # How long a GPU node stays empty before Karpenter removes it (the NodePool's
+    # disruption.consolidateAfter; Karpenter's own default is 0s). components/cluster/karpenter.py
+    # says why an hour; `Never` keeps empty nodes until the group is scaled by hand.
+    consolidate_after: str = "1h"
+
+    @field_validator("consolidate_after")
+    @classmethod
+    def _karpenter_duration(cls, value: str) -> str:
+        if not re.fullmatch(CONSOLIDATE_AFTER, value):
+            raise ValueError("must be a duration such as 30m, 1h or 1h30m, or Never")
+        return value
 
 
 class ClusterSpec(Spec):
@@ -107,6 +133,7 @@ class ClusterSpec(Spec):
     # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
     # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = "1.34"
+    upgrade_policy: UpgradePolicy = UpgradePolicy()
     admin_role_arns: list[IamArn] = []
     ci_role_arns: list[IamArn] = []
     instance_groups: list[InstanceGroupSpec] = []

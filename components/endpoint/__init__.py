@@ -7,5 +7,6 @@
 - `environment`: the DPD environment variables the program pins.
 - `schema`: validation against the operator's own CRD schema.
 - `guardrails`, `checks`: rules on the built manifest and on the settings.
+- `observability_checks`: rules tying the endpoints to observability.
 - `dpd_endpoint`: the `DpdEndpoint` component.
 """

@@ -31,6 +31,9 @@ class DpdEndpointArgs:
     hf_token: pulumi.Input[str] | None = None
     # The stack's AMP workspace address, which autoscaling roles query unless they name theirs.
     prometheus_address: pulumi.Input[str] | None = None
+    # The deploying account's name for topologySpec.availabilityZone (network/zones.py), the
+    # zone label nodes carry; None writes the setting as given.
+    zone_name: pulumi.Input[str] | None = None
 
 
 class DpdEndpoint(pulumi.ComponentResource):
@@ -68,9 +71,15 @@ class DpdEndpoint(pulumi.ComponentResource):
             depends_on.append(token)
 
         # One apply: Pulumi scans each value an Output resolves to for unknowns.
-        manifest_spec = pulumi.Output.all(args.model_bucket, args.prometheus_address).apply(
+        manifest_spec = pulumi.Output.all(
+            args.model_bucket, args.prometheus_address, args.zone_name
+        ).apply(
             lambda v: build_manifest(
-                spec, model_bucket=v[0], region=args.region, prometheus_address=v[1]
+                spec,
+                model_bucket=v[0],
+                region=args.region,
+                prometheus_address=v[1],
+                zone_name=v[2],
             )["spec"]
         )
         self.custom_resource = k8s.apiextensions.CustomResource(

@@ -171,14 +171,26 @@ def _autoscaling(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[
     }
 
 
-def _pd_spec(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[str, Any]:
+def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
+    """The topology settings, with the AZ as the name node labels carry (`zone_name`, the
+    deploying account's name for the configured AZ ID) when one is given."""
+    assert spec.topology_spec is not None
+    out = spec.topology_spec.model_dump(by_alias=True, exclude_none=True)
+    if zone_name is not None:
+        out["availabilityZone"] = zone_name
+    return out
+
+
+def _pd_spec(
+    spec: DpdEndpointSpec, prometheus_address: str | None, zone_name: str | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "prefillSpec": _role(spec.prefill),
         "decodingSpec": _role(spec.decode),
         "routingThreshold": spec.routing_threshold,
     }
     if spec.topology_spec is not None:
-        out["topologySpec"] = spec.topology_spec.model_dump(by_alias=True, exclude_none=True)
+        out["topologySpec"] = _topology(spec, zone_name)
     if autoscaling := _autoscaling(spec, prometheus_address):
         out["autoScalingSpec"] = autoscaling
     return out
@@ -203,11 +215,13 @@ def typed_spec(
     model_bucket: str | None,
     region: str,
     prometheus_address: str | None = None,
+    zone_name: str | None = None,
 ) -> dict:
     """The spec the typed settings produce, before `specOverrides`.
 
     `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
-    they name their own.
+    they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
+    (components/network/zones.py); without it the setting is written as given.
     """
     out: dict[str, Any] = {}
     if spec.endpoint_name is not None:
@@ -222,7 +236,9 @@ def typed_spec(
     out["metrics"] = _metrics(spec)
     out["kvCacheSpec"] = _kv_cache(spec)
     out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
-    out["pdSpec"] = _pd_spec(spec, prometheus_address)
+    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name)
+    if spec.tls_config is not None:
+        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)
@@ -257,9 +273,14 @@ def build_manifest(
     model_bucket: str | None,
     region: str,
     prometheus_address: str | None = None,
+    zone_name: str | None = None,
 ) -> dict:
     typed = typed_spec(
-        spec, model_bucket=model_bucket, region=region, prometheus_address=prometheus_address
+        spec,
+        model_bucket=model_bucket,
+        region=region,
+        prometheus_address=prometheus_address,
+        zone_name=zone_name,
     )
     return {
         "apiVersion": API_VERSION,

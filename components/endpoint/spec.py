@@ -18,9 +18,10 @@ from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import MODEL_CATALOG
-from components.sizing.hf_config import HuggingFaceConfigFile
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import MODEL_CATALOG
+from components.model.hf_config import HuggingFaceConfigFile
+from components.network.spec import is_az_id, is_az_name
 
 DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
 LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
@@ -151,8 +152,36 @@ class Metrics(Spec):
 
 class TopologySpec(Spec):
     same_az: bool = Field(True, alias="sameAZ")
+    # One of the stack's AZs, by ID or by name; the manifest carries the name the deploying
+    # account gives it, the one node labels carry (components/network/zones.py).
     availability_zone: str | None = None
     placement_group: str | None = None
+
+    @field_validator("availability_zone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is not None and not (is_az_id(value) or is_az_name(value)):
+            raise ValueError(
+                f"{value!r} is neither an AZ ID (usw2-az2) nor an AZ name (us-west-2b)"
+            )
+        return value
+
+
+class CustomCertificateConfig(Spec):
+    """An ACM certificate the operator attaches to the endpoint's load balancer instead of the
+    one it issues itself (AWS: "Custom certificates and Route 53 DNS management for HyperPod
+    Inference"). The certificate must be Issued, in the stack's region and account (checked in
+    infra/region_checks.py); the patterns are the CRD's."""
+
+    acm_arn: str = Field(pattern=r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$")
+    domain_name: str = Field(
+        max_length=253,
+        pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+    )
+
+
+class TlsConfig(Spec):
+    custom_certificate_config: CustomCertificateConfig
 
 
 class Slo(Spec):
@@ -197,6 +226,8 @@ class DpdEndpointSpec(Spec):
     invocation_endpoint: str | None = None
     metrics: Metrics = Metrics()
     topology_spec: TopologySpec | None = None
+    # None: the operator's own certificate, kept in the stack's TLS bucket.
+    tls_config: TlsConfig | None = None
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []

@@ -5,4 +5,5 @@
 - `vpc`: the `Network` and `AdoptedNetwork` components.
 - `efa_rules`: the EFA security group's rules, as data.
 - `efa_security_group`: the `EfaSecurityGroup` component.
+- `zones`: the name the deploying account gives an AZ ID.
 """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from ipaddress import IPv4Network
 from typing import Annotated, Literal
 
@@ -23,7 +24,22 @@ def _aws_cidr_size(network: IPv4Network) -> IPv4Network:
 
 
 AwsCidr = Annotated[IPv4Network, AfterValidator(_aws_cidr_size)]
-AzId = Annotated[str, Field(pattern=r"^[a-z]{2,4}[0-9]-az[0-9]+$")]
+# An AZ ID (`usw2-az2`) names the same physical zone in every account; an AZ name
+# (`us-west-2b`, the Region's name and a letter) is mapped to a zone per account (EC2 User
+# Guide, "Availability Zone IDs"). components/network/zones.py resolves one to the other.
+AZ_ID = r"^[a-z]{2,4}[0-9]-az[0-9]+$"
+AZ_NAME = r"^[a-z]{2}(-[a-z]+)+-[0-9]+[a-z]$"
+AzId = Annotated[str, Field(pattern=AZ_ID)]
+
+
+def is_az_id(zone: str) -> bool:
+    return re.fullmatch(AZ_ID, zone) is not None
+
+
+def is_az_name(zone: str) -> bool:
+    return re.fullmatch(AZ_NAME, zone) is not None
+
+
 SUBNET_ID = r"^subnet-[0-9a-f]{8,17}$"
 
 

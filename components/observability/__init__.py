@@ -4,6 +4,6 @@
 - `versions`: the add-on versions and the floor this project holds.
 - `config`: the add-on's configuration values.
 - `iam`: the collector's role and the Grafana workspace's role.
-- `checks`: rules tying observability to the endpoints that use it.
+- `checks`: rules on the observability settings alone.
 - `observability`: the `Observability` component.
 """

@@ -1,14 +1,10 @@
-"""Rules tying observability to the endpoints: where their metrics go, and what autoscaling reads.
-
-Each Finding's field is its setting's path under the project (`endpoints[0].metrics.enabled`).
+"""Rules on the observability settings alone; those tying it to the endpoints are the
+endpoint's (components/endpoint/observability_checks.py), since endpoints read observability.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from components.core.findings import Finding, error, field_path, warning
-from components.endpoint.spec import DpdEndpointSpec
+from components.core.findings import Finding, error
 from components.observability.spec import ObservabilitySpec
 from components.observability.versions import MINIMUM_ADDON_VERSION
 from components.operator.versions import at_least
@@ -26,41 +22,6 @@ GRAFANA_REGIONS = (
     "eu-west-1",
     "eu-west-2",
 )
-
-
-def _autoscaling_targets(
-    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]
-) -> list[Finding]:
-    if spec.enabled:
-        return []
-    return [
-        error(
-            "autoscaling-without-prometheus",
-            field_path("endpoints", i, name, "autoscaling", "serverAddress"),
-            "is required while observability is off: autoscaling queries Amazon Managed "
-            "Prometheus; set observability.enabled: true or name a workspace here",
-        )
-        for i, endpoint in enumerate(endpoints)
-        for name, (role, _) in endpoint.roles().items()
-        if role.autoscaling is not None and role.autoscaling.server_address is None
-    ]
-
-
-def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
-    if spec.enabled:
-        return []
-    return [
-        warning(
-            "metrics-not-collected",
-            field_path("endpoints", i, "metrics", "enabled"),
-            "the operator exposes this endpoint's metrics on its pods, but with observability "
-            "off nothing collects them: no collector and no Amazon Managed Prometheus "
-            "workspace exist, so they stay on the pods and the dashboards stay empty; set "
-            "observability.enabled: true to send them to a workspace",
-        )
-        for i, endpoint in enumerate(endpoints)
-        if endpoint.metrics.enabled
-    ]
 
 
 def _grafana_region(spec: ObservabilitySpec, region: str) -> list[Finding]:
@@ -89,28 +50,22 @@ def _addon_floor(spec: ObservabilitySpec) -> list[Finding]:
     ]
 
 
-def _unscraped_autoscaling(endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
+    """AWS's "Cluster metrics" table (SageMaker HyperPod observability,
+    hyperpod-observability-cluster-metrics) lists inference metrics as on by default with no
+    additional advanced metrics, unlike training or cluster metrics: ADVANCED would promise
+    series that never come."""
+    if not spec.enabled or spec.inference_metrics.level != "ADVANCED":
+        return []
     return [
-        warning(
-            "autoscaling-without-metrics",
-            field_path("endpoints", i, name, "autoscaling"),
-            "reads the endpoint's metrics, but its metrics.enabled is false, so the operator "
-            "does not expose them for collection and the trigger may find no series",
+        error(
+            "inference-metrics-advanced",
+            "observability.inferenceMetrics.level",
+            "ADVANCED is not allowed: AWS's HyperPod cluster-metrics table lists no advanced "
+            "inference metrics, so it would collect nothing more than BASIC; use BASIC",
         )
-        for i, endpoint in enumerate(endpoints)
-        if not endpoint.metrics.enabled
-        for name, (role, _) in endpoint.roles().items()
-        if role.autoscaling is not None
     ]
 
 
-def check_observability(
-    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec], region: str
-) -> list[Finding]:
-    return (
-        _addon_floor(spec)
-        + _unscraped_autoscaling(endpoints)
-        + _autoscaling_targets(spec, endpoints)
-        + _unread_metrics(spec, endpoints)
-        + _grafana_region(spec, region)
-    )
+def check_observability(spec: ObservabilitySpec, region: str) -> list[Finding]:
+    return _addon_floor(spec) + _inference_metrics_level(spec) + _grafana_region(spec, region)

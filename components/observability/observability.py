@@ -28,6 +28,12 @@ from components.observability.spec import ObservabilitySpec
 from components.observability.versions import ADDON_NAME
 from components.observability.workspace import server_address
 
+# AWS's reference Terraform (hyperpod-eks-tf `modules/observability`: prometheus_workspace.tf,
+# eks_addon.tf, grafana_workspace.tf) tags the AMP workspace, the add-on and the Grafana
+# workspace SageMaker=true, as HyperPod's own setup does; tagged alike, the stack's are found
+# the same way by what looks for HyperPod's observability resources.
+SAGEMAKER_TAGS = {"SageMaker": "true"}
+
 
 @dataclass(frozen=True)
 class ObservabilityArgs:
@@ -45,7 +51,9 @@ class Observability(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
 
         if spec.prometheus_workspace_arn is None:
-            workspace = aws.amp.Workspace(name, alias=f"{args.cluster_name}-metrics", opts=child)
+            workspace = aws.amp.Workspace(
+                name, alias=f"{args.cluster_name}-metrics", tags=SAGEMAKER_TAGS, opts=child
+            )
             workspace_arn: pulumi.Output[str] = workspace.arn
             # AMP's endpoint ends in a slash; the add-on and KEDA's trigger take it without.
             endpoint = workspace.prometheus_endpoint.apply(lambda e: e.rstrip("/"))
@@ -92,6 +100,7 @@ class Observability(pulumi.ComponentResource):
             ],
             resolve_conflicts_on_create="OVERWRITE",
             resolve_conflicts_on_update="OVERWRITE",
+            tags=SAGEMAKER_TAGS,
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=[*inherited_depends_on(opts), collector_access],
@@ -131,6 +140,7 @@ class Observability(pulumi.ComponentResource):
             permission_type="CUSTOMER_MANAGED",
             role_arn=role.arn,
             data_sources=["PROMETHEUS", "CLOUDWATCH"],
+            tags=SAGEMAKER_TAGS,
             opts=pulumi.ResourceOptions(parent=self, depends_on=[access]),
         )
 

@@ -129,35 +129,37 @@ def fsx_csi_policy() -> dict:
     return policy_document([Statement(["fsx:DescribeFileSystems"], sid="DescribeFileSystems")])
 
 
-def keda_policy(account: AwsAccount, workspace_arns: Sequence[str] = ()) -> dict:
+def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
     """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
 
-    Queries are held to the workspaces the endpoints' triggers name, when the stack knows them.
+    Queries are held to the workspaces the endpoints' triggers name; with none (observability
+    off and no role autoscaling on a workspace of its own) KEDA gets no AMP reads at all.
     """
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            # CloudWatch metric reads support no resource-level permissions.
-            {
-                "Sid": "CloudWatchMetrics",
-                "Effect": "Allow",
-                "Resource": "*",
-                "Action": [
-                    "cloudwatch:GetMetricData",
-                    "cloudwatch:GetMetricStatistics",
-                    "cloudwatch:ListMetrics",
-                ],
-            },
+    statements: list[dict] = [
+        # CloudWatch metric reads support no resource-level permissions.
+        {
+            "Sid": "CloudWatchMetrics",
+            "Effect": "Allow",
+            "Resource": "*",
+            "Action": [
+                "cloudwatch:GetMetricData",
+                "cloudwatch:GetMetricStatistics",
+                "cloudwatch:ListMetrics",
+            ],
+        }
+    ]
+    if workspace_arns:
+        statements.append(
             {
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
-                "Resource": sorted(set(workspace_arns)) or account.arn("aps", "workspace/*"),
+                "Resource": sorted(set(workspace_arns)),
                 "Action": [
                     "aps:QueryMetrics",
                     "aps:GetLabels",
                     "aps:GetSeries",
                     "aps:GetMetricMetadata",
                 ],
-            },
-        ],
-    }
+            }
+        )
+    return {"Version": "2012-10-17", "Statement": statements}

@@ -93,7 +93,7 @@ class InferenceOperator(pulumi.ComponentResource):
             "keda",
             [subject(KEDA)],
             inline=pulumi.Output.all(*args.prometheus_workspace_arns).apply(
-                lambda arns: keda_policy(account, arns)
+                lambda arns: keda_policy(arns)
             ),
         )
         s3_csi = self._role(

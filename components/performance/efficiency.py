@@ -1,9 +1,9 @@
 """The fractions of the hardware's peaks that each engine reaches, per phase.
 
 Few and physical, so that they carry to hardware and models they were not fitted on:
-- prefill: the share of the GEMM peak a long prompt sustains (model FLOPs utilization);
-- decode: the share of HBM bandwidth a decode step's reads reach, and of the GEMM peak a
-  large batch's compute reaches;
+- GEMMs: the share of the tensor-core peak that a prefill, or a decode batch large enough
+  to be compute-bound, sustains (model FLOPs utilization): the same matrix multiplies;
+- decode: the share of HBM bandwidth a decode step's reads (weights, KV) reach;
 - a fixed cost per forward pass (scheduling, kernel launches between CUDA graphs, sampling);
 - the KV transfer's share of EFA line rate.
 Starting values: DESIGN.md "Performance facts" (dense prefill 40-50% of FP8 peak, decode
@@ -22,20 +22,23 @@ ENGINES: tuple[Engine, ...] = ("vllm", "sglang", "trtllm")
 
 @dataclass(frozen=True)
 class EngineEfficiency:
-    # Share of the BF16 GEMM peak a dense prefill sustains.
-    prefill_compute: float
+    # Share of the BF16 tensor-core peak dense GEMMs sustain, in prefill and in large decode
+    # batches alike.
+    gemm: float
     # Share of HBM bandwidth a decode step's weight and KV reads reach.
     decode_bandwidth: float
-    # Share of the GEMM peak a large decode batch's compute reaches.
-    decode_compute: float
-    # Seconds per forward pass outside the kernels' own time.
+    # Seconds per forward pass outside the kernels' own time (scheduling, launching), and per
+    # running request in it (its scheduling, sampling and output processing on the CPU).
     step_overhead_s: float
+    request_overhead_s: float
 
 
+# TensorRT-LLM's compiled kernels and C++ runtime lead; SGLang and vLLM trail it by about a
+# tenth in GEMM efficiency and add Python scheduling per step.
 ENGINE_EFFICIENCY: dict[Engine, EngineEfficiency] = {
-    "vllm": EngineEfficiency(0.55, 0.70, 0.35, 0.0015),
-    "sglang": EngineEfficiency(0.55, 0.72, 0.35, 0.0012),
-    "trtllm": EngineEfficiency(0.60, 0.75, 0.40, 0.0008),
+    "vllm": EngineEfficiency(0.55, 0.70, 0.0008, 40e-6),
+    "sglang": EngineEfficiency(0.55, 0.72, 0.0006, 30e-6),
+    "trtllm": EngineEfficiency(0.60, 0.75, 0.0004, 10e-6),
 }
 
 # Lower precisions double the peak but feed it less well (scaling, smaller tiles): the share

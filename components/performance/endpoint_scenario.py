@@ -6,8 +6,8 @@ The stack serves with vLLM; both roles run the endpoint's tensorParallelSize.
 from __future__ import annotations
 
 from components.endpoint.spec import DpdEndpointSpec
+from components.model.architecture import ModelArchitecture
 from components.performance.scenario import RoleLayout, Scenario
-from components.sizing.architecture import ModelArchitecture
 
 
 def scenario_from_endpoint(

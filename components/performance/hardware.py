@@ -2,7 +2,7 @@
 
 Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
 - H100 SXM: NVIDIA H100 Tensor Core GPU datasheet: BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with
-  sparsity (989 / 1,979 dense), 80 GB HBM3 at 3.35 TB/s, NVLink 900 GB/s.
+  sparsity (989.5 / 1,979 dense), 80 GB HBM3 at 3.35 TB/s, NVLink 900 GB/s.
 - H200 SXM: NVIDIA H200 datasheet: the same tensor cores as H100, 141 GB HBM3e at 4.8 TB/s,
   NVLink 900 GB/s.
 - B200: NVIDIA HGX B200 datasheet, per 8 GPUs: FP4 144 PF, FP8 72 PF, BF16 36 PF with sparsity
@@ -47,8 +47,8 @@ class Gpu:
         return self.fp8_flops if precision == "fp8" else self.bf16_flops
 
 
-H100 = Gpu("H100", 989 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9)
-H200 = Gpu("H200", 989 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9)
+H100 = Gpu("H100", 989.5 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9)
+H200 = Gpu("H200", 989.5 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9)
 B200 = Gpu("B200", 2_250 * TERA, 4_500 * TERA, 9_000 * TERA, 8 * TERA, 900e9)
 B300 = Gpu("B300", 2_250 * TERA, 4_500 * TERA, 13_125 * TERA, 8 * TERA, 900e9)
 GPUS = {gpu.name: gpu for gpu in (H100, H200, B200, B300)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 
 # Gated MLPs (SwiGLU: gate, up and down projections) have three matrices of hidden x width.
 GATED_MLP_MATRICES = 3

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from components.model.architecture import ModelArchitecture
 from components.performance.efficiency import (
     COLLECTIVE_BANDWIDTH,
     EFA_LATENCY_S,
@@ -31,7 +32,6 @@ from components.performance.model_costs import (
     decode_pairs,
     model_costs,
 )
-from components.sizing.architecture import ModelArchitecture
 from components.sizing.kv import layer_bytes_per_token_per_rank
 
 # Activations travel between ranks in BF16; MoE dispatch in FP8 and combine in BF16 (DeepEP,
@@ -190,15 +190,16 @@ def prefill_seconds(
 ) -> float:
     """Prefill of `prompts` prompts of `tokens` each, together, on an otherwise idle replica."""
     model, costs = deployment.model, deployment.costs
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.prefill_compute)
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     rate = deployment.peak_flops * efficiency
-    linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
-    linear += 2 * costs.lm_head_parameters
-    # A prompt's attention runs on its own data-parallel attention group only.
-    attention = costs.prefill_pair_flops * causal_pairs(model, tokens)
+    # A prompt's attention and dense layers run on its own data-parallel attention group;
+    # the routed experts on every GPU of the replica.
+    dense = 2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters)
+    dense += costs.prefill_pair_flops * causal_pairs(model, tokens)
+    experts = 2 * costs.routed_active_parameters * tokens
     groups = min(prompts, layout.data_parallel_attention)
     compute = prompts * (
-        linear / (layout.gpus * rate) + attention / (groups * layout.tensor_parallel * rate)
+        dense / (groups * layout.tensor_parallel * rate) + experts / (layout.gpus * rate)
     )
     tokens_per_group = prompts * tokens / groups
     passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
@@ -244,13 +245,17 @@ def decode_step_seconds(
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
     reads = (weights + kv) / bandwidth
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.decode_compute)
+    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     flops = tokens * (
         2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
     )
     compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
     communication = _communication(deployment, layout, per_group * tokens_per_request)
-    overhead = deployment.efficiency.step_overhead_s + _layer_overhead(deployment)
+    engine = deployment.efficiency
+    # The CPU's work per request runs per data-parallel group, each its own scheduler.
+    overhead = (
+        engine.step_overhead_s + _layer_overhead(deployment) + per_group * engine.request_overhead_s
+    )
     return max(reads, compute) + communication + overhead
 
 

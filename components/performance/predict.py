@@ -29,7 +29,6 @@ from components.performance.phases import (
     weight_bytes_per_gpu,
 )
 from components.performance.queueing import (
-    BISECTION_STEPS,
     SATURATED_UTILIZATION,
     bisect_increasing,
     decode_batch,
@@ -50,6 +49,8 @@ from components.sizing.kv import CUDA_OVERHEAD_BYTES
 DEFAULT_MAX_BATCH = 1024
 # Without `concurrency` or `requestsPerSecond`: one request at a time.
 SINGLE_CLIENT = 1
+# Fixed-point iterations for the prefill batch; it settles in a few.
+PREFILL_BATCH_ITERATIONS = 12
 TENSOR_PARALLEL_CHOICES = (1, 2, 4, 8, 16, 32, 64)
 
 
@@ -76,7 +77,8 @@ class RolePrediction:
     expert_parallel: int
     data_parallel_attention: int
     gpus: int
-    # Requests a replica decodes at once, and the most it can.
+    # Requests a replica decodes at once, and the most it can; for a prefill role, the prompts
+    # a pass takes at once, and the most it takes.
     batch: float
     max_batch: int
 
@@ -236,7 +238,7 @@ class _System:
         """Prompts a prefill pass takes at `rate` per replica: those that arrive while the
         previous pass runs (bulk service), one at least, the pass's limit at most."""
         prompts = 1.0
-        for _ in range(BISECTION_STEPS):
+        for _ in range(PREFILL_BATCH_ITERATIONS):
             prompts = min(max(rate * self.prefill(prompts), 1.0), self.prefill_limit)
         return prompts
 
@@ -260,7 +262,9 @@ class _System:
             )
         return self.first.replicas / (prefill_seconds_each + decode_seconds)
 
-    def at(self, rate: float, concurrency: int | None = None) -> _Point:
+    def at(self, rate: float, concurrency: int | None = None, full: bool = False) -> _Point:
+        """The figures at `rate` requests per second; `full`: with every decoder at its
+        largest batch, as when more clients wait than the layout serves."""
         prefill_rate = rate / self.first.replicas
         prompts = self.prefill_batch(prefill_rate)
         prefill = self.prefill(prompts)
@@ -276,7 +280,13 @@ class _System:
         def token_seconds(batch: float) -> float:
             return self.token_seconds(batch) * stretch
 
-        batch = decode_batch(decode_rate, self.output_tokens, token_seconds, self.decoder.max_batch)
+        batch = (
+            None
+            if full
+            else decode_batch(
+                decode_rate, self.output_tokens, token_seconds, self.decoder.max_batch
+            )
+        )
         if batch is None:
             batch = float(self.decoder.max_batch)
         if concurrency is not None:
@@ -295,7 +305,7 @@ class _System:
             # A client waits behind at most the other clients' prompts.
             queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * service / prompts)
         ttft = queue + service + ttft_tail
-        batches = (0.0, batch) if self.disaggregated else (batch,)
+        batches = (prompts, batch) if self.disaggregated else (batch,)
         return _Point(ttft, token_seconds(batch), queue, prefill, self.transfer_s, batches)
 
     def cycle(self, point: _Point) -> float:
@@ -387,8 +397,8 @@ def _solve(system: _System, scenario: Scenario) -> tuple[float, _Point, bool]:
 
     if in_flight(edge) < clients:
         # More clients than the layout keeps busy: the rest wait (Little's law).
-        point = system.at(edge, clients)
-        wait = clients / limit - system.cycle(point)
+        point = system.at(edge, clients, full=True)
+        wait = max(clients / limit - system.cycle(point), 0.0)
         return (
             limit,
             _Point(
@@ -420,7 +430,7 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
             data_parallel_attention=role.parallelism.data_parallel_attention,
             gpus=role.gpus,
             batch=batch,
-            max_batch=role.max_batch,
+            max_batch=system.prefill_limit if role.name == "prefill" else role.max_batch,
         )
         for role, batch in zip(system.roles, point.batches, strict=True)
     )

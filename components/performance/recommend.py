@@ -226,14 +226,15 @@ def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option)
     prediction = option.prediction
     batch = prediction.roles[1].batch
     rate = prediction.requests_per_second / prefill_role.replicas
-    for tokens in range(THRESHOLD_STEP, THRESHOLD_MAX + 1, THRESHOLD_STEP):
+    # 0 routes every prompt the disaggregated way: even a one-token prompt gains.
+    for tokens in (1, *range(THRESHOLD_STEP, THRESHOLD_MAX + 1, THRESHOLD_STEP)):
         local = prefill_seconds(deployment, decode_role.parallelism, tokens)
         remote = prefill_seconds(deployment, prefill_role.parallelism, tokens)
         transfer = kv_transfer_seconds(
             deployment, prefill_role.parallelism, decode_role.parallelism, tokens, remote
         )[1]
         if md1_wait(rate * remote, remote) + remote + transfer <= local * (1 + batch):
-            return tokens
+            return 0 if tokens == 1 else tokens
     return None
 
 

@@ -17,10 +17,11 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.regions import KNOWN_REGIONS
 from components.core.spec import Spec
 from components.endpoint.spec import Workload
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.model.hf_config import HF_DTYPES, architecture_from_hf_config
 from components.performance.efficiency import Engine
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
-from components.sizing.hf_config import architecture_from_hf_config
+from components.performance.model_costs import model_costs
 
 Precision = Literal["bf16", "fp8", "fp4"]
 # What people call the same GEMM precisions.
@@ -35,6 +36,20 @@ PRECISION_ALIASES = {
     "mxfp4": "fp4",
     "nvfp4": "fp4",
     "float4": "fp4",
+    # Integer weight formats run like the float ones of their width.
+    "int8": "fp8",
+    "w8a8": "fp8",
+    "int4": "fp4",
+    "w4a16": "fp4",
+    "awq": "fp4",
+    "gptq": "fp4",
+}
+# Instance types by the GPU they carry, for scenarios that name the GPU.
+GPU_INSTANCE_TYPES = {
+    "h100": "ml.p5.48xlarge",
+    "h200": "ml.p5en.48xlarge",
+    "b200": "ml.p6-b200.48xlarge",
+    "b300": "ml.p6-b300.48xlarge",
 }
 # Weights' bytes per parameter: FP4 formats carry a scale per block (NVFP4: one FP8 scale per
 # 16 values, 4.5 bits; MXFP4: one 8-bit scale per 32, 4.25 bits).
@@ -64,7 +79,8 @@ class RoleLayout(Spec):
     replicas: int = Field(1, ge=1)
     # None: the fewest GPUs of the node that hold the weights and one request's KV.
     tensor_parallel: int | None = Field(None, ge=1)
-    expert_parallel: int = Field(1, ge=1)
+    # 0 (or true): every GPU of the replica.
+    expert_parallel: int = Field(1, ge=0)
     data_parallel_attention: int = Field(1, ge=1)
     # The engine's batch limit (--max-num-seqs); None is the engine's default.
     max_num_seqs: int | None = Field(None, ge=1)
@@ -87,7 +103,18 @@ class RoleLayout(Spec):
 # Keys a scenario file may carry to describe itself or a measurement it records; the model
 # reads none of them.
 ANNOTATION_KEYS = frozenset(
-    {"id", "notes", "source", "measured", "measuredP99", "gpu", "kind", "estimated", "latencyBound"}
+    {
+        "id",
+        "notes",
+        "source",
+        "measured",
+        "measuredP99",
+        "gpu",
+        "kind",
+        "estimated",
+        "latencyBound",
+        "achievedRequestsPerSecond",
+    }
 )
 
 
@@ -156,12 +183,8 @@ class Scenario(Spec):
     @field_validator("instance_type", mode="before")
     @classmethod
     def _dpd_instance_type(cls, value: Any) -> Any:
-        if (
-            isinstance(value, str)
-            and not value.startswith("ml.")
-            and f"ml.{value}" in DPD_INSTANCE_TYPES
-        ):
-            value = f"ml.{value}"
+        if isinstance(value, str) and not value.startswith("ml."):
+            value = GPU_INSTANCE_TYPES.get(value.lower(), f"ml.{value}")
         if value not in DPD_INSTANCE_TYPES:
             raise ValueError(f"must be one of {', '.join(DPD_INSTANCE_TYPES)}")
         return value
@@ -200,36 +223,27 @@ def _config_path(config_file: str, base_dir: Path | None) -> Path:
 
 
 def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitecture:
-    # Deferred: counting parameters is the performance model's business.
-    from components.performance.model_costs import model_costs
-
     key = f"scenario.model.configFile: {model.config_file}"
     path = _config_path(model.config_file, base_dir)
     try:
         config = json.loads(path.read_text())
     except FileNotFoundError:
-        raise ScenarioError(
-            f"scenario.model.configFile: {model.config_file}: no such file"
-        ) from None
+        raise ScenarioError(f"{key}: no such file") from None
     except (OSError, json.JSONDecodeError) as unreadable:
         raise ScenarioError(f"{key}: not a readable JSON file ({unreadable})") from None
     if not isinstance(config, dict):
-        raise ScenarioError(
-            f"scenario.model.configFile: {model.config_file}: not a config.json object"
-        )
+        raise ScenarioError(f"{key}: not a config.json object")
     try:
         # Weights' bytes come from the scenario's precision, so any quantization_config is
         # taken rather than refused; 2 bytes stands until then.
         architecture = architecture_from_hf_config(
-            config,
+            _served_dtype(config),
             name=model.config_file,
             parameters=model.parameters or 1.0,
             weight_bytes_per_parameter=_checkpoint_bytes(config),
         )
     except ValueError as unreadable:
-        raise ScenarioError(
-            f"scenario.model.configFile: {model.config_file}: {unreadable}"
-        ) from None
+        raise ScenarioError(f"{key}: {unreadable}") from None
     if model.parameters is None:
         counted = model_costs(architecture).shape_parameters
         if architecture.hidden_size is None or counted <= 0:
@@ -239,6 +253,16 @@ def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitectu
             )
         architecture = architecture.model_copy(update={"parameters": counted})
     return architecture
+
+
+def _served_dtype(config: dict[str, Any]) -> dict[str, Any]:
+    """`config` with a dtype the KV cache takes: checkpoints stored in FP8 or integers (their
+    torch_dtype says so) keep their KV cache in BF16, as vLLM's `auto` does."""
+    nested = config.get("text_config") if isinstance(config.get("text_config"), dict) else {}
+    dtype = config.get("dtype") or config.get("torch_dtype") or nested.get("torch_dtype")
+    if dtype is None or dtype in HF_DTYPES:
+        return config
+    return {**config, "dtype": "bfloat16", "torch_dtype": "bfloat16"}
 
 
 def _checkpoint_bytes(config: dict[str, Any]) -> float:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
 from components.endpoint.spec import DpdEndpointSpec
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
 from components.sizing.replicas import EndpointReplicas, endpoint_replicas
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from components.core.findings import Finding, error
 from components.endpoint.spec import DpdEndpointSpec
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
-from components.sizing.hf_config import HuggingFaceConfigFile, read_hf_config
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.model.hf_config import HuggingFaceConfigFile, read_hf_config
 
 
 class UnknownArchitectureError(Exception):

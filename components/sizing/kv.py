@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, DpdInstanceType
 from components.core.units import GIB
 from components.endpoint.spec import DpdEndpointSpec
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 
 # LMCache allocates and moves KV in chunks of this many tokens.
 CHUNK_TOKENS = 256

@@ -25,6 +25,7 @@ from pulumi.runtime.mocks import MockMonitor
 
 from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
+from components.observability.versions import DEFAULT_ADDON_VERSION as DEFAULT_OBSERVABILITY_ADDON
 from components.operator.versions import DEFAULT_ADDON_VERSION
 from infra.offline.replacements import PROVIDER_REPLACES
 
@@ -43,8 +44,11 @@ class AccountAnswers:
     # The region's AZ IDs are its prefix with -az1 up to this.
     availability_zones: int = 6
     eks_version: str = "1.33"
+    eks_support_type: str = "EXTENDED"
     hyperpod_status: str = "InService"
     inference_addon_version: str = DEFAULT_ADDON_VERSION
+    # The newest observability add-on EKS offers for the cluster's Kubernetes version.
+    newest_observability_addon: str = DEFAULT_OBSERVABILITY_ADDON
 
 
 # Read when a CloudMocks is made: replace it before rendering to change the answers.
@@ -397,6 +401,7 @@ def _eks_cluster_lookup(m: CloudMocks, args: dict) -> dict:
             {"oidcs": [{"issuer": f"https://oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"}]}
         ],
         "version": m.answers.eks_version,
+        "upgradePolicies": [{"supportType": m.answers.eks_support_type}],
     }
 
 
@@ -432,6 +437,11 @@ def _availability_zones(m: CloudMocks, args: dict) -> dict:
     }
 
 
+def _availability_zone(m: CloudMocks, args: dict) -> dict:
+    zone_id = args["zoneId"]
+    return {"id": zone_id, "zoneId": zone_id, "name": m.az_name(zone_id), "region": m.region}
+
+
 def _eks_addon_lookup(m: CloudMocks, args: dict) -> dict:
     cluster, addon = args["clusterName"], args["addonName"]
     return {
@@ -444,6 +454,17 @@ def _eks_addon_lookup(m: CloudMocks, args: dict) -> dict:
         "serviceAccountRoleArn": "",
         "podIdentityAssociations": [],
         "tags": {},
+    }
+
+
+def _addon_version(m: CloudMocks, args: dict) -> dict:
+    addon, kubernetes = args["addonName"], args["kubernetesVersion"]
+    return {
+        "id": addon,
+        "addonName": addon,
+        "kubernetesVersion": kubernetes,
+        "mostRecent": args.get("mostRecent", False),
+        "version": m.answers.newest_observability_addon,
     }
 
 
@@ -460,6 +481,8 @@ INVOKES = {
     "aws:eks/getCluster:getCluster": _eks_cluster_lookup,
     "aws:servicequotas/getServiceQuota:getServiceQuota": _service_quota,
     "aws:index/getAvailabilityZones:getAvailabilityZones": _availability_zones,
+    "aws:index/getAvailabilityZone:getAvailabilityZone": _availability_zone,
     "aws:eks/getAddon:getAddon": _eks_addon_lookup,
+    "aws:eks/getAddonVersion:getAddonVersion": _addon_version,
     "aws-native:sagemaker:getCluster": _hyperpod_cluster_lookup,
 }

@@ -66,6 +66,7 @@ def load_scenario(path: Path) -> Scenario:
 
 
 def _role_line(role: dict[str, Any], name: str) -> str:
+    unit = "prompts a pass" if name == "prefill" else "requests decoding"
     parallel = [f"TP {role['tensorParallel']}"]
     if "expertParallel" in role:
         parallel.append(f"EP {role['expertParallel']}")
@@ -73,7 +74,7 @@ def _role_line(role: dict[str, Any], name: str) -> str:
         parallel.append(f"DP-attention {role['dataParallelAttention']}")
     return (
         f"  {name:8} {role['replicas']} x ({', '.join(parallel)}) = {role['gpus']} GPUs, "
-        f"batch {role['batch']:g} of at most {role['maxBatch']}"
+        f"{role['batch']:g} {unit} (at most {role['maxBatch']})"
     )
 
 
@@ -111,8 +112,15 @@ def _option_lines(title: str, option: Option | None) -> list[str]:
     return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
 
 
+def _threshold_line(threshold: int | None) -> str:
+    if threshold is None:
+        return "routingThreshold: none; no prompt gains by the disaggregated path"
+    if threshold == 0:
+        return "routingThreshold: 0; every prompt gains by the prefill role"
+    return f"routingThreshold: {threshold}; prompts from this many tokens gain by the prefill role"
+
+
 def recommendation_lines(recommendation: Recommendation) -> list[str]:
-    threshold = recommendation.routing_threshold
     return [
         *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated),
         *_option_lines(
@@ -120,12 +128,7 @@ def recommendation_lines(recommendation: Recommendation) -> list[str]:
         ),
         *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated),
         recommendation.verdict,
-        "routingThreshold: "
-        + (
-            f"{threshold} (prompts from this length gain by the disaggregated path)"
-            if threshold is not None
-            else "none: no prompt length gains by the disaggregated path"
-        ),
+        _threshold_line(recommendation.routing_threshold),
     ]
 
 

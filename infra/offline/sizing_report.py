@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from components.core.units import format_bytes
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
 from components.sizing.kv import CHUNK_TOKENS, Transfer
 from components.sizing.replicas import RoleReplicas

@@ -8,7 +8,7 @@ import typing
 from pydantic import BaseModel
 
 from infra.paths import ROOT
-from infra.settings import StackSettings
+from infra.stack_settings import StackSettings
 
 REFERENCE = ROOT / "docs" / "configuration.md"
 

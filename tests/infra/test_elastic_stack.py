@@ -133,6 +133,13 @@ def test_autoscaling_without_observability_may_name_its_workspace():
     assert statements[1]["Resource"] == ["arn:aws:aps:us-west-2:123456789012:workspace/ws-own"]
 
 
+def test_with_observability_off_and_nothing_autoscaling_keda_reads_no_workspace():
+    result = render(with_endpoints(dev_endpoint(), **UNOBSERVED))
+    keda = one(result, "aws:iam/rolePolicy:RolePolicy", "inference-operator-keda")
+    statements = json.loads(keda.inputs["policy"])["Statement"]
+    assert [s["Sid"] for s in statements] == ["CloudWatchMetrics"]
+
+
 def test_min_above_max_is_refused_with_the_key_named():
     config = with_endpoints(scaling(decode={"minReplicas": 3, "maxReplicas": 2}), **OBSERVED)
     assert problem_for(f"{KEY}.decode.autoscaling.minReplicas", problems(config)) == (
@@ -141,14 +148,29 @@ def test_min_above_max_is_refused_with_the_key_named():
     )
 
 
-def test_a_maximum_the_gpu_nodes_can_never_hold_is_refused():
-    # 4 prefill x 8 + 2 decode x 8 = 48 GPUs; two p5 nodes hold 16.
+GROUP_COUNT = "hyperpod-dpd:cluster.instanceGroups[0].instanceCount"
+
+
+def test_a_maximum_the_gpu_nodes_of_one_az_can_never_hold_is_refused():
+    # 4 prefill x 8 + 2 decode x 8 = 48 GPUs, 6 nodes; the AZ has 2.
     endpoint = scaling({"maxReplicas": 4}, {"maxReplicas": 2})
-    found = problem_for(
-        f"{KEY}.prefill.autoscaling.maxReplicas", problems(with_endpoints(endpoint, **OBSERVED))
+    assert problem_for(GROUP_COUNT, problems(with_endpoints(endpoint, **OBSERVED))) == (
+        f"{GROUP_COUNT}: endpoints[0] (dpd-test) needs 6 ml.p5.48xlarge nodes in one AZ for its "
+        "autoscaling maxima, 4 prefill x 8 GPUs and 2 decode x 8 GPUs (or lower maxReplicas) "
+        "(prefill and decode share an AZ); usw2-az2 has 2, the most "
+        "(cluster.instanceGroups[0]); raise its instanceCount by 4"
     )
-    assert "claim up to 48 GPUs" in found
-    assert "but its groups hold 16 (2 nodes x 8)" in found
+
+
+def test_the_maxima_count_the_nodes_of_one_az_not_of_all():
+    # 2 prefill + 1 decode at most: 3 nodes in one AZ. Two AZs of 2 hold 4 together, which
+    # the pods can't use: prefill and decode share an AZ.
+    config = with_endpoints(scaling({"maxReplicas": 2}), **OBSERVED)
+    groups = config["hyperpod-dpd:cluster"]["instanceGroups"]
+    groups.insert(1, {**groups[0], "name": "p5-az3", "availabilityZoneId": "usw2-az3"})
+    assert "usw2-az2 has 2, the most (cluster" in problem_for(GROUP_COUNT, problems(config))
+    groups[0]["instanceCount"] = 3
+    assert render(config).resources
 
 
 def test_the_maximum_is_summed_over_the_endpoints_of_a_type():
@@ -157,15 +179,22 @@ def test_the_maximum_is_summed_over_the_endpoints_of_a_type():
     second["prefill"] = {"replicas": 1, "gpus": 8}
     # 3 + 2 = 5 nodes' worth at most, the groups have 4.
     config = with_endpoints(first, second, gpu_nodes=4, **OBSERVED)
-    found = problem_for(f"{KEY}.prefill.autoscaling.maxReplicas", problems(config))
+    found = problem_for(GROUP_COUNT, problems(config))
     assert "claim up to 40 GPUs" in found
+    assert "raise an instanceCount of a group of that type" in found
 
 
 def test_a_maximum_beyond_the_node_autoscaling_maximum_is_refused():
-    config = with_endpoints(scaling({"maxReplicas": 4}), gpu_nodes=2, **OBSERVED)
+    config = with_endpoints(scaling({"maxReplicas": 2}), scaling_second(), gpu_nodes=4, **OBSERVED)
     config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
-    found = problem_for(f"{KEY}.prefill.autoscaling.maxReplicas", problems(config))
-    assert "but its groups hold 16 (2 nodes x 8, its node-autoscaling maximum)" in found
+    found = problem_for(GROUP_COUNT, problems(config))
+    assert "but its groups hold 32 (4 nodes x 8, its node-autoscaling maximum)" in found
+
+
+def scaling_second() -> dict:
+    second = {**scaling({"maxReplicas": 2}), "name": "second", "endpointName": "second"}
+    second["prefill"] = {"replicas": 1, "gpus": 8}
+    return second
 
 
 def test_the_render_summary_and_size_show_each_role_range(tmp_path, capsys):
@@ -214,6 +243,17 @@ def test_an_observability_add_on_below_the_floor_is_refused():
     assert problem_for("hyperpod-dpd:observability.addonVersion", problems(config)) == (
         "hyperpod-dpd:observability.addonVersion: v1.0.4-eksbuild.1 is older than "
         "v1.0.5-eksbuild.1, the oldest release AWS documents and asks users to run"
+    )
+
+
+def test_advanced_inference_metrics_are_refused_as_collecting_nothing_more():
+    config = dev_config() | {
+        "hyperpod-dpd:observability": {"enabled": True, "inferenceMetrics": {"level": "ADVANCED"}}
+    }
+    key = "hyperpod-dpd:observability.inferenceMetrics.level"
+    assert problem_for(key, problems(config)).startswith(
+        f"{key}: ADVANCED is not allowed: AWS's HyperPod cluster-metrics table lists no advanced "
+        "inference metrics"
     )
 
 

@@ -64,6 +64,26 @@ def test_an_az_id_the_account_does_not_have_is_refused(monkeypatch):
     )
 
 
+def test_an_observability_add_on_newer_than_eks_offers_for_the_version_is_refused(monkeypatch):
+    account(monkeypatch, newest_observability_addon="v1.0.5-eksbuild.1")
+    config = dev_config()
+    config["hyperpod-dpd:observability"] = {"enabled": True, "addonVersion": "v1.1.0-eksbuild.1"}
+    (problem,) = problems(config)
+    assert problem == (
+        "hyperpod-dpd:observability.addonVersion: v1.1.0-eksbuild.1 is not offered for "
+        "Kubernetes 1.34; the newest amazon-sagemaker-hyperpod-observability EKS offers for it "
+        "is v1.0.5-eksbuild.1 (`aws eks describe-addon-versions --addon-name "
+        "amazon-sagemaker-hyperpod-observability --kubernetes-version 1.34` lists them)"
+    )
+
+
+def test_an_observability_add_on_eks_offers_for_the_version_passes(monkeypatch):
+    account(monkeypatch, newest_observability_addon="v1.1.0-eksbuild.1")
+    config = dev_config()
+    config["hyperpod-dpd:observability"] = {"enabled": True, "addonVersion": "v1.1.0-eksbuild.1"}
+    assert render(config).resources
+
+
 def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch):
     account(monkeypatch, eks_version="1.35")
     (problem,) = problems(existing_cluster_config())
@@ -85,6 +105,16 @@ def test_an_existing_cluster_past_eks_extended_support_only_warns(monkeypatch):
         "earliest supported version at any time, without notice, and leaves nodes and add-ons "
         "behind: upgrade the cluster first"
     ) in result.warnings
+
+
+def test_an_existing_cluster_near_the_end_of_standard_support_warns_by_its_own_policy(monkeypatch):
+    account(monkeypatch, eks_version="1.34", eks_support_type="STANDARD")
+    (warned,) = [w for w in render(existing_cluster_config()).warnings if "1.34" in w]
+    assert warned.startswith(
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.34: "
+        "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType STANDARD "
+        "EKS then upgrades the control plane to 1.35 by itself, a version HyperPod refuses"
+    )
 
 
 def test_an_existing_cluster_in_eks_extended_support_warns_of_its_cost(monkeypatch):

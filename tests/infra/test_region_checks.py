@@ -2,8 +2,19 @@
 
 from typing import Any
 
+import pytest
+
 from infra.offline.mocks import ACCOUNT_ID
-from tests.support import dev_config, existing_cluster_config, problem_for, problems
+from tests.support import (
+    dev_config,
+    dev_endpoint,
+    endpoint_configs,
+    existing_cluster_config,
+    problem_for,
+    problems,
+    render,
+    with_endpoints,
+)
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -98,3 +109,30 @@ def test_an_arn_of_another_account_is_refused():
         f"is in account 210987654321; it must be in the account the stack deploys to, {ACCOUNT_ID}"
         in problem
     )
+
+
+@pytest.mark.parametrize(
+    ("arn", "says"),
+    [
+        (f"arn:aws:acm:us-east-1:{ACCOUNT_ID}:certificate/0a1b", "is in region us-east-1"),
+        ("arn:aws:acm:us-west-2:210987654321:certificate/0a1b", "is in account 210987654321"),
+    ],
+)
+def test_a_custom_certificate_of_another_region_or_account_is_refused(arn, says):
+    endpoint = dev_endpoint()
+    endpoint["tlsConfig"] = {
+        "customCertificateConfig": {"acmArn": arn, "domainName": "chat.example.com"}
+    }
+    key = "hyperpod-dpd:endpoints[0].tlsConfig.customCertificateConfig.acmArn"
+    assert says in problem_for(key, problems(with_endpoints(endpoint)))
+
+
+def test_a_custom_certificate_of_the_stack_reaches_the_manifest():
+    endpoint = dev_endpoint()
+    certificate = {
+        "acmArn": f"arn:aws:acm:us-west-2:{ACCOUNT_ID}:certificate/0a1b",
+        "domainName": "chat.example.com",
+    }
+    endpoint["tlsConfig"] = {"customCertificateConfig": certificate}
+    (config,) = endpoint_configs(render(with_endpoints(endpoint)))
+    assert config["spec"]["tlsConfig"] == {"customCertificateConfig": certificate}

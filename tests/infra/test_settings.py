@@ -238,7 +238,8 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
 
 CATALOG_IDS = (
     "llama-3.1-8b, llama-3.1-70b, llama-3.3-70b, llama-3.1-405b, qwen2.5-72b, qwen3-32b, "
-    "mixtral-8x7b, deepseek-v3, gpt-oss-120b"
+    "mixtral-8x7b, deepseek-v3, gpt-oss-120b, qwen3-30b-a3b, qwen3-235b-a22b, deepseek-r1, "
+    "minimax-m2, gpt-oss-20b"
 )
 
 

@@ -11,6 +11,7 @@ from infra.paths import ROOT
 from tests.support import (
     dev_config,
     dev_endpoint,
+    endpoint_configs,
     problem_for,
     problems,
     render,
@@ -74,8 +75,8 @@ def test_instance_counts_start_at_one():
 
 def test_an_endpoint_needs_its_instance_type_as_a_group():
     found = problems(changed(groups=[gpu_group(instanceType="ml.p5en.48xlarge"), SYSTEM]))
-    assert "the instance groups have 0" in problem_for(
-        "hyperpod-dpd:endpoints[0].instanceType", found
+    assert problem_for(GROUPS, found).endswith(
+        "no instance group has ml.p5.48xlarge: add one, or change the endpoint's instanceType"
     )
 
 
@@ -87,16 +88,74 @@ def test_an_endpoint_needs_nodes_for_its_prefill_and_decode_replicas_in_one_az()
         SYSTEM,
     ]
     found = problems(with_endpoints(endpoint) | {"hyperpod-dpd:cluster": {"instanceGroups": split}})
-    assert problem_for("hyperpod-dpd:endpoints[0].instanceType", found) == (
-        "hyperpod-dpd:endpoints[0].instanceType: ml.p5.48xlarge needs 3 nodes in one AZ for "
-        "2 prefill x 8 GPUs and 1 decode x 8 GPUs; the instance groups have 2"
+    # The message names the key to raise (issue 20), not the endpoint's instanceType.
+    assert problem_for(f"{GROUPS}[0].instanceCount", found) == (
+        f"{GROUPS}[0].instanceCount: endpoints[0] (dpd-test) needs 3 ml.p5.48xlarge nodes in "
+        "one AZ for 2 prefill x 8 GPUs and 1 decode x 8 GPUs (prefill and decode share an AZ); "
+        "usw2-az2 has 2, the most (cluster.instanceGroups[0]); raise its "
+        "instanceCount by 1"
     )
 
 
 def test_endpoints_sharing_a_type_must_fit_its_nodes_together():
     other = {**dev_endpoint(), "name": "other"}
     found = problems(with_endpoints(dev_endpoint(), other, gpu_nodes=3))
-    assert "need 4 nodes together; the groups have 3" in problem_for(GROUPS, found)
+    assert "need 4 nodes together; the groups have 3" in problem_for(
+        f"{GROUPS}[0].instanceCount", found
+    )
+
+
+# An endpoint pinned to an AZ: by ID or by name, one of the stack's, rendered as the name.
+
+
+def pinned(zone: str, **config: Any) -> dict:
+    endpoint = {**dev_endpoint(), "topologySpec": {"availabilityZone": zone}}
+    return with_endpoints(endpoint, **config)
+
+
+TOPOLOGY = "hyperpod-dpd:endpoints[0].topologySpec.availabilityZone"
+
+
+@pytest.mark.parametrize(
+    ("zone", "says"),
+    [
+        ("usw2-az1", "usw2-az1 is not one of the stack's AZs (usw2-az2, usw2-az3)"),
+        ("euw1-az1", "'euw1-az1' is an AZ ID of eu-west-1; the stack deploys to us-west-2"),
+        ("eu-west-1a", "'eu-west-1a' is an AZ name of eu-west-1; the stack deploys to us-west-2"),
+        ("us-west-2a", "'us-west-2a' is usw2-az1 in this account, which is not one of the stack"),
+        ("us-west-2z", "'us-west-2z' is not an AZ of this account; its AZs are us-west-2a"),
+        ("zone-b", "'zone-b' is neither an AZ ID (usw2-az2) nor an AZ name (us-west-2b)"),
+    ],
+)
+def test_an_endpoint_az_outside_the_stack_is_refused_naming_the_key(zone, says):
+    found = problems(pinned(zone))
+    assert all(problem.startswith(f"{TOPOLOGY}: ") for problem in found)
+    assert any(says in problem for problem in found)
+
+
+@pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
+def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
+    # The mocked account names usw2-az2 us-west-2b (infra/offline/mocks.py).
+    (endpoint,) = endpoint_configs(render(pinned(zone)))
+    assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
+        "sameAZ": True,
+        "availabilityZone": "us-west-2b",
+    }
+
+
+def test_an_endpoint_pinned_to_an_az_counts_that_azs_nodes():
+    groups = [gpu_group(), gpu_group(name="p5-b", availabilityZoneId="usw2-az3"), SYSTEM]
+    endpoint = {
+        **dev_endpoint(),
+        "prefill": {"replicas": 2},
+        "topologySpec": {"availabilityZone": "usw2-az3"},
+    }
+    config = with_endpoints(endpoint)
+    config["hyperpod-dpd:cluster"]["instanceGroups"] = groups
+    assert problem_for(f"{GROUPS}[1].instanceCount", problems(config)).endswith(
+        "endpoints[0].topologySpec.availabilityZone pins its pods to usw2-az3, which has 2 "
+        "(cluster.instanceGroups[1]); raise its instanceCount by 1"
+    )
 
 
 def test_a_group_outside_the_network_azs_is_refused():
@@ -254,3 +313,22 @@ def test_a_public_cidr_must_be_an_ipv4_cidr():
     assert "'my-office' is not an IPv4 CIDR" in problem_for(
         "hyperpod-dpd:cluster.endpointAccess.publicCidrs", found
     )
+
+
+def test_the_render_warns_on_the_dev_stack_that_1_34_leaves_standard_support_tomorrow():
+    # On 2026-12-01 (tests/conftest.py), the day before 1.34 leaves standard support.
+    assert (
+        "hyperpod-dpd:cluster.upgradePolicy.supportType: 1.34 leaves EKS standard support on "
+        "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
+        "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
+        " SageMaker HyperPod supports no newer version, so extended support is what keeps the "
+        "cluster on one it supports"
+    ) in render(dev_config()).warnings
+
+
+def test_the_support_type_is_a_choice_of_two():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["upgradePolicy"] = {"supportType": "NONE"}
+    (problem,) = problems(config)
+    assert problem.startswith("hyperpod-dpd:cluster.upgradePolicy.supportType: ")
+    assert "'STANDARD' or 'EXTENDED'" in problem

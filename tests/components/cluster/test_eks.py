@@ -4,6 +4,7 @@ import json
 
 import pulumi
 import pulumi_aws as aws
+import pytest
 
 from components.cluster.eks import (
     AdoptedEksCluster,
@@ -143,3 +144,14 @@ def test_an_existing_cluster_is_reached_through_aws_eks_get_token():
         "--region",
         "us-east-1",
     ]
+
+
+@pytest.mark.parametrize("support_type", ["EXTENDED", "STANDARD"])
+def test_the_upgrade_policy_is_stated_on_the_control_plane(support_type):
+    inputs = one(cluster(support_type=support_type), "eks:index:Cluster").inputs
+    assert inputs["upgradePolicy"] == {"supportType": support_type}
+
+
+def test_the_upgrade_policy_defaults_to_extended():
+    inputs = one(cluster(), "eks:index:Cluster").inputs
+    assert inputs["upgradePolicy"] == {"supportType": "EXTENDED"}

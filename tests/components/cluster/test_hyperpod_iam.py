@@ -52,6 +52,16 @@ def test_existing_interfaces_are_confined_to_the_vpc_and_subnets():
     }
 
 
+def test_interfaces_are_tagged_only_in_the_vpc_and_subnets_without_a_create_action_condition():
+    # The VPC CNI tags existing interfaces too (TagENI), which ec2:CreateAction would refuse.
+    tagging = statement("TagNetworkInterfaces", policy())
+    assert (tagging["Action"], tagging["Resource"]) == (
+        "ec2:CreateTags",
+        "arn:aws:ec2:us-west-2:123456789012:network-interface/*",
+    )
+    assert tagging["Condition"] == {"ArnEqualsIfExists": {"ec2:Vpc": VPC, "ec2:Subnet": [SUBNET]}}
+
+
 def test_new_interfaces_go_only_in_the_subnets_and_the_security_group():
     resources = statement("CreateNetworkInterfaces", policy())["Resource"]
     assert SUBNET in resources

@@ -35,13 +35,13 @@ def test_each_gpu_group_gets_a_node_class_listing_it():
     assert node_class(group()) == {
         "apiVersion": "karpenter.sagemaker.amazonaws.com/v1",
         "kind": "HyperpodNodeClass",
-        "metadata": {"name": "p5-dpd"},
+        "metadata": {"name": "p5-dpd", "annotations": {"pulumi.com/waitFor": "condition=Ready"}},
         "spec": {"instanceGroups": ["p5-dpd"]},
     }
 
 
 def test_its_node_pool_is_limited_to_the_group_instance_count_in_gpus():
-    pool = node_pool(group())
+    pool = node_pool(group(), "1h")
     assert pool["apiVersion"] == "karpenter.sh/v1"
     assert pool["kind"] == "NodePool"
     assert pool["spec"]["limits"] == {"nvidia.com/gpu": "24"}
@@ -49,6 +49,13 @@ def test_its_node_pool_is_limited_to_the_group_instance_count_in_gpus():
         "group": "karpenter.sagemaker.amazonaws.com",
         "kind": "HyperpodNodeClass",
         "name": "p5-dpd",
+    }
+
+
+def test_a_node_leaves_only_when_empty_and_after_the_consolidation_delay():
+    assert node_pool(group(), "45m")["spec"]["disruption"] == {
+        "consolidationPolicy": "WhenEmpty",
+        "consolidateAfter": "45m",
     }
 
 
@@ -71,8 +78,21 @@ def test_the_stack_creates_the_pool_after_the_cluster_through_its_provider(scale
     assert waits_for(scaled, pool, node_class_resource)
     assert waits_for(scaled, node_class_resource, one(scaled, "aws-native:sagemaker:Cluster"))
     assert node_class_resource.provider.endswith("::eks")
+    # The pool waits for the class to be Ready: the cluster's AutoScaling.Status InService.
+    assert node_class_resource.inputs["metadata"]["annotations"] == {
+        "pulumi.com/waitFor": "condition=Ready"
+    }
+    assert pool.inputs["spec"]["disruption"]["consolidateAfter"] == "1h"
     # Endpoints wait for the pools that bring their nodes.
     assert waits_for(scaled, one(scaled, ":InferenceEndpointConfig"), pool)
+
+
+def test_the_consolidation_delay_is_a_karpenter_duration():
+    config = autoscaling()
+    config["hyperpod-dpd:cluster"]["autoscaling"]["consolidateAfter"] = "an hour"
+    assert "must be a duration such as 30m, 1h or 1h30m, or Never" in problem_for(
+        "hyperpod-dpd:cluster.autoscaling.consolidateAfter", problems(config)
+    )
 
 
 def test_no_node_pools_without_node_autoscaling():

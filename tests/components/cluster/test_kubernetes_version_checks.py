@@ -19,8 +19,8 @@ def test_on_dec_1_2026_a_new_cluster_may_take_1_32_to_1_34():
     assert list(creatable_versions(DEC_1_2026)) == ["1.32", "1.33", "1.34"]
 
 
-def test_a_version_in_standard_support_passes():
-    assert check_new_cluster_version("1.34", DEC_1_2026) == []
+def test_a_version_in_standard_support_far_from_its_end_passes():
+    assert check_new_cluster_version("1.34", date(2026, 6, 1)) == []
 
 
 def test_a_version_past_extended_support_is_refused_naming_the_date_and_todays_versions():
@@ -99,5 +99,76 @@ def test_an_existing_cluster_in_extended_support_warns_of_the_cost():
     )
 
 
-def test_an_existing_cluster_in_standard_support_says_nothing():
-    assert check_existing_cluster_version("shared", "1.34", DEC_1_2026) == []
+def test_an_existing_cluster_far_from_the_end_of_standard_support_says_nothing():
+    assert check_existing_cluster_version("shared", "1.34", date(2026, 6, 1)) == []
+
+
+def test_an_existing_cluster_near_the_end_of_standard_support_says_what_its_policy_does():
+    (found,) = check_existing_cluster_version("shared", "v1.34.2-eks-1", DEC_1_2026, "STANDARD")
+    assert found.field == "cluster.existing.eksClusterName"
+    assert found.message.startswith(
+        "'shared' runs Kubernetes v1.34.2-eks-1: 1.34 leaves EKS standard support on 2026-12-02 "
+        "(tomorrow); with supportType STANDARD EKS then upgrades the control plane to 1.35"
+    )
+
+
+# 1.34 leaves standard support on 2026-12-02; the notice starts 60 days before.
+@pytest.mark.parametrize(
+    ("today", "support_type", "message"),
+    [
+        (date(2026, 10, 2), "EXTENDED", None),
+        (date(2026, 10, 2), "STANDARD", None),
+        (
+            date(2026, 10, 3),
+            "EXTENDED",
+            "1.34 leaves EKS standard support on 2026-12-02 (in 60 days); with supportType "
+            "EXTENDED the cluster stays on it and EKS bills $0.60 per cluster hour instead of "
+            "$0.10, $0.50 more (aws.amazon.com/eks/pricing); SageMaker HyperPod supports no "
+            "newer version, so extended support is what keeps the cluster on one it supports",
+        ),
+        (
+            DEC_1_2026,
+            "STANDARD",
+            "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType "
+            "STANDARD EKS then upgrades the control plane to 1.35 by itself, a version "
+            "HyperPod refuses (SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, "
+            "1.34); set EXTENDED to stay on 1.34 for $0.60 per cluster hour instead of $0.10, "
+            "$0.50 more (aws.amazon.com/eks/pricing)",
+        ),
+    ],
+)
+def test_from_60_days_before_standard_support_ends_the_support_type_says_what_follows(
+    today, support_type, message
+):
+    found = check_new_cluster_version("1.34", today, support_type)
+    expected = (
+        [
+            Finding(
+                "warning",
+                "eks-standard-support-ends",
+                "cluster.upgradePolicy.supportType",
+                message,
+            )
+        ]
+        if message
+        else []
+    )
+    assert found == expected
+
+
+def test_with_a_newer_version_hyperpod_supports_the_notice_names_it():
+    (extended,) = check_new_cluster_version("1.33", date(2026, 6, 1), "EXTENDED")
+    assert extended.message.endswith("; upgrade to 1.34 before then to avoid it")
+    (standard,) = check_new_cluster_version("1.33", date(2026, 6, 1), "STANDARD")
+    assert standard.message.endswith(
+        "upgrades the control plane to 1.34 by itself; HyperPod's nodes and the add-ons stay "
+        "behind until you update them"
+    )
+
+
+def test_in_extended_support_standard_says_eks_may_upgrade_at_any_time():
+    (found,) = check_new_cluster_version("1.33", DEC_1_2026, "STANDARD")
+    assert found.message.endswith(
+        "with cluster.upgradePolicy.supportType STANDARD, EKS may upgrade it to 1.34 by "
+        "itself at any time"
+    )

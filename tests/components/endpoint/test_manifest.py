@@ -257,3 +257,22 @@ def test_router_url_follows_the_operator_naming():
 )
 def test_every_variant_passes_the_operator_crd_schema(changes):
     assert schema_errors(manifest(**changes), "3.3") == []
+
+
+@pytest.mark.parametrize(
+    ("zone_name", "written"), [(None, "usw2-az2"), ("us-west-2b", "us-west-2b")]
+)
+def test_the_topology_az_is_written_as_the_name_the_account_gives_it(zone_name, written):
+    endpoint = spec(topologySpec={"availabilityZone": "usw2-az2"})
+    built = build_manifest(endpoint, model_bucket="w", region="us-west-2", zone_name=zone_name)
+    assert built["spec"]["pdSpec"]["topologySpec"] == {"sameAZ": True, "availabilityZone": written}
+
+
+def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
+    certificate = {
+        "acmArn": "arn:aws:acm:us-east-2:123456789012:certificate/0a1b2c3d-aaaa-bbbb",
+        "domainName": "chat.example.com",
+    }
+    built = manifest(tlsConfig={"customCertificateConfig": certificate})
+    assert built["spec"]["tlsConfig"] == {"customCertificateConfig": certificate}
+    assert schema_errors(built, "3.2") == []

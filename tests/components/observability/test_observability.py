@@ -125,3 +125,11 @@ def test_grafana_only_when_asked_with_its_own_reader_role():
     workspace = one(result, "aws:amp/workspace:Workspace")
     assert read["Resource"] == f"arn:aws:aps:us-west-2:123456789012:workspace/{workspace.id}"
     assert "aps:QueryMetrics" in read["Action"]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["aws:amp/workspace:Workspace", "aws:eks/addon:Addon", "aws:grafana/workspace:Workspace"],
+)
+def test_the_workspaces_and_the_add_on_are_tagged_as_hyperpods_own(kind):
+    assert one(observability(grafana={}), kind).inputs["tags"] == {"SageMaker": "true"}

@@ -91,7 +91,7 @@ def test_the_s3_csi_driver_reads_the_model_buckets_and_nothing_else():
     "document",
     [
         s3_csi_policy(["weights"], ACCOUNT, KEY),
-        keda_policy(ACCOUNT),
+        keda_policy(["arn:aws:aps:us-west-2:123456789012:workspace/ws-1"]),
         tls_bucket_key_policy(ACCOUNT, KEY),
         fsx_csi_policy(),
     ],
@@ -102,7 +102,8 @@ def test_parliament_finds_nothing_wrong(document):
 
 
 def test_keda_reads_cloudwatch_and_prometheus_only():
-    actions = {a for s in keda_policy(ACCOUNT)["Statement"] for a in s["Action"]}
+    workspace = "arn:aws:aps:us-west-2:123456789012:workspace/ws-1"
+    actions = {a for s in keda_policy([workspace])["Statement"] for a in s["Action"]}
     assert {a.split(":")[0] for a in actions} == {"cloudwatch", "aps"}
     assert all(a.split(":")[1].startswith(("Get", "List", "Query")) for a in actions)
 
@@ -120,11 +121,15 @@ def test_the_fsx_csi_driver_can_only_look_file_systems_up():
     assert statement["Action"] == ["fsx:DescribeFileSystems"]
 
 
+def test_with_no_workspace_to_query_keda_gets_no_prometheus_reads():
+    assert [s["Sid"] for s in keda_policy()["Statement"]] == ["CloudWatchMetrics"]
+
+
 def test_keda_queries_only_the_workspaces_it_is_given():
     workspace = "arn:aws:aps:us-west-2:123456789012:workspace/ws-1"
     (queries,) = [
-        s for s in keda_policy(ACCOUNT, [workspace])["Statement"] if s["Sid"] == "PrometheusQueries"
+        s for s in keda_policy([workspace])["Statement"] if s["Sid"] == "PrometheusQueries"
     ]
     assert "aps:QueryMetrics" in queries["Action"]
     assert queries["Resource"] == [workspace]
-    assert analyze_policy_string(json.dumps(keda_policy(ACCOUNT, [workspace]))).findings == []
+    assert analyze_policy_string(json.dumps(keda_policy([workspace]))).findings == []

@@ -5,10 +5,10 @@ import pytest
 from pydantic import ValidationError
 
 from components.endpoint.spec import DpdEndpointSpec
-from components.sizing.catalog import MODEL_CATALOG
+from components.model.catalog import MODEL_CATALOG
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.components.sizing.test_hf_config import DEEPSEEK_V3
+from tests.components.model.test_hf_config import DEEPSEEK_V3
 
 EXPLICIT = {"layers": 40, "kvHeads": 4, "headDim": 128, "parameters": 20e9, "name": "mine"}
 

@@ -5,7 +5,7 @@ import pytest
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.units import GIB, KIB, MIB
 from components.endpoint.spec import DpdEndpointSpec
-from components.sizing.catalog import MODEL_CATALOG
+from components.model.catalog import MODEL_CATALOG
 from components.sizing.kv import (
     CUDA_OVERHEAD_BYTES,
     chunked_tokens,

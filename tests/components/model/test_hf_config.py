@@ -3,8 +3,8 @@ from typing import Any
 
 import pytest
 
-from components.sizing.catalog import MODEL_CATALOG
-from components.sizing.hf_config import (
+from components.model.catalog import MODEL_CATALOG
+from components.model.hf_config import (
     HuggingFaceConfigFile,
     architecture_from_hf_config,
     read_hf_config,
@@ -107,6 +107,25 @@ def test_a_multimodal_config_is_read_from_its_text_config():
         {"architectures": ["Mistral3ForConditionalGeneration"], "text_config": LLAMA_3_3_70B}
     )
     assert (model.layers, model.kv_heads, model.hidden_size) == (80, 8, 8192)
+
+
+def test_experts_in_every_other_layer_leave_the_rest_dense():
+    # Llama 4 Maverick: experts in every second of 48 layers; intermediate_size_mlp is the
+    # dense layers' width, intermediate_size the experts'.
+    config = {
+        **LLAMA_3_3_70B,
+        "num_hidden_layers": 48,
+        "interleave_moe_layer_step": 2,
+        "num_local_experts": 128,
+        "intermediate_size": 8192,
+        "intermediate_size_mlp": 16384,
+    }
+    model = parsed(config)
+    assert (model.dense_layers, model.intermediate_size, model.expert_intermediate_size) == (
+        24,
+        16384,
+        8192,
+    )
 
 
 def test_the_head_dim_key_wins_over_hidden_size_by_heads():

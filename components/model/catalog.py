@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 
 # DeepSeek-V3 ships FP8 weights (block-scaled e4m3), one byte per parameter.
 FP8_BYTES = 1.0
@@ -49,6 +49,11 @@ def _gqa(
         moe="experts" in shape,
         **shape,
     )
+
+
+def _llama_70b(name: str) -> ModelArchitecture:
+    # Llama 3.1 and 3.3 70B share one config.json shape.
+    return _gqa(name, 80, 70.6e9, hidden=8192, heads=64, intermediate=28_672, vocab=LLAMA_VOCAB)
 
 
 def _deepseek(name: str) -> ModelArchitecture:
@@ -109,24 +114,8 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             intermediate=14_336,
             vocab=LLAMA_VOCAB,
         ),
-        _gqa(
-            "llama-3.1-70b",
-            80,
-            70.6e9,
-            hidden=8192,
-            heads=64,
-            intermediate=28_672,
-            vocab=LLAMA_VOCAB,
-        ),
-        _gqa(
-            "llama-3.3-70b",
-            80,
-            70.6e9,
-            hidden=8192,
-            heads=64,
-            intermediate=28_672,
-            vocab=LLAMA_VOCAB,
-        ),
+        _llama_70b("llama-3.1-70b"),
+        _llama_70b("llama-3.3-70b"),
         _gqa(
             "llama-3.1-405b",
             126,

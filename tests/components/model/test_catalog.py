@@ -1,6 +1,6 @@
 import pytest
 
-from components.sizing.catalog import MODEL_CATALOG, catalog_id_for_model_name
+from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
 
 # DESIGN.md's architecture table (from each model's config.json), and the publishers'
 # parameter totals.
@@ -64,8 +64,7 @@ def test_gpt_oss_slides_half_its_layers_over_128_tokens_with_mxfp4_weights():
     assert model.weight_bytes == 116.8e9 * 4.25 / 8
 
 
-def test_only_the_mixture_of_experts_models_are_moe():
-    moe = [catalog_id for catalog_id, model in MODEL_CATALOG.items() if model.moe]
+def test_every_model_but_the_dense_ones_is_moe():
     dense = [catalog_id for catalog_id, model in MODEL_CATALOG.items() if not model.moe]
     assert dense == [
         "llama-3.1-8b",

@@ -3,7 +3,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from components.sizing.architecture import ModelArchitecture
+from components.model.architecture import ModelArchitecture
 
 GQA = {"layers": 80, "kvHeads": 8, "headDim": 128, "parameters": 70.6e9}
 MLA = {"layers": 61, "kvLoraRank": 512, "qkRopeHeadDim": 64, "parameters": 671e9}

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import Field, ValidationError
 
 from components.core.spec import Spec
-from components.sizing.architecture import ModelArchitecture
-from components.sizing.catalog import FP8_BYTES, MXFP4_BYTES
+from components.model.architecture import ModelArchitecture
+from components.model.catalog import FP8_BYTES, MXFP4_BYTES
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
@@ -89,8 +89,15 @@ def _experts(config: dict[str, Any]) -> dict[str, Any]:
     if not experts or experts <= 1:
         return {}
     expert_width = config.get("moe_intermediate_size") or config.get("intermediate_size")
-    # DeepSeek's first_k_dense_replace; Qwen-MoE's mlp_only_layers lists its dense layers.
-    dense = config.get("first_k_dense_replace") or len(config.get("mlp_only_layers") or [])
+    # DeepSeek's first_k_dense_replace; Qwen-MoE's mlp_only_layers lists its dense layers;
+    # Llama 4 and Qwen2-MoE may put experts in every n-th layer only.
+    step = config.get("interleave_moe_layer_step") or config.get("decoder_sparse_step") or 1
+    layers = config.get("num_hidden_layers") or 0
+    dense = (
+        config.get("first_k_dense_replace")
+        or len(config.get("mlp_only_layers") or [])
+        or (layers - layers // step if step > 1 else 0)
+    )
     shared = config.get("n_shared_experts") or (
         1 if config.get("shared_expert_intermediate_size") else 0
     )
@@ -110,7 +117,8 @@ def _shape(config: dict[str, Any]) -> dict[str, Any]:
         "hidden_size": config.get("hidden_size"),
         "attention_heads": config.get("num_attention_heads"),
         "vocab_size": config.get("vocab_size"),
-        "intermediate_size": config.get("intermediate_size"),
+        # Llama 4 names its dense layers' width apart from its experts'.
+        "intermediate_size": config.get("intermediate_size_mlp") or config.get("intermediate_size"),
         "q_lora_rank": config.get("q_lora_rank"),
         "qk_nope_head_dim": config.get("qk_nope_head_dim"),
         "v_head_dim": config.get("v_head_dim"),

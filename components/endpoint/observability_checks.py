@@ -1,0 +1,73 @@
+"""Rules tying the endpoints to observability: where their metrics go, and what autoscaling
+reads. They live with the endpoint, which reads observability, not the other way round.
+
+Each Finding's field is its setting's path under the project (`endpoints[0].metrics.enabled`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from components.core.findings import Finding, error, field_path, warning
+from components.endpoint.spec import DpdEndpointSpec
+from components.observability.spec import ObservabilitySpec
+
+
+def _autoscaling_targets(
+    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]
+) -> list[Finding]:
+    if spec.enabled:
+        return []
+    return [
+        error(
+            "autoscaling-without-prometheus",
+            field_path("endpoints", i, name, "autoscaling", "serverAddress"),
+            "is required while observability is off: autoscaling queries Amazon Managed "
+            "Prometheus; set observability.enabled: true or name a workspace here",
+        )
+        for i, endpoint in enumerate(endpoints)
+        for name, (role, _) in endpoint.roles().items()
+        if role.autoscaling is not None and role.autoscaling.server_address is None
+    ]
+
+
+def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    if spec.enabled:
+        return []
+    return [
+        warning(
+            "metrics-not-collected",
+            field_path("endpoints", i, "metrics", "enabled"),
+            "the operator exposes this endpoint's metrics on its pods, but with observability "
+            "off nothing collects them: no collector and no Amazon Managed Prometheus "
+            "workspace exist, so they stay on the pods and the dashboards stay empty; set "
+            "observability.enabled: true to send them to a workspace",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if endpoint.metrics.enabled
+    ]
+
+
+def _unscraped_autoscaling(endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    return [
+        warning(
+            "autoscaling-without-metrics",
+            field_path("endpoints", i, name, "autoscaling"),
+            "reads the endpoint's metrics, but its metrics.enabled is false, so the operator "
+            "does not expose them for collection and the trigger may find no series",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if not endpoint.metrics.enabled
+        for name, (role, _) in endpoint.roles().items()
+        if role.autoscaling is not None
+    ]
+
+
+def check_endpoint_observability(
+    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]
+) -> list[Finding]:
+    return (
+        _unscraped_autoscaling(endpoints)
+        + _autoscaling_targets(spec, endpoints)
+        + _unread_metrics(spec, endpoints)
+    )

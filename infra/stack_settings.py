@@ -1,0 +1,30 @@
+"""The shape of the stack configuration: one field per `hyperpod-dpd:<key>` config key.
+
+It sits below the checks that read it (preflight.py, region_checks.py) and the loader that
+fills it (settings.py), so that they import it and not each other.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from components.cluster.spec import ClusterSpec
+from components.core.spec import Spec
+from components.endpoint.spec import DpdEndpointSpec
+from components.network.spec import NetworkSpec
+from components.observability.spec import ObservabilitySpec
+from components.operator.spec import OperatorSpec
+from components.storage.spec import BucketsSpec
+
+
+class StackSettings(Spec):
+    endpoints: list[DpdEndpointSpec] = Field(min_length=1)
+    network: NetworkSpec | None = None
+    cluster: ClusterSpec = ClusterSpec()
+    buckets: BucketsSpec = BucketsSpec()
+    operator: OperatorSpec = OperatorSpec()
+    observability: ObservabilitySpec = ObservabilitySpec()
+
+
+# The program's own config keys, `hyperpod-dpd:<key>`.
+SETTING_KEYS = tuple(info.alias or name for name, info in StackSettings.model_fields.items())

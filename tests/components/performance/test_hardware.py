@@ -1,0 +1,30 @@
+import pytest
+
+from components.performance.hardware import TERA, machine
+
+
+@pytest.mark.parametrize(
+    "instance_type, gpu, efa_gb_per_gpu, hbm_tb",
+    [
+        ("ml.p5.48xlarge", "H100", 50, 3.35),
+        ("ml.p5e.48xlarge", "H200", 50, 4.8),
+        ("ml.p5en.48xlarge", "H200", 50, 4.8),
+        ("ml.p6-b200.48xlarge", "B200", 50, 8),
+        # 6,400 Gbps over 8 GPUs: twice the others'.
+        ("ml.p6-b300.48xlarge", "B300", 100, 8),
+    ],
+)
+def test_each_instance_type_has_its_gpu_and_its_share_of_efa(
+    instance_type, gpu, efa_gb_per_gpu, hbm_tb
+):
+    found = machine(instance_type)
+    assert found.gpu.name == gpu
+    assert found.efa_bytes_per_second_per_gpu == efa_gb_per_gpu * 1e9
+    assert found.gpu.hbm_bytes_per_second == hbm_tb * TERA
+
+
+def test_lower_precisions_double_the_peak_and_hopper_runs_fp4_weights_at_fp8():
+    hopper, blackwell = machine("ml.p5.48xlarge").gpu, machine("ml.p6-b200.48xlarge").gpu
+    assert hopper.peak_flops("fp8") == 2 * hopper.peak_flops("bf16")
+    assert hopper.peak_flops("fp4") == hopper.peak_flops("fp8")
+    assert blackwell.peak_flops("fp4") == 2 * blackwell.peak_flops("fp8")

@@ -1,0 +1,149 @@
+"""The scenario file's keys: what is taken, and the one-line refusals."""
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from components.model.catalog import MODEL_CATALOG
+from components.performance.scenario import (
+    Scenario,
+    ScenarioError,
+    precision_of,
+    resolve_model,
+    weight_bytes_per_parameter,
+)
+
+BASE = {
+    "model": {"name": "llama-3.3-70b"},
+    "instanceType": "ml.p5.48xlarge",
+    "workload": {"typicalInputTokens": 1000, "outputTokens": 100},
+}
+
+
+def scenario(**changes):
+    return Scenario.model_validate({**BASE, **changes})
+
+
+@pytest.mark.parametrize(
+    "written, taken",
+    [
+        ("FP8", "fp8"),
+        ("bfloat16", "bf16"),
+        ("nvfp4", "fp4"),
+        ("mxfp4", "fp4"),
+        ("fp16", "bf16"),
+        ("int4", "fp4"),
+        ("w8a8", "fp8"),
+    ],
+)
+def test_precisions_are_taken_under_their_common_names(written, taken):
+    assert scenario(precision=written).precision == taken
+
+
+@pytest.mark.parametrize("written", ["TensorRT-LLM", "trtllm", "tensorrt_llm"])
+def test_tensorrt_llm_goes_by_any_of_its_names(written):
+    assert scenario(engine=written).engine == "trtllm"
+
+
+@pytest.mark.parametrize(
+    "written, taken",
+    [
+        ("p5en.48xlarge", "ml.p5en.48xlarge"),
+        ("H100", "ml.p5.48xlarge"),
+        ("h200", "ml.p5en.48xlarge"),
+        ("B300", "ml.p6-b300.48xlarge"),
+    ],
+)
+def test_an_instance_type_may_be_written_without_its_prefix_or_by_its_gpu(written, taken):
+    assert scenario(instanceType=written).instance_type == taken
+
+
+def test_expert_parallel_true_spreads_experts_over_the_replica():
+    # 0 stands for "every GPU of the replica", which the prediction resolves.
+    assert (
+        scenario(serving={"tensorParallel": 8, "expertParallel": True}).serving.expert_parallel == 0
+    )
+
+
+def test_a_measurement_recorded_beside_the_scenario_is_ignored():
+    recorded = scenario(id="run-1", measured={"ttftMs": 100}, source={"url": "x"}, gpu="H100")
+    assert recorded == scenario()
+
+
+@pytest.mark.parametrize(
+    "changes, key",
+    [
+        ({"instanceType": "ml.p4d.24xlarge"}, "instanceType"),
+        ({"engine": "llama.cpp"}, "engine"),
+        ({"precision": "int3"}, "precision"),
+        (
+            {"serving": {"tensorParallel": 8}, "prefill": {"tensorParallel": 8}},
+            "set serving",
+        ),
+        ({"model": {"name": "x", "configFile": "config.json"}}, "set name"),
+        ({"serving": {"tensorParallel": 0}}, "tensorParallel"),
+        ({"workload": {"typicalInputTokens": 1000, "outputTokens": 10, "colour": 1}}, "colour"),
+    ],
+)
+def test_bad_keys_are_refused(changes, key):
+    with pytest.raises(ValidationError, match=key):
+        scenario(**changes)
+
+
+def test_a_catalog_name_may_be_the_published_model_name():
+    named = scenario(model={"name": "meta-llama/Llama-3.3-70B-Instruct"})
+    assert resolve_model(named) == MODEL_CATALOG["llama-3.3-70b"]
+
+
+def test_an_unknown_model_name_names_the_key_and_the_catalog():
+    with pytest.raises(ScenarioError, match=r"^scenario\.model\.name: 'my-model' is no catalog"):
+        resolve_model(scenario(model={"name": "my-model"}))
+
+
+def test_a_config_file_is_read_beside_the_scenario_and_counts_its_parameters(tmp_path):
+    config = {
+        "hidden_size": 4096,
+        "intermediate_size": 14_336,
+        "num_attention_heads": 32,
+        "num_hidden_layers": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 128_256,
+        "torch_dtype": "bfloat16",
+        "quantization_config": {"quant_method": "compressed-tensors", "format": "float-quantized"},
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    model = resolve_model(scenario(model={"configFile": "config.json"}), base_dir=tmp_path)
+    assert model.parameters == pytest.approx(8.03e9, rel=0.005)
+    # A checkpoint stored in FP8 still keeps its KV cache in BF16 (vLLM's `auto`).
+    (tmp_path / "config.json").write_text(json.dumps({**config, "torch_dtype": "float8_e4m3fn"}))
+    fp8 = resolve_model(scenario(model={"configFile": "config.json"}), base_dir=tmp_path)
+    assert fp8.dtype == "bf16"
+    # Any quantization is taken, not refused: the scenario's precision decides the bytes.
+    assert model.layers == 32
+
+
+def test_a_missing_config_file_names_the_key(tmp_path):
+    with pytest.raises(
+        ScenarioError, match=r"^scenario\.model\.configFile: nope\.json: no such file"
+    ):
+        resolve_model(scenario(model={"configFile": "nope.json"}), base_dir=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "catalog_id, precision",
+    [
+        ("llama-3.3-70b", "bf16"),
+        ("deepseek-v3", "fp8"),
+        ("minimax-m2", "fp8"),
+        ("gpt-oss-120b", "fp4"),
+    ],
+)
+def test_without_a_precision_the_checkpoint_decides(catalog_id, precision):
+    model = MODEL_CATALOG[catalog_id]
+    assert precision_of(scenario(model={"name": catalog_id}), model) == precision
+
+
+def test_gpt_oss_keeps_its_mxfp4_experts_whatever_its_gemms_run_in():
+    assert weight_bytes_per_parameter("bf16", MODEL_CATALOG["gpt-oss-120b"]) == 4.25 / 8
+    assert weight_bytes_per_parameter("fp8", MODEL_CATALOG["llama-3.3-70b"]) == 1.0
