@@ -8,7 +8,7 @@ aws.amazon.com/sagemaker/pricing, HyperPod tab).
 The table is derived, not typed: `scripts/derive_hyperpod_prices.py` reads AWS's Price List
 offer files for AmazonSageMaker and keeps the HyperPod ("-Cluster") on-demand rates. A type or
 region the table lacks has no price: lookups return None and the reports say so, rather than
-guess. See docs/operations.md, "What the nodes cost".
+guess. See docs/planning.md, "What the nodes cost".
 """
 
 from __future__ import annotations
