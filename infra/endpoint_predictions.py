@@ -54,6 +54,9 @@ class EndpointPrediction:
     # USD an hour for the judged layout's GPUs, on demand; None without a price.
     hourly: float | None
     curve: LatencyCurve
+    # Requests per second offered: the workload's rate, or what its clients send (closed loop).
+    # Beyond a layout's capacity its prediction's own rate is that capacity, not this.
+    load: float
 
     @property
     def judged(self) -> Prediction:
@@ -129,7 +132,11 @@ def _recommended(scenario: Scenario, rate: float, price: float | None) -> Option
     slo = scenario.workload.slo
     if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
         return None
-    return recommend(_at_rate(scenario, rate), price_per_instance_hour=price).disaggregated
+    try:
+        return recommend(_at_rate(scenario, rate), price_per_instance_hour=price).disaggregated
+    except ScenarioError:
+        # A search the model can't run gives no layout; the replica suggestion still stands.
+        return None
 
 
 def predict_endpoint(
@@ -157,7 +164,7 @@ def predict_endpoint(
     slo = spec.workload.slo if spec.workload else None
     missed = slo is not None and not meets(judged, slo)
     price = prices.price(spec.instance_type, region)
-    load = judged.requests_per_second
+    load = scenario.workload.requests_per_second or judged.requests_per_second
     return EndpointPrediction(
         configured=configured,
         at_maxima=at_maxima,
@@ -166,6 +173,7 @@ def predict_endpoint(
         recommended=_recommended(scenario, load, price) if missed else None,
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
         curve=_curve(spec.name, judged_scenario, load, slo),
+        load=load,
     )
 
 
@@ -190,8 +198,8 @@ def _key(spec: DpdEndpointSpec, role: str) -> str:
 
 def _figures(prediction: Prediction) -> str:
     ttft = (
-        f"TTFT past {ms(prediction.ttft_ms)} (beyond its capacity of "
-        f"{prediction.max_requests_per_second:.3g} requests per second the queue grows)"
+        f"TTFT without bound (the layout serves at most "
+        f"{prediction.max_requests_per_second:.3g} requests per second; beyond, the queue grows)"
         if prediction.saturated
         else f"TTFT {ms(prediction.ttft_ms)}"
     )
@@ -232,7 +240,7 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
         warning(
             "slo-missed",
             "workload",
-            f"at {judged.requests_per_second:.3g} requests per second the model predicts "
+            f"at {ep.load:.3g} requests per second the model predicts "
             f"{_figures(judged)} with {layout(judged)} ({which}), missing the SLO "
             f"({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
             "measure before you buy",

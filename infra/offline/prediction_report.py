@@ -38,7 +38,7 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
 
 
 def _figures(prediction: Prediction) -> str:
-    ttft = f"past {ms(prediction.ttft_ms)}" if prediction.saturated else ms(prediction.ttft_ms)
+    ttft = "without bound (past capacity)" if prediction.saturated else ms(prediction.ttft_ms)
     return (
         f"TTFT {ttft}, TPOT {ms(prediction.tpot_ms)}, "
         f"{prediction.output_tokens_per_second:,.0f} output tokens/s"
@@ -63,9 +63,8 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     """An endpoint's predictions for a terminal."""
     if ep is None:
         return [f"{name}: no prediction (workload.outputTokens is not set)"]
-    load = ep.configured.requests_per_second
     lines = [
-        f"{name}: at {load:.3g} requests per second",
+        f"{name}: at {ep.load:.3g} requests per second",
         f"  as configured       {layout(ep.configured)}: {_figures(ep.configured)}",
     ]
     if ep.at_maxima is not None:
@@ -113,7 +112,7 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
         rows.append(
             (
                 name,
-                f"{judged.requests_per_second:.3g}",
+                f"{ep.load:.3g}",
                 layout(judged),
                 ("> " if judged.saturated else "") + _cell(judged.ttft_ms),
                 _cell(judged.tpot_ms),

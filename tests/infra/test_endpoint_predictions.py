@@ -161,3 +161,13 @@ def test_a_layout_the_model_cannot_place_is_a_warning_not_a_refusal():
     assert (found.level, found.code, found.field) == ("warning", "no-prediction", "workload")
     assert found.message.startswith("no prediction: ")
     assert "scenario." not in found.message
+
+
+def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
+    spec = endpoint({**workload(ttftMs=2000, tpotMs=50), "requestsPerSecond": 50})
+    ep, (found,) = review(spec)
+    assert ep is not None and ep.configured.saturated
+    assert ep.load == 50 and ep.curve.load == 50
+    assert found.message.startswith("at 50 requests per second the model predicts TTFT without")
+    capacity = ep.configured.max_requests_per_second
+    assert f"the layout serves at most {capacity:.3g} requests per second" in found.message
