@@ -77,15 +77,17 @@ def _axis_top(values: Sequence[float], slo: float | None) -> float:
 def _one(curve: LatencyCurve, what: str, values: Sequence[float], slo: float | None) -> list[str]:
     top = _axis_top(values, slo)
     lines = [values] if slo is None else [values, [slo] * len(values)]
-    described = (
-        f"_{curve.endpoint}: predicted {what} against request rate"
-        + (f"; the flat line is the SLO, {_number(slo)} ms" if slo is not None else "")
-        + (
-            f"; points above {_number(top)} ms are drawn at the top_"
-            if any(v > top for v in values)
-            else "_"
+    notes = [f"_{curve.endpoint}: predicted {what} against request rate"]
+    if slo is not None:
+        notes.append(f"the flat line is the SLO, {_number(slo)} ms")
+    if any(v > top for v in values):
+        past = " (and past the layout's capacity, where it has no bound)"
+        notes.append(
+            f"points above {_number(top)} ms"
+            + (past if any(math.isinf(v) for v in values) else "")
+            + " are drawn at the top"
         )
-    )
+    described = "; ".join(notes) + "_"
     chart = xychart(
         f"{curve.endpoint} {what}",
         "requests per second",
