@@ -198,6 +198,8 @@ def _findings(
         buckets=stack.buckets,
         bucket_names=names,
         endpoints=stack.endpoints,
+        operator=stack.operator,
+        region=region,
     )
 
 

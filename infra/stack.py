@@ -40,6 +40,7 @@ from components.storage.buckets import Buckets, BucketsArgs
 from infra.next_steps import EndpointTarget, next_steps
 from infra.settings import Settings
 from infra.stack_checks import nodes_by_az
+from infra.watched_endpoints import watched_endpoints
 
 LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"
 
@@ -191,7 +192,12 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
         return None
     observability = Observability(
         "observability",
-        ObservabilityArgs(spec=spec, cluster_name=settings.cluster_name, account=settings.account),
+        ObservabilityArgs(
+            spec=spec,
+            cluster_name=settings.cluster_name,
+            account=settings.account,
+            endpoints=watched_endpoints(settings.stack.endpoints),
+        ),
         opts=pulumi.ResourceOptions(depends_on=cluster.ready),
     )
     exports = {
@@ -200,6 +206,8 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
     }
     if observability.grafana_url is not None:
         exports["grafanaUrl"] = observability.grafana_url
+    if observability.dashboard_url is not None:
+        exports["grafanaDashboardUrl"] = observability.dashboard_url
     pulumi.export("observability", exports)
     return observability
 
@@ -284,8 +292,12 @@ def _export_next_steps(settings: Settings, observability: Observability | None) 
                 weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
             )
         )
+    # The dashboard's own address when the stack builds one, else the workspace's.
     metrics = (
-        [observability.prometheus_endpoint, observability.grafana_url]
+        [
+            observability.prometheus_endpoint,
+            observability.dashboard_url or observability.grafana_url,
+        ]
         if observability is not None
         else [None, None]
     )

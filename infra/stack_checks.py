@@ -14,13 +14,16 @@ from itertools import combinations
 
 from components.cluster.endpoint_access import endpoint_access_problems
 from components.cluster.instance_groups import check_instance_groups
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, is_accelerated
 from components.cluster.karpenter import check_node_autoscaling
+from components.cluster.kubernetes_versions import minor_version
 from components.cluster.spec import HYPERPOD_NAME, ClusterSpec, InstanceGroupSpec
-from components.core.findings import Finding, error, field_path
+from components.core.findings import Finding, error, field_path, warning
+from components.core.reuses import reuses
 from components.endpoint.spec import DpdEndpointSpec
 from components.network.plan import PlanError, node_capacity, plan_subnets
 from components.network.spec import NetworkSpec, is_az_id
+from components.operator.spec import OperatorSpec
 from components.sizing.replicas import endpoint_replicas
 from components.storage.spec import (
     LIFECYCLE_PREFIX,
@@ -68,6 +71,32 @@ def _fixed_subnets(network: NetworkSpec, nodes: dict[str, int]) -> list[Finding]
         if a.overlaps(b):
             field = field_path("network", "privateSubnetCidrs", az_b)
             found.append(error("overlapping-cidrs", field, f"{b} overlaps {a} of {az_a}"))
+    return found
+
+
+def _repeated_azs(network: NetworkSpec) -> list[Finding]:
+    """Each AZ ID names one subnet pair, and each existing subnet lies in one AZ."""
+    found = [
+        error(
+            "repeated-az",
+            field_path("network", "availabilityZoneIds", i),
+            f"{network.availability_zone_ids[i]} is already availabilityZoneIds[{first}]; list "
+            "each AZ ID once",
+        )
+        for i, first in reuses(network.availability_zone_ids)
+    ]
+    if network.existing is not None:
+        subnets = network.existing.private_subnet_ids
+        azs = list(subnets)
+        found += [
+            error(
+                "subnet-in-two-azs",
+                field_path("network", "existing", "privateSubnetIds", azs[i]),
+                f"{subnets[azs[i]]} is already the subnet of {azs[first]}; a subnet lies in "
+                "one AZ, so each AZ needs a subnet of its own",
+            )
+            for i, first in reuses(list(subnets.values()))
+        ]
     return found
 
 
@@ -310,6 +339,16 @@ def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
         for role, name in asdict(names).items()
         if (problem := bucket_name_problem(name))
     ]
+    roles = list(asdict(names).items())
+    found += [
+        error(
+            "bucket-name-reused",
+            field_path("buckets", roles[i][0], "name"),
+            f"{roles[i][1]!r} is already the {roles[first][0]} bucket's name; each bucket needs "
+            "its own (S3 names are global, and each holds different access rules)",
+        )
+        for i, first in reuses([name for _, name in roles])
+    ]
     for role, prefix in (("lifecycle", LIFECYCLE_PREFIX), ("tls", TLS_PREFIX)):
         name = getattr(names, role)
         if not name.startswith(prefix):
@@ -357,7 +396,9 @@ def _system_label(key: str) -> bool:
     return any(prefix == d or prefix.endswith(f".{d}") for d in SYSTEM_LABEL_DOMAINS)
 
 
-def _node_selectors(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _node_selectors(
+    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec], region: str | None
+) -> list[Finding]:
     """A role's own node labels must be on some instance group of its instance type, or its
     pods never schedule."""
     found = []
@@ -366,6 +407,10 @@ def _node_selectors(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) 
         offered = sorted({f"{k}={v}" for g in groups for k, v in g.labels.items()})
         for role in ("prefill", "decode"):
             for key, value in getattr(endpoint, role).node_selector.items():
+                field = field_path("endpoints", i, role, "nodeSelector", key)
+                if problem := _well_known_selector(key, value, endpoint, region):
+                    found.append(error("selector-matches-no-node", field, problem))
+                    continue
                 if _system_label(key) or any(g.labels.get(key) == value for g in groups):
                     continue
                 found.append(
@@ -380,6 +425,120 @@ def _node_selectors(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) 
     return found
 
 
+# Taints that keep pods without a matching toleration off a node (NoExecute evicts them too).
+HARD_TAINTS = ("NoSchedule", "NoExecute")
+
+
+def _hard_taint(group: InstanceGroupSpec) -> tuple[int, str] | None:
+    """The group's first taint that keeps untolerating pods off, with how it reads."""
+    for j, taint in enumerate(group.taints):
+        if taint.effect in HARD_TAINTS:
+            value = f"={taint.value}" if taint.value else ""
+            return j, f"{taint.key}{value}:{taint.effect}"
+    return None
+
+
+def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """An InferenceEndpointConfig has no tolerations (its CRD, operator 3.2 and 3.3, offers
+    none), so a hard taint on every group of an endpoint's type strands its pods; and the
+    operator and the add-ons need a group they tolerate."""
+    found = []
+    groups = list(enumerate(cluster.instance_groups))
+    reported = set()
+    for k, endpoint in enumerate(endpoints):
+        of_type = [(i, g) for i, g in groups if g.instance_type == endpoint.instance_type]
+        tainted = [(i, _hard_taint(g)) for i, g in of_type]
+        if not of_type or any(taint is None for _, taint in tainted):
+            continue
+        i, (j, taint) = tainted[0]
+        if i in reported:
+            continue
+        reported.add(i)
+        found.append(
+            error(
+                "taint-strands-endpoint",
+                field_path("cluster", "instanceGroups", i, "taints", j),
+                f"{taint} keeps endpoints[{k}]'s pods off every {endpoint.instance_type} group, "
+                "and an InferenceEndpointConfig sets no tolerations; use PreferNoSchedule, or "
+                "leave one group of that type untainted",
+            )
+        )
+    if groups and all(_hard_taint(g) for _, g in groups):
+        i, group = next(
+            ((i, g) for i, g in groups if not is_accelerated(g.instance_type)), groups[0]
+        )
+        j, taint = _hard_taint(group)  # type: ignore[misc]
+        found.append(
+            error(
+                "taint-strands-system-pods",
+                field_path("cluster", "instanceGroups", i, "taints", j),
+                f"{taint}: with every group tainted, the inference operator, cert-manager and "
+                "the other add-ons have no node to run on; leave the system group untainted",
+            )
+        )
+    else:
+        system = [(i, g) for i, g in groups if not is_accelerated(g.instance_type)]
+        if system and all(_hard_taint(g) for _, g in system):
+            i, group = system[0]
+            j, taint = _hard_taint(group)  # type: ignore[misc]
+            found.append(
+                warning(
+                    "taint-moves-system-pods",
+                    field_path("cluster", "instanceGroups", i, "taints", j),
+                    f"{taint} keeps the inference operator and the add-ons off the CPU system "
+                    "group, so they take pod slots on the GPU nodes instead",
+                )
+            )
+    return found
+
+
+def _operator_installed(cluster: ClusterSpec, operator: OperatorSpec | None) -> list[Finding]:
+    if operator is None or operator.installed is None or cluster.existing is not None:
+        return []
+    return [
+        error(
+            "operator-installed-new-cluster",
+            "operator.installed",
+            "says an operator already runs in the cluster, but this stack creates the cluster "
+            "(cluster.existing is unset), so nothing would ever install the operator or its "
+            "CRD; remove operator.installed",
+        )
+    ]
+
+
+# Labels every node carries, set by Kubernetes from the instance itself. HyperPod nodes carry
+# the SageMaker instance type (`ml.p5.48xlarge`) and the region's zone names.
+INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
+ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
+# The five DPD types are x86 Linux instances (kubelet sets kubernetes.io/arch from GOARCH).
+NODE_PLATFORM = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux"}
+
+
+def _well_known_selector(
+    key: str, value: str, endpoint: DpdEndpointSpec, region: str | None
+) -> str | None:
+    """Why a selector on a label Kubernetes sets matches none of the endpoint's nodes."""
+    if key in INSTANCE_TYPE_LABELS and value.startswith("ml.") and value != endpoint.instance_type:
+        return (
+            f"{key}={value} selects another instance type than the endpoint's "
+            f"{endpoint.instance_type}, so its pods would never schedule; drop it"
+        )
+    if key in NODE_PLATFORM and value != NODE_PLATFORM[key]:
+        return (
+            f"{key}={value} matches none of the endpoint's {endpoint.instance_type} nodes, "
+            f"which carry {key}={NODE_PLATFORM[key]}"
+        )
+    if key in REGION_LABELS and region is not None and value != region:
+        return f"{key}={value} is not the stack's region {region}, so its pods would never schedule"
+    if key in ZONE_LABELS and region is not None and not value.startswith(f"{region}"):
+        return (
+            f"{key}={value} is not a zone of {region}, the stack's region, so its pods would "
+            "never schedule"
+        )
+    return None
+
+
 def _cluster_name(name: str) -> list[Finding]:
     if re.fullmatch(HYPERPOD_NAME, name):
         return []
@@ -388,6 +547,23 @@ def _cluster_name(name: str) -> list[Finding]:
             "cluster-name",
             "cluster.name",
             f"the derived name {name!r} breaks {HYPERPOD_NAME}; set one",
+        )
+    ]
+
+
+def _kube_proxy(cluster: ClusterSpec) -> list[Finding]:
+    """EKS publishes kube-proxy add-on builds per Kubernetes version, each of that minor
+    (EKS User Guide, "Manage kube-proxy"): another minor's build is refused on this cluster."""
+    pinned = cluster.addon_versions.kube_proxy
+    if pinned is None or minor_version(pinned) == cluster.kubernetes_version:
+        return []
+    return [
+        error(
+            "kube-proxy-minor",
+            "cluster.addonVersions.kubeProxy",
+            f"{pinned} is kube-proxy {minor_version(pinned)}, but the cluster runs Kubernetes "
+            f"{cluster.kubernetes_version}; pin a v{cluster.kubernetes_version}.x-eksbuild.N "
+            "build, or leave it unset for EKS's default",
         )
     ]
 
@@ -413,21 +589,26 @@ def check_stack(
     buckets: BucketsSpec,
     bucket_names: BucketNames,
     endpoints: Sequence[DpdEndpointSpec],
+    operator: OperatorSpec | None = None,
+    region: str | None = None,
 ) -> list[Finding]:
     found = (
         _cluster_name(cluster_name)
         + _bucket_names(buckets, bucket_names)
         + _endpoint_access(cluster)
         + check_node_autoscaling(cluster)
+        + _operator_installed(cluster, operator)
     )
     if cluster.existing is not None:
         return found
-    found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints)
+    found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints, region)
+    found += _kube_proxy(cluster) + _taints(cluster, endpoints)
     if network is None:
         return [
             *found,
             error("no-network", "network", "is required unless cluster.existing names a cluster"),
         ]
+    found += _repeated_azs(network)
     if network.existing is not None:
         found += _existing_network(network)
     else:

@@ -24,6 +24,23 @@ def dev_config() -> dict[str, Any]:
     return copy.deepcopy(yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"])
 
 
+# The prod example ships 203.0.113.0/24, a documentation range the program refuses, as the
+# placeholder for the deploy runners' egress range, so it cannot be deployed unchanged. Tests
+# of what prod renders stand a routable range in for it.
+PROD_RUNNERS_CIDR = "52.94.76.0/22"
+
+
+def prod_config_as_shipped() -> dict[str, Any]:
+    return copy.deepcopy(yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"])
+
+
+def prod_config() -> dict[str, Any]:
+    """The prod stack's `config:` mapping, with a real range for its placeholder."""
+    config = prod_config_as_shipped()
+    config["hyperpod-dpd:cluster"]["endpointAccess"]["publicCidrs"] = [PROD_RUNNERS_CIDR]
+    return config
+
+
 def existing_cluster_config() -> dict[str, Any]:
     """The dev stack on a HyperPod cluster it does not manage."""
     config = dev_config()

@@ -29,6 +29,7 @@ shorter than a night; every hour an empty node stays is billed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from components.cluster.instance_groups import is_gpu_group
@@ -41,6 +42,9 @@ NODE_CLASS_KIND = "HyperpodNodeClass"
 NODE_POOL_API_VERSION = "karpenter.sh/v1"
 NODE_POOL_KIND = "NodePool"
 GPU_RESOURCE = "nvidia.com/gpu"
+# The object names Kubernetes takes for the node pool and class, which carry the group's name:
+# a DNS subdomain (RFC 1123), within HyperPod's group name shape (no dots, at most 63).
+NODE_POOL_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 # pulumi-kubernetes waits for this before it counts the node class created.
 WAIT_FOR_READY = {"pulumi.com/waitFor": "condition=Ready"}
 
@@ -118,6 +122,16 @@ def check_node_autoscaling(cluster: ClusterSpec) -> list[Finding]:
         if not autoscaled(cluster, group):
             continue
         path = ("cluster", "instanceGroups", i)
+        if not NODE_POOL_NAME.match(group.name):
+            found.append(
+                error(
+                    "group-name-not-a-node-pool-name",
+                    field_path(*path, "name"),
+                    f"{group.name!r} names this group's Karpenter NodePool and HyperpodNodeClass, "
+                    "and Kubernetes takes only lowercase letters, digits and '-' in object names "
+                    f"(RFC 1123); rename the group, e.g. {group.name.lower()!r}",
+                )
+            )
         if group.min_instance_count:
             found.append(
                 error(

@@ -10,7 +10,9 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator
 
 from components.cluster.eks_versions import SupportType
-from components.core.kubernetes_names import LabelKey, LabelValue
+from components.core.cidrs import DOCUMENTATION, NEVER_ROUTED, special_range
+from components.core.kubernetes_names import LabelKey
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.network.spec import AzId
 from components.operator.versions import at_least
@@ -29,9 +31,38 @@ CONSOLIDATE_AFTER = r"^(([0-9]+(s|m|h))+|Never)$"
 IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
 
 
+# SageMaker's limits on an instance group's Kubernetes labels and taints (API reference,
+# ClusterKubernetesConfig and ClusterKubernetesTaint; cfn-lint's AWS::SageMaker::Cluster schema
+# agrees): at most 50 of each; taint keys are qualified names of at most 317 characters, and
+# label and taint values 1 to 63 characters (no empty value: leave a taint's out instead).
+KUBERNETES_CONFIG_MAX_ITEMS = 50
+_DNS_PREFIX = r"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+TAINT_KEY = _DNS_PREFIX + r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?"
+NODE_VALUE = r"([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+NodeValue = shaped_str(
+    NODE_VALUE,
+    "must be 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or "
+    "digit (SageMaker takes no empty value)",
+    max_length=63,
+)
+# Major.minor only, as EKS's CreateCluster takes it (`1.34`, not `v1.34` or `1.34.2`).
+KUBERNETES_MINOR = r"\d+\.\d+"
+# An EKS add-on version, as DescribeAddonVersions lists them.
+EKS_ADDON_VERSION = r"v\d+\.\d+\.\d+-eksbuild\.\d+"
+AddonVersion = shaped_str(
+    EKS_ADDON_VERSION, "must be an EKS add-on version such as v1.34.1-eksbuild.2"
+)
+
+
 class Taint(Spec):
-    key: str = Field(min_length=1)
-    value: str | None = None
+    key: shaped_str(  # type: ignore[valid-type]
+        TAINT_KEY,
+        "must be a Kubernetes qualified name: an optional lowercase DNS prefix and '/', then "
+        "letters, digits, '-', '_' or '.' starting and ending with a letter or digit; at most "
+        "317 characters",
+        max_length=317,
+    )
+    value: NodeValue | None = None
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
@@ -50,8 +81,18 @@ class InstanceGroupSpec(Spec):
     training_plan_arn: str | None = Field(
         None, pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$"
     )
-    labels: dict[LabelKey, LabelValue] = {}
+    labels: dict[LabelKey, NodeValue] = {}
     taints: list[Taint] = []
+
+    @field_validator("labels", "taints")
+    @classmethod
+    def _at_most_50(cls, value: dict | list) -> dict | list:
+        if len(value) > KUBERNETES_CONFIG_MAX_ITEMS:
+            raise ValueError(
+                f"holds {len(value)} entries; SageMaker takes at most "
+                f"{KUBERNETES_CONFIG_MAX_ITEMS} per instance group"
+            )
+        return value
 
 
 class ExistingCluster(Spec):
@@ -67,9 +108,9 @@ class AddonVersions(Spec):
     """Pinned EKS add-on versions; unset ones take EKS's default for the Kubernetes version."""
 
     vpc_cni: str | None = Field(None, pattern=r"^v\d+\.\d+\.\d+(-eksbuild\.\d+)?$")
-    kube_proxy: str | None = None
-    coredns: str | None = None
-    pod_identity_agent: str | None = None
+    kube_proxy: AddonVersion | None = None
+    coredns: AddonVersion | None = None
+    pod_identity_agent: AddonVersion | None = None
 
     @field_validator("vpc_cni")
     @classmethod
@@ -77,6 +118,10 @@ class AddonVersions(Spec):
         if value is not None and not at_least(value, VPC_CNI_MINIMUM):
             raise ValueError(f"must be {VPC_CNI_MINIMUM} or later, the oldest HyperPod supports")
         return value
+
+
+# EKS's "Public endpoint access CIDR ranges per cluster" (Amazon EKS service quotas).
+PUBLIC_CIDRS_MAX = 40
 
 
 class EndpointAccess(Spec):
@@ -91,11 +136,24 @@ class EndpointAccess(Spec):
     @field_validator("public_cidrs")
     @classmethod
     def _cidrs(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(value) > PUBLIC_CIDRS_MAX:
+            raise ValueError(
+                f"lists {len(value)} CIDRs; EKS takes at most {PUBLIC_CIDRS_MAX} (quota "
+                "L-93A74D60, not adjustable): merge ranges, or set public: false"
+            )
         for cidr in value or []:
             try:
-                ipaddress.IPv4Network(cidr)
+                network = ipaddress.IPv4Network(cidr)
             except ValueError:
-                raise ValueError(f"{cidr!r} is not an IPv4 CIDR such as 203.0.113.0/24") from None
+                raise ValueError(
+                    f"{cidr!r} is not an IPv4 CIDR: an address and a prefix length, with no "
+                    "host bits set"
+                ) from None
+            if special := special_range(network, {**DOCUMENTATION, **NEVER_ROUTED}):
+                raise ValueError(
+                    f"{cidr} lies in {special}, from which no client reaches the API; list the "
+                    "egress ranges of your deploy runners and VPN"
+                )
         return value
 
 
@@ -148,6 +206,21 @@ class ClusterSpec(Spec):
     # Refuse `pulumi destroy` of the EKS and HyperPod clusters (what serving depends on).
     protect: bool = False
     autoscaling: ClusterAutoscaling = ClusterAutoscaling()
+
+    @field_validator("kubernetes_version")
+    @classmethod
+    def _minor_version(cls, value: str) -> str:
+        problem = kubernetes_version_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+
+def kubernetes_version_problem(version: str) -> str | None:
+    if re.fullmatch(KUBERNETES_MINOR, version):
+        return None
+    minor = ".".join(version.strip().removeprefix("v").split(".")[:2])
+    return f"EKS takes a major.minor version such as {minor!r}, without 'v' or a patch number"
 
 
 def tiered_storage(cluster: ClusterSpec, l2_backends: Iterable[str | None]) -> bool | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from ipaddress import IPv4Network
 
 WORLD_CIDRS = ("0.0.0.0/0", "::/0")
 
@@ -10,3 +11,28 @@ WORLD_CIDRS = ("0.0.0.0/0", "::/0")
 def world_cidrs(cidrs: Iterable[str | None]) -> list[str]:
     """Those of `cidrs` that open to the whole internet."""
     return [cidr for cidr in cidrs if cidr in WORLD_CIDRS]
+
+
+# Special-purpose IPv4 ranges (IANA registry, RFC 6890) that are never a host's network nor a
+# client's source on the internet: "this network", loopback, link-local (where AWS serves
+# instance metadata and DNS), multicast, and the reserved class E block.
+NEVER_ROUTED = {
+    IPv4Network("0.0.0.0/8"): "'this network' (0.0.0.0/8)",
+    IPv4Network("127.0.0.0/8"): "loopback (127.0.0.0/8)",
+    IPv4Network("169.254.0.0/16"): "link-local (169.254.0.0/16)",
+    IPv4Network("224.0.0.0/4"): "multicast (224.0.0.0/4)",
+    IPv4Network("240.0.0.0/4"): "reserved (240.0.0.0/4)",
+}
+# The documentation ranges (RFC 5737, TEST-NET-1 to 3): examples, never routed.
+DOCUMENTATION = {
+    IPv4Network("192.0.2.0/24"): "TEST-NET-1 (192.0.2.0/24)",
+    IPv4Network("198.51.100.0/24"): "TEST-NET-2 (198.51.100.0/24)",
+    IPv4Network("203.0.113.0/24"): "TEST-NET-3 (203.0.113.0/24)",
+}
+
+
+def special_range(network: IPv4Network, ranges: dict[IPv4Network, str]) -> str | None:
+    """Which of `ranges` `network` lies in or overlaps, if any; 0.0.0.0/0 overlaps none."""
+    if network.prefixlen == 0:
+        return None
+    return next((name for block, name in ranges.items() if network.overlaps(block)), None)

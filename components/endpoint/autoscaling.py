@@ -20,10 +20,14 @@ of the operator's 32), which vLLM never exceeds, so scale-out starts before the 
 and well below the 64 concurrent requests the DPD docs validate on ml.p5.48xlarge with Llama
 3.3 70B.
 
-Series are selected by the `namespace` and `pod` labels that Kubernetes pod scraping attaches,
-and a role's pods by their name (`role_pods`): the operator names them `prefill-<name>-*` and
-`decode-<name>-*`. The `inference.sagemaker.aws.amazon.com/dpd-role` pod label is not relied on,
-since no public source says the collector copies pod labels onto series.
+Series are selected by `namespace` and `pod_name`, the labels AWS documents on inference and
+model-container series, and a role's pods by their names (`components/observability/series.py`
+gives each label's source). They carry no `pod` label: a `pod` matcher selects nothing, and
+KEDA's Prometheus scaler then reads 0 (its `ignoreNullValues` defaults to true), so the role
+sits at its minimum. The operator's trigger has no `ignoreNullValues` field to make an absent
+series an error instead (its CRD, `prometheusTrigger`), so the stack's Grafana alerts on it
+(`components/observability/alerts.py`). The `inference.sagemaker.aws.amazon.com/dpd-role` pod
+label is not relied on, since no public source says the collector copies pod labels onto series.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from typing import Literal
 from pydantic import Field
 
 from components.core.findings import Finding, error
+from components.core.promql import promql_problem
 from components.core.spec import Spec
+from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
 
 Metric = Literal["waiting", "running", "concurrent", "query"]
@@ -43,8 +49,8 @@ INT32_MAX = 2**31 - 1
 
 # Each named metric's series name; the query sums it over the role's pods.
 METRIC_SERIES = {
-    "waiting": "vllm:num_requests_waiting",
-    "running": "vllm:num_requests_running",
+    "waiting": WAITING,
+    "running": RUNNING,
     "concurrent": "model_concurrent_requests",
 }
 # The CRD's names for a role's section under pdSpec.autoScalingSpec.
@@ -90,22 +96,9 @@ def target_of(scaling: RoleAutoscaling, role: Role, max_num_seqs: int) -> float:
     return max(1, int(max_num_seqs * DEFAULT_TARGET_SHARE[role]))
 
 
-def role_pods(role: Role, endpoint_name: str) -> str:
-    """The regular expression of a role's pod names.
-
-    The operator runs each role as a Deployment `prefill-<name>` / `decode-<name>`, whose pods
-    are named `<deployment>-<replica set hash>-<pod suffix>`. Matching exactly those two parts
-    keeps endpoint `dpd` from counting the pods of `dpd-test` (`prefill-dpd-test-...`);
-    PromQL anchors `=~` at both ends. Kubernetes names hold no regular-expression
-    metacharacters, so none is escaped.
-    """
-    return f"{role}-{endpoint_name}-[a-z0-9]+-[a-z0-9]+"
-
-
 def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> str:
-    series = METRIC_SERIES[metric]
-    pods = role_pods(role, endpoint_name)
-    return f'sum({series}{{namespace="{namespace}",pod=~"{pods}"}})'
+    """The PromQL a named metric writes: its series summed over the role's pods."""
+    return role_sum(METRIC_SERIES[metric], role, endpoint_name, namespace)
 
 
 def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
@@ -189,6 +182,15 @@ def check_role_autoscaling(
                 f"{field}.query",
                 "is required exactly when metric is `query` (the named metrics "
                 f"{', '.join(METRIC_SERIES)} write their own)",
+            )
+        )
+    elif scaling.query is not None and (problem := promql_problem(scaling.query)):
+        found.append(
+            error(
+                "autoscaling-query-parse",
+                f"{field}.query",
+                f"{scaling.query!r} is not valid PromQL ({problem}), and KEDA would pass it to "
+                "Prometheus as written",
             )
         )
     if scaling.metric is not None and scaling.target is None:

@@ -40,8 +40,18 @@ def _environment(spec: Mapping) -> list[str]:
     return problems
 
 
+def _same_az(spec: Mapping) -> list[str]:
+    topology = (spec.get("pdSpec") or {}).get("topologySpec") or {}
+    if topology.get("sameAZ") is False:
+        return [
+            "pdSpec.topologySpec.sameAZ: is false; prefill and decode must share an "
+            "availability zone for the KV transfer over EFA"
+        ]
+    return []
+
+
 def endpoint_violations(spec: Mapping) -> list[str]:
     """Why the `spec` of an InferenceEndpointConfig breaks DPD; empty when it has no pdSpec."""
     if "pdSpec" not in spec:
         return []
-    return _instance_type(spec) + _environment(spec)
+    return _instance_type(spec) + _environment(spec) + _same_az(spec)

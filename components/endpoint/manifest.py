@@ -32,6 +32,9 @@ WORKER_FLAG_SETTINGS = {
     "--tensor-parallel-size": "tensorParallelSize",
     "--max-model-len": "maxModelLen",
     "--gpu-memory-utilization": "gpuMemoryUtilization",
+    # The roles write it; in workerArgs it would stand for the operator's 16 and 32 that
+    # sizing and autoscaling assume.
+    "--max-num-seqs": "prefill.maxNumSeqs and decode.maxNumSeqs",
 }
 # Flags a role's own settings write (names relative to the role).
 ROLE_FLAG_SETTINGS = {
@@ -147,12 +150,21 @@ def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
 
 
 def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
+    """The metrics section. The model's metrics are scraped from the port vLLM serves on: the
+    CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it must equal
+    `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
+    sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
     if metrics.metrics_scrape_interval_seconds is not None:
         out["metricsScrapeIntervalSeconds"] = metrics.metrics_scrape_interval_seconds
+    model_metrics: dict[str, Any] = {}
     if metrics.model_metrics is not None:
-        out["modelMetrics"] = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
+        model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
+    if metrics.enabled:
+        model_metrics["port"] = PORT
+    if model_metrics:
+        out["modelMetrics"] = model_metrics
     return out
 
 

@@ -7,6 +7,7 @@ value; rules that relate several values live in `endpoint_checks`.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -15,6 +16,7 @@ from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_valida
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
 from components.core.regions import KNOWN_REGIONS
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
@@ -22,6 +24,7 @@ from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
 from components.network.spec import is_az_id, is_az_name
+from components.storage.spec import bucket_name_problem
 
 DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
 LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
@@ -50,6 +53,25 @@ class S3ModelSource(Spec):
     bucket: str | None = None
     region: str | None = None
 
+    @field_validator("bucket")
+    @classmethod
+    def _bucket_name(cls, value: str | None) -> str | None:
+        problem = bucket_name_problem(value) if value is not None else None
+        if problem:
+            raise ValueError(f"S3 bucket names {problem}")
+        return value
+
+    @field_validator("prefix")
+    @classmethod
+    def _a_key_prefix(cls, value: str) -> str:
+        if value.lower().startswith("s3://"):
+            bucket, _, key = value[len("s3://") :].partition("/")
+            raise ValueError(
+                f"it is an S3 URI, while prefix is the key within the bucket: write "
+                f"bucket: {bucket} and prefix: {key or '<folder of the weights>'}"
+            )
+        return value
+
     @field_validator("region")
     @classmethod
     def _aws_region(cls, value: str | None) -> str | None:
@@ -60,8 +82,24 @@ class S3ModelSource(Spec):
 
 class FsxModelSource(Spec):
     file_system_id: str = Field(pattern=r"^fs-[0-9a-f]{8,17}$")
-    dns_name: str | None = None
-    mount_name: str | None = None
+    # FSx for Lustre's own shapes (SageMaker API reference, ClusterFsxLustreConfig).
+    dns_name: (
+        shaped_str(  # type: ignore[valid-type]
+            r"(fs|fc)i?-[0-9a-f]{8,}\..{4,253}",
+            "must be the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-east-1."
+            "amazonaws.com",
+            max_length=275,
+        )
+        | None
+    ) = None
+    mount_name: (
+        shaped_str(  # type: ignore[valid-type]
+            r"[A-Za-z0-9_-]{1,8}",
+            "must be the file system's mount name: 1 to 8 letters, digits, '_' or '-' "
+            "(`aws fsx describe-file-systems` shows it as MountName)",
+        )
+        | None
+    ) = None
     path: str | None = None
 
 
@@ -134,7 +172,8 @@ class KvCache(Spec):
     def _a_url(cls, value: str | None) -> str | None:
         if value is not None:
             parts = urlsplit(value)
-            if not (parts.scheme and parts.hostname):
+            # A Unix socket URL has a path and no host.
+            if not (parts.scheme and (parts.hostname or (parts.scheme == "unix" and parts.path))):
                 raise ValueError("must be a URL with a scheme and a host, e.g. redis://redis:6379")
         return value
 
@@ -204,6 +243,62 @@ class Workload(Spec):
     slo: Slo | None = None
 
 
+# SageMaker's tag rules (API reference, Tag; the same in cfn-lint's AWS::SageMaker::Cluster
+# schema): keys 1 to 128 and values up to 256 characters of letters, digits, whitespace and
+# _ . : / = + - @; the aws: prefix is AWS's own; at most 50 tags on a resource.
+TAGS_MAX = 50
+TAG_KEY_MAX = 128
+TAG_VALUE_MAX = 256
+TAG_PUNCTUATION = set("_.:/=+-@")
+
+
+def _tag_text_problem(text: str, what: str, most: int) -> str | None:
+    if len(text) > most:
+        return f"{what} {text[:40]!r}... is {len(text)} characters; SageMaker takes at most {most}"
+    odd = sorted({c for c in text if unicodedata.category(c)[0] not in "LNZ"} - TAG_PUNCTUATION)
+    if odd:
+        return (
+            f"{what} {text!r} holds {''.join(odd)!r}; SageMaker takes letters, digits, spaces "
+            "and _ . : / = + - @"
+        )
+    if text.lower().startswith("aws:"):
+        return f"{what} {text!r} starts with 'aws:', which AWS reserves for its own tags"
+    return None
+
+
+def tag_problems(tags: dict[str, str]) -> list[str]:
+    problems = [f"has {len(tags)} tags; SageMaker takes at most {TAGS_MAX}"] * (
+        len(tags) > TAGS_MAX
+    )
+    for key, value in tags.items():
+        if not key:
+            problems.append("has an empty key; SageMaker tag keys have 1 to 128 characters")
+        problems += [
+            p
+            for p in (
+                _tag_text_problem(key, "key", TAG_KEY_MAX),
+                _tag_text_problem(value, f"the value of {key}", TAG_VALUE_MAX),
+            )
+            if p
+        ]
+    return problems
+
+
+# An OCI image reference (the grammar of distribution/reference, which containerd and the
+# kubelet parse): [registry[:port]/]path[:tag][@digest], path components lowercase.
+_LABEL = r"[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?"
+_DOMAIN = rf"{_LABEL}(?:\.{_LABEL})*(?::[0-9]+)?"
+_PATH = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+_TAG = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
+_DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
+IMAGE_REFERENCE = rf"(?:{_DOMAIN}/)?{_PATH}(?:/{_PATH})*(?::{_TAG})?(?:@{_DIGEST})?"
+# distribution/reference's NameTotalLengthMax.
+IMAGE_NAME_MAX = 255
+# ELBv2's HealthCheckPath: a URL path of at most 1024 characters (RFC 3986 path characters,
+# and an optional query); a space or a '#' makes no request the target can answer.
+HEALTH_CHECK_PATH = r"/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?"
+
+
 class DpdEndpointSpec(Spec):
     name: str = Field(max_length=63, pattern=K8S_NAME)
     namespace: str = Field("default", max_length=63, pattern=K8S_NAME)
@@ -211,7 +306,12 @@ class DpdEndpointSpec(Spec):
     model_name: str = Field(max_length=63, pattern=MODEL_NAME)
     model_source: ModelSource
     instance_type: str
-    image: str = DLC_IMAGE
+    image: shaped_str(  # type: ignore[valid-type]
+        IMAGE_REFERENCE,
+        "must be a container image reference such as "
+        "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1: an optional "
+        "registry, a lowercase repository path, an optional :tag and @sha256:digest",
+    ) = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     max_model_len: int = Field(ge=1)
     gpu_memory_utilization: float = Field(0.75, gt=0, le=1)
@@ -222,7 +322,15 @@ class DpdEndpointSpec(Spec):
     pd_buffer_size: Annotated[ByteSize, Field(gt=0)] = ByteSize(8 * GIB)
     kv_cache: KvCache = KvCache()
     # None keeps the operator's defaults (/ping and "invocations").
-    health_check_path: str | None = Field(None, pattern=r"^/.*")
+    health_check_path: (
+        shaped_str(  # type: ignore[valid-type]
+            HEALTH_CHECK_PATH,
+            "must be a URL path starting with '/', of at most 1024 characters, without spaces "
+            'or characters a URL must escape (such as # < > " { })',
+            max_length=1024,
+        )
+        | None
+    ) = None
     invocation_endpoint: str | None = None
     metrics: Metrics = Metrics()
     topology_spec: TopologySpec | None = None
@@ -266,6 +374,22 @@ class DpdEndpointSpec(Spec):
         if self.decode.gpu_memory_utilization is None:
             return self.gpu_memory_utilization
         return self.decode.gpu_memory_utilization
+
+    @field_validator("tags")
+    @classmethod
+    def _sagemaker_tags(cls, value: dict[str, str]) -> dict[str, str]:
+        problems = tag_problems(value)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return value
+
+    @field_validator("image")
+    @classmethod
+    def _image_name_length(cls, value: str) -> str:
+        name = value.split("@", 1)[0]
+        if len(name) > IMAGE_NAME_MAX:
+            raise ValueError(f"is {len(name)} characters; an image name takes at most 255")
+        return value
 
     @field_validator("instance_type")
     @classmethod

@@ -60,6 +60,10 @@ class ModelArchitecture(Spec):
     q_lora_rank: int | None = Field(None, ge=1)
     qk_nope_head_dim: int | None = Field(None, ge=0)
     v_head_dim: int | None = Field(None, ge=1)
+    # The longest context vLLM accepts for the model without VLLM_ALLOW_LONG_MAX_MODEL_LEN: what
+    # it derives from config.json (max_position_embeddings, scaled by rope_scaling where vLLM
+    # applies the factor). None: not known, and not checked.
+    context_length: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _one_attention_kind(self) -> ModelArchitecture:

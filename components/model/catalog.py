@@ -19,6 +19,12 @@ FP8_BYTES = 1.0
 MXFP4_BYTES = 4.25 / 8
 
 
+# Context lengths as vLLM derives them from each config.json: Llama 3.1 and 3.3 give
+# max_position_embeddings 131072 with rope_type llama3, which vLLM does not scale further;
+# Qwen2.5-72B-Instruct 32768, Qwen3 40960 and MiniMax-M2 196608 with no rope_scaling;
+# Mixtral-8x7B 32768; DeepSeek-V3/R1 and GPT-OSS use yarn, original_max_position_embeddings
+# 4096 times factor 40 (163840) and 32 (131072).
+LLAMA_3_CONTEXT = 131072
 LLAMA_VOCAB = 128_256
 QWEN_VOCAB = 151_936
 GPT_OSS_VOCAB = 201_088
@@ -33,12 +39,14 @@ def _gqa(
     heads: int,
     intermediate: int,
     vocab: int,
+    context: int,
     kv_heads: int = 8,
     **shape: float,
 ) -> ModelArchitecture:
     return ModelArchitecture(
         name=name,
         layers=layers,
+        context_length=context,
         kv_heads=kv_heads,
         head_dim=shape.pop("head_dim", 128),
         parameters=parameters,
@@ -53,7 +61,16 @@ def _gqa(
 
 def _llama_70b(name: str) -> ModelArchitecture:
     # Llama 3.1 and 3.3 70B share one config.json shape.
-    return _gqa(name, 80, 70.6e9, hidden=8192, heads=64, intermediate=28_672, vocab=LLAMA_VOCAB)
+    return _gqa(
+        name,
+        80,
+        70.6e9,
+        hidden=8192,
+        heads=64,
+        intermediate=28_672,
+        vocab=LLAMA_VOCAB,
+        context=LLAMA_3_CONTEXT,
+    )
 
 
 def _deepseek(name: str) -> ModelArchitecture:
@@ -67,6 +84,7 @@ def _deepseek(name: str) -> ModelArchitecture:
         parameters=671e9,
         weight_bytes_per_parameter=FP8_BYTES,
         moe=True,
+        context_length=4096 * 40,
         hidden_size=7168,
         attention_heads=128,
         vocab_size=129_280,
@@ -91,6 +109,7 @@ def _gpt_oss(name: str, layers: int, experts: int, parameters: float) -> ModelAr
         heads=64,
         intermediate=2880,
         vocab=GPT_OSS_VOCAB,
+        context=4096 * 32,
         head_dim=64,
         # Layers alternate between a 128-token sliding window and full attention.
         sliding_window=128,
@@ -113,6 +132,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=32,
             intermediate=14_336,
             vocab=LLAMA_VOCAB,
+            context=LLAMA_3_CONTEXT,
         ),
         _llama_70b("llama-3.1-70b"),
         _llama_70b("llama-3.3-70b"),
@@ -124,9 +144,28 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=128,
             intermediate=53_248,
             vocab=LLAMA_VOCAB,
+            context=LLAMA_3_CONTEXT,
         ),
-        _gqa("qwen2.5-72b", 80, 72.7e9, hidden=8192, heads=64, intermediate=29_568, vocab=152_064),
-        _gqa("qwen3-32b", 64, 32.8e9, hidden=5120, heads=64, intermediate=25_600, vocab=QWEN_VOCAB),
+        _gqa(
+            "qwen2.5-72b",
+            80,
+            72.7e9,
+            hidden=8192,
+            heads=64,
+            intermediate=29_568,
+            vocab=152_064,
+            context=32768,
+        ),
+        _gqa(
+            "qwen3-32b",
+            64,
+            32.8e9,
+            hidden=5120,
+            heads=64,
+            intermediate=25_600,
+            vocab=QWEN_VOCAB,
+            context=40960,
+        ),
         _gqa(
             "mixtral-8x7b",
             32,
@@ -135,6 +174,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=32,
             intermediate=14_336,
             vocab=32_000,
+            context=32768,
             experts=8,
             experts_per_token=2,
             expert_intermediate_size=14_336,
@@ -149,6 +189,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=32,
             intermediate=6144,
             vocab=QWEN_VOCAB,
+            context=40960,
             kv_heads=4,
             experts=128,
             experts_per_token=8,
@@ -162,6 +203,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=64,
             intermediate=12_288,
             vocab=QWEN_VOCAB,
+            context=40960,
             kv_heads=4,
             experts=128,
             experts_per_token=8,
@@ -177,6 +219,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
             heads=48,
             intermediate=1536,
             vocab=200_064,
+            context=196_608,
             experts=256,
             experts_per_token=8,
             expert_intermediate_size=1536,

@@ -135,6 +135,42 @@ def text_config(config: dict[str, Any]) -> dict[str, Any]:
     return config
 
 
+# The config.json keys vLLM takes the model's length from (the least of those present), and
+# the rope types whose factor it does not apply. Source: vLLM's `_get_and_verify_max_len`
+# (vllm/config/model.py).
+LENGTH_KEYS = (
+    "max_position_embeddings",
+    "n_positions",
+    "max_seq_len",
+    "seq_length",
+    "model_max_length",
+    "max_sequence_length",
+    "max_seq_length",
+    "seq_len",
+)
+UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
+
+
+def _context_length(config: dict[str, Any]) -> int | None:
+    """What vLLM derives as the model's longest context; None where this reading is unsure."""
+    lengths = [config[k] for k in LENGTH_KEYS if isinstance(config.get(k), int)]
+    rope = config.get("rope_scaling") or config.get("rope_parameters")
+    if not lengths or "gemma3" in str(config.get("model_type")):
+        return None
+    length = min(lengths)
+    if rope is None:
+        return length
+    rope_type = rope.get("rope_type") or rope.get("type") if isinstance(rope, dict) else None
+    factor = rope.get("factor", 1) if isinstance(rope, dict) else None
+    if not isinstance(rope_type, str) or not isinstance(factor, (int, float)):
+        return None
+    if rope_type in UNSCALED_ROPE_TYPES:
+        return length
+    if rope_type == "yarn":
+        length = rope.get("original_max_position_embeddings", length)
+    return int(length * factor)
+
+
 def architecture_from_hf_config(
     config: dict[str, Any],
     *,
@@ -157,6 +193,7 @@ def architecture_from_hf_config(
             ),
             moe=any((config.get(key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
             **_shape(config),
+            context_length=_context_length(config),
         )
     except ValidationError as invalid:
         # One line, as every configuration problem is.

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from components.core.cidrs import NEVER_ROUTED, special_range
 from components.core.spec import Spec
 
 # The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
@@ -23,7 +24,19 @@ def _aws_cidr_size(network: IPv4Network) -> IPv4Network:
     return network
 
 
-AwsCidr = Annotated[IPv4Network, AfterValidator(_aws_cidr_size)]
+def _host_range(network: IPv4Network) -> IPv4Network:
+    # AWS recommends the RFC 1918 ranges for VPCs (Amazon VPC User Guide, "VPC CIDR blocks");
+    # a special-purpose range holds no host network at all.
+    special = special_range(network, NEVER_ROUTED)
+    if special:
+        raise ValueError(
+            f"lies in the {special} range, which holds no host network; use a private range "
+            "such as 10.0.0.0/16"
+        )
+    return network
+
+
+AwsCidr = Annotated[IPv4Network, AfterValidator(_aws_cidr_size), AfterValidator(_host_range)]
 # An AZ ID (`usw2-az2`) names the same physical zone in every account; an AZ name
 # (`us-west-2b`, the Region's name and a letter) is mapped to a zone per account (EC2 User
 # Guide, "Availability Zone IDs"). components/network/zones.py resolves one to the other.

@@ -96,8 +96,18 @@ def grafana_trust(account: AwsAccount) -> dict:
     }
 
 
+# What the CloudWatch data source reads of metrics; AWS's reference Terraform grants these
+# (hyperpod-eks-tf `modules/observability/iam_roles.tf`). They take no resource-level scope.
+CLOUDWATCH_METRICS_READ = [
+    "cloudwatch:GetMetricData",
+    "cloudwatch:GetMetricStatistics",
+    "cloudwatch:ListMetrics",
+]
+
+
 def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
-    """What the dashboards read: the workspace, and the cluster's logs."""
+    """What the workspace's data sources read: the Prometheus workspace for the dashboards and
+    alerts, and CloudWatch's metrics and the cluster's logs."""
     return {
         "Version": "2012-10-17",
         "Statement": [
@@ -126,5 +136,11 @@ def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
                 "Resource": _cluster_logs(account),
             },
             {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
+            {
+                "Sid": "ReadCloudWatchMetrics",
+                "Effect": "Allow",
+                "Action": CLOUDWATCH_METRICS_READ,
+                "Resource": "*",
+            },
         ],
     }

@@ -2,13 +2,15 @@
 
 It creates the AMP workspace (or adopts the one named), the collector's role scoped to that
 workspace, and the add-on with the Pod Identity association for its collector; and, when asked,
-an Amazon Managed Grafana workspace that the add-on provisions its dashboards into. Pass what
-must run first, the nodes the add-on's pods land on (4xlarge or larger), in `opts.depends_on`.
+an Amazon Managed Grafana workspace with the data sources, the DPD dashboard and the alert
+rules written into it (`dashboards`). Pass what must run first, the nodes the add-on's pods
+land on (4xlarge or larger), in `opts.depends_on`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pulumi
@@ -26,6 +28,7 @@ from components.observability.iam import (
 )
 from components.observability.spec import ObservabilitySpec
 from components.observability.versions import ADDON_NAME
+from components.observability.watched import WatchedEndpoint
 from components.observability.workspace import server_address
 
 # AWS's reference Terraform (hyperpod-eks-tf `modules/observability`: prometheus_workspace.tf,
@@ -40,6 +43,8 @@ class ObservabilityArgs:
     spec: ObservabilitySpec
     cluster_name: str
     account: AwsAccount
+    # The endpoints the dashboard shows and the alerts watch.
+    endpoints: Sequence[WatchedEndpoint] = ()
 
 
 class Observability(pulumi.ComponentResource):
@@ -112,18 +117,38 @@ class Observability(pulumi.ComponentResource):
         # The workspace's query (and remote-write) base address, as KEDA's trigger takes it.
         self.prometheus_endpoint = endpoint
         self.grafana_url = grafana.endpoint.apply(lambda e: f"https://{e}") if grafana else None
+        self.dashboard_url = None
+        if grafana is not None and self.grafana_url is not None:
+            # Imported only with Grafana: the Grafana provider and Grafana's dashboard models
+            # take about 70 ms to import, which every render would pay otherwise.
+            from components.observability.dashboards import Dashboards, DashboardsArgs
+
+            self.dashboard_url = Dashboards(
+                name,
+                DashboardsArgs(
+                    workspace_id=grafana.id,
+                    grafana_url=self.grafana_url,
+                    prometheus_endpoint=endpoint,
+                    region=account.region,
+                    cluster_name=args.cluster_name,
+                    endpoints=args.endpoints,
+                ),
+                opts=pulumi.ResourceOptions(parent=self),
+            ).dashboard_url
         self.register_outputs(
             {
                 "workspaceArn": self.workspace_arn,
                 "prometheusEndpoint": self.prometheus_endpoint,
                 "grafanaUrl": self.grafana_url,
+                "dashboardUrl": self.dashboard_url,
             }
         )
 
     def _grafana(
         self, name: str, args: ObservabilityArgs, workspace_arn: pulumi.Output[str]
     ) -> aws.grafana.Workspace:
-        """The Grafana workspace, reading the metrics through a role of its own."""
+        """The Grafana workspace, reading the metrics through a role of its own, with Grafana's
+        alerting on (as AWS's reference Terraform configures it) for the SLO rules."""
         assert args.spec.grafana is not None
         role, access = self._role(
             f"{name}-grafana",
@@ -139,7 +164,7 @@ class Observability(pulumi.ComponentResource):
             authentication_providers=list(args.spec.grafana.authentication_providers),
             permission_type="CUSTOMER_MANAGED",
             role_arn=role.arn,
-            data_sources=["PROMETHEUS", "CLOUDWATCH"],
+            configuration=json.dumps({"unifiedAlerting": {"enabled": True}}),
             tags=SAGEMAKER_TAGS,
             opts=pulumi.ResourceOptions(parent=self, depends_on=[access]),
         )

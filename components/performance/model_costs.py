@@ -158,14 +158,12 @@ def decode_pairs(model: ModelArchitecture, context: float) -> float:
     return model.full_attention_layers * context + model.sliding_window_layers * window
 
 
-def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> float:
-    """FLOPs to prefill one prompt of `tokens`, logits for its last token only."""
-    linear = 2 * (costs.always_active_parameters + costs.routed_active_parameters) * tokens
-    return (
-        linear
-        + costs.prefill_pair_flops * causal_pairs(model, tokens)
-        + 2 * costs.lm_head_parameters
-    )
+def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> tuple[float, float]:
+    """FLOPs to prefill one prompt of `tokens`, logits for its last token only: (those outside
+    the routed experts, those in them)."""
+    dense = 2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters)
+    dense += costs.prefill_pair_flops * causal_pairs(model, tokens)
+    return dense, 2 * costs.routed_active_parameters * tokens
 
 
 def decode_token_flops(model: ModelArchitecture, costs: ModelCosts, context: float) -> float:

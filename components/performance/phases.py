@@ -28,9 +28,9 @@ from components.performance.efficiency import (
 from components.performance.hardware import Machine
 from components.performance.model_costs import (
     ModelCosts,
-    causal_pairs,
-    decode_pairs,
+    decode_token_flops,
     model_costs,
+    prefill_flops,
 )
 from components.sizing.kv import layer_bytes_per_token_per_rank
 
@@ -189,14 +189,11 @@ def prefill_seconds(
     deployment: Deployment, layout: Parallelism, tokens: int, prompts: int = 1
 ) -> float:
     """Prefill of `prompts` prompts of `tokens` each, together, on an otherwise idle replica."""
-    model, costs = deployment.model, deployment.costs
     efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
     rate = deployment.peak_flops * efficiency
     # A prompt's attention and dense layers run on its own data-parallel attention group;
     # the routed experts on every GPU of the replica.
-    dense = 2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters)
-    dense += costs.prefill_pair_flops * causal_pairs(model, tokens)
-    experts = 2 * costs.routed_active_parameters * tokens
+    dense, experts = prefill_flops(deployment.model, deployment.costs, tokens)
     groups = min(prompts, layout.data_parallel_attention)
     compute = prompts * (
         dense / (groups * layout.tensor_parallel * rate) + experts / (layout.gpus * rate)
@@ -246,9 +243,7 @@ def decode_step_seconds(
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
     reads = (weights + kv) / bandwidth
     efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
-    flops = tokens * (
-        2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
-    )
+    flops = tokens * decode_token_flops(model, costs, context)
     compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
     communication = _communication(deployment, layout, per_group * tokens_per_request)
     engine = deployment.efficiency

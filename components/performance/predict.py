@@ -113,11 +113,13 @@ class Prediction:
     max_requests_per_second: float
     roles: tuple[RolePrediction, ...]
 
+    # Tokens each request generates.
+    output_tokens: int = 1
+
     @property
     def e2e_latency_ms(self) -> float:
-        return self.ttft_ms + self.tpot_ms * max(self._output_tokens - 1, 0)
-
-    _output_tokens: int = 0
+        """One request from sending to its last token."""
+        return self.ttft_ms + self.tpot_ms * max(self.output_tokens - 1, 0)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -292,19 +294,22 @@ class _System:
         if concurrency is not None:
             batch = min(batch, max(concurrency / self.decoder.replicas, 1.0))
         step = self.step(batch)
-        if self.disaggregated:
-            # The first token comes from the decoder's first step after the transfer.
-            service = prefill
-            ttft_tail = self.transfer_s + step
-        else:
-            # Each chunk of an aggregated prompt rides in a step with the running decodes.
-            service = prefill + math.ceil(self.input_tokens / PREFILL_CHUNK_TOKENS) * step
-            ttft_tail = 0.0
-        queue = md1_wait(prefill_rate * service / prompts, service)
+        # A request that finds other requests decoding waits for the step under way: half a
+        # step on average.
+        under_way = min(max(batch - 1, 0.0), 1.0) * step / 2
+        # Prompts queue behind prompts; past the layout's capacity (`full`), behind whichever
+        # phase bounds it.
+        queue = md1_wait(SATURATED_UTILIZATION if full else prefill_busy, prefill)
         if concurrency is not None:
             # A client waits behind at most the other clients' prompts.
-            queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * service / prompts)
-        ttft = queue + service + ttft_tail
+            queue = min(queue, max(concurrency / self.first.replicas - 1, 0) * prefill / prompts)
+        if self.disaggregated:
+            # The first token comes from the decoder's first step after the transfer.
+            ttft = queue + prefill + self.transfer_s + under_way + step
+        else:
+            # Each chunk of an aggregated prompt rides in a step with the running decodes.
+            chunks = math.ceil(self.input_tokens / PREFILL_CHUNK_TOKENS)
+            ttft = under_way + queue + prefill + chunks * step
         batches = (prompts, batch) if self.disaggregated else (batch,)
         return _Point(ttft, token_seconds(batch), queue, prefill, self.transfer_s, batches)
 
@@ -389,7 +394,7 @@ def _solve(system: _System, scenario: Scenario) -> tuple[float, _Point, bool]:
         rate = workload.requests_per_second
         if rate <= edge:
             return rate, system.at(rate), False
-        return limit, system.at(edge), True
+        return limit, system.at(edge, full=True), True
     clients = workload.concurrency or SINGLE_CLIENT
 
     def in_flight(rate: float) -> float:
@@ -448,5 +453,5 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
         saturated=saturated,
         max_requests_per_second=system.capacity(),
         roles=roles,
-        _output_tokens=system.output_tokens,
+        output_tokens=system.output_tokens,
     )

@@ -238,6 +238,10 @@ def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option)
     return None
 
 
+def instances_phrase(count: int) -> str:
+    return f"{count} instance" if count == 1 else f"{count} instances"
+
+
 def _verdict(recommendation: Recommendation, ttft_ms: float, tpot_ms: float) -> str:
     disaggregated = recommendation.disaggregated
     aggregated = recommendation.cheapest_aggregated
@@ -256,8 +260,8 @@ def _verdict(recommendation: Recommendation, ttft_ms: float, tpot_ms: float) -> 
         )
     d, a = disaggregated.prediction, aggregated.prediction
     sizes = (
-        f"{d.gpus} GPUs ({d.instances} instances) disaggregated, "
-        f"{a.gpus} ({a.instances}) aggregated"
+        f"{d.gpus} GPUs ({instances_phrase(d.instances)}) disaggregated, "
+        f"{a.gpus} ({instances_phrase(a.instances)}) aggregated"
     )
     if recommendation.disaggregation_pays:
         return f"Disaggregation pays: meeting {slo} takes {sizes}."

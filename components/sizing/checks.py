@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
 from components.sizing.replicas import EndpointReplicas, endpoint_replicas
@@ -231,12 +232,37 @@ def _workload_fit(spec: DpdEndpointSpec) -> list[Finding]:
     return found
 
 
+# vLLM lets maxModelLen pass the model's own length when this variable is 1 or true
+# (vllm/envs.py); flags that rescale RoPE change the length itself.
+ALLOW_LONG_CONTEXT = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
+ROPE_FLAGS = ("--hf-overrides", "--rope-scaling", "--rope-theta")
+
+
+def _context(spec: DpdEndpointSpec, model: ModelArchitecture) -> list[Finding]:
+    limit = model.context_length
+    allowed = spec.environment_variables.get(ALLOW_LONG_CONTEXT, "").strip().lower()
+    args = [*spec.worker_args, *spec.prefill.args, *spec.decode.args]
+    rescaled = any(canonical_flag(name) in ROPE_FLAGS for name in flag_names(args))
+    if limit is None or spec.max_model_len <= limit or allowed in ("1", "true") or rescaled:
+        return []
+    return [
+        error(
+            "context-beyond-model",
+            "maxModelLen",
+            f"{spec.max_model_len} is more than the {limit} tokens {model.name} supports "
+            f"(its config.json), which vLLM refuses; set at most {limit}, or set "
+            f"environmentVariables.{ALLOW_LONG_CONTEXT}: '1' if you know the model extrapolates",
+        )
+    ]
+
+
 def check_sizing(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     return [
         *_hbm(spec, sizing),
         *_pd_buffer(spec, sizing),
         *_kv_replication(sizing),
         *_model_fit(spec, sizing.architecture),
+        *_context(spec, sizing.architecture),
         *_workload_fit(spec),
     ]
 

@@ -86,6 +86,9 @@ class CloudMocks(pulumi.runtime.Mocks):
         self.registry: dict[str, MockMonitor.ResourceRegistration] = {}
         # Security group rules the account has described, by rule ID.
         self.described_rules: dict[str, dict] = {}
+        # The inputs of each explicit provider, by its ID: Grafana's resources live at the
+        # address of the provider that creates them.
+        self.providers: dict[str, dict] = {}
         # The registration under way on the wire, which the monitor sets. Per thread: the
         # engine registers resources from several threads at once.
         self._registering = threading.local()
@@ -124,14 +127,25 @@ class CloudMocks(pulumi.runtime.Mocks):
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict]:
         inputs, name, typ = dict(args.inputs), args.name, args.typ
         if typ.startswith("pulumi:providers:"):
+            self.providers[f"{name}-provider"] = inputs
             return f"{name}-provider", inputs
         if typ.startswith("kubernetes:"):
             return _kubernetes_id(name, inputs), inputs
         wire = self.registering or WireRegistration(inputs, ())
         identity = _identity(typ, name, wire.inputs, wire.replace_on_changes)
         compute = RESOURCES.get(typ)
-        resource_id, outputs = compute(self, name, identity, inputs) if compute else ("", {})
+        if typ in GRAFANA_RESOURCES:
+            resource_id, outputs = GRAFANA_RESOURCES[typ](self._grafana_url(args), inputs)
+        elif compute:
+            resource_id, outputs = compute(self, name, identity, inputs)
+        else:
+            resource_id, outputs = "", {}
         return resource_id or f"{name}-{_hex(typ, identity, length=8)}", {**inputs, **outputs}
+
+    def _grafana_url(self, args: pulumi.runtime.MockResourceArgs) -> str:
+        """The address of the Grafana a resource is created in: its provider's `url`."""
+        provider_id = (args.provider or "").rsplit("::", 1)[-1]
+        return str(self.providers.get(provider_id, {}).get("url", "")).rstrip("/")
 
     def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
         answer = INVOKES.get(args.token)
@@ -244,6 +258,62 @@ def _grafana_workspace(m: CloudMocks, name: str, identity: str, inputs: dict) ->
     }
 
 
+def _grafana_service_account(
+    m: CloudMocks, name: str, identity: str, inputs: dict
+) -> tuple[str, dict]:
+    account_id = str(int(_hex("grafana-sa", identity, length=6), 16) % 1000 + 2)
+    return f"{inputs['workspaceId']},{account_id}", {"serviceAccountId": account_id}
+
+
+def _grafana_token(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+    # Amazon Managed Grafana's service account tokens are Grafana's `glsa_` keys.
+    token_id = str(int(_hex("grafana-token", identity, length=6), 16) % 1000 + 1)
+    key = f"glsa_{_hex('grafana-key', identity, length=32)}_{_hex('crc', identity, length=8)}"
+    workspace, account = inputs["workspaceId"], inputs["serviceAccountId"]
+    return f"{workspace},{account},{token_id}", {
+        "serviceAccountTokenId": token_id,
+        "key": key,
+    }
+
+
+# Grafana's resources, from the address of the Grafana they are created in and their inputs.
+# IDs are `<org>:<uid>` as the Grafana provider writes them; organization 1 is the default.
+
+
+def _grafana_data_source(url: str, inputs: dict) -> tuple[str, dict]:
+    uid = inputs.get("uid") or _hex("datasource", inputs.get("name"), length=14)
+    return f"1:{uid}", {"uid": uid}
+
+
+def _grafana_folder(url: str, inputs: dict) -> tuple[str, dict]:
+    uid = inputs.get("uid") or _hex("folder", inputs.get("title"), length=14)
+    return f"1:{uid}", {"uid": uid, "url": f"{url}/dashboards/f/{uid}/"}
+
+
+def _grafana_dashboard(url: str, inputs: dict) -> tuple[str, dict]:
+    model = json.loads(inputs["configJson"])
+    uid = model.get("uid") or _hex("dashboard", model.get("title"), length=14)
+    slug = "-".join(str(model.get("title", "")).lower().split())
+    return f"1:{uid}", {
+        "uid": uid,
+        "url": f"{url}/d/{uid}/{slug}",
+        "dashboardId": int(_hex("dashboard-id", uid, length=4), 16),
+        "version": 1,
+    }
+
+
+def _grafana_rule_group(url: str, inputs: dict) -> tuple[str, dict]:
+    return f"1:{inputs['folderUid']}:{inputs['name']}", {}
+
+
+GRAFANA_RESOURCES = {
+    "grafana:oss/dataSource:DataSource": _grafana_data_source,
+    "grafana:oss/folder:Folder": _grafana_folder,
+    "grafana:oss/dashboard:Dashboard": _grafana_dashboard,
+    "grafana:alerting/ruleGroup:RuleGroup": _grafana_rule_group,
+}
+
+
 def _helm_release(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
     status = {
         "name": inputs.get("name"),
@@ -315,6 +385,8 @@ RESOURCES = {
     "aws-native:sagemaker:Cluster": _hyperpod_cluster,
     "aws:amp/workspace:Workspace": _prometheus_workspace,
     "aws:grafana/workspace:Workspace": _grafana_workspace,
+    "aws:grafana/workspaceServiceAccount:WorkspaceServiceAccount": _grafana_service_account,
+    "aws:grafana/workspaceServiceAccountToken:WorkspaceServiceAccountToken": _grafana_token,
     "kubernetes:helm.sh/v3:Release": _helm_release,
     "eks:index:Cluster": _eks_cluster,
 }

@@ -13,7 +13,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from components.performance.predict import Prediction, predict
-from components.performance.recommend import Option, Recommendation, recommend
+from components.performance.recommend import (
+    Option,
+    Recommendation,
+    instances_phrase,
+    recommend,
+)
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.prices import hourly_price
 from infra.offline.yaml_io import load
@@ -66,7 +71,11 @@ def load_scenario(path: Path) -> Scenario:
 
 
 def _role_line(role: dict[str, Any], name: str) -> str:
-    unit = "prompts a pass" if name == "prefill" else "requests decoding"
+    one = role["batch"] == 1
+    if name == "prefill":
+        unit = "prompt a pass" if one else "prompts a pass"
+    else:
+        unit = "request decoding" if one else "requests decoding"
     parallel = [f"TP {role['tensorParallel']}"]
     if "expertParallel" in role:
         parallel.append(f"EP {role['expertParallel']}")
@@ -85,7 +94,7 @@ def prediction_lines(prediction: Prediction) -> list[str]:
         f"{mode}: TTFT {document['ttftMs']:g} ms, TPOT {document['tpotMs']:g} ms, "
         f"{document['outputTokensPerSecond']:g} output tokens/s "
         f"({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
-        f"({prediction.instances} instances)",
+        f"({instances_phrase(prediction.instances)})",
         f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
         + (f" + KV transfer {document['kvTransferMs']:g} ms" if prediction.disaggregated else "")
         + " + first decode step",

@@ -130,6 +130,8 @@ def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
     ]
     if "grafanaUrl" in observability:
         lines.append(f"  Grafana {observability['grafanaUrl']}")
+    if "grafanaDashboardUrl" in observability:
+        lines.append(f"  DPD dashboard {observability['grafanaDashboardUrl']}")
     return lines
 
 

@@ -28,6 +28,13 @@ PROVIDER_REPLACES: dict[str, tuple[str, ...]] = {
     "aws:iam/role:Role": ("name",),
     "aws:iam/rolePolicy:RolePolicy": ("name", "role"),
     "aws:eks/addon:Addon": ("clusterName", "addonName"),
+    # Neither can be updated in place (terraform-provider-aws internal/service/grafana).
+    "aws:grafana/workspaceServiceAccount:WorkspaceServiceAccount": (
+        "workspaceId", "name", "grafanaRole",
+    ),
+    "aws:grafana/workspaceServiceAccountToken:WorkspaceServiceAccountToken": (
+        "workspaceId", "serviceAccountId", "name", "secondsToLive",
+    ),
     "kubernetes:helm.sh/v3:Release": ("name", "namespace"),
     # pulumi-kubernetes replaces its provider when the kubeconfig's active cluster changes (or
     # is unknown, as while the cluster is being replaced): Kubernetes has no cluster identity,

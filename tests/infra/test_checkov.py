@@ -6,12 +6,10 @@ import dataclasses
 import json
 
 import pytest
-import yaml
 
 from infra.offline.render import RenderResult
-from infra.paths import ROOT
 from tests.checkov_scan import SKIPS, Findings, scan
-from tests.support import dev_config, render
+from tests.support import dev_config, prod_config, render
 
 PRIVILEGED_POD = {
     "apiVersion": "v1",
@@ -52,8 +50,7 @@ def broken(dev: RenderResult) -> RenderResult:
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory):
     dev = render(dev_config(), stack="dev")
-    prod_config = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
-    prod = render(prod_config, stack="prod")
+    prod = render(prod_config(), stack="prod")
     renders = {"dev": dev, "prod": prod, "broken": broken(dev)}
     return scan(renders, tmp_path_factory.mktemp("checkov"))
 

@@ -4,10 +4,8 @@ import json
 from typing import Any
 
 import pytest
-import yaml
 
 from infra.__main__ import main
-from infra.paths import ROOT
 from tests.support import (
     config_file,
     dev_config,
@@ -16,6 +14,7 @@ from tests.support import (
     one,
     problem_for,
     problems,
+    prod_config,
     render,
     waits_for,
     with_endpoints,
@@ -75,12 +74,14 @@ def test_the_stack_exports_the_prometheus_query_endpoint(observed):
     }
 
 
-def test_grafana_adds_its_url_to_the_exports():
+def test_grafana_adds_its_url_and_the_dashboard_url_to_the_exports():
     config = dev_config() | {"hyperpod-dpd:observability": {"enabled": True, "grafana": {}}}
     result = render(config)
     grafana = one(result, "aws:grafana/workspace:Workspace")
-    assert result.outputs["observability"]["grafanaUrl"] == (
-        f"https://{grafana.id}.grafana-workspace.us-west-2.amazonaws.com"
+    url = f"https://{grafana.id}.grafana-workspace.us-west-2.amazonaws.com"
+    assert result.outputs["observability"]["grafanaUrl"] == url
+    assert result.outputs["observability"]["grafanaDashboardUrl"] == (
+        f"{url}/d/hyperpod-dpd/hyperpod-dpd-endpoints"
     )
 
 
@@ -227,7 +228,7 @@ def test_the_graph_shows_the_observability_component(tmp_path):
 
 
 def test_the_prod_example_observes_and_scales_prefill_on_its_queue():
-    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = prod_config()
     result = render(prod, stack="prod")
     (config,) = endpoint_configs(result)
     prefill = config["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]

@@ -2,11 +2,9 @@
 
 import kubernetes_validate
 import pytest
-import yaml
 
 from infra.offline.render_report import kubernetes_objects
-from infra.paths import ROOT
-from tests.support import dev_endpoint, render, with_endpoints
+from tests.support import dev_endpoint, prod_config, render, with_endpoints
 
 KUBERNETES_VERSION = "1.34"
 
@@ -17,7 +15,7 @@ def built_in(result) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def objects() -> list[dict]:
-    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = prod_config()
     gated = {
         **dev_endpoint(),
         "modelSource": {

@@ -8,7 +8,7 @@ from infra.paths import ROOT
 
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback():
     process = subprocess.Popen(
-        [sys.executable, "-m", "infra", "size", "--stack", "prod"],
+        [sys.executable, "-m", "infra", "size", "--stack", "dev"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

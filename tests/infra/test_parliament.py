@@ -4,11 +4,9 @@ import copy
 import json
 
 import pytest
-import yaml
 
-from infra.paths import ROOT
 from tests.parliament_review import unexplained_findings
-from tests.support import dev_config, render
+from tests.support import dev_config, prod_config, render
 
 KEY = "arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab"
 
@@ -27,10 +25,7 @@ def dev():
 
 @pytest.mark.parametrize("stack", ["prod", "kms"])
 def test_other_renders_pass_parliament(stack):
-    if stack == "prod":
-        config = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
-    else:
-        config = kms_variant()
+    config = prod_config() if stack == "prod" else kms_variant()
     assert unexplained_findings(render(config, stack=stack).resources) == []
 
 

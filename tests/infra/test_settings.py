@@ -10,6 +10,7 @@ from tests.support import (
     dev_config,
     dev_endpoint,
     endpoint_configs,
+    existing_cluster_config,
     problem_for,
     problems,
     render,
@@ -183,14 +184,22 @@ def test_fields_of_operator_3_3_pass_with_the_default_addon():
 
 
 @pytest.mark.parametrize(
-    "operator, source",
+    "stack, operator, source",
     [
-        ({"addonVersion": "v1.3.0-eksbuild.1"}, "operator.addonVersion v1.3.0-eksbuild.1"),
-        ({"installed": {"operatorVersion": "3.2"}}, "operator.installed.operatorVersion"),
+        (
+            dev_config,
+            {"addonVersion": "v1.3.0-eksbuild.1"},
+            "operator.addonVersion v1.3.0-eksbuild.1",
+        ),
+        (
+            existing_cluster_config,
+            {"installed": {"operatorVersion": "3.2"}},
+            "operator.installed.operatorVersion",
+        ),
     ],
 )
-def test_fields_of_operator_3_3_are_refused_when_the_stack_runs_3_2(operator, source):
-    config = dev_config()
+def test_fields_of_operator_3_3_are_refused_when_the_stack_runs_3_2(stack, operator, source):
+    config = stack()
     config["hyperpod-dpd:endpoints"][0]["specOverrides"] = OPERATOR_3_3_FIELDS
     config["hyperpod-dpd:operator"] = operator
     found = problems(config)

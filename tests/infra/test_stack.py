@@ -1,14 +1,14 @@
 """The composition: what the dev stack creates, in which order, and the existing-* modes."""
 
 import pytest
-import yaml
 
-from infra.paths import ROOT
 from tests.support import (
+    PROD_RUNNERS_CIDR,
     dev_config,
     endpoint_configs,
     existing_cluster_config,
     one,
+    prod_config,
     render,
     waits_for,
 )
@@ -131,13 +131,13 @@ def test_the_operator_waits_for_hyperpod_nodes(dev):
 
 
 def test_an_installed_operator_is_checked_but_not_installed():
-    config = dev_config()
-    config["hyperpod-dpd:operator"] = {"installed": {"operatorVersion": "3.3"}}
+    config = existing_cluster_config()
+    config["hyperpod-dpd:operator"] = {"installed": {"operatorVersion": "3.4"}}
     result = render(config)
     names = {r.inputs.get("addonName") for r in result.resources if r.type.endswith(":Addon")}
-    assert names == {"eks-pod-identity-agent", "coredns", "amazon-sagemaker-hyperpod-observability"}
+    assert "amazon-sagemaker-hyperpod-inference" not in names
     assert not [r for r in result.resources if "inference-operator" in r.name]
-    assert result.outputs["operator"] == {"operatorVersion": "3.3", "installedByThisStack": False}
+    assert result.outputs["operator"] == {"operatorVersion": "3.4", "installedByThisStack": False}
 
 
 def test_the_stack_exports_the_operator(dev):
@@ -151,7 +151,7 @@ def test_the_stack_exports_the_operator(dev):
 
 
 def test_the_prod_example_overrides_what_production_needs():
-    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = prod_config()
     result = render(prod, stack="prod")
     (config,) = endpoint_configs(result)
     spec = config["spec"]
@@ -170,14 +170,14 @@ def test_the_prod_example_overrides_what_production_needs():
     assert all(b.options.get("protect") for b in buckets)
     assert one(result, "aws:ec2/vpc:Vpc").inputs["cidrBlock"] == "10.64.0.0/16"
     eks = one(result, "eks:index:Cluster")
-    assert eks.inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    assert eks.inputs["publicAccessCidrs"] == [PROD_RUNNERS_CIDR]
     assert eks.options["protect"] is True
     assert one(result, "aws-native:sagemaker:Cluster").options["protect"] is True
     assert [w for w in result.warnings if w.startswith("hyperpod-dpd:endpoints")] == []
 
 
 def test_an_endpoint_namespace_is_created_kept_on_destroy_and_waited_for():
-    prod = yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"]
+    prod = prod_config()
     result = render(prod, stack="prod")
     namespace = one(result, "kubernetes:core/v1:Namespace")
     assert namespace.inputs["metadata"] == {"name": "inference"}

@@ -60,10 +60,10 @@ def test_hyperpod_requirements_on_the_control_plane():
 def test_the_api_endpoint_is_private_unless_asked_and_public_only_to_the_cidrs_given():
     inputs = one(cluster(), "eks:index:Cluster").inputs
     assert (inputs["endpointPublicAccess"], inputs["endpointPrivateAccess"]) == (False, True)
-    access = EndpointAccess(public=True, public_cidrs=["203.0.113.0/24"], private=True)
+    access = EndpointAccess(public=True, public_cidrs=["52.94.76.0/22"], private=True)
     inputs = one(cluster(endpoint_access=access), "eks:index:Cluster").inputs
     assert inputs["endpointPublicAccess"] is True
-    assert inputs["publicAccessCidrs"] == ["203.0.113.0/24"]
+    assert inputs["publicAccessCidrs"] == ["52.94.76.0/22"]
 
 
 def test_protect_reaches_the_control_plane():

@@ -139,7 +139,7 @@ def test_fsx_source():
     source = {
         "fsx": {
             "fileSystemId": "fs-0123456789abcdef0",
-            "dnsName": "fs.example",
+            "dnsName": "fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com",
             "mountName": "abcd",
             "path": "/models/llama",
         }
@@ -149,7 +149,7 @@ def test_fsx_source():
         "modelLocation": "/models/llama",
         "fsxStorage": {
             "fileSystemId": "fs-0123456789abcdef0",
-            "dnsName": "fs.example",
+            "dnsName": "fs-0123456789abcdef0.fsx.us-west-2.amazonaws.com",
             "mountName": "abcd",
         },
     }
@@ -242,7 +242,7 @@ def test_router_url_follows_the_operator_naming():
             "metrics": {
                 "enabled": False,
                 "metricsScrapeIntervalSeconds": 30,
-                "modelMetrics": {"path": "/metrics", "port": 9000},
+                "modelMetrics": {"path": "/metrics", "port": 8000},
             },
         },
         {
@@ -257,6 +257,25 @@ def test_router_url_follows_the_operator_naming():
 )
 def test_every_variant_passes_the_operator_crd_schema(changes):
     assert schema_errors(manifest(**changes), "3.3") == []
+
+
+@pytest.mark.parametrize(
+    "metrics, expected",
+    [
+        ({}, {"enabled": True, "modelMetrics": {"port": 8000}}),
+        (
+            {"modelMetrics": {"path": "/metrics"}},
+            {"enabled": True, "modelMetrics": {"path": "/metrics", "port": 8000}},
+        ),
+        ({"enabled": False}, {"enabled": False}),
+    ],
+)
+def test_model_metrics_are_scraped_from_the_port_vllm_serves_on(metrics, expected):
+    rendered = manifest(metrics=metrics)["spec"]
+    assert rendered["metrics"] == expected
+    if "modelMetrics" in expected:
+        invocation_port = rendered["worker"]["modelInvocationPort"]["containerPort"]
+        assert expected["modelMetrics"]["port"] == invocation_port
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,14 @@ LLAMA_3_3_70B = {
     "num_key_value_heads": 8,
     "torch_dtype": "bfloat16",
     "vocab_size": 128256,
+    "max_position_embeddings": 131072,
+    "rope_scaling": {
+        "factor": 8.0,
+        "low_freq_factor": 1.0,
+        "high_freq_factor": 4.0,
+        "original_max_position_embeddings": 8192,
+        "rope_type": "llama3",
+    },
 }
 QWEN2_5_72B = {
     "hidden_size": 8192,
@@ -31,6 +39,8 @@ QWEN2_5_72B = {
     "use_sliding_window": False,
     "torch_dtype": "bfloat16",
     "vocab_size": 152064,
+    "max_position_embeddings": 32768,
+    "rope_scaling": None,
 }
 MIXTRAL_8X7B = {
     "hidden_size": 4096,
@@ -43,6 +53,7 @@ MIXTRAL_8X7B = {
     "sliding_window": None,
     "torch_dtype": "bfloat16",
     "vocab_size": 32000,
+    "max_position_embeddings": 32768,
 }
 DEEPSEEK_V3 = {
     "first_k_dense_replace": 3,
@@ -63,6 +74,16 @@ DEEPSEEK_V3 = {
     "quantization_config": {"quant_method": "fp8", "fmt": "e4m3"},
     "torch_dtype": "bfloat16",
     "vocab_size": 129280,
+    "max_position_embeddings": 163840,
+    "rope_scaling": {
+        "beta_fast": 32,
+        "beta_slow": 1,
+        "factor": 40,
+        "mscale": 1.0,
+        "mscale_all_dim": 1.0,
+        "original_max_position_embeddings": 4096,
+        "type": "yarn",
+    },
 }
 GPT_OSS_120B = {
     "experts_per_token": 4,
@@ -77,6 +98,15 @@ GPT_OSS_120B = {
     "quantization_config": {"quant_method": "mxfp4"},
     "sliding_window": 128,
     "vocab_size": 201088,
+    "max_position_embeddings": 131072,
+    "rope_scaling": {
+        "beta_fast": 32.0,
+        "beta_slow": 1.0,
+        "factor": 32.0,
+        "original_max_position_embeddings": 4096,
+        "rope_type": "yarn",
+        "truncate": False,
+    },
 }
 
 
@@ -187,3 +217,21 @@ def test_a_missing_or_broken_file_is_reported(tmp_path, content, says):
         path.write_text(content)
     with pytest.raises(ValueError, match=says):
         read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))
+
+
+@pytest.mark.parametrize(
+    "changes, length",
+    [
+        ({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}}, 131072 * 4),
+        ({"rope_scaling": {"type": "linear", "factor": 2.0}}, 131072 * 2),
+        ({"rope_scaling": {"rope_type": "longrope", "factor": 4.0}}, 131072),
+        # vLLM takes the least of the length keys present.
+        ({"seq_length": 4096}, 4096),
+        # What it cannot be sure of, it leaves unchecked.
+        ({"max_position_embeddings": None}, None),
+        ({"rope_scaling": {"factor": 2.0}}, None),
+        ({"model_type": "gemma3_text"}, None),
+    ],
+)
+def test_the_context_length_is_derived_as_vllm_derives_it(changes, length):
+    assert parsed({**LLAMA_3_3_70B, **changes}).context_length == length

@@ -8,6 +8,7 @@ import pytest
 from components.core.aws_account import AwsAccount
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.spec import ObservabilitySpec
+from components.observability.watched import WatchedEndpoint, WatchedRole
 from infra.offline.render import run_program
 from infra.offline.stack_config import to_stack_config
 from tests.support import one, waits_for
@@ -16,7 +17,16 @@ ACCOUNT = AwsAccount("123456789012", "aws", "us-west-2")
 ADOPTED = "arn:aws:aps:us-west-2:123456789012:workspace/ws-0a1b2c3d-1111-2222-3333-444455556666"
 
 
-def observability(**spec):
+SLO_ENDPOINT = WatchedEndpoint(
+    name="dpd",
+    namespace="default",
+    roles=(WatchedRole("prefill", 1, 4, "vllm:num_requests_waiting"), WatchedRole("decode", 1, 1)),
+    ttft_ms=2000,
+    tpot_ms=50,
+)
+
+
+def observability(endpoints=(), **spec):
     def build():
         nodes = pulumi.CustomResource("test:index:Nodes", "nodes")
         component = Observability(
@@ -25,11 +35,13 @@ def observability(**spec):
                 spec=ObservabilitySpec.model_validate({"enabled": True, **spec}),
                 cluster_name="dpd",
                 account=ACCOUNT,
+                endpoints=endpoints,
             ),
             opts=pulumi.ResourceOptions(depends_on=[nodes]),
         )
         pulumi.export("endpoint", component.prometheus_endpoint)
         pulumi.export("grafana", component.grafana_url)
+        pulumi.export("dashboard", component.dashboard_url)
 
     # The mocks answer in the stack's region.
     return run_program("test", to_stack_config({"aws:region": "us-west-2"}), build)
@@ -125,6 +137,98 @@ def test_grafana_only_when_asked_with_its_own_reader_role():
     workspace = one(result, "aws:amp/workspace:Workspace")
     assert read["Resource"] == f"arn:aws:aps:us-west-2:123456789012:workspace/{workspace.id}"
     assert "aps:QueryMetrics" in read["Action"]
+
+
+@pytest.fixture(scope="module")
+def with_grafana():
+    return observability(endpoints=[SLO_ENDPOINT], grafana={})
+
+
+def test_the_grafana_workspace_asks_for_no_console_sources_and_turns_alerting_on(with_grafana):
+    grafana = one(with_grafana, "aws:grafana/workspace:Workspace")
+    assert "dataSources" not in grafana.inputs
+    assert json.loads(grafana.inputs["configuration"]) == {"unifiedAlerting": {"enabled": True}}
+
+
+def test_the_grafana_provider_signs_in_with_a_workspace_service_account_token(with_grafana):
+    grafana = one(with_grafana, "aws:grafana/workspace:Workspace")
+    account = one(with_grafana, "aws:grafana/workspaceServiceAccount:WorkspaceServiceAccount")
+    token = one(with_grafana, "WorkspaceServiceAccountToken")
+    assert (account.inputs["workspaceId"], account.inputs["grafanaRole"]) == (grafana.id, "ADMIN")
+    assert token.inputs["serviceAccountId"] == account.id.split(",")[1]
+    # Thirty days, the longest Amazon Managed Grafana gives a token.
+    assert token.inputs["secondsToLive"] == 2592000
+    provider = one(with_grafana, "pulumi:providers:grafana")
+    assert provider.inputs["url"] == with_grafana.outputs["grafana"]
+    # The token reaches the provider, and only as a secret.
+    assert provider.inputs["auth"] == "[secret]"
+    assert provider.property_dependencies["auth"] == [token.urn]
+    written = [r for r in with_grafana.resources if r.type.startswith("grafana:")]
+    assert len(written) == 5  # two data sources, the folder, the dashboard, the rules
+    assert all(r.provider.startswith(provider.urn) for r in written)
+
+
+def test_prometheus_is_read_with_sigv4_as_the_workspace_role(with_grafana):
+    workspace = one(with_grafana, "aws:amp/workspace:Workspace")
+    source = one(with_grafana, "grafana:oss/dataSource:DataSource", "observability-prometheus")
+    assert source.inputs["type"] == "prometheus"
+    assert source.inputs["url"] == (
+        f"https://aps-workspaces.us-west-2.amazonaws.com/workspaces/{workspace.id}"
+    )
+    assert json.loads(source.inputs["jsonDataEncoded"]) == {
+        "httpMethod": "POST",
+        "sigV4Auth": True,
+        "sigV4AuthType": "ec2_iam_role",
+        "sigV4Region": "us-west-2",
+    }
+
+
+def test_the_grafana_role_reads_what_its_data_sources_query(with_grafana):
+    reader = one(with_grafana, "aws:iam/rolePolicy:RolePolicy", "observability-grafana")
+    allowed = {
+        action
+        for statement in json.loads(reader.inputs["policy"])["Statement"]
+        for action in (
+            [statement["Action"]] if isinstance(statement["Action"], str) else statement["Action"]
+        )
+    }
+    prometheus = {"aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"}
+    cloudwatch = {"cloudwatch:GetMetricData", "cloudwatch:ListMetrics", "logs:StartQuery"}
+    assert prometheus | cloudwatch <= allowed
+
+
+def test_the_dashboard_is_in_its_folder_and_its_address_is_an_output(with_grafana):
+    folder = one(with_grafana, "grafana:oss/folder:Folder")
+    dashboard = one(with_grafana, "grafana:oss/dashboard:Dashboard")
+    assert dashboard.inputs["folder"] == folder.inputs["uid"]
+    assert json.loads(dashboard.inputs["configJson"])["title"] == "HyperPod DPD endpoints"
+    assert with_grafana.outputs["dashboard"] == (
+        f"{with_grafana.outputs['grafana']}/d/hyperpod-dpd/hyperpod-dpd-endpoints"
+    )
+
+
+def test_the_alert_rules_carry_each_endpoint_slo(with_grafana):
+    group = one(with_grafana, "grafana:alerting/ruleGroup:RuleGroup")
+    assert group.inputs["intervalSeconds"] == 60
+    thresholds = {
+        rule["name"]: json.loads(rule["datas"][2]["model"])["conditions"][0]["evaluator"]
+        for rule in group.inputs["rules"]
+    }
+    assert thresholds == {
+        "default/dpd time to first token above SLO": {"type": "gt", "params": [2.0]},
+        "default/dpd time per output token above SLO": {"type": "gt", "params": [0.05]},
+        "default/dpd prefill autoscaling reads no series": {"type": "gt", "params": [0]},
+    }
+    assert {rule["condition"] for rule in group.inputs["rules"]} == {"C"}
+
+
+def test_no_rule_group_without_rules():
+    plain = WatchedEndpoint(
+        "dpd", "default", (WatchedRole("prefill", 1, 1), WatchedRole("decode", 1, 1))
+    )
+    result = observability(endpoints=[plain], grafana={})
+    assert not result.of_type("grafana:alerting/ruleGroup:RuleGroup")
+    assert one(result, "grafana:oss/dashboard:Dashboard")
 
 
 @pytest.mark.parametrize(

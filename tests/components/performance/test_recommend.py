@@ -105,3 +105,22 @@ def test_a_tighter_slo_needs_at_least_as_many_gpus(recommendation):
 def test_a_recommendation_needs_an_slo_and_a_request_rate(workload, key):
     with pytest.raises(ScenarioError, match=rf"^{key}: required"):
         recommend(scenario(workload=workload))
+
+
+def test_the_busier_the_decoder_the_shorter_the_prompts_worth_sending_to_prefill():
+    def threshold(rate):
+        workload = {
+            "typicalInputTokens": 2000,
+            "outputTokens": 200,
+            "requestsPerSecond": rate,
+            "slo": {"ttftMs": 2000, "tpotMs": 50},
+        }
+        return recommend(
+            scenario(model={"name": "llama-3.1-8b"}, workload=workload)
+        ).routing_threshold
+
+    quiet, busy = threshold(0.05), threshold(2)
+    # A quiet decoder stalls few requests by prefilling a short prompt itself, which costs
+    # less than a transfer's fixed cost.
+    assert quiet > 0
+    assert busy < quiet

@@ -1,5 +1,7 @@
 """Mocked IDs follow the inputs that force a replacement, as AWS IDs do."""
 
+import json
+
 from pulumi.runtime import MockResourceArgs
 
 from infra.offline.mocks import CloudMocks, WireRegistration
@@ -32,3 +34,21 @@ def test_recorded_replace_on_changes_count_too():
         return mocks.new_resource(args)[0]
 
     assert cluster_arn(["subnet-a"]) != cluster_arn(["subnet-b"])
+
+
+def test_grafana_resources_live_at_the_address_of_their_provider():
+    mocks = CloudMocks("us-west-2")
+    url = "https://g-0123456789.grafana-workspace.us-west-2.amazonaws.com"
+    provider_id, _ = mocks.new_resource(
+        MockResourceArgs("pulumi:providers:grafana", "dashboards", {"url": url})
+    )
+    board = {"uid": "hyperpod-dpd", "title": "HyperPod DPD endpoints"}
+    args = MockResourceArgs(
+        "grafana:oss/dashboard:Dashboard",
+        "dashboards",
+        {"configJson": json.dumps(board)},
+        provider=f"urn:pulumi:dev::hyperpod-dpd::pulumi:providers:grafana::dashboards::{provider_id}",
+    )
+    resource_id, outputs = mocks.new_resource(args)
+    assert resource_id == "1:hyperpod-dpd"
+    assert outputs["url"] == f"{url}/d/hyperpod-dpd/hyperpod-dpd-endpoints"

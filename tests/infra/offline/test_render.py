@@ -1,6 +1,7 @@
 """The offline render: the program under mocks, and the files it writes."""
 
 import json
+import re
 
 import pytest
 import yaml
@@ -29,6 +30,9 @@ def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render
         "bucketName": "hyperpod-dpd-dev-models-123456789012",  # the stack's model bucket
         "region": "us-west-2",  # the stack's aws:region
     }
+    # The one field added to the example: the model's metrics are scraped from vLLM's port, not
+    # the CRD's default 8080 (AWS's KV-caching page: it must equal the containerPort).
+    documented["spec"]["metrics"]["modelMetrics"] = {"port": 8000}
     (rendered,) = [o for o in kubernetes_objects(dev_render) if o["kind"] == documented["kind"]]
     assert rendered == documented
 
@@ -143,6 +147,16 @@ def test_the_summary_says_which_operator_runs(capsys, tmp_path):
         "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
         "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
     ) in out
+
+
+def test_the_summary_says_where_the_dpd_dashboard_is(capsys, tmp_path):
+    config = dev_config() | {"hyperpod-dpd:observability": {"enabled": True, "grafana": {}}}
+    path = config_file(tmp_path, config)
+    assert main(["render", "--config-file", path, "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    grafana = re.search(r"  Grafana (https://g-[0-9a-f]{10}\.grafana-workspace\S+)", out)
+    assert grafana is not None
+    assert f"  DPD dashboard {grafana[1]}/d/hyperpod-dpd/hyperpod-dpd-endpoints" in out
 
 
 def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsys, tmp_path):

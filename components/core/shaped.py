@@ -1,0 +1,25 @@
+"""Strings that must have a shape, refused with what the shape is in words rather than a regex."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated
+
+from pydantic import AfterValidator
+
+
+def shaped(pattern: str, says: str, max_length: int | None = None) -> AfterValidator:
+    """A validator refusing strings that don't fully match `pattern` (or are longer than
+    `max_length`), with `says`: what is allowed, in words."""
+    compiled = re.compile(pattern)
+
+    def check(value: str) -> str:
+        if (max_length is not None and len(value) > max_length) or not compiled.fullmatch(value):
+            raise ValueError(says)
+        return value
+
+    return AfterValidator(check)
+
+
+def shaped_str(pattern: str, says: str, max_length: int | None = None) -> object:
+    return Annotated[str, shaped(pattern, says, max_length)]

@@ -1,0 +1,128 @@
+"""The alert rules the stack writes into Grafana, from each endpoint's SLO and autoscaling.
+
+- **SLO**: an endpoint's time to first token, or time per output token, at the 90th
+  percentile above its `workload.slo` for `SLO_FOR` (queries in `queries`).
+- **Autoscaling blind**: a role that autoscales on one of the stack's named metrics, whose
+  series has not arrived for `ABSENT_FOR`. KEDA reads a query that matches nothing as 0 and
+  keeps the role at its minimum, and the operator's trigger cannot make that an error (its
+  CRD's `prometheusTrigger` has no `ignoreNullValues`); this alert is what notices. The window
+  outlasts a large model's first load, before which vLLM serves no metrics.
+
+Each rule is Grafana's usual three steps: the PromQL (A), reduced to its last value (B),
+compared with the threshold (C). Rules that find no data are OK: an idle endpoint has no
+latency, and a present series makes `absent` return nothing. AWS's reference Terraform
+writes its rules through the same provider resource (hyperpod-eks-tf
+`modules/observability/grafana_workspace.tf`, `grafana_rule_group`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from components.observability import queries
+from components.observability.watched import WatchedEndpoint
+
+SLO_FOR = "5m"
+ABSENT_FOR = "30m"
+EVALUATION_SECONDS = 60
+# How far back the query looks: the rate window and some.
+LOOKBACK_SECONDS = 600
+EXPRESSIONS = "__expr__"
+
+
+@dataclass(frozen=True)
+class AlertRule:
+    title: str
+    expr: str
+    # The rule fires while the query's last value is above this.
+    above: float
+    for_: str
+    summary: str
+    severity: str
+
+
+def _slo_rules(endpoint: WatchedEndpoint) -> list[AlertRule]:
+    where = f"{endpoint.namespace}/{endpoint.name}"
+    rules = []
+    if endpoint.ttft_ms is not None:
+        rules.append(
+            AlertRule(
+                title=f"{where} time to first token above SLO",
+                expr=queries.ttft_p90(endpoint.name, endpoint.namespace),
+                above=endpoint.ttft_ms / 1000,
+                for_=SLO_FOR,
+                summary=f"p90 time to first token of {where} is above its SLO of "
+                f"{endpoint.ttft_ms:g} ms",
+                severity="warning",
+            )
+        )
+    if endpoint.tpot_ms is not None:
+        rules.append(
+            AlertRule(
+                title=f"{where} time per output token above SLO",
+                expr=queries.tpot_p90(endpoint.name, endpoint.namespace),
+                above=endpoint.tpot_ms / 1000,
+                for_=SLO_FOR,
+                summary=f"p90 time per output token of {where} is above its SLO of "
+                f"{endpoint.tpot_ms:g} ms",
+                severity="warning",
+            )
+        )
+    return rules
+
+
+def _blind_autoscaling(endpoint: WatchedEndpoint) -> list[AlertRule]:
+    where = f"{endpoint.namespace}/{endpoint.name}"
+    return [
+        AlertRule(
+            title=f"{where} {role.role} autoscaling reads no series",
+            expr=queries.absent(
+                role.autoscaling_series, role.role, endpoint.name, endpoint.namespace
+            ),
+            above=0,
+            for_=ABSENT_FOR,
+            summary=f"no {role.autoscaling_series} series of the {role.role} pods of {where} "
+            f"reaches Prometheus, so its autoscaling reads 0 and holds {role.min_replicas} "
+            "replicas; check the endpoint's metrics and the observability add-on",
+            severity="critical",
+        )
+        for role in endpoint.roles
+        if role.autoscaling_series is not None
+    ]
+
+
+def alert_rules(endpoints: Sequence[WatchedEndpoint]) -> list[AlertRule]:
+    return [
+        rule
+        for endpoint in endpoints
+        for rule in (*_slo_rules(endpoint), *_blind_autoscaling(endpoint))
+    ]
+
+
+def rule_steps(rule: AlertRule, datasource_uid: str) -> list[dict]:
+    """The rule's data steps as Grafana's alerting API takes them (`model` is JSON)."""
+    query = {
+        "ref_id": "A",
+        "datasource_uid": datasource_uid,
+        "relative_time_range": {"from_": LOOKBACK_SECONDS, "to": 0},
+        "model": {"refId": "A", "expr": rule.expr, "instant": True, "range": False},
+    }
+    last = {"refId": "B", "type": "reduce", "expression": "A", "reducer": "last"}
+    threshold = {
+        "refId": "C",
+        "type": "threshold",
+        "expression": "B",
+        "conditions": [{"evaluator": {"type": "gt", "params": [rule.above]}}],
+    }
+    expressions = [
+        {
+            "ref_id": model["refId"],
+            "datasource_uid": EXPRESSIONS,
+            "relative_time_range": {"from_": 0, "to": 0},
+            "model": {**model, "datasource": {"type": EXPRESSIONS, "uid": EXPRESSIONS}},
+        }
+        for model in (last, threshold)
+    ]
+    return [{**step, "model": json.dumps(step["model"])} for step in (query, *expressions)]

@@ -1,0 +1,130 @@
+"""The Prometheus series this stack queries, with the labels their owners document.
+
+Everything the stack writes in PromQL (autoscaling triggers, dashboard panels, alert rules)
+selects only on the labels listed here, and the tests parse every query and hold it to this
+table. Where a label comes from:
+
+- **Inference and model-container series** (the operator's `model_*` and vLLM's `vllm:*`),
+  as the observability add-on collects them: AWS lists their dimensions as `cluster_id,
+  cluster_name, resource_name, resource_type, namespace, model_name, ..., pod_name,
+  node_name, instance_type, metric_source` ("Implementing inference observability on
+  HyperPod clusters", sagemaker-hyperpod-model-deployment-observability). AWS's own inference
+  dashboard (aws/sagemaker-hyperpod-cluster-setup, `eks/cloudformation/resources/
+  grafana-lambda-function/lambda_function/dashboards/templates/inference.json`) selects them
+  by `cluster_id`, `resource_type`, `namespace`, `resource_name`, and counts pods by
+  `pod_name`, for model-container series (tgi_*, LMI) too. They carry no `pod` label.
+  Histogram series add Prometheus's `le`; vLLM adds its own `model_name` and `engine`
+  (vLLM `vllm/v1/metrics/loggers.py`, `labelnames`).
+- **DCGM GPU series** carry `pod`, `namespace`, `gpu` and `Hostname` (AWS's cluster and task
+  dashboards, `templates/cluster.json` and `templates/tasks.json` in the same repository).
+- **kube-state-metrics deployment series** carry `namespace` and `deployment`
+  (kube-state-metrics `docs/metrics/workload/deployment-metrics.md`).
+
+A DPD endpoint's pods are told apart by their names: the operator runs each role as the
+Deployment `prefill-<name>` / `decode-<name>`, whose pods are `<deployment>-<replica set
+hash>-<suffix>` (the operator's runtime names, HyperPod DPD docs). `resource_name` is not
+used: no public source says which value it takes for a DPD role's pods (the endpoint's name,
+or the role's Deployment), and a wrong guess selects nothing.
+
+vLLM 0.19's names (the DLC and LMCache images both ship vLLM 0.19.0): `vllm:kv_cache_usage_perc`
+replaced `vllm:gpu_cache_usage_perc` (removed in 0.13, vllm-project/vllm#29330), and
+`vllm:inter_token_latency_seconds` replaced `vllm:time_per_output_token_seconds` (deprecated
+in 0.11, hidden since; loggers.py and the same pull request).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+AWS_INFERENCE = "AWS, Implementing inference observability on HyperPod clusters"
+AWS_DASHBOARDS = "aws/sagemaker-hyperpod-cluster-setup Grafana dashboard templates"
+VLLM = "vLLM 0.19 vllm/v1/metrics/loggers.py"
+KUBE_STATE = "kube-state-metrics docs/metrics/workload/deployment-metrics.md"
+
+# The dimensions AWS documents on every inference and model-container series; `method`,
+# `uri` and `status` are the invocation labels AWS's inference dashboard filters on.
+INFERENCE_LABELS = frozenset(
+    {
+        "cluster_id",
+        "cluster_name",
+        "resource_name",
+        "resource_type",
+        "namespace",
+        "model_name",
+        "model_version",
+        "model_container_type",
+        "model_container_image",
+        "pod_name",
+        "node_name",
+        "instance_type",
+        "metric_source",
+    }
+)
+INVOCATION_LABELS = INFERENCE_LABELS | {"method", "uri", "status"}
+VLLM_LABELS = INFERENCE_LABELS | {"engine"}
+HISTOGRAM_BUCKET = {"le"}
+
+
+@dataclass(frozen=True)
+class Series:
+    labels: frozenset[str]
+    source: str
+
+
+def _histogram(name: str, labels: frozenset[str], source: str) -> dict[str, Series]:
+    return {
+        f"{name}_bucket": Series(labels | HISTOGRAM_BUCKET, source),
+        f"{name}_sum": Series(labels, source),
+        f"{name}_count": Series(labels, source),
+    }
+
+
+DOCUMENTED_SERIES: dict[str, Series] = {
+    "model_concurrent_requests": Series(INVOCATION_LABELS, AWS_INFERENCE),
+    "model_invocations_total": Series(INVOCATION_LABELS, AWS_INFERENCE),
+    "model_errors_total": Series(INVOCATION_LABELS, AWS_INFERENCE),
+    "vllm:num_requests_waiting": Series(VLLM_LABELS, VLLM),
+    "vllm:num_requests_running": Series(VLLM_LABELS, VLLM),
+    "vllm:kv_cache_usage_perc": Series(VLLM_LABELS, VLLM),
+    **_histogram("vllm:time_to_first_token_seconds", VLLM_LABELS, VLLM),
+    **_histogram("vllm:inter_token_latency_seconds", VLLM_LABELS, VLLM),
+    **_histogram("vllm:e2e_request_latency_seconds", VLLM_LABELS, VLLM),
+    "DCGM_FI_DEV_GPU_UTIL": Series(
+        frozenset({"cluster_id", "Hostname", "gpu", "namespace", "pod"}), AWS_DASHBOARDS
+    ),
+    "kube_deployment_status_replicas": Series(frozenset({"namespace", "deployment"}), KUBE_STATE),
+}
+
+# The label naming the pod, on the series that carry one.
+MODEL_POD_LABEL = "pod_name"
+KUBERNETES_POD_LABEL = "pod"
+
+
+def role_deployment(role: str, endpoint_name: str) -> str:
+    """The Deployment the operator runs a role of an endpoint as."""
+    return f"{role}-{endpoint_name}"
+
+
+def role_pods(role: str, endpoint_name: str) -> str:
+    """The regular expression of a role's pod names.
+
+    Matching exactly the replica set hash and the pod suffix keeps endpoint `dpd` from
+    counting the pods of `dpd-test` (`prefill-dpd-test-...`); PromQL anchors `=~` at both
+    ends. Kubernetes names hold no regular-expression metacharacters, so none is escaped.
+    """
+    return f"{role_deployment(role, endpoint_name)}-[a-z0-9]+-[a-z0-9]+"
+
+
+def model_pods(role: str, endpoint_name: str, namespace: str) -> str:
+    """The matchers of one role's inference and model-container series."""
+    return f'namespace="{namespace}",{MODEL_POD_LABEL}=~"{role_pods(role, endpoint_name)}"'
+
+
+def kubernetes_pods(role: str, endpoint_name: str, namespace: str) -> str:
+    """The matchers of one role's cAdvisor and DCGM series."""
+    return f'namespace="{namespace}",{KUBERNETES_POD_LABEL}=~"{role_pods(role, endpoint_name)}"'
+
+
+def deployment(role: str, endpoint_name: str, namespace: str) -> str:
+    """The matchers of one role's kube-state deployment series."""
+    return f'namespace="{namespace}",deployment="{role_deployment(role, endpoint_name)}"'

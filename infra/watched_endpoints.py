@@ -1,0 +1,38 @@
+"""What observability watches of each endpoint: its roles' replica ranges, the series their
+autoscaling reads, and its SLO, as the plain values the Observability component takes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from components.endpoint.autoscaling import METRIC_SERIES, metric_of
+from components.endpoint.spec import DpdEndpointSpec
+from components.observability.watched import WatchedEndpoint, WatchedRole
+
+
+def watched_endpoints(endpoints: Sequence[DpdEndpointSpec]) -> list[WatchedEndpoint]:
+    watched = []
+    for endpoint in endpoints:
+        roles = []
+        for name, (role, _) in endpoint.roles().items():
+            scaling = role.autoscaling
+            metric = metric_of(scaling, name) if scaling is not None else None
+            roles.append(
+                WatchedRole(
+                    role=name,
+                    min_replicas=role.min_replicas,
+                    max_replicas=scaling.max_replicas if scaling else role.replicas,
+                    autoscaling_series=METRIC_SERIES.get(metric) if metric else None,
+                )
+            )
+        slo = endpoint.workload.slo if endpoint.workload else None
+        watched.append(
+            WatchedEndpoint(
+                name=endpoint.name,
+                namespace=endpoint.namespace,
+                roles=tuple(roles),
+                ttft_ms=slo.ttft_ms if slo else None,
+                tpot_ms=slo.tpot_ms if slo else None,
+            )
+        )
+    return watched
