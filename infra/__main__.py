@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from infra.offline.prediction_report import (
     predictions_markdown,
 )
 from infra.offline.render import run_program
+from infra.offline.render_output import out_problem
 from infra.offline.render_report import summary, write_render
 from infra.offline.sizing_report import sizing_document, sizing_table
 from infra.offline.stack_config import (
@@ -31,9 +33,23 @@ from infra.offline.stack_config import (
 )
 from infra.settings import CheckedConfig, Settings, check_config
 
+# Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
+# keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
+_STACK_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def _stack_name(name: str) -> str:
+    if not _STACK_NAME.match(name):
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a stack name; Pulumi takes 1 to 100 letters, digits, '-', '_' or '.'"
+        )
+    return name
+
 
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--stack", default="dev", help="stack name (default: dev)")
+    command.add_argument(
+        "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
+    )
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
     )
@@ -67,29 +83,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_config(args: argparse.Namespace) -> StackConfig | None:
-    path = args.config_file or stack_file(args.stack)
-    if not path.is_file():
-        print(f"{path}: no such stack config file", file=sys.stderr)
-        return None
     try:
-        return read_stack_config(path)
+        return read_stack_config(args.config_file or stack_file(args.stack))
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return None
-
-
-def _out_problem(out: Path) -> str | None:
-    """Why `out` can't take a render: the render replaces the directory it names."""
-    if out.is_dir():
-        if any(out.iterdir()) and not (out / "resources.json").is_file():
-            return (
-                f"--out: {out} is a directory that holds no earlier render; the render replaces "
-                "its contents, so name an empty or new directory, or an earlier render's"
-            )
-        return None
-    if out.exists():
-        return f"--out: {out} is an existing file; name a directory (new, empty, or a render's)"
-    return None
 
 
 def _checked(stack: str, config: StackConfig) -> CheckedConfig:
@@ -113,7 +111,7 @@ def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
 
 def render(args: argparse.Namespace) -> int:
     out = args.out or Path("build") / args.stack
-    refused = _out_problem(out)
+    refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
         return 2
@@ -131,7 +129,11 @@ def render(args: argparse.Namespace) -> int:
     cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
     document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
     plan = predictions_markdown(names, predictions)
-    manifests = write_render(result, out, document, plan)
+    try:
+        manifests = write_render(result, out, document, plan)
+    except OSError as failed:
+        print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
+        return 2
     predicted = [
         line
         for name, prediction in zip(names, predictions, strict=True)
@@ -196,10 +198,10 @@ def plan_stack(args: argparse.Namespace) -> int:
 
 
 def diff(args: argparse.Namespace) -> int:
-    path = args.config_file or stack_file(args.stack)
-    if not path.is_file():
-        print(f"{path}: no such stack config file", file=sys.stderr)
+    # Read here first, so that a file neither side could read is refused as render refuses it.
+    if _stack_config(args) is None:
         return 2
+    path = args.config_file or stack_file(args.stack)
     return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
 
 

@@ -66,15 +66,45 @@ def unknown_key(key: str, allowed: Sequence[str]) -> str:
     return f"{key}: is not a known setting{hint}; allowed keys: {', '.join(allowed)}"
 
 
+# pydantic's words for a shape, in the stack file's.
+_PLAIN_WORDS = (
+    (r"must be a valid dictionary or instance of \w+", "must be a mapping of settings"),
+    (r"must be a valid dictionary", "must be a mapping"),
+    (r"must be a valid list", "must be a list"),
+    (r" after validation", ""),
+    (r"^Input is not a valid IPv4 network", "must be an IPv4 CIDR block such as 10.0.0.0/16"),
+    (r"^could not parse value and unit from byte string", "must be a size such as 8GiB"),
+)
+# Longer values are cut: the line must stay one readable line.
+_SHOWN_CHARACTERS = 80
+
+
+def _shown(value: object) -> str:
+    """A value as the stack file writes it: true, null, 'text'."""
+    if isinstance(value, bool) or value is None:
+        return "null" if value is None else str(value).lower()
+    text = repr(value)
+    if len(text) <= _SHOWN_CHARACTERS:
+        return text
+    return f"{text[:_SHOWN_CHARACTERS]}... ({len(str(value)):,} characters)"
+
+
+def plain_words(message: str) -> str:
+    """pydantic's message in the stack file's words: "Input should be ..." reads "must be ..."."""
+    message = re.sub(r"^\w+ should ", "must ", message.removeprefix("Value error, "))
+    for pydantic_words, plain in _PLAIN_WORDS:
+        message = re.sub(pydantic_words, plain, message)
+    return message
+
+
 def _describe(error: dict) -> str:
     if error["type"] == "missing":
         return "is required"
-    # "Input should be ...", "String should have ..." read as "must be ...", "must have ...".
-    message = re.sub(r"^\w+ should ", "must ", error["msg"].removeprefix("Value error, "))
+    message = plain_words(error["msg"])
     value = error["input"]
     if isinstance(value, (dict, list)) or message.startswith(repr(value)):
         return message
-    return f"{value!r} is not allowed; {message}"
+    return f"{_shown(value)} is not allowed; {message}"
 
 
 # Where pydantic puts an error about a mapping's key rather than its value.

@@ -113,7 +113,14 @@ def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
     for i, key in _token_keys(stack):
         field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
         command = f"`pulumi config set --secret {key} <token>`"
-        if key in SETTING_KEYS:
+        if ":" in key:
+            # `aws:region` would have the advice below overwrite the region with the token.
+            problems.append(
+                f"{field}: {key!r} names a namespace, but the token is always read from this "
+                f"project's ({PROJECT}:<name>); give a name alone, e.g. hfToken, set with "
+                "`pulumi config set --secret hfToken <token>`"
+            )
+        elif key in SETTING_KEYS:
             problems.append(
                 f"{field}: {key!r} is one of this program's own settings "
                 f"({', '.join(SETTING_KEYS)}); name a key of its own for the token, e.g. hfToken"
@@ -139,10 +146,21 @@ def _token_keys(stack: StackSettings) -> list[tuple[int, str]]:
 def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
     raw, problems = {}, []
     for key in SETTING_KEYS:
+        if _is_secret(key):
+            problems.append(
+                f"{config_key(key)}: is encrypted (`secure:`), whole or in part; settings are "
+                "plain text, and the one secret this program reads is a Hugging Face token "
+                "under a key of its own, named by modelSource.huggingFace.tokenConfigKey"
+            )
+            continue
+        if config.get(key) == "":
+            # `network:` with nothing after it: what the CLI passes for a YAML null.
+            continue
         try:
             value = config.get_object(key)
         except (pulumi.ConfigTypeError, json.JSONDecodeError):
-            problems.append(f"{config_key(key)}: is not a YAML object or list")
+            shape = "list" if key == "endpoints" else "mapping"
+            problems.append(f"{config_key(key)}: is text; this setting is a YAML {shape}")
             continue
         if value is not None:
             raw[key] = value
@@ -305,8 +323,12 @@ def check_config() -> CheckedConfig:
         stack = StackSettings.model_validate(raw)
     except ValidationError as invalid:
         # A misspelt key (`endpoint:`) comes first: it explains the required one it hides.
+        # A key refused while reading is not "required" as well.
+        refused = {f"{problem.split(': ', 1)[0]}: is required" for problem in problems}
         raise ConfigError(
-            _unknown_keys(raw) + problems + validation_problems(invalid, StackSettings)
+            _unknown_keys(raw)
+            + problems
+            + [p for p in validation_problems(invalid, StackSettings) if p not in refused]
         ) from None
     region = pulumi.Config("aws").get("region")
     if region is None:

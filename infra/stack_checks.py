@@ -333,8 +333,10 @@ def _bucket_names(spec: BucketsSpec, names: BucketNames) -> list[Finding]:
         error(
             "bucket-name",
             field_path("buckets", role, "name"),
-            f"the derived name {name!r} {problem}; set cluster.name to a short lowercase name, "
-            "or set this bucket's name",
+            f"{name!r} {problem}"
+            if getattr(spec, role).name
+            else f"the derived name {name!r} {problem}; set cluster.name to a short lowercase "
+            "name, or set this bucket's name",
         )
         for role, name in asdict(names).items()
         if (problem := bucket_name_problem(name))

@@ -66,13 +66,18 @@ class Taint(Spec):
     effect: Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
+MAX_INSTANCE_COUNT = 6758
+
+
 class InstanceGroupSpec(Spec):
     name: str = Field(pattern=HYPERPOD_NAME)
     instance_type: str = Field(pattern=r"^ml\.[a-z0-9-]+\.[a-z0-9]+$")
     # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
-    instance_count: int = Field(ge=1)
+    # At most 6758: CloudFormation's AWS::SageMaker::Cluster schema (ClusterInstanceGroup
+    # InstanceCount, as cfn-lint ships it).
+    instance_count: int = Field(ge=1, le=MAX_INSTANCE_COUNT)
     # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
-    min_instance_count: int | None = Field(None, ge=0)
+    min_instance_count: int | None = Field(None, ge=0, le=MAX_INSTANCE_COUNT)
     availability_zone_id: AzId
     threads_per_core: Literal[1, 2] = 1
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)

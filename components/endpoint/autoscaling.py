@@ -104,7 +104,8 @@ def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> 
 def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
     metric = metric_of(scaling, role)
     if metric == "query":
-        assert scaling.query is not None  # check_role_autoscaling refuses a query without one
+        if scaling.query is None:
+            raise ValueError("metric `query` without a query; check_role_autoscaling refuses it")
         return scaling.query
     return named_query(metric, role, endpoint_name, namespace)
 
@@ -150,6 +151,10 @@ def role_autoscaling(
     return out
 
 
+def _shortened(query: str) -> str:
+    return query if len(query) <= 80 else f"{query[:77]}..."
+
+
 def check_role_autoscaling(
     scaling: RoleAutoscaling, *, role: Role, replicas: int, max_num_seqs: int
 ) -> list[Finding]:
@@ -189,8 +194,8 @@ def check_role_autoscaling(
             error(
                 "autoscaling-query-parse",
                 f"{field}.query",
-                f"{scaling.query!r} is not valid PromQL ({problem}), and KEDA would pass it to "
-                "Prometheus as written",
+                f"{_shortened(scaling.query)!r} is not valid PromQL ({problem}), and KEDA would "
+                "pass it to Prometheus as written",
             )
         )
     if scaling.metric is not None and scaling.target is None:

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.environment import (
+    CREDENTIAL_FLAGS,
+    PD_BUFFER_SIZE,
+    PINNED_ENV,
+    credential_advice,
+)
 from components.endpoint.manifest import (
     PORT,
     ROLE_FLAG_SETTINGS,
@@ -123,6 +129,37 @@ def _flag_problem(name: str, tokens: tuple[str, ...], role: str | None) -> str |
 def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]:
     lists = [("workerArgs", None, spec.worker_args)]
     return lists + [(f"{role}.args", role, settings.args) for role, settings in _roles(spec)]
+
+
+def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
+    """Secrets written where the manifest carries them in plain text: vLLM flags (refused),
+    and a password in the L2 cache URL (warned about); environment variables: _environment."""
+    found = [
+        error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
+        for field, _, args in _arg_lists(spec)
+        for name, tokens in split_flags(args)
+        if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
+    ]
+    url = spec.kv_cache.l2_cache_local_url
+    # A warning only: LMCache takes a Redis password nowhere but in this URL.
+    if url and _url_password(url):
+        found.append(
+            warning(
+                "credential-in-url",
+                "kvCache.l2CacheLocalUrl",
+                "holds a password, which sits in plain text in the stack file, the Pulumi state "
+                "and the InferenceEndpointConfig; prefer a Redis reachable only from inside the "
+                "cluster that needs none",
+            )
+        )
+    return found
+
+
+def _url_password(url: str) -> bool:
+    try:
+        return urlsplit(url).password is not None
+    except ValueError:
+        return False
 
 
 def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
@@ -239,6 +276,11 @@ def _environment(spec: DpdEndpointSpec) -> list[Finding]:
                 f"{env[PD_BUFFER_SIZE]!r} is not allowed here; set pdBufferSize instead",
             )
         )
+    found += [
+        error("credential-in-env", f"environmentVariables.{name}", advice)
+        for name in env
+        if (advice := credential_advice(name))
+    ]
     for name, required in PINNED_ENV.items():
         if name in env and env[name] != required:
             found.append(
@@ -496,10 +538,11 @@ def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
 
 
 def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
-    return [
+    found = [
         *_autoscaling(spec),
         *_role_gpus(spec),
         *_extra_args(spec),
+        *_credentials(spec),
         *_batched_tokens(spec),
         *_environment(spec),
         *_routing(spec),
@@ -508,8 +551,12 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_metrics_port(spec),
         *_names(spec),
         *_image(spec),
-        *_overrides(spec),
     ]
+    # Overrides are compared with the spec the typed settings write, which settings with
+    # errors (an autoscaling `query` metric without its query) cannot write.
+    if any(f.level == "error" for f in found):
+        return found
+    return found + _overrides(spec)
 
 
 def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:

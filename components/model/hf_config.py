@@ -7,18 +7,22 @@ setting that names the file gives that count beside it.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field, ValidationError
 
-from components.core.spec import Spec
+from components.core.spec import WHOLE_NUMBER_LIMIT, Spec
+from components.core.user_files import UnreadableFileError, read_text
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import FP8_BYTES, MXFP4_BYTES
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
 EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
+# A model's config.json is a few KiB; a file past this is not one.
+MAX_CONFIG_BYTES = 4 * 2**20
 # Families name the experts each token uses differently (GPT-OSS: experts_per_token).
 EXPERTS_PER_TOKEN_KEYS = ("num_experts_per_tok", "experts_per_token", "moe_topk")
 
@@ -31,16 +35,25 @@ class HuggingFaceConfigFile(Spec):
     weight_bytes_per_parameter: float | None = Field(None, gt=0)
 
 
-def _required(config: dict[str, Any], key: str) -> Any:
-    if config.get(key) is None:
+def _count(config: dict[str, Any], key: str) -> int | None:
+    """A whole number of the config (layers, heads, sizes), if it names one."""
+    value = config.get(key)
+    if value is not None and (type(value) is not int or not 1 <= value < WHOLE_NUMBER_LIMIT):
+        raise ValueError(f"has {key} {value!r}, not a positive whole number below 2^63")
+    return value
+
+
+def _required(config: dict[str, Any], key: str) -> int:
+    value = _count(config, key)
+    if value is None:
         raise ValueError(f"has no {key}")
-    return config[key]
+    return value
 
 
 def _dtype(config: dict[str, Any]) -> str:
     # Newer transformers write `dtype`; some checkpoints (GPT-OSS) name none and serve bf16.
     name = config.get("dtype") or config.get("torch_dtype") or "bfloat16"
-    if name not in HF_DTYPES:
+    if not isinstance(name, str) or name not in HF_DTYPES:
         raise ValueError(f"has dtype {name!r}; understood: {', '.join(HF_DTYPES)}")
     return HF_DTYPES[name]
 
@@ -49,7 +62,7 @@ def _weight_bytes_per_parameter(config: dict[str, Any]) -> float | None:
     quantization = config.get("quantization_config")
     if quantization is None:
         return None
-    method = quantization.get("quant_method")
+    method = quantization.get("quant_method") if isinstance(quantization, dict) else None
     if method not in QUANTIZED_WEIGHT_BYTES:
         raise ValueError(
             f"quantizes its weights with {method!r}; set weightBytesPerParameter beside configFile"
@@ -58,20 +71,21 @@ def _weight_bytes_per_parameter(config: dict[str, Any]) -> float | None:
 
 
 def _attention(config: dict[str, Any]) -> dict[str, int]:
-    if config.get("kv_lora_rank") is not None:
+    if (kv_lora_rank := _count(config, "kv_lora_rank")) is not None:
         return {
-            "kv_lora_rank": config["kv_lora_rank"],
+            "kv_lora_rank": kv_lora_rank,
             "qk_rope_head_dim": _required(config, "qk_rope_head_dim"),
         }
     heads = _required(config, "num_attention_heads")
-    head_dim = config.get("head_dim") or _required(config, "hidden_size") // heads
-    return {"kv_heads": config.get("num_key_value_heads") or heads, "head_dim": head_dim}
+    head_dim = _count(config, "head_dim") or _required(config, "hidden_size") // heads
+    return {"kv_heads": _count(config, "num_key_value_heads") or heads, "head_dim": head_dim}
 
 
 def _sliding_window(config: dict[str, Any]) -> dict[str, int]:
     # Only `layer_types` says which layers slide. A bare sliding_window (Qwen's, switched off
     # by use_sliding_window: false) counts as full attention: that over-counts, never under.
-    sliding = list(config.get("layer_types") or []).count("sliding_attention")
+    layer_types = config.get("layer_types")
+    sliding = layer_types.count("sliding_attention") if isinstance(layer_types, list) else 0
     if not sliding:
         return {}
     return {"sliding_window": _required(config, "sliding_window"), "sliding_window_layers": sliding}
@@ -153,7 +167,11 @@ UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
 
 def _context_length(config: dict[str, Any]) -> int | None:
     """What vLLM derives as the model's longest context; None where this reading is unsure."""
-    lengths = [config[k] for k in LENGTH_KEYS if isinstance(config.get(k), int)]
+    lengths = [
+        config[k]
+        for k in LENGTH_KEYS
+        if type(config.get(k)) is int and 1 <= config[k] < WHOLE_NUMBER_LIMIT
+    ]
     rope = config.get("rope_scaling") or config.get("rope_parameters")
     if not lengths or "gemma3" in str(config.get("model_type")):
         return None
@@ -162,13 +180,15 @@ def _context_length(config: dict[str, Any]) -> int | None:
         return length
     rope_type = rope.get("rope_type") or rope.get("type") if isinstance(rope, dict) else None
     factor = rope.get("factor", 1) if isinstance(rope, dict) else None
-    if not isinstance(rope_type, str) or not isinstance(factor, (int, float)):
+    if not isinstance(rope_type, str) or type(factor) not in (int, float):
         return None
     if rope_type in UNSCALED_ROPE_TYPES:
         return length
     if rope_type == "yarn":
-        length = rope.get("original_max_position_embeddings", length)
-    return int(length * factor)
+        length = _count(rope, "original_max_position_embeddings") or length
+    # A hostile factor (NaN, 1e308, negative) gives no context length rather than a crash.
+    scaled = length * factor
+    return int(scaled) if math.isfinite(scaled) and 1 <= scaled < WHOLE_NUMBER_LIMIT else None
 
 
 def architecture_from_hf_config(
@@ -191,7 +211,7 @@ def architecture_from_hf_config(
             weight_bytes_per_parameter=(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
-            moe=any((config.get(key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
+            moe=any((_count(config, key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
             **_shape(config),
             context_length=_context_length(config),
         )
@@ -202,17 +222,19 @@ def architecture_from_hf_config(
             for e in invalid.errors()
         )
         raise ValueError(f"describes no architecture this tool understands: {reasons}") from None
+    except (TypeError, ArithmeticError) as wrong:
+        # The file is the user's, or a model author's: a count written as text, a step of 0.
+        raise ValueError(f"holds a value of the wrong type or size ({wrong})") from None
 
 
 def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:
     """The architecture of the config.json `setting` names; ValueError says what is wrong."""
-    path = Path(setting.config_file)
     try:
-        config = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ValueError("no such file") from None
-    except (OSError, json.JSONDecodeError) as unreadable:
-        raise ValueError(f"is not a readable JSON file ({unreadable})") from None
+        config = json.loads(read_text(Path(setting.config_file), MAX_CONFIG_BYTES))
+    except UnreadableFileError as unreadable:
+        raise ValueError(str(unreadable)) from None
+    except (json.JSONDecodeError, RecursionError) as invalid:
+        raise ValueError(f"is not a readable JSON file ({invalid})") from None
     if not isinstance(config, dict):
         raise ValueError("is not a config.json object")
     return architecture_from_hf_config(

@@ -185,7 +185,7 @@ class Scenario(Spec):
     def _dpd_instance_type(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.startswith("ml."):
             value = GPU_INSTANCE_TYPES.get(value.lower(), f"ml.{value}")
-        if value not in DPD_INSTANCE_TYPES:
+        if not isinstance(value, str) or value not in DPD_INSTANCE_TYPES:
             raise ValueError(f"must be one of {', '.join(DPD_INSTANCE_TYPES)}")
         return value
 

@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import ValidationError
 
+from components.core.findings import field_path
+from components.core.user_files import UnreadableFileError, read_text
 from components.performance.predict import Prediction, predict
 from components.performance.recommend import (
     Option,
@@ -21,8 +24,11 @@ from components.performance.recommend import (
 )
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.prices import hourly_price
-from infra.offline.yaml_io import load
+from infra.config_errors import plain_words
+from infra.offline.yaml_io import DocumentError, load_config_document
 
+# A scenario is a screenful of YAML.
+MAX_SCENARIO_BYTES = 2**20
 # Prices are per region; a scenario without `region` is priced here.
 DEFAULT_REGION = "us-east-1"
 
@@ -44,8 +50,11 @@ def add_plan_commands(commands: argparse._SubParsersAction) -> argparse.Argument
 
 def _problem(error: ValidationError) -> str:
     first = error.errors()[0]
-    key = ".".join(["scenario", *map(str, first["loc"])])
-    message = first["msg"].removeprefix("Value error, ")
+    # pydantic names the validator a field passes through (`function-after[...]`); the file
+    # has no such key.
+    loc = [str(part) for part in first["loc"] if not str(part).startswith("function-")]
+    key = ".".join(["scenario", *loc])
+    message = plain_words(first["msg"])
     value = first.get("input")
     shown = (
         f" (got {value!r})" if first["type"] != "missing" and not isinstance(value, dict) else ""
@@ -54,11 +63,18 @@ def _problem(error: ValidationError) -> str:
 
 
 def load_scenario(path: Path) -> Scenario:
+    # Read as stack files are: regular files only, size-capped, what YAML holds refused in one
+    # line (yaml_io).
     try:
-        document = load(path.read_text())
-    except OSError as unreadable:
-        raise ScenarioError(f"--scenario: {path}: {unreadable.strerror or unreadable}") from None
-    except Exception as malformed:
+        document = load_config_document(read_text(path, MAX_SCENARIO_BYTES))
+    except UnreadableFileError as unreadable:
+        raise ScenarioError(f"--scenario: {path}: {unreadable}") from None
+    except DocumentError as unfit:
+        key = f" {field_path('scenario', *unfit.path)}:" if unfit.path else ""
+        raise ScenarioError(
+            f"--scenario: {path}:{unfit.line}:{unfit.column}:{key} {unfit.problem}"
+        ) from None
+    except yaml.YAMLError as malformed:
         raise ScenarioError(
             f"--scenario: {path}: not YAML ({str(malformed).splitlines()[0]})"
         ) from None

@@ -34,23 +34,35 @@ def render_checkout(checkout: Path, stack: str, config_file: Path, out: Path) ->
     ]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode != 0:
-        raise RenderError(done.stderr.strip() or done.stdout.strip())
+        said = done.stderr.strip() or done.stdout.strip()
+        if "Traceback (most recent call last)" in said:
+            # The base revision's own code may crash where today's refuses in one line.
+            said = f"the render crashed: {said.splitlines()[-1]}"
+        raise RenderError(said)
 
 
 @contextmanager
 def checkout_at(repository: Path, ref: str) -> Iterator[Path]:
     """A temporary worktree of `repository` at `ref`, removed afterwards."""
+    if ref.startswith("-"):
+        # git would read it as an option.
+        raise RenderError(f"--base {ref!r} is not a git revision")
     scratch = Path(tempfile.mkdtemp(prefix="hyperpod-dpd-base-"))
     checkout = scratch / "checkout"
     git = ["git", "-C", str(repository)]
-    added = subprocess.run(
-        [*git, "worktree", "add", "--detach", "--quiet", str(checkout), ref],
-        capture_output=True,
-        text=True,
-    )
+    try:
+        added = subprocess.run(
+            [*git, "worktree", "add", "--detach", "--quiet", str(checkout), ref],
+            capture_output=True,
+            text=True,
+        )
+    except OSError as failed:
+        shutil.rmtree(scratch)
+        raise RenderError(f"--base needs git, which cannot run here ({failed})") from None
     if added.returncode != 0:
         shutil.rmtree(scratch)
-        raise RenderError(f"{ref}: {added.stderr.strip()}")
+        said = " ".join(added.stderr.split())
+        raise RenderError(f"--base {ref!r}: git cannot check it out here ({said})")
     try:
         yield checkout
     finally:

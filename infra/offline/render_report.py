@@ -4,7 +4,6 @@ summary."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ from infra.offline.cost_report import cost_headline, cost_lines
 from infra.offline.graph import mermaid, resource_counts
 from infra.offline.next_steps_report import next_steps_lines
 from infra.offline.render import RenderResult
+from infra.offline.render_output import replace_render
 from infra.offline.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
@@ -53,23 +53,24 @@ def _manifest_file(obj: dict[str, Any]) -> str:
 def write_render(
     result: RenderResult, out: Path, sizing_json: dict[str, Any], plan: list[str]
 ) -> list[Path]:
-    """Replace `out` with the render's files; return the manifests written. `plan`: the
-    markdown of the endpoints' predictions, plan.md, which the PR comment carries."""
-    if out.exists():
-        shutil.rmtree(out)
-    manifests_dir = out / "manifests"
-    manifests_dir.mkdir(parents=True)
-    written = []
-    for obj in kubernetes_objects(result):
-        path = manifests_dir / _manifest_file(obj)
-        path.write_text(yaml_io.dump(obj))
-        written.append(path)
+    """Write the render's files to `out`, in place of an earlier render's; return the
+    manifests written. `plan`: the markdown of the endpoints' predictions, plan.md, which the
+    PR comment carries."""
+    manifests = {
+        f"manifests/{_manifest_file(obj)}": yaml_io.dump(obj) for obj in kubernetes_objects(result)
+    }
     resources = [{**r.as_json(), "inputs": _sorted(r.inputs)} for r in result.resources]
-    (out / "resources.json").write_text(json.dumps(resources, indent=2) + "\n")
-    (out / "sizing.json").write_text(json.dumps(sizing_json, indent=2) + "\n")
-    (out / "graph.mmd").write_text(mermaid(resources))
-    (out / "plan.md").write_text("\n".join(plan) + "\n" if plan else "")
-    return written
+    replace_render(
+        out,
+        {
+            **manifests,
+            "resources.json": json.dumps(resources, indent=2) + "\n",
+            "sizing.json": json.dumps(sizing_json, indent=2) + "\n",
+            "graph.mmd": mermaid(resources),
+            "plan.md": "\n".join(plan) + "\n" if plan else "",
+        },
+    )
+    return [out / name for name in manifests]
 
 
 def _role(name: str, role_spec: dict, scaling: dict | None) -> tuple[str, int]:

@@ -14,11 +14,15 @@ from typing import Any
 
 import yaml
 
+from components.core.findings import field_path
+from components.core.user_files import MissingFileError, UnreadableFileError, read_text
 from infra.config_errors import PROJECT
 from infra.offline import yaml_io
 from infra.paths import ROOT
 
 SECRET_PLACEHOLDER = "[secret]"
+# A stack file of many endpoints is tens of KiB; past this it is not a stack file.
+MAX_STACK_FILE_BYTES = 2**20
 
 
 class StackFileError(ValueError):
@@ -35,9 +39,14 @@ def stack_file(stack: str) -> Path:
     return ROOT / f"Pulumi.{stack}.yaml"
 
 
+def _is_ciphertext(value: Any) -> bool:
+    """`{secure: <text>}`, as Pulumi recognises an encrypted value (config/object.go)."""
+    return isinstance(value, dict) and set(value) == {"secure"} and isinstance(value["secure"], str)
+
+
 def _has_secret(value: Any) -> bool:
     if isinstance(value, dict):
-        return set(value) == {"secure"} or any(_has_secret(v) for v in value.values())
+        return _is_ciphertext(value) or any(_has_secret(v) for v in value.values())
     if isinstance(value, list):
         return any(_has_secret(v) for v in value)
     return False
@@ -45,7 +54,7 @@ def _has_secret(value: Any) -> bool:
 
 def _without_secrets(value: Any) -> Any:
     if isinstance(value, dict):
-        if set(value) == {"secure"}:
+        if _is_ciphertext(value):
             return SECRET_PLACEHOLDER
         return {k: _without_secrets(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -62,11 +71,15 @@ def _namespaced(key: str) -> str:
 
 
 def _project_defaults() -> dict[str, Any]:
-    project = yaml_io.load((ROOT / "Pulumi.yaml").read_text())
+    path = ROOT / "Pulumi.yaml"
+    project = _parsed(path)
+    declared = project.get("config") if isinstance(project, dict) else None
+    if not isinstance(declared, (dict, type(None))):
+        raise StackFileError(f"{path}: config: is {_kind(declared)}; it must be a mapping")
     return {
-        _namespaced(key): declared["default"]
-        for key, declared in (project.get("config") or {}).items()
-        if isinstance(declared, dict) and "default" in declared
+        _namespaced(key): value["default"]
+        for key, value in (declared or {}).items()
+        if isinstance(value, dict) and "default" in value
     }
 
 
@@ -80,9 +93,26 @@ def to_stack_config(config: dict[str, Any]) -> StackConfig:
     )
 
 
+def _place(path: tuple[str | int, ...]) -> str:
+    """The config key a value sits under (`hyperpod-dpd:endpoints[0].tags.created`), if any."""
+    if len(path) < 2 or path[0] != "config":
+        return ""
+    key, *rest = path[1:]
+    shown = field_path(_namespaced(str(key)), *rest)
+    return f" {shown if len(shown) <= 120 else shown[:117] + '...'}:"
+
+
 def _parsed(path: Path) -> Any:
     try:
-        return yaml_io.load(path.read_text())
+        return yaml_io.load_config_document(read_text(path, MAX_STACK_FILE_BYTES))
+    except MissingFileError:
+        raise StackFileError(f"{path}: no such stack config file") from None
+    except UnreadableFileError as unreadable:
+        raise StackFileError(f"{path}: {unreadable}") from None
+    except yaml_io.DocumentError as unfit:
+        raise StackFileError(
+            f"{path}:{unfit.line}:{unfit.column}:{_place(unfit.path)} {unfit.problem}"
+        ) from None
     except yaml.MarkedYAMLError as broken:
         mark = broken.problem_mark or broken.context_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
@@ -116,4 +146,10 @@ def read_stack_config(path: Path) -> StackConfig:
         raise StackFileError(
             f"{path}: config: is {_kind(config)}; it must be a mapping of config keys to values"
         )
-    return to_stack_config(config)
+    read = to_stack_config(config)
+    if "aws:region" in read.secret_keys:
+        raise StackFileError(
+            f"{path}: aws:region: is encrypted, and the offline tools cannot decrypt it; the "
+            "region is no secret, so set it plain: `pulumi config set aws:region <region>`"
+        )
+    return read

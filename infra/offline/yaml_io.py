@@ -3,24 +3,259 @@
 libyaml parses and emits the same documents as PyYAML's pure-Python code, several times
 faster; a render reads every endpoint of the stack file and writes every manifest, so this is
 most of what YAML costs it. Only the safe loader and dumper are used: plain data, no tags.
+
+A stack file is read the way the Pulumi CLI reads it (go-yaml v3 decoding into Go values,
+then JSON; pulumi/pulumi `sdk/go/common/resource/config/value.go`), not the way PyYAML would:
+- scalars resolve as go-yaml v3 resolves them, so `yes`, `on` and `no` stay text, as they do
+  for Pulumi, and mapping keys are the text written (`1:` is the key "1", as Pulumi's `%v`
+  gives it);
+- what JSON cannot hold, or Pulumi would rewrite, is refused with its place: `.nan`, `.inf`,
+  unquoted dates (Pulumi passes them on as Go timestamps, `2026-12-01 00:00:00 +0000 UTC`),
+  `!!binary`, `!!set` and other tags, a null or a list as a key, a key written twice (go-yaml
+  refuses that too);
+- nesting deeper than MAX_DEPTH and documents that aliases expand past MAX_VALUES are
+  refused before they exhaust the stack or memory (an "alias bomb" grows exponentially).
 """
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
+from yaml.reader import Reader
+from yaml.resolver import BaseResolver
+from yaml.scanner import Scanner
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
+# Far beyond any stack file (the deepest settings nest about 10 levels, specOverrides a few
+# more), far below what recursion in the parser and here can take.
+MAX_DEPTH = 64
+# Every value counted once per place it appears; a large stack file holds a few thousand.
+MAX_VALUES = 100_000
 
-def load(text: str) -> Any:
+_TAG = "tag:yaml.org,2002:"
+
+
+class _CoreResolver(BaseResolver):
+    """Plain scalars resolved as go-yaml v3 resolves them: YAML 1.2's core schema
+    (yaml.org/spec/1.2.2, 10.3.2) with underscores and 0b in numbers, and timestamps; no YAML 1.1
+    booleans (yes, on) or sexagesimals."""
+
+    yaml_implicit_resolvers: dict = {}
+
+
+# PyYAML's own pattern for YAML timestamps (dates, and dates with a time).
+_TIMESTAMP = next(
+    pattern
+    for tag, pattern in yaml.resolver.Resolver.yaml_implicit_resolvers["0"]
+    if tag == f"{_TAG}timestamp"
+)
+for _tag, _pattern, _first in (
+    ("bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), "tTfF"),
+    ("timestamp", _TIMESTAMP, "0123456789"),
+    (
+        "int",
+        re.compile(r"^[-+]?(?:0[bB][01_]+|0[oO][0-7_]+|0[xX][0-9a-fA-F_]+|[0-9][0-9_]*)$"),
+        "-+0123456789",
+    ),
+    (
+        "float",
+        re.compile(
+            r"^(?:[-+]?(?:\.[0-9_]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        ),
+        "-+0123456789.",
+    ),
+    ("null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
+    ("merge", re.compile(r"^(?:<<)$"), "<"),
+):
+    _CoreResolver.add_implicit_resolver(f"{_TAG}{_tag}", _pattern, list(_first))
+
+
+def _go_number(text: str) -> int | float:
+    """A number as go-yaml v3 reads it: underscores dropped, Go's base prefixes (0b, 0o, 0x,
+    and 0777 as octal), and what is no 64-bit integer read as a float."""
+    plain = text.replace("_", "")
+    sign, digits = (-1, plain[1:]) if plain[:1] == "-" else (1, plain.lstrip("+"))
+    base = {"0b": 2, "0o": 8, "0x": 16}.get(digits[:2].lower())
     try:
-        return yaml.load(text, Loader=_LOADER)
+        if base:
+            number = sign * int(digits[2:], base)
+        else:
+            number = sign * int(digits, 8 if len(digits) > 1 and digits[0] == "0" else 10)
+    except ValueError:
+        return float(plain)
+    return number if -(2**63) <= number < 2**64 else float(plain)
+
+
+class _ConfigLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
+    """PyYAML's own parser, whose error messages are the ones users see."""
+
+    def __init__(self, stream: str) -> None:
+        Reader.__init__(self, stream)
+        Scanner.__init__(self)
+        Parser.__init__(self)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        _CoreResolver.__init__(self)
+
+
+if yaml.__with_libyaml__:
+
+    class _FastConfigLoader(yaml.cyaml.CParser, SafeConstructor, _CoreResolver):
+        pass
+
+else:  # pragma: no cover - PyYAML built without libyaml
+    _FastConfigLoader = _ConfigLoader  # type: ignore[misc]
+
+
+class DocumentError(ValueError):
+    """A value of a stack file that a stack configuration cannot hold, with its place."""
+
+    def __init__(self, problem: str, node: Node | yaml.Event, path: tuple[str | int, ...]):
+        super().__init__(problem)
+        self.problem = problem
+        self.line = node.start_mark.line + 1
+        self.column = node.start_mark.column + 1
+        self.path = path
+
+
+def _check_depth(text: str, loader: type) -> None:
+    """Refuse deep nesting from the event stream, before anything recurses over it."""
+    depth = 0
+    for event in yaml.parse(text, Loader=loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise DocumentError(
+                    f"nests deeper than {MAX_DEPTH} levels; no setting nests that deep", event, ()
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
+def _composed(text: str, loader_class: type) -> Node | None:
+    _check_depth(text, loader_class)
+    loader = loader_class(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def _compose(text: str) -> Node | None:
+    try:
+        return _composed(text, _FastConfigLoader)
     except yaml.YAMLError:
         # libyaml words its errors its own way; PyYAML's parser raises the error users see.
-        return yaml.safe_load(text)
+        return _composed(text, _ConfigLoader)
+
+
+class _Converter:
+    """A composed document as the JSON values Pulumi would hand the program."""
+
+    def __init__(self) -> None:
+        self.values = 0
+        self.constructor = _ConfigLoader("")
+
+    def value(self, node: Node, path: tuple[str | int, ...]) -> Any:
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise DocumentError(
+                f"expands to more than {MAX_VALUES:,} values through YAML aliases (*name); "
+                "write the values out",
+                node,
+                path,
+            )
+        if len(path) > MAX_DEPTH:
+            raise DocumentError(f"nests deeper than {MAX_DEPTH} levels through aliases", node, path)
+        if isinstance(node, ScalarNode):
+            return self.scalar(node, path)
+        if isinstance(node, SequenceNode) and node.tag == f"{_TAG}seq":
+            return [self.value(item, (*path, i)) for i, item in enumerate(node.value)]
+        if isinstance(node, MappingNode) and node.tag == f"{_TAG}map":
+            return self.mapping(node, path)
+        raise DocumentError(_tag_problem(node.tag), node, path)
+
+    def scalar(self, node: ScalarNode, path: tuple[str | int, ...]) -> Any:
+        kind = node.tag.removeprefix(_TAG)
+        text = node.value
+        if kind == "str":
+            return text
+        if kind == "timestamp":
+            raise DocumentError(
+                f"{text} is a date to YAML, and Pulumi would pass it on rewritten as a "
+                f'timestamp; quote it ("{text}") to keep it as written',
+                node,
+                path,
+            )
+        if kind == "null":
+            return None
+        if kind == "bool":
+            return text.lower() == "true"
+        if kind in ("int", "float"):
+            try:
+                number = _go_number(text.replace(".inf", "inf").replace(".nan", "nan"))
+            except ValueError:
+                raise DocumentError(f"{text!r} is not a number", node, path) from None
+            if isinstance(number, float) and not math.isfinite(number):
+                raise DocumentError(
+                    f"{text} is not a number JSON can hold (NaN or infinite); write a finite "
+                    "number, or quote it if it is text",
+                    node,
+                    path,
+                )
+            return number
+        raise DocumentError(_tag_problem(node.tag), node, path)
+
+    def mapping(self, node: MappingNode, path: tuple[str | int, ...]) -> dict[str, Any]:
+        self.constructor.flatten_mapping(node)
+        found: dict[str, Any] = {}
+        lines: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag == f"{_TAG}null":
+                what = "empty or null" if isinstance(key_node, ScalarNode) else "not text"
+                raise DocumentError(
+                    f"a key here is {what}; a key is a name, quoted if it looks like something "
+                    "else",
+                    key_node,
+                    path,
+                )
+            key = key_node.value
+            if key in found:
+                raise DocumentError(
+                    f"{key!r} is set twice (first on line {lines[key]}); keep one",
+                    key_node,
+                    path,
+                )
+            lines[key] = key_node.start_mark.line + 1
+            found[key] = self.value(value_node, (*path, key))
+        return found
+
+
+def _tag_problem(tag: str) -> str:
+    shown = f"!!{tag.removeprefix(_TAG)}" if tag.startswith(_TAG) else tag
+    return (
+        f"{shown} values are not supported; a config value is text, a number, true or false, "
+        "a list or a mapping (remove the tag)"
+    )
+
+
+def load_config_document(text: str) -> Any:
+    """A stack file's document as plain JSON values, read as the Pulumi CLI reads it.
+
+    Raises yaml.YAMLError for what is not YAML, DocumentError for what a stack configuration
+    cannot hold.
+    """
+    node = _compose(text)
+    return None if node is None else _Converter().value(node, ())
 
 
 def dump(value: Any) -> str:

@@ -1,10 +1,13 @@
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import (
+    MAX_CONFIG_BYTES,
     HuggingFaceConfigFile,
     architecture_from_hf_config,
     read_hf_config,
@@ -189,7 +192,31 @@ def test_given_weight_bytes_win_over_the_quantization_config():
             {**LLAMA_3_3_70B, "quantization_config": {"quant_method": "awq"}},
             "quantizes its weights with 'awq'; set weightBytesPerParameter",
         ),
-        ({**LLAMA_3_3_70B, "num_hidden_layers": 0}, "layers Input should be greater than"),
+        ({**LLAMA_3_3_70B, "num_hidden_layers": 0}, "has num_hidden_layers 0, not a positive"),
+        ({**LLAMA_3_3_70B, "num_attention_heads": "64"}, "has num_attention_heads '64', not a"),
+        ({**LLAMA_3_3_70B, "head_dim": None, "hidden_size": True}, "has hidden_size True, not"),
+        ({**LLAMA_3_3_70B, "torch_dtype": ["bfloat16"]}, "has dtype \\['bfloat16'\\]"),
+        ({**LLAMA_3_3_70B, "quantization_config": "fp8"}, "quantizes its weights with None"),
+        ({**LLAMA_3_3_70B, "num_local_experts": "8"}, "has num_local_experts '8', not a"),
+        (
+            {**LLAMA_3_3_70B, "num_local_experts": 8, "mlp_only_layers": 5},
+            "holds a value of the wrong type or size \\(object of type 'int' has no len",
+        ),
+        (
+            {
+                **LLAMA_3_3_70B,
+                "rope_scaling": {
+                    "rope_type": "yarn",
+                    "factor": 10**9,
+                    "original_max_position_embeddings": "abc",
+                },
+            },
+            "has original_max_position_embeddings 'abc', not a positive whole number",
+        ),
+        (
+            {**LLAMA_3_3_70B, "num_hidden_layers": 10**400},
+            "has num_hidden_layers 1000.*, not a positive whole number below 2\\^63",
+        ),
     ],
 )
 def test_a_config_it_cannot_read_says_what_is_missing(config, says):
@@ -207,14 +234,57 @@ def test_the_file_is_read_from_disk_and_named_by_its_path(tmp_path):
     )
 
 
-@pytest.mark.parametrize(
-    "content, says",
-    [(None, "no such file"), ("{", "not a readable JSON file"), ("[]", "not a config.json")],
-)
-def test_a_missing_or_broken_file_is_reported(tmp_path, content, says):
+UNREADABLE_FILES = {
+    "missing": (None, "no such file"),
+    "not JSON": (b"{", "not a readable JSON file"),
+    "a JSON list": (b"[]", "not a config.json"),
+    "nested past JSON's recursion limit": (b"[" * 100_000, "not a readable JSON file"),
+    "Latin-1": ('{"a": "\u00e9"}'.encode("latin-1"), "is not UTF-8 text \\(byte 0xe9 at line 1"),
+    "binary": (b"\x00\x01", "is a binary file"),
+    "too large": (b" " * (MAX_CONFIG_BYTES + 1), "is larger than 4 MiB"),
+}
+
+
+@pytest.mark.parametrize("case", UNREADABLE_FILES)
+def test_a_missing_or_broken_file_is_reported(tmp_path, case):
+    content, says = UNREADABLE_FILES[case]
     path = tmp_path / "config.json"
     if content is not None:
-        path.write_text(content)
+        path.write_bytes(content)
+    with pytest.raises(ValueError, match=says):
+        read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))
+
+
+@pytest.mark.parametrize("factor", [1e308, float("nan"), -2, "4"])
+def test_a_hostile_rope_factor_leaves_the_context_length_unknown(factor):
+    config = {**LLAMA_3_3_70B, "rope_scaling": {"rope_type": "yarn", "factor": factor}}
+    assert parsed(config).context_length is None
+
+
+def test_a_config_json_in_utf16_with_its_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_bytes(json.dumps(LLAMA_3_3_70B).encode("utf-16"))
+    assert (
+        read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=70.6e9)).layers == 80
+    )
+
+
+@pytest.mark.parametrize(
+    "special, says",
+    [
+        ("/dev/zero", "is a character device, not a file"),
+        ("fifo", "is a named pipe \\(FIFO\\), not a file"),
+        ("directory", "is a directory, not a file"),
+    ],
+)
+def test_only_regular_files_are_opened_so_nothing_hangs_or_fills_memory(tmp_path, special, says):
+    path = tmp_path / special
+    if special == "fifo":
+        os.mkfifo(path)
+    elif special == "directory":
+        path.mkdir()
+    else:
+        path = Path(special)
     with pytest.raises(ValueError, match=says):
         read_hf_config(HuggingFaceConfigFile(config_file=str(path), parameters=1e9))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from infra.offline.render_at import RenderError, checkout_at, render_checkout
 from infra.paths import ROOT
 
 GIT_ENV = {
@@ -156,7 +157,25 @@ def test_an_unknown_base_revision_exits_2(repository, dev_stack):
         timeout=300,
     )
     assert done.returncode == 2
-    assert "no-such-ref" in done.stderr
+    assert done.stderr == (
+        "dev: --base 'no-such-ref': git cannot check it out here (fatal: invalid reference: "
+        "no-such-ref)\n"
+    )
+
+
+def test_a_side_whose_code_crashes_is_one_line_not_its_traceback(tmp_path):
+    (tmp_path / "infra").mkdir()
+    (tmp_path / "infra" / "__main__.py").write_text("raise RuntimeError('boom')\n")
+    with pytest.raises(RenderError) as failed:
+        render_checkout(tmp_path, "dev", tmp_path / "Pulumi.dev.yaml", tmp_path / "out")
+    assert str(failed.value) == "the render crashed: RuntimeError: boom"
+
+
+@pytest.mark.parametrize("base", ["--force", "-q"])
+def test_a_base_git_would_read_as_an_option_is_refused(base):
+    refused = pytest.raises(RenderError, match=f"--base '{base}' is not a git revision")
+    with refused, checkout_at(ROOT, base):
+        pass
 
 
 def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repository, dev_stack):

@@ -1,6 +1,7 @@
 """`python -m infra plan predict|recommend`: the JSON it prints and the one-line refusals."""
 
 import json
+import os
 
 import pytest
 
@@ -112,3 +113,33 @@ def test_a_missing_scenario_file_is_named(tmp_path, capsys):
 def test_recommend_without_an_slo_names_the_key(tmp_path, capsys):
     status, _, err = run(tmp_path, capsys, "recommend", SCENARIO)
     assert status == 2 and err.startswith("scenario.workload.slo: required")
+
+
+def _fifo(folder):
+    os.mkfifo(folder / "scenario.yaml")
+    return folder / "scenario.yaml"
+
+
+def _latin1(folder):
+    (folder / "scenario.yaml").write_bytes("# caf\u00e9\n".encode("latin-1") + SCENARIO.encode())
+    return folder / "scenario.yaml"
+
+
+def _dated(folder):
+    (folder / "scenario.yaml").write_text(SCENARIO + "when: 2026-12-01\n")
+    return folder / "scenario.yaml"
+
+
+@pytest.mark.parametrize(
+    "make, says",
+    [
+        (_fifo, "scenario.yaml: is a named pipe (FIFO), not a file"),
+        (_latin1, "scenario.yaml: is not UTF-8 text (byte 0xe9 at line 1, column 6;"),
+        (_dated, "scenario.yaml:8:7: scenario.when: 2026-12-01 is a date to YAML"),
+    ],
+)
+def test_a_scenario_file_is_read_as_stack_files_are(tmp_path, capsys, make, says):
+    status = main(["plan", "predict", "--scenario", str(make(tmp_path))])
+    err = capsys.readouterr().err
+    assert status == 2 and f"--scenario: {tmp_path}/{says}" in err
+    assert len(err.strip().splitlines()) == 1

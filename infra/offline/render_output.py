@@ -1,0 +1,111 @@
+"""The directory a render writes into: it replaces only what an earlier render wrote.
+
+Each render leaves a marker file listing the files it wrote. A later render into the same
+directory removes exactly those, and nothing else: a directory holding anything without such
+a marker is refused. The new files are written into a scratch directory beside it first and
+moved in once all are written, so a render that fails leaves no partial output.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path, PurePosixPath
+
+MARKER = ".hyperpod-dpd-render"
+
+
+def _nearest_existing(path: Path) -> Path:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _inside(folder: Path, relative: str) -> Path | None:
+    """`folder / relative` if `relative` names a regular file inside `folder`."""
+    parts = PurePosixPath(relative).parts
+    if not parts or PurePosixPath(relative).is_absolute() or ".." in parts:
+        return None
+    path = folder.joinpath(*parts)
+    return path if path.is_file() and not path.is_symlink() else None
+
+
+def earlier_render(folder: Path) -> list[Path] | None:
+    """The files an earlier render wrote into `folder`, or None when its marker is missing or
+    not one this program wrote."""
+    marker = folder / MARKER
+    if not marker.is_file() or marker.is_symlink():
+        return None
+    try:
+        listed = json.loads(marker.read_text(encoding="utf-8"))["files"]
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(listed, list) or not all(isinstance(f, str) for f in listed):
+        return None
+    return [path for f in listed if (path := _inside(folder, f)) is not None]
+
+
+def out_problem(out: Path) -> str | None:
+    """Why a render cannot be written to `out`, if it cannot."""
+    try:
+        return _out_problem(out)
+    except OSError as failed:
+        # A name too long for the filesystem, a symbolic link loop.
+        return f"--out: {out} cannot be used: {failed.strerror or failed}"
+
+
+def _out_problem(out: Path) -> str | None:
+    existing = _nearest_existing(out)
+    if existing != out and not existing.is_dir():
+        return f"--out: {existing} is a file, so {out} cannot be made inside it"
+    if existing == out and not out.is_dir():
+        return (
+            f"--out: {out} exists and is not a directory; name a directory (new, empty, or a "
+            "render's)"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"--out: {existing} is not writable"
+    if existing == out and any(out.iterdir()) and earlier_render(out) is None:
+        return (
+            f"--out: {out} holds files that no render wrote (it has no {MARKER} listing them); "
+            "a render replaces only its own output, so name a new or empty directory, or an "
+            "earlier render's (delete it yourself if it is a render from before that list)"
+        )
+    return None
+
+
+def _remove_earlier(folder: Path) -> None:
+    for path in earlier_render(folder) or []:
+        path.unlink()
+        # Folders the render made (manifests/) go once empty; a user's file keeps them.
+        for parent in path.parents:
+            if parent == folder or any(parent.iterdir()):
+                break
+            parent.rmdir()
+
+
+def replace_render(out: Path, files: dict[str, str]) -> None:
+    """Write `files` (relative path -> text) as the render in `out`, in place of an earlier
+    one. Call out_problem first. OSError if the filesystem refuses."""
+    target = out.resolve()
+    scratch_parent = _nearest_existing(target)
+    scratch = Path(tempfile.mkdtemp(prefix=".hyperpod-dpd-render-", dir=scratch_parent))
+    try:
+        for relative, text in files.items():
+            path = scratch / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        (scratch / MARKER).write_text(json.dumps({"files": sorted(files)}, indent=2) + "\n")
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            scratch.rename(target)
+            return
+        _remove_earlier(target)
+        for relative in [*files, MARKER]:
+            destination = target / relative
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(scratch / relative, destination)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)

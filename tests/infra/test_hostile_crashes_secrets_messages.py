@@ -1,0 +1,360 @@
+"""Stack settings a careless or hostile user writes (issue 21, sections 1, 5 and 6): each
+refused with exit 2 and one line naming the key, no traceback, nothing written; unusual but
+valid ones render.
+
+File-level problems (encodings, YAML that JSON cannot hold, alias bombs, deep nesting) are in
+tests/infra/offline/test_unreadable_stack_files.py; --out in test_render_output.py."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from components.model.hf_config import MAX_CONFIG_BYTES
+from infra.__main__ import main
+from tests.support import config_file, dev_config, render
+
+EP = "hyperpod-dpd:endpoints[0]"
+Change = Callable[[dict[str, Any], Path], None]
+
+
+def endpoint(**changes: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:endpoints"][0].update(changes)
+
+    return change
+
+
+def env(name: str, value: str = "abc123") -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:endpoints"][0]["environmentVariables"][name] = value
+
+    return change
+
+
+def role(name: str, **changes: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:endpoints"][0][name].update(changes)
+
+    return change
+
+
+def gpu_group(**changes: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:cluster"]["instanceGroups"][0].update(changes)
+
+    return change
+
+
+def setting(key: str, value: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config[key] = value
+
+    return change
+
+
+def hugging_face(token_config_key: str, **extra: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:endpoints"][0]["modelSource"] = {
+            "huggingFace": {
+                "modelId": "meta-llama/Llama-3.3-70B-Instruct",
+                "tokenConfigKey": token_config_key,
+            }
+        }
+        config.update(extra)
+
+    return change
+
+
+def architecture_file(make: Callable[[Path], Path]) -> Change:
+    def change(config: dict[str, Any], tmp: Path) -> None:
+        config["hyperpod-dpd:endpoints"][0]["architecture"] = {
+            "configFile": str(make(tmp)),
+            "parameters": 70.6e9,
+        }
+
+    return change
+
+
+def _fifo(tmp: Path) -> Path:
+    os.mkfifo(tmp / "config.json")
+    return tmp / "config.json"
+
+
+def _huge(tmp: Path) -> Path:
+    (tmp / "config.json").write_text(" " * (MAX_CONFIG_BYTES + 1))
+    return tmp / "config.json"
+
+
+def _refused(tmp_path: Path, capsys: pytest.CaptureFixture, change: Change) -> list[str]:
+    """The lines `render` prints for the dev stack so changed, once it has exited 2 and
+    written nothing."""
+    config = dev_config()
+    change(config, tmp_path)
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err.splitlines()
+
+
+# Section 1: inputs that crashed, hung or filled memory.
+CRASHES = {
+    "an autoscaling query metric without its query": (
+        role(
+            "prefill",
+            autoscaling={"minReplicas": 1, "maxReplicas": 1, "metric": "query", "target": 10},
+        ),
+        f"{EP}.prefill.autoscaling.query: is required exactly when metric is `query` (the named "
+        "metrics waiting, running, concurrent write their own)",
+    ),
+    "a PromQL query long enough to overflow the parser's stack": (
+        role(
+            "prefill",
+            autoscaling={
+                "minReplicas": 1,
+                "maxReplicas": 1,
+                "metric": "query",
+                "query": "sum(up) + " * 6000 + "1",
+                "target": 10,
+            },
+        ),
+        f"{EP}.prefill.autoscaling.query: {('sum(up) + ' * 8)[:77] + '...'!r} is not valid PromQL "
+        "(60,001 characters, more than the 4,096 any autoscaling query needs), and KEDA would "
+        "pass it to Prometheus as written",
+    ),
+    "configFile naming /dev/zero, which never ends": (
+        architecture_file(lambda _: Path("/dev/zero")),
+        f"{EP}.architecture.configFile: /dev/zero: is a character device, not a file",
+    ),
+    "configFile naming a FIFO, which blocks a read": (
+        architecture_file(_fifo),
+        f"{EP}.architecture.configFile: {{tmp}}/config.json: is a named pipe (FIFO), not a file",
+    ),
+    "configFile naming a directory": (
+        architecture_file(lambda tmp: tmp),
+        f"{EP}.architecture.configFile: {{tmp}}: is a directory, not a file",
+    ),
+    "configFile naming a file past its size cap": (
+        architecture_file(_huge),
+        f"{EP}.architecture.configFile: {{tmp}}/config.json: is larger than 4 MiB, more than "
+        "such a file holds",
+    ),
+    "a whole number whose sizing would overflow a float": (
+        endpoint(
+            architecture={
+                "layers": 2**100,
+                "kvHeads": 8,
+                "headDim": 128,
+                "dtype": "bf16",
+                "parameters": 70e9,
+            }
+        ),
+        f"{EP}.architecture.layers: {float(2**100)} is not allowed; must be a number below 2^63",
+    ),
+    "a whole number beyond 64 bits, which Pulumi reads as a float": (
+        endpoint(tensorParallelSize=2**70),
+        f"{EP}.tensorParallelSize: {float(2**70)} is not allowed; must be a number below 2^63",
+    ),
+}
+
+# Section 5: secrets in plain text, and token keys whose advice would overwrite a setting.
+SECRETS = {
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: is a Hugging Face token in plain text; set "
+            "modelSource.huggingFace.tokenConfigKey (a key encrypted with `pulumi config set "
+            "--secret`) or tokenSecretRef (a Kubernetes Secret) instead",
+        )
+        for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+    },
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: is an AWS credential in plain text; the pods get "
+            "AWS access from IAM roles (the S3 CSI driver's reads the weights), so remove it",
+        )
+        for name in ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID")
+    },
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: looks like a credential, which would sit in plain "
+            "text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
+            "credentials in a Kubernetes Secret, not in environmentVariables",
+        )
+        for name in ("WANDB_API_KEY", "VLLM_API_KEY", "DB_PASSWORD")
+    },
+    **{
+        f"tokenConfigKey {key}": (
+            hugging_face(key),
+            f"{EP}.modelSource.huggingFace.tokenConfigKey: {key!r} names a namespace, but the "
+            "token is always read from this project's (hyperpod-dpd:<name>); give a name alone, "
+            "e.g. hfToken, set with `pulumi config set --secret hfToken <token>`",
+        )
+        for key in ("aws:region", "hyperpod-dpd:hfToken")
+    },
+    "a Hugging Face token in vLLM's arguments": (
+        endpoint(workerArgs=["--hf-token", "hf_abc"]),
+        f"{EP}.workerArgs: --hf-token puts a Hugging Face token in plain text in the manifest; "
+        "set modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead",
+    ),
+    "vLLM's API key in a role's arguments": (
+        role("decode", args=["--api_key=sk-abc"]),
+        f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
+        "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
+    ),
+    "tokenConfigKey naming a setting": (
+        hugging_face("network"),
+        f"{EP}.modelSource.huggingFace.tokenConfigKey: 'network' is one of this program's own "
+        "settings (endpoints, network, cluster, buckets, operator, observability); name a key of "
+        "its own for the token, e.g. hfToken",
+    ),
+    "tokenConfigKey naming a plain-text key": (
+        hugging_face("hfToken", **{"hyperpod-dpd:hfToken": "hf_abc"}),
+        f"{EP}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken is plain text in the "
+        "stack file, where anyone who reads the repository reads the token; encrypt it with "
+        "`pulumi config set --secret hfToken <token>`",
+    ),
+    "a setting encrypted whole": (
+        setting("hyperpod-dpd:endpoints", {"secure": "AAABAJfa"}),
+        "hyperpod-dpd:endpoints: is encrypted (`secure:`), whole or in part; settings are plain "
+        "text, and the one secret this program reads is a Hugging Face token under a key of its "
+        "own, named by modelSource.huggingFace.tokenConfigKey",
+    ),
+    "a secret inside a setting": (
+        env("NCCL_DEBUG", {"secure": "AAABAJfa"}),  # type: ignore[arg-type]
+        "hyperpod-dpd:endpoints: is encrypted (`secure:`), whole or in part; settings are plain "
+        "text, and the one secret this program reads is a Hugging Face token under a key of its "
+        "own, named by modelSource.huggingFace.tokenConfigKey",
+    ),
+}
+
+# Section 6: refusals that once misled.
+MESSAGES = {
+    "a configured bucket name S3 refuses": (
+        setting("hyperpod-dpd:buckets", {"model": {"name": "models..team"}}),
+        "hyperpod-dpd:buckets.model.name: 'models..team' must not hold two adjacent periods or "
+        "look like an IP address",
+    ),
+    "an instanceCount beyond HyperPod's": (
+        gpu_group(instanceCount=100_000_000),
+        "hyperpod-dpd:cluster.instanceGroups[0].instanceCount: 100000000 is not allowed; must be "
+        "less than or equal to 6758",
+    ),
+    "a very long value, cut to keep one readable line": (
+        endpoint(routingStrategy="x" * 5000),
+        f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
+        "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
+    ),
+    "text where a setting's mapping goes": (
+        setting("hyperpod-dpd:network", "10.0.0.0/16"),
+        "hyperpod-dpd:network: is text; this setting is a YAML mapping",
+    ),
+    "no endpoints at all": (
+        setting("hyperpod-dpd:endpoints", []),
+        "hyperpod-dpd:endpoints: must have at least 1 item, not 0",
+    ),
+    "a setting left empty, which the CLI passes as empty text": (
+        setting("hyperpod-dpd:network", ""),
+        "hyperpod-dpd:network: is required unless cluster.existing names a cluster",
+    ),
+    "a list where a mapping goes": (
+        endpoint(prefill=[1]),
+        f"{EP}.prefill: must be a mapping of settings",
+    ),
+    "null for a list": (
+        setting(
+            "hyperpod-dpd:network",
+            {**dev_config()["hyperpod-dpd:network"], "availabilityZoneIds": None},
+        ),
+        "hyperpod-dpd:network.availabilityZoneIds: null is not allowed; must be a list",
+    ),
+    "a VPC range that is not one": (
+        setting("hyperpod-dpd:network", {**dev_config()["hyperpod-dpd:network"], "vpcCidr": "x"}),
+        "hyperpod-dpd:network.vpcCidr: 'x' is not allowed; must be an IPv4 CIDR block such as "
+        "10.0.0.0/16",
+    ),
+    "a negative PD buffer": (
+        endpoint(pdBufferSize=-1),
+        f"{EP}.pdBufferSize: -1 is not allowed; must be a size such as 8GiB",
+    ),
+    **{
+        f"{name}: true": (
+            change,
+            f"{key}: true is not allowed; must be a number, not true or false",
+        )
+        for name, change, key in (
+            ("tensorParallelSize", endpoint(tensorParallelSize=True), f"{EP}.tensorParallelSize"),
+            ("replicas", role("decode", replicas=True), f"{EP}.decode.replicas"),
+            ("gpus", role("prefill", gpus=True), f"{EP}.prefill.gpus"),
+            (
+                "instanceCount",
+                gpu_group(instanceCount=True),
+                "hyperpod-dpd:cluster.instanceGroups[0].instanceCount",
+            ),
+            (
+                "gpuMemoryUtilization",
+                endpoint(gpuMemoryUtilization=True),
+                f"{EP}.gpuMemoryUtilization",
+            ),
+        )
+    },
+}
+
+
+@pytest.mark.parametrize("case", CRASHES)
+def test_what_crashed_is_one_line(tmp_path, capsys, case):
+    change, line = CRASHES[case]
+    assert _refused(tmp_path, capsys, change) == [line.format(tmp=tmp_path)]
+
+
+@pytest.mark.parametrize("case", SECRETS)
+def test_a_secret_in_plain_text_is_refused_with_the_secret_backed_way(tmp_path, capsys, case):
+    change, line = SECRETS[case]
+    assert _refused(tmp_path, capsys, change) == [line]
+
+
+@pytest.mark.parametrize("case", MESSAGES)
+def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
+    change, line = MESSAGES[case]
+    assert _refused(tmp_path, capsys, change) == [line]
+
+
+# Unusual but valid: these must render.
+VALID = {
+    "a quoted tensorParallelSize, as every whole-number key takes": endpoint(
+        tensorParallelSize="8"
+    ),
+    "a quoted instanceCount": gpu_group(instanceCount="2"),
+    "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
+    "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
+    "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
+    "a bare --hf-token, which reads the login's token": endpoint(workerArgs=["--hf-token"]),
+    "an unrelated namespace's key": setting("other:key", "value"),
+}
+
+
+@pytest.mark.parametrize("case", VALID)
+def test_unusual_but_valid_input_renders(tmp_path, case):
+    config = dev_config()
+    VALID[case](config, tmp_path)
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+
+
+def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowhere_else():
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["kvCache"] = {
+        "l2CacheBackend": "redis",
+        "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
+    }
+    assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
+        render(config).warnings
+    )
