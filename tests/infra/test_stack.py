@@ -64,6 +64,7 @@ def addons(result) -> list:
 def test_every_add_on_names_the_cluster_by_its_output_so_a_replaced_cluster_takes_them(dev):
     # clusterName forces a new add-on: taken from the control plane, which is deleted before
     # it is replaced, it makes Pulumi delete and create again the add-ons with the cluster.
+    # The engine acts on pulumi-eks's control plane; the offline diff sees its component.
     eks = one(dev, "eks:index:Cluster")
     assert {a.inputs["addonName"] for a in addons(dev)} == {
         "eks-pod-identity-agent",
@@ -76,7 +77,9 @@ def test_every_add_on_names_the_cluster_by_its_output_so_a_replaced_cluster_take
         "amazon-sagemaker-hyperpod-inference",
     }
     for addon in addons(dev):
-        assert eks.urn in addon.property_dependencies.get("clusterName", []), addon.name
+        sources = addon.property_dependencies.get("clusterName", [])
+        assert eks.urn in sources, addon.name
+        assert [u for u in sources if u.endswith("$aws:eks/cluster:Cluster::eks-eksCluster")]
         assert addon.inputs["clusterName"] == "hyperpod-dpd-dev"
 
 
