@@ -23,7 +23,7 @@ from components.performance.predict import Prediction, predict
 from components.performance.recommend import Option, recommend
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
-from components.pricing.prices import PRICES, PriceTable
+from components.pricing.prices import PRICES, Price, PriceTable
 from infra.offline.latency_chart import LatencyCurve
 
 # Request rates the chart sweeps, as multiples of the workload's.
@@ -53,6 +53,8 @@ class EndpointPrediction:
     recommended: Option | None
     # USD an hour for the judged layout's GPUs, on demand; None without a price.
     hourly: float | None
+    # The instance type's price it comes from: on EC2's rate, `hourly` is a lower bound.
+    price: Price | None
     curve: LatencyCurve
     # Requests per second offered: the workload's rate, or what its clients send (closed loop).
     # Beyond a layout's capacity its prediction's own rate is that capacity, not this.
@@ -127,13 +129,14 @@ def _suggest(spec: DpdEndpointSpec, architecture: ModelArchitecture, slo: Slo) -
     return best
 
 
-def _recommended(scenario: Scenario, rate: float, price: float | None) -> Option | None:
+def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option | None:
     """plan recommend's cheapest disaggregated layout at the load, when it can search."""
     slo = scenario.workload.slo
     if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
         return None
     try:
-        return recommend(_at_rate(scenario, rate), price_per_instance_hour=price).disaggregated
+        hourly = None if price is None else price.usd_per_hour
+        return recommend(_at_rate(scenario, rate), price_per_instance_hour=hourly).disaggregated
     except ScenarioError:
         # A search the model can't run gives no layout; the replica suggestion still stands.
         return None
@@ -172,6 +175,7 @@ def predict_endpoint(
         suggestion=_suggest(spec, architecture, slo) if missed and slo else None,
         recommended=_recommended(scenario, load, price) if missed else None,
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
+        price=price,
         curve=_curve(spec.name, judged_scenario, load, slo),
         load=load,
     )

@@ -20,7 +20,7 @@ from components.cluster.spec import ClusterSpec
 from components.core.findings import Finding, field_path, warning
 from components.endpoint.spec import DpdEndpointSpec
 from components.pricing.cost import usd
-from components.pricing.prices import PRICES, PriceTable
+from components.pricing.prices import PRICES, PriceTable, at_least
 from components.sizing.replicas import endpoint_replicas
 
 
@@ -54,11 +54,13 @@ def idle_gpu_nodes(
         # The group to lower: the largest of the type, so one change removes the most.
         i, group = max(on_demand, key=lambda pair: pair[1].instance_count)
         price = prices.price(kind, region)
-        cost = (
-            f"{usd(idle * price)}/h on demand in {region}"
-            if price is not None
-            else f"an unknown amount (the price table has no {kind} price in {region})"
-        )
+        if price is None:
+            cost = f"an unknown amount (the price table has no {kind} price in {region})"
+        else:
+            hourly = usd(idle * price.usd_per_hour)
+            cost = f"{at_least(price.lower_bound)}{hourly}/h on demand in {region}"
+            if price.lower_bound:
+                cost += " (at EC2's rate for the same hardware; HyperPod's is higher)"
         found.append(
             warning(
                 "idle-gpu-nodes",

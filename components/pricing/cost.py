@@ -13,12 +13,13 @@ def gpus_hourly(
 ) -> float | None:
     """USD an hour for `gpus` GPUs of a DPD instance type: their share of the node price.
 
-    None when the table has no price for the type in the region.
+    None when the table has no price for the type in the region; on an EC2 rate, a lower
+    bound (the price's `lower_bound`).
     """
     price = prices.price(instance_type, region)
     if price is None:
         return None
-    return gpus * price / DPD_INSTANCE_TYPES[instance_type].gpus
+    return gpus * price.usd_per_hour / DPD_INSTANCE_TYPES[instance_type].gpus
 
 
 def cost_per_million_output_tokens(hourly_usd: float, output_tokens_per_second: float) -> float:

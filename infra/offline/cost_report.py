@@ -1,7 +1,8 @@
 """What the stack's nodes cost, as the render summary, sizing.json and the PR comment show it.
 
 The figures come from the price table (components/pricing); where it has no price, the report
-says so instead of guessing.
+says so instead of guessing, and a total counts the groups with a price and names the others.
+A figure on EC2's rate for the same hardware reads "at least", with the caveat said once.
 """
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from components.cluster.spec import ClusterSpec
-from components.pricing.cluster_cost import ClusterCost, cluster_cost
+from components.pricing.cluster_cost import ClusterCost, Total, cluster_cost
 from components.pricing.cost import usd
-from components.pricing.prices import PRICES, PriceTable
+from components.pricing.prices import EC2_ON_DEMAND, HYPERPOD_ON_DEMAND, at_least, ec2_caveat
 
 HOURS_PER_MONTH = 730
 NO_PRICES = (
@@ -20,12 +21,14 @@ NO_PRICES = (
 )
 
 
-def cost_document(cost: ClusterCost, prices: PriceTable = PRICES) -> dict[str, Any]:
+def _totals(key: str, total: Total) -> dict[str, Any]:
+    return {key: total.hourly, f"{key}Unpriced": total.unpriced, f"{key}AtLeast": total.lower_bound}
+
+
+def cost_document(cost: ClusterCost) -> dict[str, Any]:
     return {
         "region": cost.region,
         "currency": "USD",
-        "priceSource": prices.source,
-        "pricesPublished": prices.date,
         "groups": [
             {
                 "name": g.name,
@@ -33,13 +36,16 @@ def cost_document(cost: ClusterCost, prices: PriceTable = PRICES) -> dict[str, A
                 "count": g.count,
                 "gpu": g.gpu,
                 "billing": g.billing,
-                "hourlyPrice": g.hourly_price,
+                "hourlyPrice": g.price and g.price.usd_per_hour,
+                "priceBasis": g.price and g.price.basis,
+                "priceSource": g.price and g.price.source,
+                "priceDate": g.price and g.price.date,
                 "hourly": g.hourly,
             }
             for g in cost.groups
         ],
-        "gpuHourly": cost.gpu_hourly,
-        "hourly": cost.hourly,
+        **_totals("gpuHourly", cost.gpu_total),
+        **_totals("hourly", cost.total),
     }
 
 
@@ -48,20 +54,35 @@ def stack_cost(cluster: ClusterSpec, region: str) -> dict[str, Any] | None:
     return None if cluster.existing else cost_document(cluster_cost(cluster, region))
 
 
+def _ec2(group: dict[str, Any]) -> bool:
+    return group["priceBasis"] == EC2_ON_DEMAND
+
+
 def _group(group: dict[str, Any]) -> str:
     nodes = f"{group['count']} x {group['instanceType']}"
     if group["billing"] == "training plan":
         return f"{nodes}, paid by its training plan"
     if group["hourly"] is None:
         return f"{nodes}, no price in the table"
-    most = "at most " if group["billing"] == "on demand, at most" else ""
-    return f"{nodes} at {usd(group['hourlyPrice'])} = {most}{usd(group['hourly'])}/h"
+    price = usd(group["hourlyPrice"]) + (" (EC2)" if _ec2(group) else "")
+    amount = f"{usd(group['hourly'])}/h"
+    if group["billing"] == "on demand, at most":
+        amount = f"at most {amount}" + (" at EC2's rate" if _ec2(group) else "")
+    else:
+        amount = at_least(_ec2(group)) + amount
+    return f"{nodes} at {price} = {amount}"
 
 
-def _amount(hourly: float | None) -> str:
+def _amount(doc: dict[str, Any], key: str) -> str:
+    hourly = doc[key]
     if hourly is None:
-        return "unknown (a group has no price)"
-    return f"{usd(hourly)}/h, about {usd(hourly * HOURS_PER_MONTH)} a month"
+        return "unknown (no group has a price)"
+    amount = (
+        f"{at_least(doc[f'{key}AtLeast'])}{usd(hourly)}/h, "
+        f"about {usd(hourly * HOURS_PER_MONTH)} a month"
+    )
+    unpriced = doc[f"{key}Unpriced"]
+    return f"{amount}, leaving out {', '.join(unpriced)} (no price)" if unpriced else amount
 
 
 def _unpriced(doc: dict[str, Any]) -> bool:
@@ -70,13 +91,26 @@ def _unpriced(doc: dict[str, Any]) -> bool:
 
 
 def cost_headline(doc: dict[str, Any]) -> str:
-    published = doc["pricesPublished"]
-    where = f"on demand in {doc['region']}"
-    return f"{where}, prices AWS published {published[:10]}" if published else where
+    return f"on demand in {doc['region']}"
+
+
+def cost_notes(doc: dict[str, Any]) -> list[str]:
+    """Where the prices come from: the caveat of EC2's rates, the date of HyperPod's."""
+    priced = [g for g in doc["groups"] if g["hourlyPrice"] is not None]
+    notes = []
+    ec2 = [f"{g['priceSource']}, {g['priceDate']}" for g in priced if _ec2(g)]
+    if ec2:
+        notes.append(f"At least: {ec2_caveat(ec2)}.")
+    hyperpod = sorted({g["priceDate"] for g in priced if g["priceBasis"] == HYPERPOD_ON_DEMAND})
+    if hyperpod:
+        notes.append(
+            f"HyperPod's on-demand rates from AWS's Price List, published {', '.join(hyperpod)}."
+        )
+    return notes
 
 
 def cost_lines(doc: dict[str, Any] | None) -> list[str]:
-    """The summary's lines: each group, then the GPU nodes and all nodes an hour."""
+    """The summary's lines: each group, the GPU nodes and all nodes an hour, then the notes."""
     if doc is None or not doc["groups"]:
         return ["  the nodes are the existing cluster's (cluster.existing), billed there"]
     width = max(len(g["name"]) for g in doc["groups"])
@@ -85,8 +119,9 @@ def cost_lines(doc: dict[str, Any] | None) -> list[str]:
         return [*lines, f"  no prices: {NO_PRICES}"]
     return [
         *lines,
-        f"  GPU nodes {_amount(doc['gpuHourly'])}",
-        f"  all nodes {_amount(doc['hourly'])}",
+        f"  GPU nodes {_amount(doc, 'gpuHourly')}",
+        f"  all nodes {_amount(doc, 'hourly')}",
+        *(f"  {note}" for note in cost_notes(doc)),
     ]
 
 
@@ -108,7 +143,9 @@ def cost_markdown(head: dict[str, Any] | None, base: dict[str, Any] | None) -> l
         "|---|---|---|---|",
     ]
     for g in head["groups"]:
-        hourly = "no price in the table" if g["hourly"] is None else f"{usd(g['hourly'])}"
+        hourly = "no price in the table"
+        if g["hourly"] is not None:
+            hourly = f"{at_least(_ec2(g))}{usd(g['hourly'])}"
         if g["billing"] == "training plan":
             hourly = "training plan"
         lines.append(
@@ -116,9 +153,11 @@ def cost_markdown(head: dict[str, Any] | None, base: dict[str, Any] | None) -> l
         )
     if _unpriced(head):
         return [*lines, "", f"No prices: {NO_PRICES}."]
-    return [
-        *lines,
+    lines += [
         "",
-        f"GPU nodes: {_amount(head['gpuHourly'])}{_was(head, base, 'gpuHourly')}; "
-        f"all nodes: {_amount(head['hourly'])}{_was(head, base, 'hourly')}.",
+        f"GPU nodes: {_amount(head, 'gpuHourly')}{_was(head, base, 'gpuHourly')}; "
+        f"all nodes: {_amount(head, 'hourly')}{_was(head, base, 'hourly')}.",
     ]
+    for note in cost_notes(head):
+        lines += ["", note]
+    return lines

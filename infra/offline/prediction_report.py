@@ -8,6 +8,7 @@ from typing import Any
 
 from components.performance.predict import Prediction
 from components.pricing.cost import usd
+from components.pricing.prices import at_least
 from infra.endpoint_predictions import EndpointPrediction, layout, ms, slo_text
 from infra.offline.latency_chart import latency_markdown
 
@@ -25,6 +26,8 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
         "slo": None if ep.slo is None else ep.slo.model_dump(by_alias=True),
         "meetsSlo": ep.meets_slo,
         "costPerHour": None if ep.hourly is None else round(ep.hourly, 2),
+        # ec2-on-demand: the costs are lower bounds, HyperPod's own rates being higher.
+        "priceBasis": None if ep.price is None else ep.price.basis,
         "costPerMillionOutputTokens": None if per_million is None else round(per_million, 4),
         "suggestion": None
         if suggestion is None
@@ -52,11 +55,20 @@ def _verdict(ep: EndpointPrediction) -> str:
     return f"{meets} the SLO ({slo_text(ep.slo)})"
 
 
+def _lower_bound(ep: EndpointPrediction) -> bool:
+    return ep.price is not None and ep.price.lower_bound
+
+
 def _cost(ep: EndpointPrediction) -> str:
     per_million = ep.cost_per_million_output_tokens
     if ep.hourly is None or per_million is None:
         return "cost unknown: no price in the table"
-    return f"{usd(ep.hourly)}/h for its GPUs, {usd(per_million)} per million output tokens"
+    bound = at_least(_lower_bound(ep))
+    rates = " (EC2's rates; HyperPod's are higher)" if _lower_bound(ep) else ""
+    return (
+        f"{bound}{usd(ep.hourly)}/h for its GPUs, {bound}{usd(per_million)} per million "
+        f"output tokens{rates}"
+    )
 
 
 def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
@@ -76,11 +88,22 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     return lines
 
 
-def _cell(value: float | None, money: bool = False) -> str:
+def _cell(value: float | None) -> str:
     if value is None:
         return "-"
-    return usd(value) if money else f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
+
+def _money(value: float | None, lower_bound: bool) -> str:
+    if value is None:
+        return "-"
+    return (">= " if lower_bound else "") + usd(value)
+
+
+EC2_FOOTNOTE = (
+    "Costs marked >= are at EC2's on-demand rates for the same hardware: HyperPod's own rates "
+    "are higher, so they are lower bounds (docs/planning.md, What the nodes cost)."
+)
 
 HEADER = (
     "Endpoint",
@@ -118,8 +141,8 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
                 _cell(judged.tpot_ms),
                 _cell(judged.output_tokens_per_second),
                 slo,
-                _cell(ep.hourly, money=True),
-                _cell(ep.cost_per_million_output_tokens, money=True),
+                _money(ep.hourly, _lower_bound(ep)),
+                _money(ep.cost_per_million_output_tokens, _lower_bound(ep)),
             )
         )
     if not rows:
@@ -137,6 +160,8 @@ def predictions_markdown(
     if not table:
         return []
     lines = ["**Predicted latency** (an estimate from the performance model):", "", *table]
+    if any(ep is not None and _lower_bound(ep) for ep in eps):
+        lines += ["", EC2_FOOTNOTE]
     for ep in eps:
         if ep is not None:
             lines += ["", *latency_markdown(ep.curve)]

@@ -7,12 +7,11 @@ import pytest
 from components.endpoint.spec import DpdEndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.predict import predict
-from components.pricing.prices import PriceTable
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import meets, predict_endpoint, review_predictions
-from tests.support import dev_endpoint
+from tests.support import dev_endpoint, price_table
 
-TABLE = PriceTable(source="test", date="2026-11-01", hourly={"us-west-2": {"ml.p5.48xlarge": 80}})
+TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
 
 def endpoint(workload: dict[str, Any] | None = None, **changes: Any) -> DpdEndpointSpec:

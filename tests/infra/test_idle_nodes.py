@@ -6,11 +6,10 @@ import pytest
 
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import DpdEndpointSpec
-from components.pricing.prices import PriceTable
 from infra.idle_nodes import idle_gpu_nodes
-from tests.support import dev_config, dev_endpoint, render, with_endpoints
+from tests.support import dev_config, dev_endpoint, price_table, render, with_endpoints
 
-PRICES = PriceTable(source="test", date="2026-11-01", hourly={"us-west-2": {"ml.p5.48xlarge": 50}})
+PRICES = price_table({"us-west-2": {"ml.p5.48xlarge": 50}})
 PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/plan-1"
 
 
@@ -42,6 +41,14 @@ def test_nodes_beyond_the_endpoints_claims_are_a_warning_with_their_cost():
         "most 16 GPUs (2 nodes of 8) at their maxReplicas; lower p5-0's instanceCount from 4 "
         "to 2"
     )
+
+
+def test_on_the_committed_ec2_rates_the_warning_gives_a_lower_bound():
+    (found,) = idle_gpu_nodes(cluster(4), [endpoint()], "us-west-2")
+    assert (
+        "costing at least $110.08/h on demand in us-west-2 (at EC2's rate for the same hardware; "
+        "HyperPod's is higher)"
+    ) in found.message
 
 
 def test_without_a_price_the_warning_still_counts_the_nodes():

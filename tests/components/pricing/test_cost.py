@@ -7,14 +7,10 @@ import pytest
 from components.cluster.spec import ClusterSpec
 from components.pricing.cluster_cost import cluster_cost
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly, usd
-from components.pricing.prices import PriceTable
-from tests.support import dev_config
+from components.pricing.prices import EC2_ON_DEMAND, Price, PriceTable
+from tests.support import dev_config, price_table
 
-TABLE = PriceTable(
-    source="test",
-    date="2026-11-01",
-    hourly={"us-west-2": {"ml.p5.48xlarge": 50.0, "ml.c5.4xlarge": 1.0}},
-)
+TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 50.0, "ml.c5.4xlarge": 1.0}})
 PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/plan-1"
 
 
@@ -37,21 +33,54 @@ def test_each_group_costs_its_count_times_the_price():
         ("p5-dpd", "on demand", 100.0),
         ("system", "on demand", 1.0),
     ]
-    assert (cost.gpu_hourly, cost.hourly) == (100.0, 101.0)
+    assert (cost.gpu_total.hourly, cost.total.hourly) == (100.0, 101.0)
+    assert not cost.total.lower_bound and cost.total.unpriced == []
 
 
-def test_a_group_without_a_price_leaves_its_totals_unknown():
+def test_a_group_without_a_price_is_left_out_of_the_totals_and_named():
     cost = cluster_cost(cluster(instanceType="ml.p5en.48xlarge"), "us-west-2", TABLE)
     assert cost.groups[0].hourly is None
-    assert (cost.gpu_hourly, cost.hourly) == (None, None)
-    assert cluster_cost(cluster(), "eu-west-1", TABLE).hourly is None
+    assert (cost.gpu_total.hourly, cost.gpu_total.unpriced) == (None, ["p5-dpd"])
+    assert (cost.total.hourly, cost.total.unpriced) == (1.0, ["p5-dpd"])
+    assert cluster_cost(cluster(), "eu-west-1", TABLE).total.hourly is None
+
+
+def test_an_unpriced_cpu_group_leaves_the_gpu_nodes_cost_standing():
+    table = price_table({"us-west-2": {"ml.p5.48xlarge": 55.04}}, EC2_ON_DEMAND)
+    cost = cluster_cost(cluster(), "us-west-2", table)
+    assert cost.gpu_total.hourly == pytest.approx(110.08)
+    assert cost.gpu_total.unpriced == []
+    assert cost.total.hourly == pytest.approx(110.08)
+    assert cost.total.unpriced == ["system"]
+
+
+@pytest.mark.parametrize(
+    ("gpu_basis", "cpu_basis", "gpu_lower", "all_lower"),
+    [
+        ("ec2-on-demand", "ec2-on-demand", True, True),
+        ("hyperpod-on-demand", "hyperpod-on-demand", False, False),
+        # One EC2 rate in a total makes it a lower bound: HyperPod's would be higher.
+        ("hyperpod-on-demand", "ec2-on-demand", False, True),
+    ],
+)
+def test_a_total_on_an_ec2_rate_is_a_lower_bound(gpu_basis, cpu_basis, gpu_lower, all_lower):
+    table = PriceTable(
+        {
+            "us-west-2": {
+                "ml.p5.48xlarge": Price(50.0, gpu_basis, "test", "2026-11-01"),
+                "ml.c5.4xlarge": Price(1.0, cpu_basis, "test", "2026-11-01"),
+            }
+        }
+    )
+    cost = cluster_cost(cluster(), "us-west-2", table)
+    assert (cost.gpu_total.lower_bound, cost.total.lower_bound) == (gpu_lower, all_lower)
 
 
 def test_a_training_plan_group_has_no_on_demand_cost():
     cost = cluster_cost(cluster(trainingPlanArn=PLAN), "us-west-2", TABLE)
     assert cost.groups[0].billing == "training plan"
     assert cost.groups[0].hourly is None
-    assert (cost.gpu_hourly, cost.hourly) == (0.0, 1.0)
+    assert (cost.gpu_total.hourly, cost.total.hourly) == (0.0, 1.0)
 
 
 def test_a_karpenter_group_costs_at_most_its_instance_count():

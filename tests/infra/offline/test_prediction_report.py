@@ -4,15 +4,16 @@ import json
 import re
 import subprocess
 
+import pytest
+
 from components.endpoint.spec import DpdEndpointSpec
 from components.pricing.cost import usd
-from components.pricing.prices import PriceTable
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.__main__ import main
 from infra.endpoint_predictions import predict_endpoint
 from infra.offline.prediction_report import prediction_lines, prediction_table
 from infra.paths import ROOT
-from tests.support import config_file, dev_config, render
+from tests.support import config_file, dev_config, price_table, render
 
 MERMAID_CHECK = ["node", str(ROOT / "scripts" / "mermaid_check.mjs")]
 
@@ -40,11 +41,15 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
     assert {"ttftMs", "tpotMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
     assert prediction["meetsSlo"] is True
     assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50}
-    # No price in the table for us-west-2 yet: the cost is unknown, not guessed.
-    assert prediction["costPerMillionOutputTokens"] is None
+    # Two ml.p5.48xlarge nodes' GPUs at EC2's rate for the hardware: HyperPod's is higher.
+    assert (prediction["costPerHour"], prediction["priceBasis"]) == (110.08, "ec2-on-demand")
+    assert prediction["costPerMillionOutputTokens"] > 0
+    assert "; at least $110.08/h for its GPUs, at least $" in out
     # plan.md, which the PR comment carries, holds the table and charts Mermaid accepts.
     plan = (tmp_path / "plan.md").read_text()
     assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in squeezed(plan)
+    assert "| >= $110.08 | >= $" in squeezed(plan)
+    assert "Costs marked >= are at EC2's on-demand rates for the same hardware" in plan
     checked = subprocess.run([*MERMAID_CHECK, str(tmp_path / "plan.md")], capture_output=True)
     assert (checked.returncode, checked.stdout) == (0, b"")
 
@@ -83,15 +88,27 @@ def test_size_shows_the_prediction_after_the_sizing(capsys):
     assert out.index("recommended PD buffer") < out.index("dpd-test: at 3 requests per second")
 
 
-def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_tokens():
+@pytest.mark.parametrize(
+    ("basis", "bound", "rates", "cell"),
+    [
+        ("hyperpod-on-demand", "", "", ""),
+        # EC2's rate for the hardware is below HyperPod's: the costs are lower bounds.
+        ("ec2-on-demand", "at least ", " (EC2's rates; HyperPod's are higher)", ">= "),
+    ],
+)
+def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_tokens(
+    basis, bound, rates, cell
+):
     spec = DpdEndpointSpec.model_validate(dev_config()["hyperpod-dpd:endpoints"][0])
-    table = PriceTable("test", "2026-11-01", {"us-west-2": {"ml.p5.48xlarge": 80.0}})
+    table = price_table({"us-west-2": {"ml.p5.48xlarge": 80.0}}, basis)
     ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2", table)
     assert ep is not None and ep.cost_per_million_output_tokens is not None
     per_million = usd(ep.cost_per_million_output_tokens)
     lines = prediction_lines("dpd-test", ep)
-    assert lines[-1].endswith(f"$160.00/h for its GPUs, {per_million} per million output tokens")
+    assert lines[-1].endswith(
+        f"{bound}$160.00/h for its GPUs, {bound}{per_million} per million output tokens{rates}"
+    )
     header, rule, row = prediction_table(["dpd-test"], [ep])
-    assert squeezed(row).endswith(f"| $160.00 | {per_million} |")
+    assert squeezed(row).endswith(f"| {cell}$160.00 | {cell}{per_million} |")
     # Padded to one width a column, so a terminal reads it as a table too.
     assert len(header) == len(rule) == len(row)
