@@ -12,9 +12,15 @@ from pathlib import Path
 from infra import program
 from infra.config_errors import ConfigError
 from infra.offline.collector import few_collections
+from infra.offline.cost_report import stack_cost
 from infra.offline.diff_command import run_diff
 from infra.offline.fetch_chart import ChartError, fetch_chart
 from infra.offline.plan_command import add_plan_commands, run_plan
+from infra.offline.prediction_report import (
+    prediction_document,
+    prediction_lines,
+    predictions_markdown,
+)
 from infra.offline.render import run_program
 from infra.offline.render_output import out_problem
 from infra.offline.render_report import summary, write_render
@@ -69,7 +75,10 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
-    add_plan_commands(commands)
+    plan = add_plan_commands(commands)
+    # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
+    _stack_arguments(plan)
+    plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     return parser
 
 
@@ -88,6 +97,18 @@ def _checked(stack: str, config: StackConfig) -> CheckedConfig:
     return checked[0]
 
 
+def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
+    """The stack's configuration checked, or None once its problems are printed."""
+    config = _stack_config(args)
+    if config is None:
+        return None
+    try:
+        return _checked(args.stack, config)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return None
+
+
 def render(args: argparse.Namespace) -> int:
     out = args.out or Path("build") / args.stack
     refused = out_problem(out)
@@ -103,33 +124,76 @@ def render(args: argparse.Namespace) -> int:
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
-    sizing = settings[0].sizing
+    sizing, predictions = settings[0].sizing, settings[0].predictions
+    names = [endpoint.name for endpoint in settings[0].stack.endpoints]
+    cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
+    document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
+    plan = predictions_markdown(names, predictions)
     try:
-        manifests = write_render(result, out, sizing_document(sizing))
+        manifests = write_render(result, out, document, plan)
     except OSError as failed:
         print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
         return 2
-    print(summary(result, out, manifests, sizing))
+    predicted = [
+        line
+        for name, prediction in zip(names, predictions, strict=True)
+        if prediction
+        for line in prediction_lines(name, prediction)
+    ]
+    print(summary(result, out, manifests, sizing, cost, predicted))
     return 0
 
 
 def size(args: argparse.Namespace) -> int:
-    config = _stack_config(args)
-    if config is None:
+    checked = _checked_stack(args)
+    if checked is None:
         return 2
-    try:
-        checked = _checked(args.stack, config)
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
     if args.json:
-        print(json.dumps(sizing_document(checked.sizing), indent=2))
+        cost = stack_cost(checked.stack.cluster, checked.region)
+        predicted = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(sizing_document(checked.sizing, cost, predicted), indent=2))
     else:
-        print("\n\n".join("\n".join(sizing_table(report)) for report in checked.sizing))
+        tables = [
+            sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])
+            for name, report, prediction in zip(
+                names, checked.sizing, checked.predictions, strict=True
+            )
+        ]
+        print("\n\n".join("\n".join(table) for table in tables))
     # Printed even so: the figures above are what explains these errors.
     if checked.sizing_errors:
         print("\n".join(checked.sizing_errors), file=sys.stderr)
         return 2
+    return 0
+
+
+def plan(args: argparse.Namespace) -> int:
+    """`plan predict|recommend --scenario FILE`, or, with no action, `plan --stack`."""
+    return run_plan(args) if args.plan_command else plan_stack(args)
+
+
+def plan_stack(args: argparse.Namespace) -> int:
+    """Every endpoint's prediction, as a table and charts (markdown)."""
+    checked = _checked_stack(args)
+    if checked is None:
+        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    if args.json:
+        documents = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(dict(zip(names, documents, strict=True)), indent=2))
+        return 0
+    lines = predictions_markdown(names, checked.predictions)
+    if not lines:
+        print(
+            f"No endpoint of stack {args.stack} has a workload to predict: set "
+            "endpoints[i].workload with outputTokens, and requestsPerSecond or concurrency"
+        )
+        return 0
+    for name, prediction in zip(names, checked.predictions, strict=True):
+        if prediction:
+            print("\n".join(prediction_lines(name, prediction)), end="\n\n")
+    print("\n".join(lines))
     return 0
 
 
@@ -152,7 +216,7 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": run_plan}
+    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": plan}
     with few_collections():
         return commands[args.command](args)
 

@@ -44,6 +44,8 @@ from infra.config_errors import (
     unknown_key,
     validation_problems,
 )
+from infra.endpoint_predictions import EndpointPrediction, review_predictions
+from infra.idle_nodes import idle_gpu_nodes
 from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
@@ -63,6 +65,8 @@ class CheckedConfig:
     sizing: list[SizingReport]
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
+    # One per endpoint, in order: the performance model's, None without a workload to predict.
+    predictions: list[EndpointPrediction | None]
     warnings: list[str]
     # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
     today: date
@@ -82,6 +86,7 @@ class Settings:
     warnings: list[str] = field(default_factory=list)
     # One per endpoint, in order: what the offline render reports beside the resources.
     sizing: list[SizingReport] = field(default_factory=list)
+    predictions: list[EndpointPrediction | None] = field(default_factory=list)
 
 
 def _project_keys() -> set[str]:
@@ -221,6 +226,7 @@ def _findings(
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
     ]
+    found += idle_gpu_nodes(stack.cluster, stack.endpoints, region)
     return found + check_stack(
         cluster_name=cluster_name,
         network=stack.network,
@@ -356,6 +362,11 @@ def check_config() -> CheckedConfig:
     findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+    reviewed = {
+        i: review_predictions(stack.endpoints[i], model, region)
+        for i, model in architectures.items()
+    }
+    predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
 
     problems = (
         _unknown_keys(raw)
@@ -375,7 +386,8 @@ def check_config() -> CheckedConfig:
         # Every endpoint has its report: a missing architecture would have raised.
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
-        warnings=_lines(findings + sized, "warning") + _chart_warning(stack.cluster),
+        predictions=[prediction for prediction, _ in reviewed.values()],
+        warnings=_lines(findings + sized + predicted, "warning") + _chart_warning(stack.cluster),
         today=today,
     )
 
@@ -401,4 +413,5 @@ def load_settings() -> Settings:
         secrets={key: config.require_secret(key) for _, key in _token_keys(checked.stack)},
         warnings=checked.warnings + asked.warnings,
         sizing=checked.sizing,
+        predictions=checked.predictions,
     )

@@ -50,6 +50,9 @@ class Cluster:
     """What workloads inside the cluster need from it."""
 
     provider: k8s.Provider
+    # The EKS cluster's name: the control plane's output when this stack builds it, so that
+    # what takes it (the add-ons' clusterName) is replaced with the cluster.
+    name: pulumi.Input[str]
     oidc_provider_arn: pulumi.Input[str]
     oidc_issuer: pulumi.Input[str]
     hyperpod_arn: pulumi.Input[str]
@@ -69,6 +72,7 @@ def _adopt_cluster(settings: Settings) -> Cluster:
     exports = {"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn}
     return Cluster(
         provider=eks.provider,
+        name=eks.name,
         oidc_provider_arn=eks.oidc_provider_arn,
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=existing.hyperpod_cluster_arn,
@@ -168,7 +172,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         )
     node_addons = NodeAddons(
         "node-addons",
-        NodeAddonsArgs(cluster_name=name, coredns_version=stack.cluster.addon_versions.coredns),
+        NodeAddonsArgs(cluster_name=eks.name, coredns_version=stack.cluster.addon_versions.coredns),
         opts=pulumi.ResourceOptions(depends_on=[hyperpod]),
     )
     exports = {
@@ -178,6 +182,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
     }
     return Cluster(
         provider=eks.provider,
+        name=eks.name,
         oidc_provider_arn=eks.oidc_provider_arn,
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=hyperpod.arn,
@@ -195,6 +200,7 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
         ObservabilityArgs(
             spec=spec,
             cluster_name=settings.cluster_name,
+            eks_cluster=cluster.name,
             account=settings.account,
             endpoints=watched_endpoints(settings.stack.endpoints),
         ),
@@ -251,6 +257,7 @@ def _operator(
         InferenceOperatorArgs(
             spec=spec,
             cluster_name=settings.cluster_name,
+            eks_cluster=cluster.name,
             account=account,
             oidc_provider_arn=cluster.oidc_provider_arn,
             oidc_issuer=cluster.oidc_issuer,

@@ -10,7 +10,13 @@ SageMaker's products name the use in the instance type's suffix: `ml.c5.4xlarge-
 `-Training`, `-Notebook`, and `-Cluster` for HyperPod, which is how HyperPod usage shows in
 cost reports (`ml.p5en.48xlarge-Cluster`). Only the `-Cluster` hourly rates are kept.
 
-Usage: python scripts/derive_hyperpod_prices.py OUT_JSON OFFER_JSON [OFFER_JSON ...]
+The script updates the price table in place: each HyperPod rate it finds, with basis
+`hyperpod-on-demand` and its offer file's region and publication date as source, replaces
+whatever the table held for that type and region (an EC2 rate of the same hardware, typed from a
+dated public source). Entries it has no HyperPod rate for keep their EC2 basis, and it prints
+them, so a table that still mixes bases says so; the reports say "at least" for each.
+
+Usage: python scripts/derive_hyperpod_prices.py TABLE_JSON OFFER_JSON [OFFER_JSON ...]
 """
 
 from __future__ import annotations
@@ -49,33 +55,55 @@ def hyperpod_prices(offer: dict) -> dict[str, dict[str, float]]:
     return found
 
 
-def derive(offers: Iterable[dict]) -> dict:
-    hourly: dict[str, dict[str, float]] = {}
-    published = []
+def derive(offers: Iterable[dict], table: dict) -> dict:
+    """`table` with the offers' HyperPod rates in place of what it held for those types."""
+    sources = dict(table["sources"])
+    hourly = {
+        region: dict(entries) for region, entries in table["onDemandUsdPerInstanceHour"].items()
+    }
     for offer in offers:
-        published.append(offer["publicationDate"])
         for region, prices in hyperpod_prices(offer).items():
-            hourly.setdefault(region, {}).update(prices)
+            source = f"hyperpod-{region}"
+            sources[source] = {
+                "basis": "hyperpod-on-demand",
+                "source": f"{OFFER_URL}/{region}/index.json",
+                "date": offer["publicationDate"][:10],
+            }
+            for instance_type, usd in prices.items():
+                hourly.setdefault(region, {})[instance_type] = {"usdPerHour": usd, "source": source}
+    used = {entry["source"] for entries in hourly.values() for entry in entries.values()}
     return {
-        "$comment": (
-            "HyperPod on-demand USD per instance-hour, derived from AWS Price List offer files "
-            "for AmazonSageMaker by scripts/derive_hyperpod_prices.py (the instance types with "
-            "the -Cluster suffix). Regenerate with that script; never edit by hand."
-        ),
-        "source": f"{OFFER_URL}/<region>/index.json",
-        "published": max(published, default=None),
+        **table,
+        "sources": {name: sources[name] for name in sorted(used)},
         "onDemandUsdPerInstanceHour": {
-            region: dict(sorted(prices.items())) for region, prices in sorted(hourly.items())
+            region: dict(sorted(entries.items())) for region, entries in sorted(hourly.items())
         },
     }
+
+
+def not_hyperpod(table: dict) -> list[str]:
+    """`instance type in region (basis)` for each entry that is not a HyperPod rate."""
+    basis = {name: source["basis"] for name, source in table["sources"].items()}
+    return [
+        f"{instance_type} in {region} ({basis[entry['source']]})"
+        for region, entries in table["onDemandUsdPerInstanceHour"].items()
+        for instance_type, entry in entries.items()
+        if basis[entry["source"]] != "hyperpod-on-demand"
+    ]
 
 
 def main(argv: list[str]) -> int:
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
-    table = derive(json.loads(Path(path).read_text()) for path in argv[2:])
-    Path(argv[1]).write_text(json.dumps(table, indent=1) + "\n")
+    path = Path(argv[1])
+    table = derive(
+        (json.loads(Path(p).read_text()) for p in argv[2:]), json.loads(path.read_text())
+    )
+    path.write_text(json.dumps(table, indent=1) + "\n")
+    others = not_hyperpod(table)
+    if others:
+        print(f"{len(others)} prices are still not HyperPod's own: " + ", ".join(others))
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
+from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
 from infra.config_errors import ConfigError
 from infra.offline.render import Registration, RenderResult, run_program
@@ -17,6 +18,18 @@ from infra.offline.stack_config import to_stack_config
 from infra.paths import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def price_table(
+    hourly: dict[str, dict[str, float]], basis: Basis = HYPERPOD_ON_DEMAND
+) -> PriceTable:
+    """A price table of these USD per instance-hour by region and type, all on one basis."""
+    return PriceTable(
+        {
+            region: {kind: Price(usd, basis, "test", "2026-11-01") for kind, usd in types.items()}
+            for region, types in hourly.items()
+        }
+    )
 
 
 def dev_config() -> dict[str, Any]:

@@ -17,9 +17,10 @@ from infra.paths import ROOT
 # The packages of components/, lowest first: each imports only from the layers below its own.
 LAYERS = (
     {"core"},
-    {"model", "network", "storage", "operator", "pricing"},
+    {"model", "network", "storage", "operator"},
     {"cluster", "observability"},
-    {"endpoint"},
+    # pricing prices a cluster's instance groups (cluster_cost.py) and a DPD type's GPUs.
+    {"endpoint", "pricing"},
     {"sizing"},
     {"performance"},
 )

@@ -105,15 +105,19 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[delete_control_plane_first],
             ),
         )
+        # The control plane's output, not `args.name`: an add-on lives inside its cluster, and
+        # one that takes this as its clusterName (which forces a new add-on) is replaced with
+        # the cluster. With a plain string, the state would go on claiming add-ons that went
+        # with the old cluster.
+        self.name: pulumi.Output[str] = self.cluster.eks_cluster.name
         aws.eks.Addon(
             f"{name}-pod-identity-agent",
-            cluster_name=self.cluster.eks_cluster.name,
+            cluster_name=self.name,
             addon_name="eks-pod-identity-agent",
             addon_version=versions.pod_identity_agent,
             opts=child,
         )
         self.provider = k8s.Provider(name, kubeconfig=self.cluster.kubeconfig_json, opts=child)
-        self.name = args.name
         self.arn = self.cluster.eks_cluster.arn
         self.oidc_provider_arn = self.cluster.oidc_provider_arn
         self.oidc_issuer = self.cluster.oidc_issuer

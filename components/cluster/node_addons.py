@@ -16,6 +16,8 @@ from components.core.options import inherited_depends_on
 
 @dataclass(frozen=True)
 class NodeAddonsArgs:
+    # The cluster resource's output, so that a replaced cluster replaces the add-ons (their
+    # clusterName forces new ones).
     cluster_name: pulumi.Input[str]
     coredns_version: str | None = None
 

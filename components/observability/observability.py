@@ -41,7 +41,12 @@ SAGEMAKER_TAGS = {"SageMaker": "true"}
 @dataclass(frozen=True)
 class ObservabilityArgs:
     spec: ObservabilitySpec
+    # What the workspaces and roles are named after. The collector's trust names the cluster's
+    # ARN from it, which a cluster created again under that name keeps.
     cluster_name: str
+    # The EKS cluster the add-on goes into, by name: pass the cluster resource's output, so
+    # that a replaced cluster replaces the add-on (its clusterName forces a new one).
+    eks_cluster: pulumi.Input[str]
     account: AwsAccount
     # The endpoints the dashboard shows and the alerts watch.
     endpoints: Sequence[WatchedEndpoint] = ()
@@ -93,7 +98,7 @@ class Observability(pulumi.ComponentResource):
         )
         self.addon = aws.eks.Addon(
             name,
-            cluster_name=args.cluster_name,
+            cluster_name=args.eks_cluster,
             addon_name=ADDON_NAME,
             addon_version=spec.addon_version,
             configuration_values=configuration,

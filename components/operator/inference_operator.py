@@ -46,7 +46,11 @@ ADDON_TIMEOUTS = pulumi.CustomTimeouts(create="90m", update="90m", delete="40m")
 @dataclass(frozen=True)
 class InferenceOperatorArgs:
     spec: OperatorSpec
+    # What the roles are named after.
     cluster_name: str
+    # The EKS cluster the add-ons go into, by name: pass the cluster resource's output, so
+    # that a replaced cluster replaces the add-ons (their clusterName forces new ones).
+    eks_cluster: pulumi.Input[str]
     account: AwsAccount
     oidc_provider_arn: pulumi.Input[str]
     # The OIDC issuer without https://, the prefix of the trust conditions' keys.
@@ -120,7 +124,7 @@ class InferenceOperator(pulumi.ComponentResource):
         dependencies = [
             aws.eks.Addon(
                 f"{name}-{addon}",
-                cluster_name=args.cluster_name,
+                cluster_name=args.eks_cluster,
                 addon_name=addon,
                 addon_version=version,
                 service_account_role_arn=(
@@ -158,7 +162,7 @@ class InferenceOperator(pulumi.ComponentResource):
         )
         self.addon = aws.eks.Addon(
             name,
-            cluster_name=args.cluster_name,
+            cluster_name=args.eks_cluster,
             addon_name=ADDON_NAME,
             addon_version=spec.addon_version,
             configuration_values=configuration,

@@ -218,14 +218,20 @@ def _decode_saturated(prediction: Prediction) -> bool:
 def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option) -> int | None:
     """The shortest prompt for which the disaggregated path costs the users less delay than
     prefilling on the decoder: there a prompt of L tokens stalls every running decode for its
-    prefill; through the prefill role it waits in that queue and for the visible KV transfer.
-    None: no prompt up to 128 Ki tokens gains."""
+    prefill; through the prefill role it waits in that role's queue and for the visible KV
+    transfer. None: no prompt up to 128 Ki tokens gains."""
     system = system_of(scenario, base_dir)
     deployment = system.deployment
     prefill_role, decode_role = system.roles
     prediction = option.prediction
     batch = prediction.roles[1].batch
     rate = prediction.requests_per_second / prefill_role.replicas
+    # The queue a prompt joins is the one the workload's typical prompts build: a short prompt
+    # waits behind them as long as any other (M/D/1, the typical prompt as the service time).
+    typical = prefill_seconds(
+        deployment, prefill_role.parallelism, scenario.workload.typical_input_tokens or 1
+    )
+    wait = md1_wait(rate * typical, typical)
     # 0 routes every prompt the disaggregated way: even a one-token prompt gains.
     for tokens in (1, *range(THRESHOLD_STEP, THRESHOLD_MAX + 1, THRESHOLD_STEP)):
         local = prefill_seconds(deployment, decode_role.parallelism, tokens)
@@ -233,7 +239,7 @@ def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option)
         transfer = kv_transfer_seconds(
             deployment, prefill_role.parallelism, decode_role.parallelism, tokens, remote
         )[1]
-        if md1_wait(rate * remote, remote) + remote + transfer <= local * (1 + batch):
+        if wait + remote + transfer <= local * (1 + batch):
             return 0 if tokens == 1 else tokens
     return None
 

@@ -1,48 +1,102 @@
-"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region.
+"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region, each with
+its basis, source and date.
 
 HyperPod bills each node at SageMaker's own rate for the instance type (an `ml.*` rate, which
 differs from EC2's for the same hardware), per instance-hour while the node is allocated
 ("SageMaker HyperPod pricing" in the SageMaker developer guide; the rates themselves are on
 aws.amazon.com/sagemaker/pricing, HyperPod tab).
 
-The table is derived, not typed: `scripts/derive_hyperpod_prices.py` reads AWS's Price List
-offer files for AmazonSageMaker and keeps the HyperPod ("-Cluster") on-demand rates. A type or
-region the table lacks has no price: lookups return None and the reports say so, rather than
-guess. See docs/operations.md, "What the nodes cost".
+A price has one of two bases:
+- `hyperpod-on-demand`: HyperPod's own rate, as `scripts/derive_hyperpod_prices.py` reads it
+  from AWS's Price List offer files for AmazonSageMaker (the `-Cluster` instance types).
+- `ec2-on-demand`: EC2's on-demand Linux rate for the same hardware (`p5.48xlarge` for
+  `ml.p5.48xlarge`), from a public dataset with its date. HyperPod's rate is higher, so a cost
+  on this basis is a lower bound, and the reports say "at least".
+A type or region the table lacks has no price: lookups return None and the reports say so,
+rather than guess. See docs/planning.md, "What the nodes cost".
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 PRICE_TABLE_PATH = Path(__file__).with_name("hyperpod_prices.json")
+
+Basis = Literal["ec2-on-demand", "hyperpod-on-demand"]
+EC2_ON_DEMAND: Basis = "ec2-on-demand"
+HYPERPOD_ON_DEMAND: Basis = "hyperpod-on-demand"
+
+# The one HyperPod list price found for hardware EC2 also prices: ml.p4d.24xlarge in
+# us-west-2 at $25.91001756 an hour (Price List usage type USW2-Cluster:ml.p4d.24xlarge, read
+# 2026-10-01, cited in a public repository's references from aws.amazon.com/sagemaker/ai/pricing),
+# exactly 1.18x EC2's p4d.24xlarge on-demand $21.95764 (instances.vantage.sh, 2026-08-26). One
+# data point, not a rule: the reports name it and never multiply by it.
+HYPERPOD_OVER_EC2_SEEN = (
+    "the one HyperPod rate found, ml.p4d.24xlarge in us-west-2 on 2026-10-01, is 1.18x EC2's; "
+    "one data point, not applied here"
+)
+
+
+@dataclass(frozen=True)
+class Price:
+    usd_per_hour: float
+    basis: Basis
+    source: str
+    # The day the source's figures were published or read, YYYY-MM-DD.
+    date: str
+
+    @property
+    def lower_bound(self) -> bool:
+        """EC2's rate for the same hardware: HyperPod charges more for the node."""
+        return self.basis == EC2_ON_DEMAND
 
 
 @dataclass(frozen=True)
 class PriceTable:
-    # Where the figures come from, and the publication date of the offer files read.
-    source: str
-    date: str | None
-    # region -> instance type -> USD per instance-hour, on demand.
-    hourly: dict[str, dict[str, float]]
+    # region -> instance type -> its price.
+    prices: dict[str, dict[str, Price]]
 
     @classmethod
     def load(cls, path: Path) -> PriceTable:
         table = json.loads(path.read_text())
-        return cls(table["source"], table["published"], table["onDemandUsdPerInstanceHour"])
+        sources = table["sources"]
+        return cls(
+            {
+                region: {
+                    instance_type: Price(entry["usdPerHour"], **sources[entry["source"]])
+                    for instance_type, entry in entries.items()
+                }
+                for region, entries in table["onDemandUsdPerInstanceHour"].items()
+            }
+        )
 
-    def price(self, instance_type: str, region: str) -> float | None:
-        """USD per instance-hour of `instance_type` in `region`, or None where not known."""
-        return self.hourly.get(region, {}).get(instance_type)
+    def price(self, instance_type: str, region: str) -> Price | None:
+        """The price of `instance_type` in `region`, or None where not known."""
+        return self.prices.get(region, {}).get(instance_type)
 
 
 PRICES = PriceTable.load(PRICE_TABLE_PATH)
-PRICE_SOURCE = PRICES.source
-PRICE_DATE = PRICES.date
 
 
-def hourly_price(instance_type: str, region: str) -> float | None:
-    """On-demand USD per instance-hour of a HyperPod `instance_type` in `region`, or None."""
-    return PRICES.price(instance_type, region)
+def at_least(lower_bound: bool) -> str:
+    """The words before a cost that is a lower bound."""
+    return "at least " if lower_bound else ""
+
+
+def cited(price: Price) -> str:
+    return f"{price.source}, {price.date}"
+
+
+def ec2_caveat(citations: Iterable[str]) -> str:
+    """What a cost on EC2's rates is, said once where the costs are shown; `citations` are
+    the `cited` sources of the EC2 prices used."""
+    return (
+        f"EC2 on-demand rates of the same hardware ({'; '.join(sorted(set(citations)))}), not "
+        f"HyperPod's: HyperPod's ml.* rates are higher ({HYPERPOD_OVER_EC2_SEEN}), so these "
+        "costs are lower bounds. scripts/derive_hyperpod_prices.py writes HyperPod's own rates "
+        "from AWS's Price List (docs/planning.md, What the nodes cost)"
+    )

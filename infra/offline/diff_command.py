@@ -7,6 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from infra.offline.cost_report import cost_markdown
 from infra.offline.diff_report import manifest_diffs, markdown_report, text_report
 from infra.offline.graph import mermaid, owners
 from infra.offline.render_at import RenderError, checkout_at, render_checkout
@@ -18,6 +19,12 @@ NO_CHANGES, CHANGES, ERROR = 0, 1, 2
 
 def _resources(out: Path) -> list[dict]:
     return json.loads((out / "resources.json").read_text())
+
+
+def _cost(out: Path) -> dict | None:
+    """The render's cost document; None for a base rendered before sizing.json had one."""
+    sizing = out / "sizing.json"
+    return json.loads(sizing.read_text()).get("cost") if sizing.is_file() else None
 
 
 def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
@@ -43,7 +50,14 @@ def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
         if markdown:
             owner = owners(head)
             changed = {owner[c.urn] for c in changes if c.urn in owner}
-            print(markdown_report(stack, base, changes, diffs, mermaid(head, changed)), end="")
+            base_cost = _cost(base_out) if base_out.is_dir() else None
+            plan = cost_markdown(_cost(head_out), base_cost)
+            # The endpoints' predictions and charts, as the head's render wrote them.
+            predictions = (head_out / "plan.md").read_text().splitlines()
+            if predictions:
+                plan += ["", *predictions]
+            graph = mermaid(head, changed)
+            print(markdown_report(stack, base, changes, diffs, graph, plan), end="")
         else:
             print(text_report(stack, base, changes, diffs), end="")
     return CHANGES if changes else NO_CHANGES

@@ -140,8 +140,14 @@ def _cell(text: str) -> str:
 
 
 def markdown_report(
-    stack: str, base: str, changes: Sequence[Change], diffs: Sequence[str], graph: str
+    stack: str,
+    base: str,
+    changes: Sequence[Change],
+    diffs: Sequence[str],
+    graph: str,
+    plan: Sequence[str] = (),
 ) -> str:
+    """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph."""
     # The offline workflow puts each stack's report under its own heading in one comment.
     lines = [headline(stack, base, changes)]
     replaced = _ordered([c for c in changes if c.kind == "replace"])
@@ -172,6 +178,8 @@ def markdown_report(
             "",
             "</details>",
         ]
+    if plan:
+        lines += ["", *plan]
     lines += ["", "Components, the changed ones highlighted:", "", "```mermaid"]
     lines += [graph.rstrip("\n"), "```"]
     return "\n".join(lines) + "\n"

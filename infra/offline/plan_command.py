@@ -23,7 +23,7 @@ from components.performance.recommend import (
     recommend,
 )
 from components.performance.scenario import Scenario, ScenarioError
-from components.pricing.prices import hourly_price
+from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
 from infra.config_errors import keyed_problem
 from infra.offline.yaml_io import DocumentError, load_config_document
 
@@ -118,14 +118,12 @@ def prediction_lines(prediction: Prediction) -> list[str]:
     return lines
 
 
-def _option_lines(title: str, option: Option | None) -> list[str]:
+def _option_lines(title: str, option: Option | None, price: Price | None) -> list[str]:
     if option is None:
         return [f"{title}: none meets the SLO"]
-    cost = (
-        "no price in the table"
-        if option.cost_per_hour is None
-        else f"${option.cost_per_hour:,.2f}/h"
-    )
+    cost = "no price in the table"
+    if option.cost_per_hour is not None and price is not None:
+        cost = f"{at_least(price.lower_bound)}${option.cost_per_hour:,.2f}/h"
     meets = "meets the SLO" if option.meets_slo else "misses the SLO"
     lines = prediction_lines(option.prediction)
     return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
@@ -139,15 +137,23 @@ def _threshold_line(threshold: int | None) -> str:
     return f"routingThreshold: {threshold}; prompts from this many tokens gain by the prefill role"
 
 
-def recommendation_lines(recommendation: Recommendation) -> list[str]:
+def _price_line(price: Price | None) -> list[str]:
+    if price is None or not price.lower_bound:
+        return []
+    return [f"Costs at least: {ec2_caveat([cited(price)])}"]
+
+
+def recommendation_lines(recommendation: Recommendation, price: Price | None) -> list[str]:
+    """`price`: the instance type's, which the costs are at."""
     return [
-        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated),
+        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated, price),
         *_option_lines(
-            "Best aggregated layout on the same GPUs", recommendation.aggregated_same_gpus
+            "Best aggregated layout on the same GPUs", recommendation.aggregated_same_gpus, price
         ),
-        *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated),
+        *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated, price),
         recommendation.verdict,
         _threshold_line(recommendation.routing_threshold),
+        *_price_line(price),
     ]
 
 
@@ -155,21 +161,27 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.plan_command is None:
         print("plan: name an action: predict or recommend", file=sys.stderr)
         return 2
+    price = None
     try:
         scenario = load_scenario(args.scenario)
         base_dir = args.scenario.parent
         if args.plan_command == "predict":
             result: Prediction | Recommendation = predict(scenario, base_dir)
         else:
-            price = hourly_price(scenario.instance_type, scenario.region or DEFAULT_REGION)
-            result = recommend(scenario, base_dir, price_per_instance_hour=price)
+            price = PRICES.price(scenario.instance_type, scenario.region or DEFAULT_REGION)
+            hourly = None if price is None else price.usd_per_hour
+            result = recommend(scenario, base_dir, price_per_instance_hour=hourly)
     except ScenarioError as refused:
         print(refused, file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(result.to_json(), indent=2))
+        document = result.to_json()
+        if isinstance(result, Recommendation):
+            # ec2-on-demand: the costs are lower bounds, HyperPod's own rates being higher.
+            document["priceBasis"] = None if price is None else price.basis
+        print(json.dumps(document, indent=2))
     elif isinstance(result, Prediction):
         print("\n".join(prediction_lines(result)))
     else:
-        print("\n".join(recommendation_lines(result)))
+        print("\n".join(recommendation_lines(result, price)))
     return 0

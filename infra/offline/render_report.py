@@ -13,6 +13,7 @@ from components.endpoint.manifest import API_VERSION, KIND, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from infra.offline import yaml_io
+from infra.offline.cost_report import cost_headline, cost_lines
 from infra.offline.graph import mermaid, resource_counts
 from infra.offline.next_steps_report import next_steps_lines
 from infra.offline.render import RenderResult
@@ -49,9 +50,12 @@ def _manifest_file(obj: dict[str, Any]) -> str:
     return ".".join(p for p in parts if p) + ".yaml"
 
 
-def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -> list[Path]:
+def write_render(
+    result: RenderResult, out: Path, sizing_json: dict[str, Any], plan: list[str]
+) -> list[Path]:
     """Write the render's files to `out`, in place of an earlier render's; return the
-    manifests written."""
+    manifests written. `plan`: the markdown of the endpoints' predictions, plan.md, which the
+    PR comment carries."""
     manifests = {
         f"manifests/{_manifest_file(obj)}": yaml_io.dump(obj) for obj in kubernetes_objects(result)
     }
@@ -63,6 +67,7 @@ def write_render(result: RenderResult, out: Path, sizing_json: dict[str, Any]) -
             "resources.json": json.dumps(resources, indent=2) + "\n",
             "sizing.json": json.dumps(sizing_json, indent=2) + "\n",
             "graph.mmd": mermaid(resources),
+            "plan.md": "\n".join(plan) + "\n" if plan else "",
         },
     )
     return [out / name for name in manifests]
@@ -132,8 +137,14 @@ def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
 
 
 def summary(
-    result: RenderResult, out: Path, manifests: list[Path], sizing: list[SizingReport]
+    result: RenderResult,
+    out: Path,
+    manifests: list[Path],
+    sizing: list[SizingReport],
+    cost: dict[str, Any] | None,
+    predictions: list[str],
 ) -> str:
+    """`predictions`: the lines of each endpoint's predictions."""
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
     counts = resource_counts(resources)
@@ -155,12 +166,17 @@ def summary(
         lines += _endpoint_lines(resource.inputs)
     lines += ["", "Sizing (decoder, per GPU and TP rank):"]
     lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    if predictions:
+        lines += ["", "Predictions (performance model, an estimate):"]
+        lines += [f"  {line}" for line in predictions]
+    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
     lines += next_steps_lines(result.outputs.get("nextSteps"))
     lines += ["", f"Warnings ({len(result.warnings)}):"]
     lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [
         "",
-        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'} and "
+        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'}, "
+        f"{out / 'plan.md'} and "
         f"{len(manifests)} manifests in {out / 'manifests'}",
     ]
     return "\n".join(lines)

@@ -68,8 +68,19 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     }
 
 
-def sizing_document(reports: list[SizingReport]) -> dict[str, Any]:
-    return {"endpoints": [_endpoint_json(report) for report in reports]}
+def sizing_document(
+    reports: list[SizingReport],
+    cost: dict[str, Any] | None = None,
+    predictions: list[dict[str, Any] | None] | None = None,
+) -> dict[str, Any]:
+    """sizing.json: each endpoint's sizing and the performance model's `prediction` (None
+    without a workload to predict), and what the nodes cost (None: an existing cluster's)."""
+    predicted = predictions or [None] * len(reports)
+    endpoints = [
+        {**_endpoint_json(report), "prediction": prediction}
+        for report, prediction in zip(reports, predicted, strict=True)
+    ]
+    return {"endpoints": endpoints, "cost": cost}
 
 
 def _describe(model: ModelArchitecture) -> str:

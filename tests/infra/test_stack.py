@@ -57,6 +57,40 @@ def test_the_dev_stack_exports_the_clusters(dev):
     assert dev.outputs["hyperpodClusterArn"].startswith("arn:aws:sagemaker:us-west-2:")
 
 
+def addons(result) -> list:
+    return [r for r in result.resources if r.type == "aws:eks/addon:Addon"]
+
+
+def test_every_add_on_names_the_cluster_by_its_output_so_a_replaced_cluster_takes_them(dev):
+    # clusterName forces a new add-on: taken from the control plane, which is deleted before
+    # it is replaced, it makes Pulumi delete and create again the add-ons with the cluster.
+    # The engine acts on pulumi-eks's control plane; the offline diff sees its component.
+    eks = one(dev, "eks:index:Cluster")
+    assert {a.inputs["addonName"] for a in addons(dev)} == {
+        "eks-pod-identity-agent",
+        "coredns",
+        "amazon-sagemaker-hyperpod-observability",
+        "aws-mountpoint-s3-csi-driver",
+        "aws-fsx-csi-driver",
+        "metrics-server",
+        "cert-manager",
+        "amazon-sagemaker-hyperpod-inference",
+    }
+    for addon in addons(dev):
+        sources = addon.property_dependencies.get("clusterName", [])
+        assert eks.urn in sources, addon.name
+        assert [u for u in sources if u.endswith("$aws:eks/cluster:Cluster::eks-eksCluster")]
+        assert addon.inputs["clusterName"] == "hyperpod-dpd-dev"
+
+
+def test_in_an_existing_cluster_the_add_ons_name_it_as_configured():
+    result = render(existing_cluster_config())
+    assert addons(result)
+    for addon in addons(result):
+        assert addon.inputs["clusterName"] == "shared-hyperpod"
+        assert "clusterName" not in addon.property_dependencies
+
+
 def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources():
     result = render(existing_cluster_config())
     types = {r.type for r in result.resources}

@@ -34,6 +34,7 @@ def observability(endpoints=(), **spec):
             ObservabilityArgs(
                 spec=ObservabilitySpec.model_validate({"enabled": True, **spec}),
                 cluster_name="dpd",
+                eks_cluster="dpd",
                 account=ACCOUNT,
                 endpoints=endpoints,
             ),

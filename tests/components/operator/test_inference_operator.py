@@ -21,6 +21,7 @@ def operator(kms_key_arn: str | None = None, **spec):
     args = InferenceOperatorArgs(
         spec=OperatorSpec.model_validate(spec),
         cluster_name="dpd",
+        eks_cluster="dpd",
         account=AwsAccount("123456789012", "aws", "us-west-2"),
         oidc_provider_arn=PROVIDER,
         oidc_issuer=ISSUER,

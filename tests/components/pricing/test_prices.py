@@ -1,58 +1,104 @@
-"""The price table: what it holds, where it comes from, and that it never guesses."""
+"""The price table: what it holds, what each figure is, and that it never guesses."""
 
 import json
 
 import pytest
 
 from components.core.regions import HYPERPOD_INSTANCE_TYPES
-from components.pricing import PRICE_DATE, PRICE_SOURCE, hourly_price
-from components.pricing.prices import PRICE_TABLE_PATH, PRICES, PriceTable
-from scripts.derive_hyperpod_prices import derive
-
-
-def test_the_table_names_aws_price_list_as_its_source():
-    assert PRICE_SOURCE.startswith("https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/")
-    assert "AmazonSageMaker" in PRICE_SOURCE
-    # A table with prices says when AWS published them; an empty one has no date to give.
-    assert (PRICE_DATE is None) == (not PRICES.hourly)
+from components.pricing.prices import (
+    EC2_ON_DEMAND,
+    PRICE_TABLE_PATH,
+    PRICES,
+    Price,
+    PriceTable,
+    ec2_caveat,
+)
 
 
 def test_every_priced_type_is_one_hyperpod_offers_in_that_region():
-    for region, prices in PRICES.hourly.items():
+    for region, prices in PRICES.prices.items():
         assert set(prices) <= HYPERPOD_INSTANCE_TYPES[region], region
-        assert all(price > 0 for price in prices.values()), region
+        assert all(price.usd_per_hour > 0 for price in prices.values()), region
 
 
-def test_the_committed_table_has_the_shape_the_script_writes():
-    committed = json.loads(PRICE_TABLE_PATH.read_text())
-    assert committed.keys() == derive([]).keys()
+def test_every_price_says_its_basis_source_and_date():
+    for prices in PRICES.prices.values():
+        for price in prices.values():
+            assert price.basis in ("ec2-on-demand", "hyperpod-on-demand")
+            assert price.source and len(price.date) == len("2026-08-26")
+
+
+@pytest.mark.parametrize(
+    ("instance_type", "region", "usd"),
+    [
+        # EC2's p5.48xlarge and p5en.48xlarge on demand after the June 2025 cut
+        # (instances.vantage.sh, 2026-08-26).
+        ("ml.p5.48xlarge", "us-west-2", 55.04),
+        ("ml.p5.48xlarge", "ap-northeast-1", 68.8),
+        ("ml.p5en.48xlarge", "us-east-1", 63.296),
+        ("ml.p6-b200.48xlarge", "us-east-2", 113.9328),
+        ("ml.p6-b300.48xlarge", "us-west-2", 142.416),
+    ],
+)
+def test_the_committed_gpu_prices_are_ec2_rates_a_lower_bound(instance_type, region, usd):
+    price = PRICES.price(instance_type, region)
+    assert price is not None
+    assert (price.usd_per_hour, price.basis, price.date) == (usd, EC2_ON_DEMAND, "2026-08-26")
+    assert price.lower_bound
 
 
 @pytest.mark.parametrize(
     ("instance_type", "region"),
     [
-        # HyperPod offers no ml.p5e.48xlarge in any region (components/core/regions.py).
+        # EC2 sells p5e.48xlarge only through Capacity Blocks: no on-demand rate to start from.
         ("ml.p5e.48xlarge", "us-east-1"),
+        # No dated source found for the CPU types.
+        ("ml.c5.4xlarge", "us-west-2"),
         ("ml.p5.48xlarge", "mars-north-1"),
         ("ml.nonexistent.48xlarge", "us-west-2"),
     ],
 )
 def test_an_unknown_price_is_none_not_a_guess(instance_type, region):
-    assert hourly_price(instance_type, region) is None
+    assert PRICES.price(instance_type, region) is None
 
 
-def test_a_table_answers_per_region_and_type(tmp_path):
+def test_a_table_file_names_each_entrys_source(tmp_path):
     path = tmp_path / "prices.json"
+    source = {"basis": "hyperpod-on-demand", "source": "offer", "date": "2026-11-01"}
     path.write_text(
         json.dumps(
             {
-                "source": "test",
-                "published": "2026-11-01T00:00:00Z",
-                "onDemandUsdPerInstanceHour": {"us-west-2": {"ml.c5.4xlarge": 0.9}},
+                "sources": {"hp": source},
+                "onDemandUsdPerInstanceHour": {
+                    "us-west-2": {"ml.c5.4xlarge": {"usdPerHour": 0.9, "source": "hp"}}
+                },
             }
         )
     )
     table = PriceTable.load(path)
-    assert table.price("ml.c5.4xlarge", "us-west-2") == 0.9
+    assert table.price("ml.c5.4xlarge", "us-west-2") == Price(
+        0.9, "hyperpod-on-demand", "offer", "2026-11-01"
+    )
+    assert not table.price("ml.c5.4xlarge", "us-west-2").lower_bound
     assert table.price("ml.c5.4xlarge", "us-east-1") is None
-    assert table.date == "2026-11-01T00:00:00Z"
+
+
+def test_the_committed_table_loads_with_every_source_used():
+    committed = json.loads(PRICE_TABLE_PATH.read_text())
+    used = {
+        entry["source"]
+        for entries in committed["onDemandUsdPerInstanceHour"].values()
+        for entry in entries.values()
+    }
+    assert used == set(committed["sources"])
+
+
+def test_the_ec2_caveat_names_its_source_the_p4d_ratio_and_the_way_to_hyperpods_rates():
+    caveat = ec2_caveat(["instances.vantage.sh via github.com/tsaol/aws-gpu, 2026-08-26"] * 2)
+    assert caveat.count("2026-08-26") == 1
+    assert (
+        "ml.p4d.24xlarge in us-west-2 on 2026-10-01, is 1.18x EC2's; one data point, not applied"
+        in caveat
+    )
+    assert "lower bounds" in caveat
+    assert "scripts/derive_hyperpod_prices.py" in caveat

@@ -105,6 +105,8 @@ def test_an_intelligent_routing_change_is_marked_as_a_replacement(repository, de
         "(replaces: spec.intelligentRoutingSpec)`"
     ) in done.stdout
     assert "  class n_default_dpd_test changed" in done.stdout
+    # The comment says what the stack's nodes cost, group by group.
+    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in done.stdout
 
 
 def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
@@ -205,6 +207,23 @@ def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repos
     assert "      replaced because its provider 'eks' is replaced with the cluster it reaches" in (
         done.stdout.splitlines()
     )
+    # Every add-on lives inside the cluster: deleted first, the cluster takes them with it.
+    lines = done.stdout.splitlines()
+    for addon in (
+        "eks-pod-identity-agent",
+        "node-addons-coredns",
+        "observability",
+        "inference-operator",
+        "inference-operator-aws-fsx-csi-driver",
+        "inference-operator-aws-mountpoint-s3-csi-driver",
+        "inference-operator-cert-manager",
+        "inference-operator-metrics-server",
+    ):
+        line = lines.index(f"+- replace  aws:eks/addon:Addon  {addon}")
+        assert lines[line + 1] == (
+            "      replaced because clusterName comes from 'eks', which is deleted before it is "
+            "replaced (replaces: clusterName)"
+        ), addon
     # The outages come before the list, the HyperPod cluster's first.
     outages = done.stdout[done.stdout.index("Outages:") : done.stdout.index("+- replace")]
     assert outages.index("HyperPod cluster `hyperpod`") < outages.index("EKS cluster `eks`")

@@ -2,6 +2,7 @@
 
 import json
 import re
+import subprocess
 
 import pytest
 
@@ -19,6 +20,16 @@ def rendered(tmp_path_factory):
     resources = json.loads((out / "resources.json").read_text())
     graph = (out / "graph.mmd").read_text().splitlines()
     return resources, graph
+
+
+def test_mermaid_parses_the_graph(tmp_path, rendered):
+    _, graph = rendered
+    path = tmp_path / "graph.mmd"
+    path.write_text("\n".join(graph) + "\n")
+    checked = subprocess.run(
+        ["node", str(ROOT / "scripts" / "mermaid_check.mjs"), str(path)], capture_output=True
+    )
+    assert (checked.returncode, checked.stdout) == (0, b"")
 
 
 def parse(graph: list[str]) -> tuple[dict, set]:

@@ -78,6 +78,20 @@ def test_recommend_prints_both_roles_the_aggregated_layout_and_the_threshold(tmp
     assert "routingThreshold" in document
 
 
+def test_recommend_prices_at_ec2_rates_as_lower_bounds_and_says_so(tmp_path, capsys):
+    # No HyperPod rate in the committed table: ml.p5.48xlarge costs EC2's p5.48xlarge rate.
+    status, out, _ = run(tmp_path, capsys, "recommend", RECOMMEND)
+    assert status == 0
+    assert "meets the SLO, at least $" in out
+    assert (
+        out.rstrip()
+        .splitlines()[-1]
+        .startswith("Costs at least: EC2 on-demand rates of the same hardware")
+    )
+    status, out, _ = run(tmp_path, capsys, "recommend", RECOMMEND, "--json")
+    assert json.loads(out)["priceBasis"] == "ec2-on-demand"
+
+
 @pytest.mark.parametrize(
     "text, says",
     [

@@ -79,6 +79,14 @@ def test_render_writes_manifests_resources_and_prints_a_summary(tmp_path, capsys
     out = capsys.readouterr().out
     assert "default/dpd-test" in out
     assert "PD buffer 8 GiB" in out
+    # What the nodes cost, group by group, and sizing.json the same for the PR comment.
+    assert "Cost (on demand in us-west-2" in out
+    assert "  p5-dpd  2 x ml.p5.48xlarge" in out
+    cost = json.loads((tmp_path / "sizing.json").read_text())["cost"]
+    assert [(g["name"], g["count"], g["gpu"]) for g in cost["groups"]] == [
+        ("p5-dpd", 2, True),
+        ("system", 1, False),
+    ]
 
 
 def test_render_of_invalid_config_exits_2_with_one_line_per_problem_and_writes_nothing(

@@ -32,11 +32,12 @@ def test_the_document_has_exactly_the_published_shape():
         "hbm",
         "recommendedPdBufferBytes",
         "findings",
+        "prediction",
     }
     assert set(endpoint["transfers"]) == {"routingThreshold", "maxModelLen", "typicalInput"}
     assert set(endpoint["transfers"]["routingThreshold"]) == TRANSFER_KEYS
     assert set(endpoint["transfers"]["maxModelLen"]) == TRANSFER_KEYS
-    assert endpoint["transfers"]["typicalInput"] is None
+    assert set(endpoint["transfers"]["typicalInput"]) == TRANSFER_KEYS
     assert set(endpoint["hbm"]) == {
         "perGpuBytes",
         "weightsBytesPerGpu",
@@ -67,8 +68,10 @@ def test_the_dev_endpoint_document_carries_the_documented_figures():
         "kvBytesPerTokenPerRank": 40 * 1024,
         "chunkTokens": 256,
         "pdBufferBytes": 8 * GIB,
-        "recommendedPdBufferBytes": 6 * GIB,
+        "recommendedPdBufferBytes": 7 * GIB,
         "findings": [],
+        # Predictions are the performance model's (tests/infra/offline/test_prediction_report.py).
+        "prediction": None,
     }
     assert endpoint["transfers"]["routingThreshold"] == {
         "tokens": 4096,
@@ -97,7 +100,8 @@ def test_the_table_shows_the_figures_people_size_by():
     assert "routingThreshold       4,096     160 MiB         51" in table
     assert "maxModelLen           16,384     640 MiB         12" in table
     assert "headroom              9.912 GiB" in table
-    assert "recommended PD buffer   6 GiB: 32 transfers of 4,096 tokens and one of 16,384" in table
+    assert "typicalInput           5,000     200 MiB         40" in table
+    assert "recommended PD buffer   7 GiB: 32 transfers of 5,000 tokens and one of 16,384" in table
     assert table.endswith("findings                none")
 
 

@@ -1,0 +1,99 @@
+"""What a HyperPod cluster's instance groups cost an hour on demand, group by group.
+
+A group on a training plan is paid for by the plan (up front, whatever runs), so it has no
+on-demand cost here. A GPU group Karpenter scales holds nodes only while pods need them: its
+instanceCount, and so its cost, is the most it can reach. A total counts the groups with a
+price and names those without, so one unpriced CPU group leaves the GPU nodes' cost standing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from components.cluster.instance_groups import is_gpu_group
+from components.cluster.karpenter import autoscaled
+from components.cluster.spec import ClusterSpec
+from components.pricing.prices import PRICES, Price, PriceTable
+
+Billing = Literal["on demand", "on demand, at most", "training plan"]
+
+
+@dataclass(frozen=True)
+class GroupCost:
+    name: str
+    instance_type: str
+    count: int
+    gpu: bool
+    billing: Billing
+    # None when the table has no price for the type in the region.
+    price: Price | None
+
+    @property
+    def billed(self) -> bool:
+        return self.billing != "training plan"
+
+    @property
+    def hourly(self) -> float | None:
+        """On-demand USD an hour for the group; None on a training plan or without a price."""
+        if not self.billed or self.price is None:
+            return None
+        return self.count * self.price.usd_per_hour
+
+
+@dataclass(frozen=True)
+class Total:
+    # USD an hour of the billed groups with a price; None when billed groups exist and none
+    # of them has one.
+    hourly: float | None
+    # The billed groups it leaves out: the table has no price for them.
+    unpriced: list[str]
+    # It counts an EC2 rate: HyperPod charges more, so the total is a lower bound.
+    lower_bound: bool
+
+
+def _total(groups: list[GroupCost]) -> Total:
+    billed = [g for g in groups if g.billed]
+    priced = [(g, g.price) for g in billed if g.price is not None]
+    return Total(
+        hourly=sum(g.count * p.usd_per_hour for g, p in priced) if priced or not billed else None,
+        unpriced=[g.name for g in billed if g.price is None],
+        lower_bound=any(p.lower_bound for _, p in priced),
+    )
+
+
+@dataclass(frozen=True)
+class ClusterCost:
+    region: str
+    groups: list[GroupCost]
+
+    @property
+    def gpu_total(self) -> Total:
+        return _total([g for g in self.groups if g.gpu])
+
+    @property
+    def total(self) -> Total:
+        return _total(self.groups)
+
+
+def cluster_cost(cluster: ClusterSpec, region: str, prices: PriceTable = PRICES) -> ClusterCost:
+    groups = []
+    for group in cluster.instance_groups:
+        billing: Billing = (
+            "training plan"
+            if group.training_plan_arn
+            else "on demand, at most"
+            if autoscaled(cluster, group)
+            else "on demand"
+        )
+        groups.append(
+            GroupCost(
+                name=group.name,
+                instance_type=group.instance_type,
+                count=group.instance_count,
+                gpu=is_gpu_group(group),
+                billing=billing,
+                price=prices.price(group.instance_type, region),
+            )
+        )
+    return ClusterCost(region, groups)

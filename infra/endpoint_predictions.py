@@ -1,0 +1,269 @@
+"""What the performance model predicts for each endpoint with a workload, against its SLO.
+
+For an endpoint whose `workload` says its output tokens, the model (components/performance)
+predicts TTFT, TPOT and output tokens per second for the configured roles at the workload's
+`requestsPerSecond` or `concurrency` (one client when neither is set), and again at the
+autoscaling maxima when they are higher, since those are the most the endpoint can become.
+When that layout misses `workload.slo`, the finding names `endpoints[i].workload` and gives
+the fewest replicas at the endpoint's own tensorParallelSize that meet it, and the cheapest
+layout `plan recommend` finds. A prediction is an estimate: it warns, it never refuses.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.core.findings import Finding, warning
+from components.endpoint.spec import DpdEndpointSpec, Slo
+from components.model.architecture import ModelArchitecture
+from components.performance.endpoint_scenario import scenario_from_endpoint
+from components.performance.predict import Prediction, predict
+from components.performance.recommend import Option, recommend
+from components.performance.scenario import Scenario, ScenarioError
+from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
+from components.pricing.prices import PRICES, Price, PriceTable
+from infra.offline.latency_chart import LatencyCurve
+
+# Request rates the chart sweeps, as multiples of the workload's.
+SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+# The most replicas of a role the suggestion tries.
+MOST_REPLICAS = 16
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """The fewest replicas, at the endpoint's tensorParallelSize, whose prediction meets the
+    SLO; replicas that autoscale are maxima."""
+
+    prefill_replicas: int
+    decode_replicas: int
+    prediction: Prediction
+
+
+@dataclass(frozen=True)
+class EndpointPrediction:
+    configured: Prediction
+    # At the autoscaling maxima, when they exceed the configured replicas.
+    at_maxima: Prediction | None
+    slo: Slo | None
+    # When the judged layout misses the SLO: what would meet it (None: nothing found).
+    suggestion: Suggestion | None
+    recommended: Option | None
+    # USD an hour for the judged layout's GPUs, on demand; None without a price.
+    hourly: float | None
+    # The instance type's price it comes from: on EC2's rate, `hourly` is a lower bound.
+    price: Price | None
+    curve: LatencyCurve
+    # Requests per second offered: the workload's rate, or what its clients send (closed loop).
+    # Beyond a layout's capacity its prediction's own rate is that capacity, not this.
+    load: float
+
+    @property
+    def judged(self) -> Prediction:
+        """The layout held to the SLO: the autoscaling maxima if any, else the configured."""
+        return self.at_maxima or self.configured
+
+    @property
+    def meets_slo(self) -> bool | None:
+        return None if self.slo is None else meets(self.judged, self.slo)
+
+    @property
+    def cost_per_million_output_tokens(self) -> float | None:
+        tokens = self.judged.output_tokens_per_second
+        if self.hourly is None or tokens <= 0:
+            return None
+        return cost_per_million_output_tokens(self.hourly, tokens)
+
+
+def meets(prediction: Prediction, slo: Slo) -> bool:
+    if prediction.saturated:
+        return False
+    ttft_ok = slo.ttft_ms is None or prediction.ttft_ms <= slo.ttft_ms
+    return ttft_ok and (slo.tpot_ms is None or prediction.tpot_ms <= slo.tpot_ms)
+
+
+def _at_rate(scenario: Scenario, rate: float) -> Scenario:
+    workload = scenario.workload.model_copy(
+        update={"requests_per_second": rate, "concurrency": None}
+    )
+    return scenario.model_copy(update={"workload": workload})
+
+
+def _curve(name: str, scenario: Scenario, load: float, slo: Slo | None) -> LatencyCurve:
+    rates = [load * factor for factor in SWEEP]
+    points = [predict(_at_rate(scenario, rate)) for rate in rates]
+    return LatencyCurve(
+        endpoint=name,
+        requests_per_second=rates,
+        # Past its capacity the prefill queue grows without bound: TTFT has no figure.
+        ttft_ms=[math.inf if p.saturated else p.ttft_ms for p in points],
+        tpot_ms=[p.tpot_ms for p in points],
+        slo_ttft_ms=slo.ttft_ms if slo else None,
+        slo_tpot_ms=slo.tpot_ms if slo else None,
+        load=load,
+    )
+
+
+def _suggest(spec: DpdEndpointSpec, architecture: ModelArchitecture, slo: Slo) -> Suggestion | None:
+    """The fewest GPUs meeting the SLO, then the lowest TTFT, over replica counts."""
+    best: Suggestion | None = None
+    for prefill in range(1, MOST_REPLICAS + 1):
+        for decode in range(1, MOST_REPLICAS + 1):
+            scenario = scenario_from_endpoint(
+                spec, architecture, prefill_replicas=prefill, decode_replicas=decode
+            )
+            assert scenario is not None
+            prediction = predict(scenario)
+            if not meets(prediction, slo):
+                continue
+            found = Suggestion(prefill, decode, prediction)
+            if best is None or (prediction.gpus, prediction.ttft_ms) < (
+                best.prediction.gpus,
+                best.prediction.ttft_ms,
+            ):
+                best = found
+            # More decoders only add GPUs from here.
+            break
+    return best
+
+
+def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option | None:
+    """plan recommend's cheapest disaggregated layout at the load, when it can search."""
+    slo = scenario.workload.slo
+    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
+        return None
+    try:
+        hourly = None if price is None else price.usd_per_hour
+        return recommend(_at_rate(scenario, rate), price_per_instance_hour=hourly).disaggregated
+    except ScenarioError:
+        # A search the model can't run gives no layout; the replica suggestion still stands.
+        return None
+
+
+def predict_endpoint(
+    spec: DpdEndpointSpec,
+    architecture: ModelArchitecture,
+    region: str,
+    prices: PriceTable = PRICES,
+) -> EndpointPrediction | None:
+    """None without a workload that says its output tokens; ScenarioError when the model
+    can't predict the layout."""
+    scenario = scenario_from_endpoint(spec, architecture)
+    if scenario is None:
+        return None
+    configured = predict(scenario)
+    at_maxima = None
+    judged_scenario = scenario
+    most = (spec.prefill.max_replicas, spec.decode.max_replicas)
+    if most != (spec.prefill.replicas, spec.decode.replicas):
+        maxima = scenario_from_endpoint(
+            spec, architecture, prefill_replicas=most[0], decode_replicas=most[1]
+        )
+        assert maxima is not None
+        at_maxima, judged_scenario = predict(maxima), maxima
+    judged = at_maxima or configured
+    slo = spec.workload.slo if spec.workload else None
+    missed = slo is not None and not meets(judged, slo)
+    price = prices.price(spec.instance_type, region)
+    load = scenario.workload.requests_per_second or judged.requests_per_second
+    return EndpointPrediction(
+        configured=configured,
+        at_maxima=at_maxima,
+        slo=slo,
+        suggestion=_suggest(spec, architecture, slo) if missed and slo else None,
+        recommended=_recommended(scenario, load, price) if missed else None,
+        hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
+        price=price,
+        curve=_curve(spec.name, judged_scenario, load, slo),
+        load=load,
+    )
+
+
+def ms(value: float) -> str:
+    return f"{value:,.0f} ms" if value >= 100 else f"{value:.3g} ms"
+
+
+def slo_text(slo: Slo) -> str:
+    limits = [("TTFT", slo.ttft_ms), ("TPOT", slo.tpot_ms)]
+    return ", ".join(f"{name} <= {ms(limit)}" for name, limit in limits if limit is not None)
+
+
+def layout(prediction: Prediction) -> str:
+    """`prefill 1x8 GPU, decode 2x8 GPU`: each role's replicas and GPUs a replica."""
+    return ", ".join(f"{r.name} {r.replicas}x{r.gpus // r.replicas} GPU" for r in prediction.roles)
+
+
+def _key(spec: DpdEndpointSpec, role: str) -> str:
+    scales = getattr(spec, role).autoscaling is not None
+    return f"{role}.autoscaling.maxReplicas" if scales else f"{role}.replicas"
+
+
+def _figures(prediction: Prediction) -> str:
+    ttft = (
+        f"TTFT without bound (the layout serves at most "
+        f"{prediction.max_requests_per_second:.3g} requests per second; beyond, the queue grows)"
+        if prediction.saturated
+        else f"TTFT {ms(prediction.ttft_ms)}"
+    )
+    return f"{ttft}, TPOT {ms(prediction.tpot_ms)}"
+
+
+def _advice(spec: DpdEndpointSpec, ep: EndpointPrediction) -> str:
+    found = ep.suggestion
+    if found is None:
+        advice = (
+            f"no layout of up to {MOST_REPLICAS} replicas a role at tensorParallelSize "
+            f"{spec.tensor_parallel_size} meets it"
+        )
+    else:
+        nodes = math.ceil(found.prediction.gpus / DPD_INSTANCE_TYPES[spec.instance_type].gpus)
+        advice = (
+            f"{_key(spec, 'prefill')} {found.prefill_replicas} and {_key(spec, 'decode')} "
+            f"{found.decode_replicas} would ({_figures(found.prediction)}; "
+            f"{found.prediction.gpus} GPUs, {nodes} {spec.instance_type} nodes)"
+        )
+    option = ep.recommended
+    if option is not None:
+        roles = ", ".join(
+            f"{r.name} {r.replicas} x TP{r.tensor_parallel}" for r in option.prediction.roles
+        )
+        advice += f"; plan recommend's cheapest layout: {roles} ({option.prediction.gpus} GPUs)"
+    return advice
+
+
+def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[Finding]:
+    """A warning on `workload` when the judged layout misses the SLO; fields are relative to
+    the endpoint."""
+    if ep.slo is None or ep.meets_slo:
+        return []
+    judged = ep.judged
+    which = "at its autoscaling maxima" if ep.at_maxima else "as configured"
+    return [
+        warning(
+            "slo-missed",
+            "workload",
+            f"at {ep.load:.3g} requests per second the model predicts "
+            f"{_figures(judged)} with {layout(judged)} ({which}), missing the SLO "
+            f"({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
+            "measure before you buy",
+        )
+    ]
+
+
+def review_predictions(
+    spec: DpdEndpointSpec, architecture: ModelArchitecture, region: str
+) -> tuple[EndpointPrediction | None, list[Finding]]:
+    """The endpoint's prediction and its findings; a layout the model can't predict is a
+    warning too, never a refusal."""
+    try:
+        ep = predict_endpoint(spec, architecture, region)
+    except ScenarioError as unpredictable:
+        # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
+        # after it is what the endpoint's user can act on.
+        reason = str(unpredictable).split(": ", 1)[-1]
+        return None, [warning("no-prediction", "workload", f"no prediction: {reason}")]
+    if ep is None:
+        return None, []
+    return ep, prediction_findings(spec, ep)

@@ -1,0 +1,163 @@
+"""What the stack's nodes cost, as the render summary, sizing.json and the PR comment show it.
+
+The figures come from the price table (components/pricing); where it has no price, the report
+says so instead of guessing, and a total counts the groups with a price and names the others.
+A figure on EC2's rate for the same hardware reads "at least", with the caveat said once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from components.cluster.spec import ClusterSpec
+from components.pricing.cluster_cost import ClusterCost, Total, cluster_cost
+from components.pricing.cost import usd
+from components.pricing.prices import EC2_ON_DEMAND, HYPERPOD_ON_DEMAND, at_least, ec2_caveat
+
+HOURS_PER_MONTH = 730
+NO_PRICES = (
+    "the price table has none for this region yet; scripts/derive_hyperpod_prices.py fills it "
+    "from AWS's Price List"
+)
+
+
+def _totals(key: str, total: Total) -> dict[str, Any]:
+    return {key: total.hourly, f"{key}Unpriced": total.unpriced, f"{key}AtLeast": total.lower_bound}
+
+
+def cost_document(cost: ClusterCost) -> dict[str, Any]:
+    return {
+        "region": cost.region,
+        "currency": "USD",
+        "groups": [
+            {
+                "name": g.name,
+                "instanceType": g.instance_type,
+                "count": g.count,
+                "gpu": g.gpu,
+                "billing": g.billing,
+                "hourlyPrice": g.price and g.price.usd_per_hour,
+                "priceBasis": g.price and g.price.basis,
+                "priceSource": g.price and g.price.source,
+                "priceDate": g.price and g.price.date,
+                "hourly": g.hourly,
+            }
+            for g in cost.groups
+        ],
+        **_totals("gpuHourly", cost.gpu_total),
+        **_totals("hourly", cost.total),
+    }
+
+
+def stack_cost(cluster: ClusterSpec, region: str) -> dict[str, Any] | None:
+    """The cost document of the stack's own nodes; None on an existing cluster."""
+    return None if cluster.existing else cost_document(cluster_cost(cluster, region))
+
+
+def _ec2(group: dict[str, Any]) -> bool:
+    return group["priceBasis"] == EC2_ON_DEMAND
+
+
+def _group(group: dict[str, Any]) -> str:
+    nodes = f"{group['count']} x {group['instanceType']}"
+    if group["billing"] == "training plan":
+        return f"{nodes}, paid by its training plan"
+    if group["hourly"] is None:
+        return f"{nodes}, no price in the table"
+    price = usd(group["hourlyPrice"]) + (" (EC2)" if _ec2(group) else "")
+    amount = f"{usd(group['hourly'])}/h"
+    if group["billing"] == "on demand, at most":
+        amount = f"at most {amount}" + (" at EC2's rate" if _ec2(group) else "")
+    else:
+        amount = at_least(_ec2(group)) + amount
+    return f"{nodes} at {price} = {amount}"
+
+
+def _amount(doc: dict[str, Any], key: str) -> str:
+    hourly = doc[key]
+    if hourly is None:
+        return "unknown (no group has a price)"
+    amount = (
+        f"{at_least(doc[f'{key}AtLeast'])}{usd(hourly)}/h, "
+        f"about {usd(hourly * HOURS_PER_MONTH)} a month"
+    )
+    unpriced = doc[f"{key}Unpriced"]
+    return f"{amount}, leaving out {', '.join(unpriced)} (no price)" if unpriced else amount
+
+
+def _unpriced(doc: dict[str, Any]) -> bool:
+    """No group has a price: totals would only say unknown."""
+    return all(g["hourlyPrice"] is None for g in doc["groups"])
+
+
+def cost_headline(doc: dict[str, Any]) -> str:
+    return f"on demand in {doc['region']}"
+
+
+def cost_notes(doc: dict[str, Any]) -> list[str]:
+    """Where the prices come from: the caveat of EC2's rates, the date of HyperPod's."""
+    priced = [g for g in doc["groups"] if g["hourlyPrice"] is not None]
+    notes = []
+    ec2 = [f"{g['priceSource']}, {g['priceDate']}" for g in priced if _ec2(g)]
+    if ec2:
+        notes.append(f"At least: {ec2_caveat(ec2)}.")
+    hyperpod = sorted({g["priceDate"] for g in priced if g["priceBasis"] == HYPERPOD_ON_DEMAND})
+    if hyperpod:
+        notes.append(
+            f"HyperPod's on-demand rates from AWS's Price List, published {', '.join(hyperpod)}."
+        )
+    return notes
+
+
+def cost_lines(doc: dict[str, Any] | None) -> list[str]:
+    """The summary's lines: each group, the GPU nodes and all nodes an hour, then the notes."""
+    if doc is None or not doc["groups"]:
+        return ["  the nodes are the existing cluster's (cluster.existing), billed there"]
+    width = max(len(g["name"]) for g in doc["groups"])
+    lines = [f"  {g['name']:<{width}}  {_group(g)}" for g in doc["groups"]]
+    if _unpriced(doc):
+        return [*lines, f"  no prices: {NO_PRICES}"]
+    return [
+        *lines,
+        f"  GPU nodes {_amount(doc, 'gpuHourly')}",
+        f"  all nodes {_amount(doc, 'hourly')}",
+        *(f"  {note}" for note in cost_notes(doc)),
+    ]
+
+
+def _was(head: dict[str, Any], base: dict[str, Any] | None, key: str) -> str:
+    """How a total differed at the base; nothing when it did not, or the base had no nodes."""
+    if base is None or not base["groups"] or head[key] == base[key]:
+        return ""
+    return f" (was {'unknown' if base[key] is None else usd(base[key]) + '/h'})"
+
+
+def cost_markdown(head: dict[str, Any] | None, base: dict[str, Any] | None) -> list[str]:
+    """The PR comment's cost section: each group, and the totals beside the base's."""
+    if head is None or not head["groups"]:
+        return []
+    lines = [
+        f"**Cost** ({cost_headline(head)}):",
+        "",
+        "| Group | Nodes | Billing | An hour |",
+        "|---|---|---|---|",
+    ]
+    for g in head["groups"]:
+        hourly = "no price in the table"
+        if g["hourly"] is not None:
+            hourly = f"{at_least(_ec2(g))}{usd(g['hourly'])}"
+        if g["billing"] == "training plan":
+            hourly = "training plan"
+        lines.append(
+            f"| `{g['name']}` | {g['count']} x `{g['instanceType']}` | {g['billing']} | {hourly} |"
+        )
+    if _unpriced(head):
+        return [*lines, "", f"No prices: {NO_PRICES}."]
+    lines += [
+        "",
+        f"GPU nodes: {_amount(head, 'gpuHourly')}{_was(head, base, 'gpuHourly')}; "
+        f"all nodes: {_amount(head, 'hourly')}{_was(head, base, 'hourly')}.",
+    ]
+    for note in cost_notes(head):
+        lines += ["", note]
+    return lines
