@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import AfterValidator
 
 REGION_TABLE_PATH = Path(__file__).with_name("hyperpod_regions.json")
 _TABLE = json.loads(REGION_TABLE_PATH.read_text())
@@ -67,3 +70,13 @@ def arn_parts(arn: str) -> dict[str, str]:
     """The `region` and `account` of an ARN; empty strings where the ARN has none."""
     parts = _ARN.match(arn)
     return parts.groupdict() if parts else {"region": "", "account": ""}
+
+
+def _known_region(value: str) -> str:
+    if value not in KNOWN_REGIONS:
+        raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
+    return value
+
+
+# A region name a setting may give, such as us-west-2.
+AwsRegion = Annotated[str, AfterValidator(_known_region)]

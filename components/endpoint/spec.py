@@ -15,7 +15,7 @@ from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_valida
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
-from components.core.regions import KNOWN_REGIONS
+from components.core.regions import AwsRegion
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
@@ -63,7 +63,7 @@ class S3ModelSource(Spec):
     prefix: str = Field(min_length=1)
     # The stack's model bucket and region when absent.
     bucket: str | None = None
-    region: str | None = None
+    region: AwsRegion | None = None
 
     @field_validator("bucket")
     @classmethod
@@ -82,13 +82,6 @@ class S3ModelSource(Spec):
                 f"it is an S3 URI, while prefix is the key within the bucket: write "
                 f"bucket: {bucket} and prefix: {key or '<folder of the weights>'}"
             )
-        return value
-
-    @field_validator("region")
-    @classmethod
-    def _aws_region(cls, value: str | None) -> str | None:
-        if value is not None and value not in KNOWN_REGIONS:
-            raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
         return value
 
 

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.core.regions import KNOWN_REGIONS
+from components.core.regions import AwsRegion
 from components.core.spec import Spec
 from components.endpoint.spec import Workload
 from components.model.architecture import ModelArchitecture
@@ -134,7 +134,7 @@ class Scenario(Spec):
     # --mem-fraction-static); the rest holds activations and the CUDA context.
     gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
     # For prices; None: the price table's default.
-    region: str | None = None
+    region: AwsRegion | None = None
     name: str | None = None
     description: str | None = None
     # Speculative decoding (e.g. mtp3, eagle3): drafts this many tokens per step.
@@ -195,13 +195,6 @@ class Scenario(Spec):
         if isinstance(value, str):
             lowered = value.lower().replace("-", "").replace("_", "")
             return {"tensorrtllm": "trtllm", "trtllm": "trtllm"}.get(lowered, lowered)
-        return value
-
-    @field_validator("region")
-    @classmethod
-    def _aws_region(cls, value: str | None) -> str | None:
-        if value is not None and value not in KNOWN_REGIONS:
-            raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
         return value
 
     @model_validator(mode="after")
