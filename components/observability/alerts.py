@@ -45,32 +45,22 @@ class AlertRule:
 
 def _slo_rules(endpoint: WatchedEndpoint) -> list[AlertRule]:
     where = f"{endpoint.namespace}/{endpoint.name}"
-    rules = []
-    if endpoint.ttft_ms is not None:
-        rules.append(
-            AlertRule(
-                title=f"{where} time to first token above SLO",
-                expr=queries.ttft_p90(endpoint.name, endpoint.namespace),
-                above=endpoint.ttft_ms / 1000,
-                for_=SLO_FOR,
-                summary=f"p90 time to first token of {where} is above its SLO of "
-                f"{endpoint.ttft_ms:g} ms",
-                severity="warning",
-            )
+    targets = (
+        ("time to first token", endpoint.ttft_ms, queries.ttft_p90),
+        ("time per output token", endpoint.tpot_ms, queries.tpot_p90),
+    )
+    return [
+        AlertRule(
+            title=f"{where} {what} above SLO",
+            expr=p90(endpoint.name, endpoint.namespace),
+            above=slo_ms / 1000,
+            for_=SLO_FOR,
+            summary=f"p90 {what} of {where} is above its SLO of {slo_ms:g} ms",
+            severity="warning",
         )
-    if endpoint.tpot_ms is not None:
-        rules.append(
-            AlertRule(
-                title=f"{where} time per output token above SLO",
-                expr=queries.tpot_p90(endpoint.name, endpoint.namespace),
-                above=endpoint.tpot_ms / 1000,
-                for_=SLO_FOR,
-                summary=f"p90 time per output token of {where} is above its SLO of "
-                f"{endpoint.tpot_ms:g} ms",
-                severity="warning",
-            )
-        )
-    return rules
+        for what, slo_ms, p90 in targets
+        if slo_ms is not None
+    ]
 
 
 def _blind_autoscaling(endpoint: WatchedEndpoint) -> list[AlertRule]:
