@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
 from components.endpoint.spec import DpdEndpointSpec
@@ -67,24 +68,47 @@ def _hbm(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
             )
         )
     if hbm.kv_pool_bytes_per_gpu <= 0:
-        tp = sizing.tensor_parallel_size
-        needed = math.ceil(100 * hbm.weights_bytes_per_gpu / hbm.per_gpu_bytes) / 100
-        allowed = []
-        if needed < 1:
-            allowed.append(f"above {needed}")
-        if tp < instance.gpus:
-            allowed.append("a larger tensorParallelSize")
-        found.append(
-            error(
-                "weights-exceed-utilization",
-                _utilization_key(spec),
-                f"{utilization} gives vLLM {format_bytes(hbm.utilization_bytes)} of the {gpu}, "
-                f"but the weights take {format_bytes(hbm.weights_bytes_per_gpu)} per GPU at "
-                f"tensorParallelSize {tp}, leaving no KV cache; allowed: "
-                f"{' or '.join(allowed) or 'none: the weights need GPUs with more memory'}",
-            )
-        )
+        found.append(_weights_beyond_utilization(spec, sizing))
     return found
+
+
+def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -> Finding:
+    hbm, instance = sizing.hbm, sizing.instance
+    tp = sizing.tensor_parallel_size
+    weights = format_bytes(hbm.weights_bytes_per_gpu)
+    gpu = f"{format_bytes(hbm.per_gpu_bytes)} {instance.gpu} of {instance.name}"
+    # The most vLLM can have: the GPU less the PD buffer and the CUDA overhead beside it.
+    room = hbm.per_gpu_bytes - hbm.pd_buffer_bytes - hbm.overhead_bytes
+    if hbm.weights_bytes_per_gpu < room:
+        needed = math.ceil(100 * hbm.weights_bytes_per_gpu / hbm.per_gpu_bytes) / 100
+        return error(
+            "weights-exceed-utilization",
+            _utilization_key(spec),
+            f"{hbm.gpu_memory_utilization} gives vLLM {format_bytes(hbm.utilization_bytes)} of "
+            f"the {gpu}, but the weights take {weights} per GPU at tensorParallelSize {tp}, "
+            f"leaving no KV cache; allowed: above {needed}",
+        )
+    roomier = [
+        name
+        for name, other in DPD_INSTANCE_TYPES.items()
+        if other.hbm_bytes_per_gpu - hbm.pd_buffer_bytes - hbm.overhead_bytes
+        > hbm.weights_bytes_per_gpu
+    ]
+    allowed = ["a larger tensorParallelSize"] if tp < instance.gpus else []
+    if roomier:
+        allowed.append(f"an instanceType with more memory per GPU ({', '.join(roomier)})")
+    if (buffer_room := hbm.per_gpu_bytes - hbm.overhead_bytes - hbm.weights_bytes_per_gpu) > 0:
+        allowed.append(f"a pdBufferSize under {format_bytes(buffer_room)}")
+    allowed.append("quantized weights (a lower architecture.weightBytesPerParameter)")
+    return error(
+        "weights-exceed-utilization",
+        _utilization_key(spec),
+        f"the weights do not fit on {instance.name} at tensorParallelSize {tp}, at any "
+        f"gpuMemoryUtilization: they take {weights} per GPU, and each {gpu} has "
+        f"{format_bytes(max(room, 0))} for vLLM beside the {format_bytes(hbm.pd_buffer_bytes)} "
+        f"pdBufferSize and {format_bytes(hbm.overhead_bytes)} of CUDA overhead; allowed: "
+        f"{', or '.join(allowed)}",
+    )
 
 
 def _pd_buffer(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:

@@ -174,9 +174,26 @@ def test_weights_beyond_the_utilization_share_say_what_share_they_need():
     assert text.endswith("allowed: above 0.21")
 
 
-def test_weights_beyond_the_gpu_need_more_tensor_parallelism_or_more_memory():
+def test_weights_beyond_the_gpu_say_they_do_not_fit_and_what_would():
     at_tp_4 = {"tensorParallelSize": 4, "prefill": {"gpus": 4}, "decode": {"gpus": 4}}
     text = message("weights-exceed-utilization", architecture="llama-3.1-405b", **at_tp_4)
-    assert text.endswith("allowed: a larger tensorParallelSize")
-    text = message("weights-exceed-utilization", architecture="llama-3.1-405b")
-    assert text.endswith("allowed: none: the weights need GPUs with more memory")
+    assert text.startswith(
+        "the weights do not fit on ml.p5.48xlarge at tensorParallelSize 4, at any "
+        "gpuMemoryUtilization: they take 188.6 GiB per GPU"
+    )
+    assert text.endswith(
+        "allowed: a larger tensorParallelSize, or an instanceType with more memory per GPU "
+        "(ml.p6-b300.48xlarge), or quantized weights (a lower architecture.weightBytesPerParameter)"
+    )
+
+
+def test_deepseek_v3_on_h100s_is_pointed_at_larger_gpus_not_at_a_utilization_above_0_99():
+    # 671B FP8 parameters over 8 ranks is 78.11 GiB per GPU: under an H100's 79.65 GiB, but
+    # not beside the 8 GiB PD buffer and the CUDA overhead.
+    text = message("weights-exceed-utilization", architecture="deepseek-v3")
+    assert "above 0.99" not in text
+    assert text.endswith(
+        "allowed: an instanceType with more memory per GPU (ml.p5e.48xlarge, ml.p5en.48xlarge, "
+        "ml.p6-b200.48xlarge, ml.p6-b300.48xlarge), or quantized weights (a lower "
+        "architecture.weightBytesPerParameter)"
+    )
