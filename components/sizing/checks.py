@@ -100,10 +100,11 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
     if (buffer_room := hbm.per_gpu_bytes - hbm.overhead_bytes - hbm.weights_bytes_per_gpu) > 0:
         allowed.append(f"a pdBufferSize under {format_bytes(buffer_room)}")
     allowed.append("quantized weights (a lower architecture.weightBytesPerParameter)")
+    # No utilization would do, so the line names the instance type rather than the utilization.
     return error(
         "weights-exceed-utilization",
-        _utilization_key(spec),
-        f"the weights do not fit on {instance.name} at tensorParallelSize {tp}, at any "
+        "instanceType",
+        f"{instance.name} cannot hold the weights at tensorParallelSize {tp}, at any "
         f"gpuMemoryUtilization: they take {weights} per GPU, and each {gpu} has "
         f"{format_bytes(max(room, 0))} for vLLM beside the {format_bytes(hbm.pd_buffer_bytes)} "
         f"pdBufferSize and {format_bytes(hbm.overhead_bytes)} of CUDA overhead; allowed: "

@@ -36,17 +36,18 @@ def test_the_documented_example_sizes_without_findings():
     [
         ({"pdBufferSize": "32GiB"}, "hbm-overcommitted", "error", "pdBufferSize"),
         (
-            {"architecture": "llama-3.1-405b"},
+            {"gpuMemoryUtilization": 0.2},
             "weights-exceed-utilization",
             "error",
             "gpuMemoryUtilization",
         ),
         (
-            {"architecture": "llama-3.1-405b", "decode": {"gpuMemoryUtilization": 0.9}},
+            {"decode": {"gpuMemoryUtilization": 0.2}},
             "weights-exceed-utilization",
             "error",
             "decode.gpuMemoryUtilization",
         ),
+        ({"architecture": "llama-3.1-405b"}, "weights-exceed-utilization", "error", "instanceType"),
         (
             {"maxModelLen": 131072, "pdBufferSize": "4GiB"},
             "max-model-len-exceeds-pd-buffer",
@@ -178,7 +179,7 @@ def test_weights_beyond_the_gpu_say_they_do_not_fit_and_what_would():
     at_tp_4 = {"tensorParallelSize": 4, "prefill": {"gpus": 4}, "decode": {"gpus": 4}}
     text = message("weights-exceed-utilization", architecture="llama-3.1-405b", **at_tp_4)
     assert text.startswith(
-        "the weights do not fit on ml.p5.48xlarge at tensorParallelSize 4, at any "
+        "ml.p5.48xlarge cannot hold the weights at tensorParallelSize 4, at any "
         "gpuMemoryUtilization: they take 188.6 GiB per GPU"
     )
     assert text.endswith(
