@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Iterable
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field, field_validator
 
@@ -15,7 +15,7 @@ from components.core.kubernetes_names import LabelKey
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.network.spec import AzId
-from components.operator.versions import at_least
+from components.operator.versions import addon_release, at_least
 
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.
@@ -33,7 +33,10 @@ EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
 VPC_CNI_MINIMUM = "v1.18.3"
 # Karpenter's duration format for disruption.consolidateAfter (its NodePool CRD, karpenter.sh/v1).
 CONSOLIDATE_AFTER = r"^(([0-9]+(s|m|h))+|Never)$"
-IamArn = Annotated[str, Field(pattern=r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$")]
+IamArn = shaped_str(
+    r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$",
+    "must be an IAM role or user ARN such as arn:aws:iam::123456789012:role/name",
+)
 
 
 # SageMaker's limits on an instance group's Kubernetes labels and taints (API reference,
@@ -92,9 +95,14 @@ class InstanceGroupSpec(Spec):
     ebs_volume_size_gb: int = Field(500, ge=1, le=16384)
     # None runs both deep health checks on GPU groups and none on CPU groups.
     deep_health_checks: list[Literal["InstanceStress", "InstanceConnectivity"]] | None = None
-    training_plan_arn: str | None = Field(
-        None, pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$"
-    )
+    training_plan_arn: (
+        shaped_str(  # type: ignore[valid-type]
+            r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$",
+            "must be a SageMaker training plan ARN such as "
+            "arn:aws:sagemaker:us-west-2:123456789012:training-plan/name",
+        )
+        | None
+    ) = None
     labels: dict[LabelKey, NodeValue] = {}
     taints: list[Taint] = []
 
@@ -114,16 +122,25 @@ class InstanceGroupSpec(Spec):
 class ExistingCluster(Spec):
     """A HyperPod EKS cluster you already run: this stack then manages only what runs in it."""
 
-    eks_cluster_name: str = Field(min_length=1, max_length=100, pattern=EKS_NAME)
-    hyperpod_cluster_arn: str = Field(
-        pattern=r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$"
+    eks_cluster_name: shaped_str(  # type: ignore[valid-type]
+        EKS_NAME,
+        "must be an EKS cluster name: 1 to 100 letters, digits, '-' or '_', starting with a "
+        "letter or digit",
+        max_length=100,
+    )
+    hyperpod_cluster_arn: shaped_str(  # type: ignore[valid-type]
+        r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$",
+        "must be a HyperPod cluster ARN such as "
+        "arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdef012345 (its ClusterArn in "
+        "`aws sagemaker list-clusters`)",
     )
 
 
 class AddonVersions(Spec):
     """Pinned EKS add-on versions; unset ones take EKS's default for the Kubernetes version."""
 
-    vpc_cni: str | None = Field(None, pattern=r"^v\d+\.\d+\.\d+(-eksbuild\.\d+)?$")
+    # The example is a release EKS lists (squareops/terraform-aws-eks-addons#79 pins it).
+    vpc_cni: addon_release("v1.19.0-eksbuild.1") | None = None  # type: ignore[valid-type]
     kube_proxy: AddonVersion | None = None
     coredns: AddonVersion | None = None
     pod_identity_agent: AddonVersion | None = None

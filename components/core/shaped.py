@@ -23,3 +23,13 @@ def shaped(pattern: str, says: str, max_length: int | None = None) -> AfterValid
 
 def shaped_str(pattern: str, says: str, max_length: int | None = None) -> object:
     return Annotated[str, shaped(pattern, says, max_length)]
+
+
+def resource_id(prefix: str, what: str) -> object:
+    """An AWS resource ID such as vpc-0123456789abcdef0: `prefix`, '-' and 8 to 17 hex digits
+    (from the older 8-digit form to the current 17)."""
+    return shaped_str(
+        rf"{prefix}-[0-9a-f]{{8,17}}",
+        f"must be {what}: {prefix}- and 8 to 17 lowercase hex digits, such as "
+        f"{prefix}-0123456789abcdef0",
+    )

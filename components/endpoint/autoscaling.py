@@ -38,6 +38,7 @@ from pydantic import Field
 
 from components.core.findings import Finding, error
 from components.core.promql import promql_problem
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
@@ -71,7 +72,15 @@ class RoleAutoscaling(Spec):
     query: str | None = Field(None, min_length=1)
     metric_type: Literal["Average", "Value"] = "Average"
     # The AMP workspace to query; the stack's own when observability is on.
-    server_address: str | None = Field(None, pattern=SERVER_ADDRESS)
+    server_address: (
+        shaped_str(  # type: ignore[valid-type]
+            SERVER_ADDRESS,
+            "must be an Amazon Managed Prometheus workspace address such as "
+            "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
+            "0123-456789abcdef, without a trailing '/'",
+        )
+        | None
+    ) = None
     # Optional windows, with the CRD's names and its defaults when unset.
     polling_interval: int | None = _Seconds
     cooldown_period: int | None = _Seconds

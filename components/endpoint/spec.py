@@ -16,7 +16,7 @@ from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_valida
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
 from components.core.regions import AwsRegion
-from components.core.shaped import shaped_str
+from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import Role, RoleAutoscaling
@@ -36,8 +36,9 @@ RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 # What Kubernetes accepts as an object name or namespace (RFC 1123 label).
 K8S_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 # The CRD's own patterns. modelName's has no end anchor, so it only constrains how the
-# name starts (which is what lets "Llama-3.3-70B-Instruct" through).
-MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}"
+# name starts (which is what lets "Llama-3.3-70B-Instruct" through); `(?s:.*)` ends it here, as
+# shaped_str matches whole values.
+MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}(?s:.*)"
 ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
 HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
 KubernetesName = shaped_str(
@@ -86,11 +87,7 @@ class S3ModelSource(Spec):
 
 
 class FsxModelSource(Spec):
-    file_system_id: shaped_str(  # type: ignore[valid-type]
-        r"^fs-[0-9a-f]{8,17}$",
-        "must be an FSx file system ID: fs- and 8 to 17 lowercase hex digits, such as "
-        "fs-0123456789abcdef0",
-    )
+    file_system_id: resource_id("fs", "an FSx file system ID")  # type: ignore[valid-type]
     # FSx for Lustre's own shapes (SageMaker API reference, ClusterFsxLustreConfig).
     dns_name: (
         shaped_str(  # type: ignore[valid-type]
@@ -199,7 +196,14 @@ class KvCache(Spec):
 
 
 class ModelMetrics(Spec):
-    path: str | None = Field(None, pattern=r"^/[a-zA-Z0-9\-_./]*$")
+    path: (
+        shaped_str(  # type: ignore[valid-type]
+            r"^/[a-zA-Z0-9\-_./]*$",
+            "must be a URL path of letters, digits, '-', '_', '.' or '/', starting with '/', "
+            "such as /metrics",
+        )
+        | None
+    ) = None
     port: int | None = Field(None, ge=1024, le=65535)
 
 
@@ -232,10 +236,16 @@ class CustomCertificateConfig(Spec):
     Inference"). The certificate must be Issued, in the stack's region and account (checked in
     infra/region_checks.py); the patterns are the CRD's."""
 
-    acm_arn: str = Field(pattern=r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$")
-    domain_name: str = Field(
+    acm_arn: shaped_str(  # type: ignore[valid-type]
+        r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$",
+        "must be an ACM certificate ARN such as "
+        "arn:aws:acm:us-west-2:123456789012:certificate/0123abcd-4567-89ef-0123-456789abcdef",
+    )
+    domain_name: shaped_str(  # type: ignore[valid-type]
+        r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
+        "must be a lowercase DNS name such as inference.example.com: dot-separated labels of "
+        "letters, digits or '-', at most 253 characters",
         max_length=253,
-        pattern=r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
     )
 
 
@@ -329,7 +339,12 @@ class DpdEndpointSpec(Spec):
     name: KubernetesName  # type: ignore[valid-type]
     namespace: KubernetesName = "default"  # type: ignore[valid-type]
     endpoint_name: SageMakerEndpointName | None = None  # type: ignore[valid-type]
-    model_name: str = Field(max_length=63, pattern=MODEL_NAME)
+    model_name: shaped_str(  # type: ignore[valid-type]
+        MODEL_NAME,
+        "must be at most 63 characters, starting with a letter or digit, such as "
+        "Llama-3.3-70B-Instruct (the operator's rule)",
+        max_length=63,
+    )
     model_source: ModelSource
     instance_type: str
     image: shaped_str(  # type: ignore[valid-type]

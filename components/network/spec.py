@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BeforeValidator, Field
 
 from components.core.cidrs import NEVER_ROUTED, special_range
-from components.core.shaped import shaped_str
+from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec
 
 # The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
@@ -71,17 +71,17 @@ def is_az_name(zone: str) -> bool:
     return re.fullmatch(AZ_NAME, zone) is not None
 
 
-SUBNET_ID = r"^subnet-[0-9a-f]{8,17}$"
+SubnetId = resource_id("subnet", "a subnet ID")
 
 
 class ExistingNetwork(Spec):
     """A VPC you already run: its private subnets by AZ ID, and optionally its security group."""
 
-    vpc_id: str = Field(pattern=r"^vpc-[0-9a-f]{8,17}$")
-    private_subnet_ids: dict[AzId, Annotated[str, Field(pattern=SUBNET_ID)]] = Field(min_length=1)
+    vpc_id: resource_id("vpc", "a VPC ID")  # type: ignore[valid-type]
+    private_subnet_ids: dict[AzId, SubnetId] = Field(min_length=1)  # type: ignore[valid-type]
     # Without one, the EFA security group is created in the VPC; with one, only the EFA rules
     # it lacks are added to it.
-    security_group_id: str | None = Field(None, pattern=r"^sg-[0-9a-f]{8,17}$")
+    security_group_id: resource_id("sg", "a security group ID") | None = None  # type: ignore[valid-type]
 
 
 class NetworkSpec(Spec):

@@ -6,11 +6,17 @@ from typing import Literal
 
 from pydantic import Field
 
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.observability.versions import DEFAULT_ADDON_VERSION
-from components.operator.versions import ADDON_VERSION
+from components.operator.versions import addon_release
 
 WORKSPACE_ARN = r"^arn:aws[a-z-]*:aps:[a-z0-9-]+:[0-9]{12}:workspace/ws-[a-zA-Z0-9-]+$"
+WorkspaceArn = shaped_str(
+    WORKSPACE_ARN,
+    "must be an Amazon Managed Prometheus workspace ARN such as "
+    "arn:aws:aps:us-west-2:123456789012:workspace/ws-0123abcd-4567-89ef-0123-456789abcdef",
+)
 
 
 class InferenceMetrics(Spec):
@@ -30,9 +36,9 @@ class GrafanaSpec(Spec):
 
 class ObservabilitySpec(Spec):
     enabled: bool = False
-    addon_version: str = Field(DEFAULT_ADDON_VERSION, pattern=ADDON_VERSION)
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION  # type: ignore[valid-type]
     # An Amazon Managed Prometheus workspace to write to; None creates one for the stack.
-    prometheus_workspace_arn: str | None = Field(None, pattern=WORKSPACE_ARN)
+    prometheus_workspace_arn: WorkspaceArn | None = None  # type: ignore[valid-type]
     # Set to create a Grafana workspace; None creates none.
     grafana: GrafanaSpec | None = None
     inference_metrics: InferenceMetrics = InferenceMetrics()

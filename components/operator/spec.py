@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from components.core.spec import Spec
 from components.operator.versions import (
-    ADDON_VERSION,
     DEFAULT_ADDON_VERSION,
     DEPENDENCY_MINIMUMS,
-    OPERATOR_VERSION,
+    OperatorVersion,
+    addon_release,
 )
 
 
@@ -19,19 +21,23 @@ class InstalledOperator(Spec):
     Name its operator version, or the add-on version found in the cluster.
     """
 
-    operator_version: str | None = Field(None, pattern=OPERATOR_VERSION)
-    addon_version: str | None = Field(None, pattern=ADDON_VERSION)
+    operator_version: OperatorVersion | None = None  # type: ignore[valid-type]
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) | None = None  # type: ignore[valid-type]
+
+
+def _pin(addon: str) -> object:
+    """A pinned version of `addon`: its floor when unset, and the example when refused."""
+    floor = DEPENDENCY_MINIMUMS[addon]
+    return Annotated[addon_release(floor), Field(default=floor)]
 
 
 class DependencyVersions(Spec):
     """Pins of the add-ons the operator needs; each at least its floor."""
 
-    s3_csi_driver: str = Field(
-        DEPENDENCY_MINIMUMS["aws-mountpoint-s3-csi-driver"], pattern=ADDON_VERSION
-    )
-    fsx_csi_driver: str = Field(DEPENDENCY_MINIMUMS["aws-fsx-csi-driver"], pattern=ADDON_VERSION)
-    metrics_server: str = Field(DEPENDENCY_MINIMUMS["metrics-server"], pattern=ADDON_VERSION)
-    cert_manager: str = Field(DEPENDENCY_MINIMUMS["cert-manager"], pattern=ADDON_VERSION)
+    s3_csi_driver: _pin("aws-mountpoint-s3-csi-driver")  # type: ignore[valid-type]
+    fsx_csi_driver: _pin("aws-fsx-csi-driver")  # type: ignore[valid-type]
+    metrics_server: _pin("metrics-server")  # type: ignore[valid-type]
+    cert_manager: _pin("cert-manager")  # type: ignore[valid-type]
 
     def by_addon(self) -> dict[str, tuple[str, str]]:
         """EKS add-on name -> (setting, version)."""
@@ -44,9 +50,9 @@ class DependencyVersions(Spec):
 
 
 class OperatorSpec(Spec):
-    addon_version: str = Field(DEFAULT_ADDON_VERSION, pattern=ADDON_VERSION)
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION  # type: ignore[valid-type]
     # The operator an add-on version newer than this project's table ships.
-    operator_version: str | None = Field(None, pattern=OPERATOR_VERSION)
+    operator_version: OperatorVersion | None = None  # type: ignore[valid-type]
     dependency_versions: DependencyVersions = DependencyVersions()
     # Create the role that downloads gated JumpStart models.
     gated_models: bool = False

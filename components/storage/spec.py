@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pydantic import Field
-
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 
 S3_NAME = r"^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$"
@@ -18,8 +17,20 @@ _IPV4_SHAPE = r"^\d+\.\d+\.\d+\.\d+$"
 KMS_KEY_ARN = r"^arn:aws[a-z-]*:kms:[a-z0-9-]+:[0-9]{12}:key/.+$"
 
 
+_S3_SHAPE = (
+    "must be 3 to 63 lowercase letters, digits, '.' or '-', starting and ending with a letter "
+    "or digit"
+)
+KmsKeyArn = shaped_str(
+    KMS_KEY_ARN,
+    "must be a KMS key ARN such as "
+    "arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+)
+
+
 class BucketSpec(Spec):
-    name: str | None = Field(None, pattern=S3_NAME)
+    # The shape only: infra/stack_checks.py holds every name, derived ones too, to S3's rules.
+    name: shaped_str(S3_NAME, f"S3 bucket names {_S3_SHAPE}") | None = None  # type: ignore[valid-type]
 
 
 class ModelBucketSpec(BucketSpec):
@@ -34,7 +45,7 @@ class BucketsSpec(Spec):
     tls: BucketSpec = BucketSpec()
     # Customer managed key for the data buckets; SSE-S3 when unset. Access logs always use
     # SSE-S3, the only encryption S3 server access logging delivers to.
-    kms_key_arn: str | None = Field(None, pattern=KMS_KEY_ARN)
+    kms_key_arn: KmsKeyArn | None = None  # type: ignore[valid-type]
     # Protect every bucket: `pulumi destroy` then fails until `pulumi state unprotect`.
     protect: bool = False
 
@@ -42,10 +53,7 @@ class BucketsSpec(Spec):
 def bucket_name_problem(name: str) -> str | None:
     """Why S3 would refuse `name` as a general purpose bucket name, if it would."""
     if not re.match(S3_NAME, name):
-        return (
-            "must be 3 to 63 lowercase letters, digits, '.' or '-', starting and ending with a "
-            "letter or digit"
-        )
+        return _S3_SHAPE
     if ".." in name or re.match(_IPV4_SHAPE, name):
         return "must not hold two adjacent periods or look like an IP address"
     if name.startswith(S3_RESERVED_PREFIXES) or name.endswith(S3_RESERVED_SUFFIXES):

@@ -162,7 +162,8 @@ CASES: dict[str, tuple[Callable[[], Config], str]] = {
     ),
     "an existing EKS cluster name EKS refuses": (
         lambda: existing_cluster("_dpd"),
-        "hyperpod-dpd:cluster.existing.eksClusterName: '_dpd' is not allowed; must match pattern",
+        "hyperpod-dpd:cluster.existing.eksClusterName: '_dpd' is not allowed; must be an EKS "
+        "cluster name: 1 to 100 letters, digits, '-' or '_', starting with a letter or digit",
     ),
     "a vpc-cni add-on below the floor": (
         lambda: cluster_with(addonVersions={"vpcCni": "v1.18.2-eksbuild.1"}),

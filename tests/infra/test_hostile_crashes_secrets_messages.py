@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ByteSize, TypeAdapter
 
 from components.model.hf_config import MAX_CONFIG_BYTES
 from infra.__main__ import main
+from infra.stack_settings import StackSettings
 from tests.support import config_file, dev_config, render
 
 EP = "hyperpod-dpd:endpoints[0]"
@@ -46,6 +48,27 @@ def role(name: str, **changes: Any) -> Change:
 def gpu_group(**changes: Any) -> Change:
     def change(config: dict[str, Any], _: Path) -> None:
         config["hyperpod-dpd:cluster"]["instanceGroups"][0].update(changes)
+
+    return change
+
+
+def cluster(**changes: Any) -> Change:
+    def change(config: dict[str, Any], _: Path) -> None:
+        config["hyperpod-dpd:cluster"].update(changes)
+
+    return change
+
+
+def existing_network(**changes: Any) -> Change:
+    """The dev stack in a VPC of its own, with `changes` to that VPC's IDs."""
+
+    def change(config: dict[str, Any], _: Path) -> None:
+        subnets = {"usw2-az2": "subnet-0123456789abcdef0", "usw2-az3": "subnet-0123456789abcdef1"}
+        existing = {"vpcId": "vpc-0123456789abcdef0", "privateSubnetIds": subnets, **changes}
+        config["hyperpod-dpd:network"] = {
+            "availabilityZoneIds": ["usw2-az2", "usw2-az3"],
+            "existing": existing,
+        }
 
     return change
 
@@ -342,6 +365,114 @@ MESSAGES = {
         endpoint(pdBufferSize=-1),
         f"{EP}.pdBufferSize: -1 is not allowed; must be a size such as 8GiB",
     ),
+    # Identifiers AWS and the operator check against a pattern: refused in words, with an
+    # example of a value they take, never with the regex.
+    "an IAM role named where its ARN goes": (
+        cluster(adminRoleArns=["dpd-admins"]),
+        "hyperpod-dpd:cluster.adminRoleArns[0]: 'dpd-admins' is not allowed; must be an IAM role "
+        "or user ARN such as arn:aws:iam::123456789012:role/name",
+    ),
+    "a training plan named where its ARN goes": (
+        gpu_group(trainingPlanArn="dpd-plan"),
+        "hyperpod-dpd:cluster.instanceGroups[0].trainingPlanArn: 'dpd-plan' is not allowed; must "
+        "be a SageMaker training plan ARN such as "
+        "arn:aws:sagemaker:us-west-2:123456789012:training-plan/name",
+    ),
+    "an existing HyperPod cluster named where its ARN goes": (
+        cluster(existing={"eksClusterName": "dpd", "hyperpodClusterArn": "dpd"}),
+        "hyperpod-dpd:cluster.existing.hyperpodClusterArn: 'dpd' is not allowed; must be a "
+        "HyperPod cluster ARN such as arn:aws:sagemaker:us-west-2:123456789012:cluster/"
+        "abcdef012345 (its ClusterArn in `aws sagemaker list-clusters`)",
+    ),
+    "a vpc-cni version without its v": (
+        cluster(addonVersions={"vpcCni": "1.19.0"}),
+        "hyperpod-dpd:cluster.addonVersions.vpcCni: '1.19.0' is not allowed; must be an EKS "
+        "add-on version: v, three numbers and an optional -eksbuild.N, such as v1.19.0-eksbuild.1",
+    ),
+    "a VPC's CIDR where its ID goes": (
+        existing_network(vpcId="10.0.0.0/16"),
+        "hyperpod-dpd:network.existing.vpcId: '10.0.0.0/16' is not allowed; must be a VPC ID: "
+        "vpc- and 8 to 17 lowercase hex digits, such as vpc-0123456789abcdef0",
+    ),
+    "a subnet's name where its ID goes": (
+        existing_network(privateSubnetIds={"usw2-az2": "private-a"}),
+        "hyperpod-dpd:network.existing.privateSubnetIds.usw2-az2: 'private-a' is not allowed; "
+        "must be a subnet ID: subnet- and 8 to 17 lowercase hex digits, such as "
+        "subnet-0123456789abcdef0",
+    ),
+    "a security group's name where its ID goes": (
+        existing_network(securityGroupId="default"),
+        "hyperpod-dpd:network.existing.securityGroupId: 'default' is not allowed; must be a "
+        "security group ID: sg- and 8 to 17 lowercase hex digits, such as sg-0123456789abcdef0",
+    ),
+    "a KMS alias where a key ARN goes": (
+        setting("hyperpod-dpd:buckets", {"kmsKeyArn": "alias/aws/s3"}),
+        "hyperpod-dpd:buckets.kmsKeyArn: 'alias/aws/s3' is not allowed; must be a KMS key ARN "
+        "such as arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+    ),
+    "a Prometheus workspace ID where its ARN goes": (
+        setting("hyperpod-dpd:observability", {"enabled": True, "prometheusWorkspaceArn": "ws-1"}),
+        "hyperpod-dpd:observability.prometheusWorkspaceArn: 'ws-1' is not allowed; must be an "
+        "Amazon Managed Prometheus workspace ARN such as "
+        "arn:aws:aps:us-west-2:123456789012:workspace/ws-0123abcd-4567-89ef-0123-456789abcdef",
+    ),
+    "an operator version written like an add-on's": (
+        setting("hyperpod-dpd:operator", {"operatorVersion": "v3.2"}),
+        "hyperpod-dpd:operator.operatorVersion: 'v3.2' is not allowed; must be an operator "
+        "version: two or three numbers, such as 3.2 or 3.3.1",
+    ),
+    "a dependency pinned without its v, answered with its own floor": (
+        setting("hyperpod-dpd:operator", {"dependencyVersions": {"certManager": "1.18.2"}}),
+        "hyperpod-dpd:operator.dependencyVersions.certManager: '1.18.2' is not allowed; must be "
+        "an EKS add-on version: v, three numbers and an optional -eksbuild.N, such as "
+        "v1.18.2-eksbuild.2",
+    ),
+    "a model name the operator refuses": (
+        endpoint(modelName="-llama"),
+        f"{EP}.modelName: '-llama' is not allowed; must be at most 63 characters, starting with "
+        "a letter or digit, such as Llama-3.3-70B-Instruct (the operator's rule)",
+    ),
+    "a metrics path without its slash": (
+        endpoint(metrics={"modelMetrics": {"path": "metrics"}}),
+        f"{EP}.metrics.modelMetrics.path: 'metrics' is not allowed; must be a URL path of "
+        "letters, digits, '-', '_', '.' or '/', starting with '/', such as /metrics",
+    ),
+    "a certificate ID where its ARN goes": (
+        endpoint(
+            tlsConfig={
+                "customCertificateConfig": {
+                    "acmArn": "certificate/0123abcd",
+                    "domainName": "inference.example.com",
+                }
+            }
+        ),
+        f"{EP}.tlsConfig.customCertificateConfig.acmArn: 'certificate/0123abcd' is not allowed; "
+        "must be an ACM certificate ARN such as "
+        "arn:aws:acm:us-west-2:123456789012:certificate/0123abcd-4567-89ef-0123-456789abcdef",
+    ),
+    "a workspace address with the trailing slash AMP's console shows": (
+        role(
+            "decode",
+            autoscaling={
+                "maxReplicas": 2,
+                "serverAddress": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+            },
+        ),
+        f"{EP}.decode.autoscaling.serverAddress: "
+        "'https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/' is not allowed; must "
+        "be an Amazon Managed Prometheus workspace address such as "
+        "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
+        "0123-456789abcdef, without a trailing '/'",
+    ),
+    "weights that fit on the instance at no gpuMemoryUtilization": (
+        endpoint(architecture="deepseek-v3"),
+        f"{EP}.instanceType: ml.p5.48xlarge cannot hold the weights at tensorParallelSize 8, at "
+        "any gpuMemoryUtilization: they take 78.11 GiB per GPU, and each 79.65 GiB H100 of "
+        "ml.p5.48xlarge has 69.65 GiB for vLLM beside the 8 GiB pdBufferSize and 2 GiB of CUDA "
+        "overhead; allowed: an instanceType with more memory per GPU (ml.p5e.48xlarge, "
+        "ml.p5en.48xlarge, ml.p6-b200.48xlarge, ml.p6-b300.48xlarge), or quantized weights (a "
+        "lower architecture.weightBytesPerParameter)",
+    ),
     **{
         f"{name}: true": (
             change,
@@ -382,6 +513,23 @@ def test_a_secret_in_plain_text_is_refused_with_the_secret_backed_way(tmp_path, 
 def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
     change, line = MESSAGES[case]
     assert _refused(tmp_path, capsys, change) == [line]
+
+
+def _patterns(schema: object) -> set[str]:
+    if isinstance(schema, dict):
+        own = {schema["pattern"]} if isinstance(schema.get("pattern"), str) else set()
+        return own.union(*(_patterns(v) for v in schema.values()))
+    if isinstance(schema, list):
+        return set().union(*(_patterns(v) for v in schema))
+    return set()
+
+
+def test_no_setting_is_refused_with_a_regex():
+    # pydantic refuses a Field(pattern=...) with the regex itself ("should match pattern
+    # '^arn:aws...'"); shaped_str says the shape in words. ByteSize's own pattern is answered
+    # "must be a size such as 8GiB".
+    byte_size = _patterns(TypeAdapter(ByteSize).json_schema())
+    assert _patterns(StackSettings.model_json_schema()) <= byte_size
 
 
 # Unusual but valid: these must render.

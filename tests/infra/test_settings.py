@@ -40,7 +40,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
         ({"decode": {"gpus": 16}}, "decode.gpus", "allowed 1..8"),
         ({"prefill": {"gpus": 4}}, "prefill.gpus", "tensorParallelSize 8"),
         ({"tensorParallelSize": 3}, "tensorParallelSize", "must be 1, 2, 4 or 8"),
-        ({"modelName": "-Llama"}, "modelName", "must match pattern"),
+        ({"modelName": "-Llama"}, "modelName", "starting with a letter or digit"),
         ({"modelName": "L" * 64}, "modelName", "at most 63 characters"),
         ({"endpointName": "dpd_test"}, "endpointName", "must be a SageMaker endpoint name"),
         ({"endpointName": "e" * 64}, "endpointName", "at most 63 letters, digits or"),
