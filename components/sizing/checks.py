@@ -104,8 +104,9 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
     return error(
         "weights-exceed-utilization",
         "instanceType",
-        f"{instance.name} cannot hold the weights at tensorParallelSize {tp}, at any "
-        f"gpuMemoryUtilization: they take {weights} per GPU, and each {gpu} has "
+        f"{instance.name} cannot hold the model's weights at "
+        f"tensorParallelSize {tp}, at any gpuMemoryUtilization: they take {weights} per GPU, "
+        f"and each {format_bytes(hbm.per_gpu_bytes)} {instance.gpu} has "
         f"{format_bytes(max(room, 0))} for vLLM beside the {format_bytes(hbm.pd_buffer_bytes)} "
         f"pdBufferSize and {format_bytes(hbm.overhead_bytes)} of CUDA overhead; allowed: "
         f"{', or '.join(allowed)}",

@@ -464,14 +464,14 @@ MESSAGES = {
         "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
         "0123-456789abcdef, without a trailing '/'",
     ),
-    "weights that fit on the instance at no gpuMemoryUtilization": (
-        endpoint(architecture="deepseek-v3"),
-        f"{EP}.instanceType: ml.p5.48xlarge cannot hold the weights at tensorParallelSize 8, at "
-        "any gpuMemoryUtilization: they take 78.11 GiB per GPU, and each 79.65 GiB H100 of "
-        "ml.p5.48xlarge has 69.65 GiB for vLLM beside the 8 GiB pdBufferSize and 2 GiB of CUDA "
-        "overhead; allowed: an instanceType with more memory per GPU (ml.p5e.48xlarge, "
-        "ml.p5en.48xlarge, ml.p6-b200.48xlarge, ml.p6-b300.48xlarge), or quantized weights (a "
-        "lower architecture.weightBytesPerParameter)",
+    "DeepSeek-V3 on H100s, whose weights fit at no gpuMemoryUtilization": (
+        endpoint(modelName="DeepSeek-V3"),
+        f"{EP}.instanceType: ml.p5.48xlarge cannot hold the model's weights at tensorParallelSize "
+        "8, at any gpuMemoryUtilization: they take 78.11 GiB per GPU, and each 79.65 GiB H100 "
+        "has 69.65 GiB for vLLM beside the 8 GiB pdBufferSize and 2 GiB of CUDA overhead; "
+        "allowed: an instanceType with more memory per GPU (ml.p5e.48xlarge, ml.p5en.48xlarge, "
+        "ml.p6-b200.48xlarge, ml.p6-b300.48xlarge), or quantized weights (a lower "
+        "architecture.weightBytesPerParameter)",
     ),
     **{
         f"{name}: true": (

@@ -179,7 +179,7 @@ def test_weights_beyond_the_gpu_say_they_do_not_fit_and_what_would():
     at_tp_4 = {"tensorParallelSize": 4, "prefill": {"gpus": 4}, "decode": {"gpus": 4}}
     text = message("weights-exceed-utilization", architecture="llama-3.1-405b", **at_tp_4)
     assert text.startswith(
-        "ml.p5.48xlarge cannot hold the weights at tensorParallelSize 4, at any "
+        "ml.p5.48xlarge cannot hold the model's weights at tensorParallelSize 4, at any "
         "gpuMemoryUtilization: they take 188.6 GiB per GPU"
     )
     assert text.endswith(
