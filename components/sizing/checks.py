@@ -77,6 +77,7 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
     tp = sizing.tensor_parallel_size
     weights = format_bytes(hbm.weights_bytes_per_gpu)
     gpu = f"{format_bytes(hbm.per_gpu_bytes)} {instance.gpu} of {instance.name}"
+    larger_tp = ["a larger tensorParallelSize"] if tp < instance.gpus else []
     # The most vLLM can have: the GPU less the PD buffer and the CUDA overhead beside it.
     room = hbm.per_gpu_bytes - hbm.pd_buffer_bytes - hbm.overhead_bytes
     if hbm.weights_bytes_per_gpu < room:
@@ -86,7 +87,7 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
             _utilization_key(spec),
             f"{hbm.gpu_memory_utilization} gives vLLM {format_bytes(hbm.utilization_bytes)} of "
             f"the {gpu}, but the weights take {weights} per GPU at tensorParallelSize {tp}, "
-            f"leaving no KV cache; allowed: above {needed}",
+            f"leaving no KV cache; allowed: {' or '.join([f'above {needed}', *larger_tp])}",
         )
     roomier = [
         name
@@ -94,7 +95,7 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
         if other.hbm_bytes_per_gpu - hbm.pd_buffer_bytes - hbm.overhead_bytes
         > hbm.weights_bytes_per_gpu
     ]
-    allowed = ["a larger tensorParallelSize"] if tp < instance.gpus else []
+    allowed = list(larger_tp)
     if roomier:
         allowed.append(f"an instanceType with more memory per GPU ({', '.join(roomier)})")
     if (buffer_room := hbm.per_gpu_bytes - hbm.overhead_bytes - hbm.weights_bytes_per_gpu) > 0:

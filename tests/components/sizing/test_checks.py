@@ -175,6 +175,12 @@ def test_weights_beyond_the_utilization_share_say_what_share_they_need():
     assert text.endswith("allowed: above 0.21")
 
 
+def test_weights_that_fit_at_a_higher_utilization_also_fit_at_a_larger_tensor_parallel_size():
+    at_tp_2 = {"tensorParallelSize": 2, "prefill": {"gpus": 2}, "decode": {"gpus": 2}}
+    text = message("weights-exceed-utilization", **at_tp_2)
+    assert text.endswith("allowed: above 0.83 or a larger tensorParallelSize")
+
+
 def test_weights_beyond_the_gpu_say_they_do_not_fit_and_what_would():
     at_tp_4 = {"tensorParallelSize": 4, "prefill": {"gpus": 4}, "decode": {"gpus": 4}}
     text = message("weights-exceed-utilization", architecture="llama-3.1-405b", **at_tp_4)
