@@ -1,4 +1,5 @@
-"""What Kubernetes accepts as an environment variable name, a label key and a label value.
+"""What Kubernetes accepts as an environment variable name, a label key, a label value and a
+resource quantity.
 
 The rules are the API server's own validation (k8s.io/apimachinery `validation.IsEnvVarName`,
 `IsQualifiedName`, `IsValidLabelValue`): a pod or node selector that breaks them is refused
@@ -12,6 +13,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from components.core.shaped import shaped_str
+
 ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 # A label's name part, and a label value when not empty.
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
@@ -19,6 +22,14 @@ LABEL_NAME_MAX = 63
 # A DNS subdomain (RFC 1123), the optional prefix of a label key.
 _DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 DNS_SUBDOMAIN_MAX = 253
+# A resource quantity (k8s.io/apimachinery `resource.Quantity`), as the operator's CRD spells its
+# pattern for every resources.requests and limits value.
+QUANTITY = (
+    r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+"
+    r"(\.[0-9]*)?)|(\.[0-9]+))))?$"
+)
+QUANTITY_WORDS = "a Kubernetes quantity such as 500m, 4 or 16Gi"
+Quantity = shaped_str(QUANTITY, f"must be {QUANTITY_WORDS}")
 
 
 def env_var_name_problem(name: str) -> str | None:

@@ -12,8 +12,9 @@ import json
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft7Validator
+from jsonschema import Draft7Validator, ValidationError
 
+from components.core.kubernetes_names import QUANTITY, QUANTITY_WORDS
 from components.operator.versions import at_least
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
@@ -33,6 +34,19 @@ def schema_operator(operator_version: str) -> str:
     return [v for v in SCHEMA_OPERATORS if at_least(operator_version, v)][-1]
 
 
+# The CRD's patterns a specOverrides author meets, in words: Kubernetes' resource quantity (every
+# resources.requests and limits value) and the instance type.
+_PATTERN_WORDS = {
+    QUANTITY: QUANTITY_WORDS,
+    r"^ml\..*": "a SageMaker instance type such as ml.p5.48xlarge",
+}
+
+
+def _message(error: ValidationError) -> str:
+    words = _PATTERN_WORDS.get(error.validator_value) if error.validator == "pattern" else None
+    return f"{error.instance!r} is not {words}" if words else error.message
+
+
 @cache
 def _validator(schema_operator: str) -> Draft7Validator:
     return Draft7Validator(json.loads(schema_path(schema_operator).read_text()))
@@ -42,4 +56,4 @@ def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]
     """(path, message) of every violation, unknown fields included, in a stable order."""
     validator = _validator(schema_operator(operator_version))
     errors = sorted(validator.iter_errors(manifest), key=lambda e: list(map(str, e.path)))
-    return [(".".join(map(str, error.path)) or "(root)", error.message) for error in errors]
+    return [(".".join(map(str, error.path)) or "(root)", _message(error)) for error in errors]

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue
+from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue, Quantity
 from components.core.regions import AwsRegion
 from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec, numbers_as_text
@@ -388,7 +388,7 @@ class DpdEndpointSpec(Spec):
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
     # The operator ignores worker resources for DPD pods, but the CRD requires them.
-    worker_resources: dict[str, str] = {"cpu": "96", "memory": "1024Gi"}
+    worker_resources: dict[str, Quantity] = {"cpu": "96", "memory": "1024Gi"}  # type: ignore[valid-type]
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}

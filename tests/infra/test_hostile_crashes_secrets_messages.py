@@ -464,6 +464,11 @@ MESSAGES = {
         "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
         "0123-456789abcdef, without a trailing '/'",
     ),
+    "a worker resource that is not a quantity, refused on its setting rather than the CRD": (
+        endpoint(workerResources={"cpu": "96", "memory": "16 GB"}),
+        f"{EP}.workerResources.memory: '16 GB' is not allowed; must be a Kubernetes quantity such "
+        "as 500m, 4 or 16Gi",
+    ),
     "DeepSeek-V3 on H100s, whose weights fit at no gpuMemoryUtilization": (
         endpoint(modelName="DeepSeek-V3"),
         f"{EP}.instanceType: ml.p5.48xlarge cannot hold the model's weights at tensorParallelSize "

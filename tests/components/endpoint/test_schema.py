@@ -86,7 +86,12 @@ def test_unknown_fields_are_rejected_at_any_depth(path):
         (["spec", "pdSpec", "routingThreshold"], -1, "less than the minimum of 0"),
         (["spec", "pdSpec", "prefillSpec", "replicas"], 0, "less than the minimum of 1"),
         (["spec", "intelligentRoutingSpec", "routingStrategy"], "random", "is not one of"),
-        (["spec", "instanceType"], "p5.48xlarge", "does not match"),
+        (["spec", "instanceType"], "p5.48xlarge", "is not a SageMaker instance type such as"),
+        (
+            ["spec", "worker", "resources", "limits", "cpu"],
+            "lots",
+            "'lots' is not a Kubernetes quantity such as 500m, 4 or 16Gi",
+        ),
         (["spec", "worker", "modelInvocationPort"], {}, "'containerPort' is a required property"),
     ],
 )
