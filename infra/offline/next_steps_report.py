@@ -30,7 +30,8 @@ def next_steps_lines(steps: dict[str, Any] | None) -> list[str]:
             lines.append(f"    {purpose}:")
             lines += [f"      {command}" for command in _commands(endpoint[key])]
             if key == "waitUntilReady":
-                lines.append(f"      (ready when it prints: {endpoint['readyMessage']})")
+                ready = endpoint["readyMessage"]
+                lines.append(f"      (returns once the operator reports: {ready})")
     metrics = steps["metrics"]
     if metrics:
         lines.append("  metrics and dashboards:")

@@ -6,6 +6,7 @@ import shlex
 import pytest
 
 from infra.next_steps import READY_MESSAGE, EndpointTarget, hugging_face_repository, next_steps
+from tests.support import shellcheck_findings
 
 DEV = EndpointTarget(
     name="dpd-test",
@@ -70,14 +71,38 @@ def test_hugging_face_repositories_by_family(model, repository):
     assert hugging_face_repository(model) == repository
 
 
-def test_waiting_watches_both_deployments_and_the_operator_message():
-    wait, status = endpoint()["waitUntilReady"]
-    assert wait == (
-        "kubectl wait --for=condition=Available deployment/prefill-dpd-test "
-        "deployment/decode-dpd-test -n default --timeout=60m"
-    )
-    assert shlex.split(status)[-1] == "jsonpath={.status.conditions[0].message}"
+def test_waiting_polls_the_endpoint_until_the_operator_reports_both_roles_ready():
+    pods, wait = endpoint()["waitUntilReady"]
+    assert shlex.split(pods) == [
+        "kubectl", "get", "pods", "-n", "default",
+        "-l", "inference.sagemaker.aws.amazon.com/dpd-role",
+    ]  # fmt: skip
+    assert wait.startswith("until kubectl get inferenceendpointconfig dpd-test -n default ")
+    assert "-o jsonpath='{.status.conditions[*].message}' " in wait
+    assert f"| grep -q '{READY_MESSAGE}'; do sleep 30; done" in wait
     assert endpoint()["readyMessage"] == READY_MESSAGE
+
+
+def _commands(found: dict) -> list[str]:
+    commands = [found["kubeconfig"]]
+    for steps_of_one in found["endpoints"].values():
+        for key, value in steps_of_one.items():
+            if key != "readyMessage":
+                commands += [value] if isinstance(value, str) else value
+    return commands
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        DEV,
+        EndpointTarget(**{**vars(DEV), "model_name": "my model's weights"}),
+        EndpointTarget(**{**vars(DEV), "invocation_path": "v1/completions"}),
+    ],
+    ids=["dev", "a-name-the-shell-must-quote", "completions"],
+)
+def test_every_command_is_one_the_shell_takes(target):
+    assert shellcheck_findings(_commands(steps(target))) == ""
 
 
 def test_the_sagemaker_request_is_json_the_cli_sends_raw():

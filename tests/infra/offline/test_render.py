@@ -167,7 +167,7 @@ def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsy
         "    aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
         "      aws s3 sync Llama-3.3-70B-Instruct "
         "s3://hyperpod-dpd-dev-models-123456789012/Llama-3.3-70B-Instruct/ --exclude '.cache/*'",
-        "      (ready when it prints: DPD prefill and decode deployments are ready)",
+        "      (returns once the operator reports: DPD prefill and decode deployments are ready)",
     ):
         assert line in after.splitlines()
     assert "--endpoint-name dpd-test --region us-west-2" in after
