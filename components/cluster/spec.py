@@ -15,7 +15,8 @@ from components.core.kubernetes_names import LabelKey
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.network.spec import AzId
-from components.operator.versions import addon_release, at_least
+from components.operator.spec import addon_release
+from components.operator.versions import at_least
 
 DEEP_HEALTH_CHECKS = ("InstanceStress", "InstanceConnectivity")
 # HyperPod's pattern for cluster and instance group names.

@@ -9,7 +9,7 @@ from pydantic import Field
 from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.observability.versions import DEFAULT_ADDON_VERSION
-from components.operator.versions import addon_release
+from components.operator.spec import addon_release
 
 WORKSPACE_ARN = r"^arn:aws[a-z-]*:aps:[a-z0-9-]+:[0-9]{12}:workspace/ws-[a-zA-Z0-9-]+$"
 WorkspaceArn = shaped_str(

@@ -6,13 +6,27 @@ from typing import Annotated
 
 from pydantic import Field
 
+from components.core.shaped import shaped_str
 from components.core.spec import Spec
 from components.operator.versions import (
+    ADDON_VERSION,
     DEFAULT_ADDON_VERSION,
     DEPENDENCY_MINIMUMS,
-    OperatorVersion,
-    addon_release,
+    OPERATOR_VERSION,
 )
+
+OperatorVersion = shaped_str(
+    OPERATOR_VERSION, "must be an operator version: two or three numbers, such as 3.2 or 3.3.1"
+)
+
+
+def addon_release(example: str) -> object:
+    """An EKS add-on version, refused in words with `example`, a version the setting takes."""
+    return shaped_str(
+        ADDON_VERSION,
+        f"must be an EKS add-on version: v, three numbers and an optional -eksbuild.N, such as "
+        f"{example}",
+    )
 
 
 class InstalledOperator(Spec):

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-from components.core.shaped import shaped_str
-
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"
 MINIMUM_OPERATOR = "3.2"
 # The add-on's tag naming the operator version the program resolved for it. The policy pack
@@ -39,20 +37,6 @@ DEPENDENCY_MINIMUMS = {
 
 ADDON_VERSION = r"^v\d+\.\d+\.\d+(-eksbuild\.\d+)?$"
 OPERATOR_VERSION = r"^\d+\.\d+(\.\d+)?$"
-
-
-def addon_release(example: str) -> object:
-    """An EKS add-on version, refused in words with `example`, a version the setting takes."""
-    return shaped_str(
-        ADDON_VERSION,
-        f"must be an EKS add-on version: v, three numbers and an optional -eksbuild.N, such as "
-        f"{example}",
-    )
-
-
-OperatorVersion = shaped_str(
-    OPERATOR_VERSION, "must be an operator version: two or three numbers, such as 3.2 or 3.3.1"
-)
 
 
 class VersionError(ValueError):
