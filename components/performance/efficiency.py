@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 Engine = Literal["vllm", "sglang", "trtllm"]
-ENGINES: tuple[Engine, ...] = ("vllm", "sglang", "trtllm")
 
 
 @dataclass(frozen=True)

@@ -113,14 +113,6 @@ class Prediction:
     max_requests_per_second: float
     roles: tuple[RolePrediction, ...]
 
-    # Tokens each request generates.
-    output_tokens: int = 1
-
-    @property
-    def e2e_latency_ms(self) -> float:
-        """One request from sending to its last token."""
-        return self.ttft_ms + self.tpot_ms * max(self.output_tokens - 1, 0)
-
     def to_json(self) -> dict[str, object]:
         return {
             "mode": "disaggregated" if self.disaggregated else "aggregated",
@@ -453,5 +445,4 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
         saturated=saturated,
         max_requests_per_second=system.capacity(),
         roles=roles,
-        output_tokens=system.output_tokens,
     )

@@ -210,11 +210,6 @@ def replace_replicas(layout: RoleLayout, replicas: int) -> RoleLayout:
     return layout.model_copy(update={"replicas": replicas})
 
 
-def _decode_saturated(prediction: Prediction) -> bool:
-    decode = prediction.roles[-1]
-    return decode.batch >= decode.max_batch
-
-
 def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option) -> int | None:
     """The shortest prompt for which the disaggregated path costs the users less delay than
     prefilling on the decoder: there a prompt of L tokens stalls every running decode for its

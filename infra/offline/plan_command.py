@@ -23,6 +23,7 @@ from components.performance.recommend import (
     recommend,
 )
 from components.performance.scenario import Scenario, ScenarioError
+from components.pricing.cost import usd
 from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
 from infra.config_errors import keyed_problem
 from infra.offline.yaml_io import DocumentError, load_config_document
@@ -123,7 +124,7 @@ def _option_lines(title: str, option: Option | None, price: Price | None) -> lis
         return [f"{title}: none meets the SLO"]
     cost = "no price in the table"
     if option.cost_per_hour is not None and price is not None:
-        cost = f"{at_least(price.lower_bound)}${option.cost_per_hour:,.2f}/h"
+        cost = f"{at_least(price.lower_bound)}{usd(option.cost_per_hour)}/h"
     meets = "meets the SLO" if option.meets_slo else "misses the SLO"
     lines = prediction_lines(option.prediction)
     return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
