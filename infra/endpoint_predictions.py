@@ -24,10 +24,7 @@ from components.performance.recommend import Option, recommend
 from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
 from components.pricing.prices import PRICES, Price, PriceTable
-from infra.offline.latency_chart import LatencyCurve
 
-# Request rates the chart sweeps, as multiples of the workload's.
-SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 # The most replicas of a role the suggestion tries.
 MOST_REPLICAS = 16
 
@@ -55,7 +52,8 @@ class EndpointPrediction:
     hourly: float | None
     # The instance type's price it comes from: on EC2's rate, `hourly` is a lower bound.
     price: Price | None
-    curve: LatencyCurve
+    # The judged layout as a scenario, which the reports sweep over request rates.
+    judged_scenario: Scenario
     # Requests per second offered: the workload's rate, or what its clients send (closed loop).
     # Beyond a layout's capacity its prediction's own rate is that capacity, not this.
     load: float
@@ -84,26 +82,11 @@ def meets(prediction: Prediction, slo: Slo) -> bool:
     return ttft_ok and (slo.tpot_ms is None or prediction.tpot_ms <= slo.tpot_ms)
 
 
-def _at_rate(scenario: Scenario, rate: float) -> Scenario:
+def at_rate(scenario: Scenario, rate: float) -> Scenario:
     workload = scenario.workload.model_copy(
         update={"requests_per_second": rate, "concurrency": None}
     )
     return scenario.model_copy(update={"workload": workload})
-
-
-def _curve(name: str, scenario: Scenario, load: float, slo: Slo | None) -> LatencyCurve:
-    rates = [load * factor for factor in SWEEP]
-    points = [predict(_at_rate(scenario, rate)) for rate in rates]
-    return LatencyCurve(
-        endpoint=name,
-        requests_per_second=rates,
-        # Past its capacity the prefill queue grows without bound: TTFT has no figure.
-        ttft_ms=[math.inf if p.saturated else p.ttft_ms for p in points],
-        tpot_ms=[p.tpot_ms for p in points],
-        slo_ttft_ms=slo.ttft_ms if slo else None,
-        slo_tpot_ms=slo.tpot_ms if slo else None,
-        load=load,
-    )
 
 
 def _suggest(spec: DpdEndpointSpec, architecture: ModelArchitecture, slo: Slo) -> Suggestion | None:
@@ -136,7 +119,7 @@ def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option
         return None
     try:
         hourly = None if price is None else price.usd_per_hour
-        return recommend(_at_rate(scenario, rate), price_per_instance_hour=hourly).disaggregated
+        return recommend(at_rate(scenario, rate), price_per_instance_hour=hourly).disaggregated
     except ScenarioError:
         # A search the model can't run gives no layout; the replica suggestion still stands.
         return None
@@ -176,7 +159,7 @@ def predict_endpoint(
         recommended=_recommended(scenario, load, price) if missed else None,
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
         price=price,
-        curve=_curve(spec.name, judged_scenario, load, slo),
+        judged_scenario=judged_scenario,
         load=load,
     )
 

@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from infra.offline.collector import few_collections  # noqa: E402 (needs ROOT on the path)
+from tools.render.collector import few_collections  # noqa: E402 (needs ROOT on the path)
 
 # The stack renders as dev, so its names are the dev stack's.
 STACK = "dev"
@@ -176,7 +176,7 @@ def _child_floor(modules_file: str, resources_file: str) -> str:
 
 def _child_render(config_file: str, out: str, modules_file: str | None = None) -> str:
     clock = Clock()
-    from infra.__main__ import main
+    from tools.cli import main
 
     with contextlib.redirect_stdout(io.StringIO()):
         code = main(["render", "--stack", STACK, "--config-file", config_file, "--out", out])

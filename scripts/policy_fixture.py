@@ -50,8 +50,8 @@ def _carried_ids(resource, ids: dict[str, str]) -> dict[str, list[str]]:
 
 def policy_fixture() -> list[dict]:
     from infra import program
-    from infra.offline.render import run_program
-    from infra.offline.stack_config import read_stack_config, stack_file
+    from tools.render.render import run_program
+    from tools.render.stack_config import read_stack_config, stack_file
 
     result = run_program("dev", read_stack_config(stack_file("dev")), program.main)
     ids = {r.urn: r.id for r in result.resources}

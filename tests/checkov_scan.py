@@ -15,10 +15,10 @@ from pathlib import Path
 
 import yaml
 
-from infra.offline.render import Registration, RenderResult
-from infra.offline.render_report import kubernetes_objects
 from infra.paths import ROOT
 from tests.cloudformation import template
+from tools.render.render import Registration, RenderResult
+from tools.render.render_report import kubernetes_objects
 
 CHECKOV = ROOT / "scanners" / ".venv" / "bin" / "checkov"
 

@@ -20,8 +20,8 @@ from typing import Any
 
 from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
-from infra.offline.mocks import ACCOUNT_ID
-from infra.offline.render import Registration
+from tools.render.mocks import ACCOUNT_ID
+from tools.render.render import Registration
 
 REGION = "us-west-2"
 

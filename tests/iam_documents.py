@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from infra.offline.render import Registration
+from tools.render.render import Registration
 
 # Resource type -> (input that holds the document, whether it is a trust policy).
 DOCUMENT_INPUTS = {

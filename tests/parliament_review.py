@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from parliament import analyze_policy_string
 
 from components.operator.load_balancer_policy import CONTROLLER_VERSION
-from infra.offline.render import Registration
 from tests.iam_documents import IamDocument, iam_documents
+from tools.render.render import Registration
 
 LOAD_BALANCER_POLICY = "RolePolicy inference-operator-load-balancer-controller"
 

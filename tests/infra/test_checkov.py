@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from infra.offline.render import RenderResult
 from tests.checkov_scan import SKIPS, Findings, scan
 from tests.support import dev_config, prod_config, render
+from tools.render.render import RenderResult
 
 PRIVILEGED_POD = {
     "apiVersion": "v1",

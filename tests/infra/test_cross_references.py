@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from infra.__main__ import main
 from tests.support import (
     config_file,
     dev_config,
@@ -21,6 +20,7 @@ from tests.support import (
     render,
     with_endpoints,
 )
+from tools.cli import main
 
 Config = dict[str, Any]
 

@@ -5,7 +5,6 @@ from typing import Any
 
 import pytest
 
-from infra.__main__ import main
 from tests.support import (
     config_file,
     dev_config,
@@ -19,6 +18,7 @@ from tests.support import (
     waits_for,
     with_endpoints,
 )
+from tools.cli import main
 
 OBSERVED = {"hyperpod-dpd:observability": {"enabled": True}}
 UNOBSERVED = {"hyperpod-dpd:observability": {"enabled": False}}

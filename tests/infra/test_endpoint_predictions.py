@@ -143,15 +143,6 @@ def test_the_cost_of_a_million_output_tokens_follows_the_gpus_and_the_throughput
     assert unpriced is not None and unpriced.cost_per_million_output_tokens is None
 
 
-def test_the_chart_sweeps_around_the_load_and_marks_it():
-    ep, _ = review(endpoint(workload(ttftMs=2000, tpotMs=50)))
-    assert ep is not None
-    assert ep.curve.load == 3
-    assert 3 in ep.curve.requests_per_second
-    assert min(ep.curve.requests_per_second) < 3 < max(ep.curve.requests_per_second)
-    assert (ep.curve.slo_ttft_ms, ep.curve.slo_tpot_ms) == (2000, 50)
-
-
 def test_a_layout_the_model_cannot_place_is_a_warning_not_a_refusal():
     one_gpu = {"replicas": 1, "gpus": 1}
     spec = endpoint(workload(), tensorParallelSize=1, prefill=one_gpu, decode=one_gpu)
@@ -166,7 +157,7 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
     spec = endpoint({**workload(ttftMs=2000, tpotMs=50), "requestsPerSecond": 50})
     ep, (found,) = review(spec)
     assert ep is not None and ep.configured.saturated
-    assert ep.load == 50 and ep.curve.load == 50
+    assert ep.load == 50
     assert found.message.startswith("at 50 requests per second the model predicts TTFT without")
     capacity = ep.configured.max_requests_per_second
     assert f"the layout serves at most {capacity:.3g} requests per second" in found.message

@@ -3,7 +3,7 @@ refused with exit 2 and one line naming the key, no traceback, nothing written; 
 valid ones render.
 
 File-level problems (encodings, YAML that JSON cannot hold, alias bombs, deep nesting) are in
-tests/infra/offline/test_unreadable_stack_files.py; --out in test_render_output.py."""
+tests/tools/render/test_unreadable_stack_files.py; --out in test_render_output.py."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import pytest
 from pydantic import ByteSize, TypeAdapter
 
 from components.model.hf_config import MAX_CONFIG_BYTES
-from infra.__main__ import main
 from infra.stack_settings import StackSettings
 from tests.support import config_file, dev_config, render
+from tools.cli import main
 
 EP = "hyperpod-dpd:endpoints[0]"
 Change = Callable[[dict[str, Any], Path], None]

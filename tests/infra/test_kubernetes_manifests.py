@@ -3,8 +3,8 @@
 import kubernetes_validate
 import pytest
 
-from infra.offline.render_report import kubernetes_objects
 from tests.support import dev_endpoint, prod_config, render, with_endpoints
+from tools.render.render_report import kubernetes_objects
 
 KUBERNETES_VERSION = "1.34"
 

@@ -4,8 +4,6 @@ from dataclasses import replace
 
 import pytest
 
-from infra.__main__ import main
-from infra.offline import mocks
 from tests.support import (
     config_file,
     dev_config,
@@ -14,6 +12,8 @@ from tests.support import (
     problems,
     render,
 )
+from tools.cli import main
+from tools.render import mocks
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

@@ -4,7 +4,6 @@ from typing import Any
 
 import pytest
 
-from infra.offline.mocks import ACCOUNT_ID
 from tests.support import (
     dev_config,
     dev_endpoint,
@@ -15,6 +14,7 @@ from tests.support import (
     render,
     with_endpoints,
 )
+from tools.render.mocks import ACCOUNT_ID
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
-from infra.__main__ import main
 from infra.paths import ROOT
 from tests.support import config_file, dev_endpoint, with_endpoints
+from tools.cli import main
 
 
 def endpoint_file(tmp_path, **changes: Any) -> str:

@@ -134,7 +134,7 @@ def test_an_endpoint_az_outside_the_stack_is_refused_naming_the_key(zone, says):
 
 @pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
 def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
-    # The mocked account names usw2-az2 us-west-2b (infra/offline/mocks.py).
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks.py).
     (endpoint,) = endpoint_configs(render(pinned(zone)))
     assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
         "sameAZ": True,

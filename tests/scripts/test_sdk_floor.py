@@ -4,8 +4,8 @@ import json
 
 from pulumi.runtime import settings
 
-from infra.__main__ import main
 from scripts.sdk_floor import creation_order, replay
+from tools.cli import main
 
 
 def registration(urn, parent=None, provider=None, dependencies=()):

@@ -9,9 +9,9 @@ from components.core.aws_account import AwsAccount
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.spec import ObservabilitySpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
-from infra.offline.render import run_program
-from infra.offline.stack_config import to_stack_config
 from tests.support import one, waits_for
+from tools.render.render import run_program
+from tools.render.stack_config import to_stack_config
 
 ACCOUNT = AwsAccount("123456789012", "aws", "us-west-2")
 ADOPTED = "arn:aws:aps:us-west-2:123456789012:workspace/ws-0a1b2c3d-1111-2222-3333-444455556666"

@@ -1,0 +1,120 @@
+"""--out: a render replaces only what an earlier render wrote, and a refused or failed render
+leaves nothing behind."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from infra.paths import ROOT
+from tools.cli import main
+from tools.render.render_output import MARKER
+
+
+def _render(out: Path) -> int:
+    return main(["render", "--out", str(out)])
+
+
+def _fake_render(folder: Path) -> None:
+    """A folder that looks like a render (resources.json) but holds the user's files."""
+    folder.mkdir()
+    (folder / "resources.json").write_text("[]")
+    (folder / "precious.txt").write_text("keep me")
+
+
+def _a_file(tmp: Path) -> Path:
+    (tmp / "notes.txt").write_text("keep me")
+    return tmp / "notes.txt"
+
+
+# What --out names -> the one line refusing it.
+REFUSED = {
+    "an existing file": (
+        _a_file,
+        lambda tmp: (
+            f"--out: {tmp}/notes.txt exists and is not a directory; name a directory "
+            "(new, empty, or a render's)"
+        ),
+    ),
+    "a folder under an existing file": (
+        lambda tmp: _a_file(tmp) / "render",
+        lambda tmp: (
+            f"--out: {tmp}/notes.txt is a file, so {tmp}/notes.txt/render cannot be made inside it"
+        ),
+    ),
+    "a folder of the user's that holds a resources.json": (
+        lambda tmp: (_fake_render(tmp / "mine"), tmp / "mine")[1],
+        lambda tmp: (
+            f"--out: {tmp}/mine holds files that no render wrote (it has no {MARKER} "
+            "listing them); a render replaces only its own output, so name a new or empty "
+            "directory, or an earlier render's (delete it yourself if it is a render from before "
+            "that list)"
+        ),
+    ),
+    "a name longer than the filesystem takes": (
+        lambda tmp: tmp / ("a" * 300),
+        lambda tmp: f"--out: {tmp}/{'a' * 300} cannot be used: File name too long",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_an_out_that_cannot_take_a_render_exits_2_and_is_left_alone(tmp_path, capsys, case):
+    make, says = REFUSED[case]
+    out = make(tmp_path)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    assert _render(out) == 2
+    assert capsys.readouterr().err == says(tmp_path) + "\n"
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_the_project_root_is_never_a_render_target():
+    assert _render(ROOT) == 2
+    assert (ROOT / "Pulumi.yaml").is_file()
+
+
+def test_a_render_replaces_its_own_files_and_keeps_what_the_user_added(tmp_path):
+    out = tmp_path / "render"
+    assert _render(out) == 0
+    (out / "manifests" / "stale.yaml").write_text("from an endpoint since removed")
+    listed = json.loads((out / MARKER).read_text())
+    (out / MARKER).write_text(json.dumps({"files": [*listed["files"], "manifests/stale.yaml"]}))
+    (out / "notes.md").write_text("keep me")
+    assert _render(out) == 0
+    assert (out / "notes.md").read_text() == "keep me"
+    assert not (out / "manifests" / "stale.yaml").exists()
+    assert (out / "resources.json").is_file()
+
+
+def test_a_marker_naming_files_outside_the_render_deletes_none_of_them(tmp_path):
+    out = tmp_path / "render"
+    assert _render(out) == 0
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    (out / MARKER).write_text(json.dumps({"files": ["../outside.txt", str(outside)]}))
+    assert _render(out) == 0
+    assert outside.read_text() == "keep me"
+
+
+def test_a_symlinked_out_renders_into_the_folder_it_points_to(tmp_path):
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert _render(tmp_path / "link") == 0
+    assert _render(tmp_path / "link") == 0
+    assert (tmp_path / "link").is_symlink()
+    assert (tmp_path / "real" / "resources.json").is_file()
+
+
+def test_a_render_that_fails_to_write_leaves_no_partial_output(tmp_path, capsys, monkeypatch):
+    written = Path.write_text
+
+    def disk_full_at_sizing(path: Path, text: str, *args, **kwargs) -> int:
+        if path.name == "sizing.json":
+            raise OSError(28, "No space left on device")
+        return written(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", disk_full_at_sizing)
+    out = tmp_path / "build" / "dev"
+    assert _render(out) == 2
+    assert capsys.readouterr().err == f"--out: cannot write {out}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []

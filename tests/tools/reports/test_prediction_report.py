@@ -1,0 +1,126 @@
+"""Predictions as the render, `size`, `plan --stack`, sizing.json and the PR comment show them."""
+
+import json
+import re
+import subprocess
+
+import pytest
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.pricing.cost import usd
+from components.sizing.endpoint_architecture import endpoint_architecture
+from infra.endpoint_predictions import predict_endpoint
+from infra.paths import ROOT
+from tests.support import config_file, dev_config, price_table, render
+from tools.cli import main
+from tools.reports.prediction_report import latency_curve, prediction_lines, prediction_table
+
+MERMAID_CHECK = ["node", str(ROOT / "scripts" / "mermaid_check.mjs")]
+
+
+def squeezed(text: str) -> str:
+    """Markdown table cells as GitHub reads them: the padding that aligns them dropped."""
+    return re.sub(r" {2,}", " ", text)
+
+
+def with_slo(**slo: float) -> dict:
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["workload"]["slo"] = slo
+    return config
+
+
+def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_path, capsys):
+    assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Predictions (performance model, an estimate):" in out
+    assert "    meets the SLO (TTFT <= 2,000 ms, TPOT <= 50 ms)" in out
+    assert "workload" not in out.split("Warnings", 1)[1]
+    (endpoint,) = json.loads((tmp_path / "sizing.json").read_text())["endpoints"]
+    prediction = endpoint["prediction"]
+    assert prediction["requestsPerSecond"] == 3
+    assert {"ttftMs", "tpotMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
+    assert prediction["meetsSlo"] is True
+    assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50}
+    # Two ml.p5.48xlarge nodes' GPUs at EC2's rate for the hardware: HyperPod's is higher.
+    assert (prediction["costPerHour"], prediction["priceBasis"]) == (110.08, "ec2-on-demand")
+    assert prediction["costPerMillionOutputTokens"] > 0
+    assert "; at least $110.08/h for its GPUs, at least $" in out
+    # plan.md, which the PR comment carries, holds the table and charts Mermaid accepts.
+    plan = (tmp_path / "plan.md").read_text()
+    assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in squeezed(plan)
+    assert "| >= $110.08 | >= $" in squeezed(plan)
+    assert "Costs marked >= are at EC2's on-demand rates for the same hardware" in plan
+    checked = subprocess.run([*MERMAID_CHECK, str(tmp_path / "plan.md")], capture_output=True)
+    assert (checked.returncode, checked.stdout) == (0, b"")
+
+
+def test_a_missed_slo_reaches_the_warnings_naming_the_workload():
+    result = render(with_slo(ttftMs=1, tpotMs=50))
+    (warning,) = [w for w in result.warnings if "workload" in w]
+    assert warning.startswith("hyperpod-dpd:endpoints[0].workload: at 3 requests per second")
+    assert "missing the SLO (TTFT <= 1 ms, TPOT <= 50 ms)" in warning
+
+
+def test_plan_stack_prints_each_endpoints_prediction_a_table_and_charts(capsys):
+    assert main(["plan", "--stack", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("dpd-test: at 3 requests per second\n")
+    assert "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms |" in squeezed(out)
+    assert out.count("```mermaid\nxychart-beta\n") == 2
+
+
+def test_plan_stack_json_gives_each_endpoints_prediction(capsys):
+    assert main(["plan", "--stack", "dev", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["dpd-test"]["mode"] == "disaggregated"
+
+
+def test_plan_of_a_stack_without_workloads_says_what_to_set(tmp_path, capsys):
+    config = dev_config()
+    del config["hyperpod-dpd:endpoints"][0]["workload"]
+    assert main(["plan", "--config-file", config_file(tmp_path, config)]) == 0
+    assert "set endpoints[i].workload with outputTokens" in capsys.readouterr().out
+
+
+def test_size_shows_the_prediction_after_the_sizing(capsys):
+    assert main(["size", "--stack", "dev"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("recommended PD buffer") < out.index("dpd-test: at 3 requests per second")
+
+
+@pytest.mark.parametrize(
+    ("basis", "bound", "rates", "cell"),
+    [
+        ("hyperpod-on-demand", "", "", ""),
+        # EC2's rate for the hardware is below HyperPod's: the costs are lower bounds.
+        ("ec2-on-demand", "at least ", " (EC2's rates; HyperPod's are higher)", ">= "),
+    ],
+)
+def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_tokens(
+    basis, bound, rates, cell
+):
+    spec = DpdEndpointSpec.model_validate(dev_config()["hyperpod-dpd:endpoints"][0])
+    table = price_table({"us-west-2": {"ml.p5.48xlarge": 80.0}}, basis)
+    ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2", table)
+    assert ep is not None and ep.cost_per_million_output_tokens is not None
+    per_million = usd(ep.cost_per_million_output_tokens)
+    lines = prediction_lines("dpd-test", ep)
+    assert lines[-1].endswith(
+        f"{bound}$160.00/h for its GPUs, {bound}{per_million} per million output tokens{rates}"
+    )
+    header, rule, row = prediction_table(["dpd-test"], [ep])
+    assert squeezed(row).endswith(f"| {cell}$160.00 | {cell}{per_million} |")
+    # Padded to one width a column, so a terminal reads it as a table too.
+    assert len(header) == len(rule) == len(row)
+
+
+def test_the_chart_sweeps_around_the_load_and_marks_it():
+    config = with_slo(ttftMs=2000, tpotMs=50)
+    spec = DpdEndpointSpec.model_validate(config["hyperpod-dpd:endpoints"][0])
+    ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2")
+    assert ep is not None
+    curve = latency_curve("dpd-test", ep)
+    assert curve.load == 3
+    assert 3 in curve.requests_per_second
+    assert min(curve.requests_per_second) < 3 < max(curve.requests_per_second)
+    assert (curve.slo_ttft_ms, curve.slo_tpot_ms) == (2000, 50)

@@ -1,0 +1,234 @@
+"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from infra import program
+from infra.config_errors import ConfigError
+from infra.settings import CheckedConfig, Settings, check_config
+from tools.diff.diff_command import run_diff
+from tools.fetch_chart import ChartError, fetch_chart
+from tools.plan_command import add_plan_commands, run_plan
+from tools.render.collector import few_collections
+from tools.render.render import run_program
+from tools.render.render_output import out_problem
+from tools.render.render_report import summary, write_render
+from tools.render.stack_config import (
+    StackConfig,
+    StackFileError,
+    read_stack_config,
+    stack_file,
+)
+from tools.reports.cost_report import stack_cost
+from tools.reports.prediction_report import (
+    prediction_document,
+    prediction_lines,
+    predictions_markdown,
+)
+from tools.reports.sizing_report import sizing_document, sizing_table
+
+# Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
+# keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
+_STACK_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+def _stack_name(name: str) -> str:
+    if not _STACK_NAME.match(name):
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a stack name; Pulumi takes 1 to 100 letters, digits, '-', '_' or '.'"
+        )
+    return name
+
+
+def _stack_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
+    )
+    command.add_argument(
+        "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m infra")
+    commands = parser.add_subparsers(dest="command", required=True)
+    render = commands.add_parser(
+        "render", help="run the program under mocks and write what it would deploy"
+    )
+    _stack_arguments(render)
+    render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
+    size = commands.add_parser(
+        "size", help="show each endpoint's KV-cache sizing, PD buffer and decoder HBM"
+    )
+    _stack_arguments(size)
+    size.add_argument("--json", action="store_true", help="print the sizing.json document")
+    diff = commands.add_parser(
+        "diff", help="compare the stack at a git revision with the working tree (exit 1: changes)"
+    )
+    diff.add_argument("--base", required=True, help="git revision to compare with, e.g. main")
+    _stack_arguments(diff)
+    diff.add_argument("--format", choices=("text", "markdown"), default="text")
+    commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    plan = add_plan_commands(commands)
+    # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
+    _stack_arguments(plan)
+    plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
+    return parser
+
+
+def _stack_config(args: argparse.Namespace) -> StackConfig | None:
+    try:
+        return read_stack_config(args.config_file or stack_file(args.stack))
+    except StackFileError as unreadable:
+        print(unreadable, file=sys.stderr)
+        return None
+
+
+def _checked(stack: str, config: StackConfig) -> CheckedConfig:
+    """The stack's configuration checked as the program checks it, in the same mocked run."""
+    checked: list[CheckedConfig] = []
+    run_program(stack, config, lambda: checked.append(check_config()))
+    return checked[0]
+
+
+def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
+    """The stack's configuration checked, or None once its problems are printed."""
+    config = _stack_config(args)
+    if config is None:
+        return None
+    try:
+        return _checked(args.stack, config)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return None
+
+
+def render(args: argparse.Namespace) -> int:
+    out = args.out or Path("build") / args.stack
+    refused = out_problem(out)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
+    config = _stack_config(args)
+    if config is None:
+        return 2
+    settings: list[Settings] = []
+    try:
+        result = run_program(args.stack, config, lambda: settings.append(program.main()))
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return 2
+    sizing, predictions = settings[0].sizing, settings[0].predictions
+    names = [endpoint.name for endpoint in settings[0].stack.endpoints]
+    cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
+    document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
+    plan = predictions_markdown(names, predictions)
+    try:
+        manifests = write_render(result, out, document, plan)
+    except OSError as failed:
+        print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
+        return 2
+    predicted = [
+        line
+        for name, prediction in zip(names, predictions, strict=True)
+        if prediction
+        for line in prediction_lines(name, prediction)
+    ]
+    print(summary(result, out, manifests, sizing, cost, predicted))
+    return 0
+
+
+def size(args: argparse.Namespace) -> int:
+    checked = _checked_stack(args)
+    if checked is None:
+        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    if args.json:
+        cost = stack_cost(checked.stack.cluster, checked.region)
+        predicted = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(sizing_document(checked.sizing, cost, predicted), indent=2))
+    else:
+        tables = [
+            sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])
+            for name, report, prediction in zip(
+                names, checked.sizing, checked.predictions, strict=True
+            )
+        ]
+        print("\n\n".join("\n".join(table) for table in tables))
+    # Printed even so: the figures above are what explains these errors.
+    if checked.sizing_errors:
+        print("\n".join(checked.sizing_errors), file=sys.stderr)
+        return 2
+    return 0
+
+
+def plan(args: argparse.Namespace) -> int:
+    """`plan predict|recommend --scenario FILE`, or, with no action, `plan --stack`."""
+    return run_plan(args) if args.plan_command else plan_stack(args)
+
+
+def plan_stack(args: argparse.Namespace) -> int:
+    """Every endpoint's prediction, as a table and charts (markdown)."""
+    checked = _checked_stack(args)
+    if checked is None:
+        return 2
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    if args.json:
+        documents = [prediction_document(p) for p in checked.predictions]
+        print(json.dumps(dict(zip(names, documents, strict=True)), indent=2))
+        return 0
+    lines = predictions_markdown(names, checked.predictions)
+    if not lines:
+        print(
+            f"No endpoint of stack {args.stack} has a workload to predict: set "
+            "endpoints[i].workload with outputTokens, and requestsPerSecond or concurrency"
+        )
+        return 0
+    for name, prediction in zip(names, checked.predictions, strict=True):
+        if prediction:
+            print("\n".join(prediction_lines(name, prediction)), end="\n\n")
+    print("\n".join(lines))
+    return 0
+
+
+def diff(args: argparse.Namespace) -> int:
+    # Read here first, so that a file neither side could read is refused as render refuses it.
+    if _stack_config(args) is None:
+        return 2
+    path = args.config_file or stack_file(args.stack)
+    return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
+
+
+def chart(args: argparse.Namespace) -> int:
+    try:
+        print(f"HyperPod dependencies chart ready in {fetch_chart()}")
+    except ChartError as failed:
+        print(f"make chart: {failed}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": plan}
+    with few_collections():
+        return commands[args.command](args)
+
+
+def run() -> int:
+    """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python's advice (signal module docs, "Note on SIGPIPE"): point stdout at devnull so
+        # the flush at exit does not raise again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status

@@ -1,0 +1,63 @@
+"""`python -m infra diff`: what a change to the program or a stack file does to a stack."""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from infra.paths import ROOT
+from tools.diff.diff_report import manifest_diffs, markdown_report, text_report
+from tools.diff.render_at import RenderError, checkout_at, render_checkout
+from tools.diff.stack_diff import compare
+from tools.render.graph import mermaid, owners
+from tools.reports.cost_report import cost_markdown
+
+NO_CHANGES, CHANGES, ERROR = 0, 1, 2
+
+
+def _resources(out: Path) -> list[dict]:
+    return json.loads((out / "resources.json").read_text())
+
+
+def _cost(out: Path) -> dict | None:
+    """The render's cost document; None for a base rendered before sizing.json had one."""
+    sizing = out / "sizing.json"
+    return json.loads(sizing.read_text()).get("cost") if sizing.is_file() else None
+
+
+def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
+    config_file = config_file.resolve()
+    inside = config_file.is_relative_to(ROOT)
+    with tempfile.TemporaryDirectory(prefix="hyperpod-dpd-diff-") as scratch:
+        head_out, base_out = Path(scratch) / "head", Path(scratch) / "base"
+        try:
+            render_checkout(ROOT, stack, config_file, head_out)
+            with checkout_at(ROOT, base) as checkout:
+                # The base renders its own version of the stack file; a stack new since
+                # then has nothing at the base.
+                base_file = checkout / config_file.relative_to(ROOT) if inside else config_file
+                if base_file.is_file():
+                    render_checkout(checkout, stack, base_file, base_out)
+        except RenderError as failed:
+            print(f"{stack}: {failed}", file=sys.stderr)
+            return ERROR
+        head = _resources(head_out)
+        before = _resources(base_out) if base_out.is_dir() else []
+        changes = compare(before, head)
+        diffs = manifest_diffs(base_out if base_out.is_dir() else None, head_out)
+        if markdown:
+            owner = owners(head)
+            changed = {owner[c.urn] for c in changes if c.urn in owner}
+            base_cost = _cost(base_out) if base_out.is_dir() else None
+            plan = cost_markdown(_cost(head_out), base_cost)
+            # The endpoints' predictions and charts, as the head's render wrote them.
+            predictions = (head_out / "plan.md").read_text().splitlines()
+            if predictions:
+                plan += ["", *predictions]
+            graph = mermaid(head, changed)
+            print(markdown_report(stack, base, changes, diffs, graph, plan), end="")
+        else:
+            print(text_report(stack, base, changes, diffs), end="")
+    return CHANGES if changes else NO_CHANGES

@@ -1,0 +1,185 @@
+"""A stack diff as people read it: in a terminal, or as a pull-request comment."""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from components.core.units import format_bytes
+from components.endpoint.environment import PD_BUFFER_SIZE
+from components.endpoint.kind import API_VERSION, KIND
+from tools.diff.stack_diff import Change
+
+SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
+VALUE_WIDTH = 80
+ENDPOINT = f"kubernetes:{API_VERSION}:{KIND}"
+# What replacing each costs, worst first: the outage and how long it lasts. Times from
+# DESIGN.md's sources: EKS about 15 minutes; HyperPod with p5 capacity and deep health checks
+# hours; the inference operator add-on over 40 minutes on p5.
+OUTAGES = {
+    "aws-native:sagemaker:Cluster": (
+        "HyperPod cluster {name}: deleted with all its nodes, then created again; nodes with "
+        "p5 capacity and deep health checks take hours, and no endpoint answers meanwhile"
+    ),
+    "eks:index:Cluster": (
+        "EKS cluster {name}: deleted, then created again (about 15 minutes), and everything in "
+        "it after that: add-ons (the inference operator over 40 minutes), charts, endpoints"
+    ),
+    "pulumi:providers:kubernetes": (
+        "Kubernetes provider {name}: it reaches a new cluster, so every object it manages is "
+        "deleted and created again (listed below with why)"
+    ),
+    ENDPOINT: (
+        "endpoint {name}: deleted, then created again; no answers until its pods have pulled "
+        "the image and loaded the weights again"
+    ),
+}
+
+
+def _value(value: Any) -> str:
+    text = "(none)" if value is None else value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
+
+
+def headline(stack: str, base: str, changes: Sequence[Change]) -> str:
+    if not changes:
+        return f"Stack {stack}: no changes from {base}."
+    counts = Counter(c.kind for c in changes)
+    parts = [f"{counts[k]} to {k}" for k in ("update", "replace", "add", "remove") if counts[k]]
+    return f"Stack {stack}: {', '.join(parts)} (from {base})."
+
+
+def manifest_diffs(base: Path | None, head: Path) -> list[str]:
+    """A unified diff of every Kubernetes manifest that differs between two renders."""
+
+    def files(out: Path | None) -> dict[str, str]:
+        folder = out / "manifests" if out else None
+        if folder is None or not folder.is_dir():
+            return {}
+        return {p.name: p.read_text() for p in sorted(folder.iterdir())}
+
+    before, after = files(base), files(head)
+    diffs = []
+    for name in sorted(before.keys() | after.keys()):
+        old, new = before.get(name, ""), after.get(name, "")
+        if old != new:
+            lines = difflib.unified_diff(
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                f"a/manifests/{name}" if name in before else "/dev/null",
+                f"b/manifests/{name}" if name in after else "/dev/null",
+            )
+            diffs.append("".join(lines))
+    return diffs
+
+
+def _readable(path: str, value: Any) -> tuple[str, str]:
+    """A path and value as a person reads them: PD_BUFFER_SIZE in binary units."""
+    buffer = path.endswith(f"environmentVariables[{PD_BUFFER_SIZE}].value")
+    if buffer and isinstance(value, str) and value.isdigit():
+        return PD_BUFFER_SIZE, format_bytes(int(value))
+    return path, _value(value)
+
+
+def _path_lines(change: Change) -> list[str]:
+    lines = [f"replaced because {change.because}"] if change.because else []
+    for p in change.paths:
+        path, old = _readable(p.path, p.old)
+        _, new = _readable(p.path, p.new)
+        lines.append(
+            f"{path}: {old} → {new}" + (f"  (replaces: {p.replaces})" if p.replaces else "")
+        )
+    return lines
+
+
+def outages(changes: Sequence[Change]) -> list[str]:
+    """What the replacements cost, worst first."""
+    return [
+        outage.format(name=f"`{c.name}`")
+        for type_, outage in OUTAGES.items()
+        for c in changes
+        if c.kind == "replace" and c.type == type_
+    ]
+
+
+def _ordered(changes: Sequence[Change]) -> list[Change]:
+    """Replacements first, the costliest at the top; then removals, updates, additions."""
+    costs = list(OUTAGES)
+    kinds = ("replace", "remove", "update", "add")
+    return sorted(
+        changes,
+        key=lambda c: (
+            kinds.index(c.kind),
+            costs.index(c.type) if c.type in costs else len(costs),
+        ),
+    )
+
+
+def text_report(stack: str, base: str, changes: Sequence[Change], diffs: Sequence[str]) -> str:
+    lines = [headline(stack, base, changes)]
+    costs = outages(changes)
+    if costs:
+        lines += ["", "Outages:", *(f"  - {cost}" for cost in costs), ""]
+    for change in _ordered(changes):
+        lines.append(f"{SYMBOLS[change.kind]:>2} {change.kind:<8} {change.type}  {change.name}")
+        lines += [f"      {line}" for line in _path_lines(change)]
+    replaced = [c for c in changes if c.kind == "replace"]
+    if replaced:
+        lines += ["", "Replacements delete and create again: a replaced endpoint is an outage."]
+    if diffs:
+        lines += ["", "Kubernetes manifests:", *diffs]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown_report(
+    stack: str,
+    base: str,
+    changes: Sequence[Change],
+    diffs: Sequence[str],
+    graph: str,
+    plan: Sequence[str] = (),
+) -> str:
+    """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph."""
+    # The offline workflow puts each stack's report under its own heading in one comment.
+    lines = [headline(stack, base, changes)]
+    replaced = _ordered([c for c in changes if c.kind == "replace"])
+    if replaced:
+        names = ", ".join(f"`{c.name}`" for c in replaced)
+        lines += [
+            "",
+            f"> [!WARNING]\n> Replaced, so deleted and created again: {names}. "
+            "A replaced serving endpoint is an outage.",
+            *(f"> - {cost}" for cost in outages(changes)),
+        ]
+    if changes:
+        lines += ["", "| | Resource | Type | Changes |", "|---|---|---|---|"]
+        for change in _ordered(changes):
+            details = "<br>".join(f"`{_cell(line)}`" for line in _path_lines(change))
+            lines.append(
+                f"| {SYMBOLS[change.kind]} {change.kind} | `{_cell(change.name)}` "
+                f"| `{change.type.rsplit(':', 1)[1]}` | {details} |"
+            )
+    if diffs:
+        lines += [
+            "",
+            "<details><summary>Kubernetes manifests</summary>",
+            "",
+            "```diff",
+            *(d.rstrip("\n") for d in diffs),
+            "```",
+            "",
+            "</details>",
+        ]
+    if plan:
+        lines += ["", *plan]
+    lines += ["", "Components, the changed ones highlighted:", "", "```mermaid"]
+    lines += [graph.rstrip("\n"), "```"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,134 @@
+"""What changes between two renders of a stack: resources added, removed, updated or replaced.
+
+Works on `resources.json` documents. Resources are matched by URN; an input change that a
+provider cannot make in place marks the resource as replaced, which for a serving endpoint
+means an outage, and so does a replacement it goes down with (`cascade`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from tools.diff.cascade import dependent_replacements
+from tools.diff.replacements import replacing
+
+Resource = dict[str, Any]
+Kind = Literal["add", "remove", "update", "replace"]
+
+
+@dataclass(frozen=True)
+class PathChange:
+    path: str
+    old: Any
+    new: Any
+    # The replace-triggering input this change falls under, if any.
+    replaces: str | None = None
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: Kind
+    urn: str
+    type: str
+    name: str
+    paths: list[PathChange] = field(default_factory=list)
+    # Why it is replaced though none of its own inputs forces it: what it goes down with.
+    because: str | None = None
+
+
+_ABSENT = object()
+
+
+def _as_json_document(value: Any) -> Any:
+    """A JSON object or list inside a string (IAM policies, add-on configuration), or None."""
+    if isinstance(value, str) and value[:1] in "{[":
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError:
+            return None
+    return None
+
+
+def _by_name(value: Any) -> dict[str, Any] | None:
+    """A Kubernetes list of named entries (environment variables, ports) keyed by name, so an
+    entry reads as `environmentVariables[PD_BUFFER_SIZE]` and an insertion shifts nothing."""
+    if not isinstance(value, list) or not value:
+        return None
+    names = [item.get("name") if isinstance(item, dict) else None for item in value]
+    if not all(isinstance(n, str) for n in names) or len(set(names)) != len(names):
+        return None
+    return dict(zip(names, value, strict=True))
+
+
+def changed_paths(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, Any]]:
+    """(path, old, new) of every leaf that differs; absent sides are None."""
+    if old == new:
+        return []
+    old_doc, new_doc = _as_json_document(old), _as_json_document(new)
+    if old_doc is not None and new_doc is not None:
+        return changed_paths(old_doc, new_doc, path)
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [
+            change
+            for key in sorted(old.keys() | new.keys())
+            for change in changed_paths(
+                old.get(key, _ABSENT), new.get(key, _ABSENT), f"{path}.{key}" if path else key
+            )
+        ]
+    old_named, new_named = _by_name(old), _by_name(new)
+    if old_named is not None and new_named is not None:
+        return [
+            change
+            for name in sorted(old_named.keys() | new_named.keys())
+            for change in changed_paths(
+                old_named.get(name, _ABSENT), new_named.get(name, _ABSENT), f"{path}[{name}]"
+            )
+        ]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [
+            change
+            for i, (a, b) in enumerate(zip(old, new, strict=True))
+            for change in changed_paths(a, b, f"{path}[{i}]")
+        ]
+    return [(path, None if old is _ABSENT else old, None if new is _ABSENT else new)]
+
+
+def _update(base: Resource, head: Resource) -> Change | None:
+    recorded = head.get("options", {}).get("replaceOnChanges", [])
+    paths = [
+        PathChange(path, old, new, replacing(head["type"], recorded, path))
+        for path, old, new in changed_paths(base["inputs"], head["inputs"])
+    ]
+    paths += [
+        PathChange(f"options.{path}", old, new)
+        for path, old, new in changed_paths(base.get("options", {}), head.get("options", {}))
+    ]
+    if not paths:
+        return None
+    kind: Kind = "replace" if any(p.replaces for p in paths) else "update"
+    return Change(kind, head["urn"], head["type"], head["name"], paths)
+
+
+def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
+    """The changes from `base` to `head`, in URN order."""
+    before, after = {r["urn"]: r for r in base}, {r["urn"]: r for r in head}
+    changes: dict[str, Change] = {}
+    for urn in sorted(before.keys() | after.keys()):
+        if urn not in before:
+            r = after[urn]
+            changes[urn] = Change("add", urn, r["type"], r["name"])
+        elif urn not in after:
+            r = before[urn]
+            changes[urn] = Change("remove", urn, r["type"], r["name"])
+        elif change := _update(before[urn], after[urn]):
+            changes[urn] = change
+    replaced = {urn for urn, c in changes.items() if c.kind == "replace"}
+    kept = [r for urn, r in after.items() if urn in before]
+    for urn, why in dependent_replacements(replaced, kept).items():
+        r = after[urn]
+        paths = changes[urn].paths if urn in changes else []
+        changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+    return [changes[urn] for urn in sorted(changes)]

@@ -1,0 +1,188 @@
+"""`python -m infra plan predict|recommend --scenario FILE [--json]`: the performance model on
+a scenario file, as a readable summary or JSON. Exit 2 with one line naming the key when the
+scenario can't be predicted."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from components.core.findings import field_path
+from components.core.user_files import UnreadableFileError, read_text
+from components.performance.predict import Prediction, predict
+from components.performance.recommend import (
+    Option,
+    Recommendation,
+    instances_phrase,
+    recommend,
+)
+from components.performance.scenario import Scenario, ScenarioError
+from components.pricing.cost import usd
+from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
+from infra.config_errors import keyed_problem
+from tools.render.yaml_io import DocumentError, load_config_document
+
+# A scenario is a screenful of YAML.
+MAX_SCENARIO_BYTES = 2**20
+# Prices are per region; a scenario without `region` is priced here.
+DEFAULT_REGION = "us-east-1"
+
+
+def add_plan_commands(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    plan = commands.add_parser(
+        "plan", help="predict TTFT, TPOT and throughput, or size prefill and decode for an SLO"
+    )
+    actions = plan.add_subparsers(dest="plan_command")
+    for name, text in (
+        ("predict", "predict a scenario's TTFT, TPOT and output tokens per second"),
+        ("recommend", "the cheapest disaggregated layout meeting the scenario's workload.slo"),
+    ):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("--scenario", type=Path, required=True, help="scenario YAML file")
+        action.add_argument("--json", action="store_true", help="print JSON")
+    return plan
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    # pydantic names the validator a field passes through (`function-after[...]`); the file
+    # has no such key.
+    loc = [str(part) for part in first["loc"] if not str(part).startswith("function-")]
+    return keyed_problem(".".join(["scenario", *loc]), first, Scenario)
+
+
+def load_scenario(path: Path) -> Scenario:
+    # Read as stack files are: regular files only, size-capped, what YAML holds refused in one
+    # line (yaml_io).
+    try:
+        document = load_config_document(read_text(path, MAX_SCENARIO_BYTES))
+    except UnreadableFileError as unreadable:
+        raise ScenarioError(f"--scenario: {path}: {unreadable}") from None
+    except DocumentError as unfit:
+        key = f" {field_path('scenario', *unfit.path)}:" if unfit.path else ""
+        raise ScenarioError(
+            f"--scenario: {path}:{unfit.line}:{unfit.column}:{key} {unfit.problem}"
+        ) from None
+    except yaml.YAMLError as malformed:
+        raise ScenarioError(
+            f"--scenario: {path}: not YAML ({str(malformed).splitlines()[0]})"
+        ) from None
+    if not isinstance(document, dict):
+        raise ScenarioError(f"--scenario: {path}: must be a mapping of scenario keys")
+    try:
+        return Scenario.model_validate(document)
+    except ValidationError as invalid:
+        raise ScenarioError(_problem(invalid)) from None
+
+
+def _role_line(role: dict[str, Any], name: str) -> str:
+    one = role["batch"] == 1
+    if name == "prefill":
+        unit = "prompt a pass" if one else "prompts a pass"
+    else:
+        unit = "request decoding" if one else "requests decoding"
+    parallel = [f"TP {role['tensorParallel']}"]
+    if "expertParallel" in role:
+        parallel.append(f"EP {role['expertParallel']}")
+    if "dataParallelAttention" in role:
+        parallel.append(f"DP-attention {role['dataParallelAttention']}")
+    return (
+        f"  {name:8} {role['replicas']} x ({', '.join(parallel)}) = {role['gpus']} GPUs, "
+        f"{role['batch']:g} {unit} (at most {role['maxBatch']})"
+    )
+
+
+def prediction_lines(prediction: Prediction) -> list[str]:
+    document = prediction.to_json()
+    mode = document["mode"]
+    lines = [
+        f"{mode}: TTFT {document['ttftMs']:g} ms, TPOT {document['tpotMs']:g} ms, "
+        f"{document['outputTokensPerSecond']:g} output tokens/s "
+        f"({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
+        f"({instances_phrase(prediction.instances)})",
+        f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
+        + (f" + KV transfer {document['kvTransferMs']:g} ms" if prediction.disaggregated else "")
+        + " + first decode step",
+    ]
+    lines += [_role_line(document[role.name], role.name) for role in prediction.roles]
+    if prediction.saturated:
+        lines.append(
+            f"  saturated: the layout serves at most {document['maxRequestsPerSecond']:g} "
+            "requests/s; the figures are at that limit and the queue grows"
+        )
+    return lines
+
+
+def _option_lines(title: str, option: Option | None, price: Price | None) -> list[str]:
+    if option is None:
+        return [f"{title}: none meets the SLO"]
+    cost = "no price in the table"
+    if option.cost_per_hour is not None and price is not None:
+        cost = f"{at_least(price.lower_bound)}{usd(option.cost_per_hour)}/h"
+    meets = "meets the SLO" if option.meets_slo else "misses the SLO"
+    lines = prediction_lines(option.prediction)
+    return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
+
+
+def _threshold_line(threshold: int | None) -> str:
+    if threshold is None:
+        return "routingThreshold: none; no prompt gains by the disaggregated path"
+    if threshold == 0:
+        return "routingThreshold: 0; every prompt gains by the prefill role"
+    return f"routingThreshold: {threshold}; prompts from this many tokens gain by the prefill role"
+
+
+def _price_line(price: Price | None) -> list[str]:
+    if price is None or not price.lower_bound:
+        return []
+    return [f"Costs at least: {ec2_caveat([cited(price)])}"]
+
+
+def recommendation_lines(recommendation: Recommendation, price: Price | None) -> list[str]:
+    """`price`: the instance type's, which the costs are at."""
+    return [
+        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated, price),
+        *_option_lines(
+            "Best aggregated layout on the same GPUs", recommendation.aggregated_same_gpus, price
+        ),
+        *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated, price),
+        recommendation.verdict,
+        _threshold_line(recommendation.routing_threshold),
+        *_price_line(price),
+    ]
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    if args.plan_command is None:
+        print("plan: name an action: predict or recommend", file=sys.stderr)
+        return 2
+    price = None
+    try:
+        scenario = load_scenario(args.scenario)
+        base_dir = args.scenario.parent
+        if args.plan_command == "predict":
+            result: Prediction | Recommendation = predict(scenario, base_dir)
+        else:
+            price = PRICES.price(scenario.instance_type, scenario.region or DEFAULT_REGION)
+            hourly = None if price is None else price.usd_per_hour
+            result = recommend(scenario, base_dir, price_per_instance_hour=hourly)
+    except ScenarioError as refused:
+        print(refused, file=sys.stderr)
+        return 2
+    if args.json:
+        document = result.to_json()
+        if isinstance(result, Recommendation):
+            # ec2-on-demand: the costs are lower bounds, HyperPod's own rates being higher.
+            document["priceBasis"] = None if price is None else price.basis
+        print(json.dumps(document, indent=2))
+    elif isinstance(result, Prediction):
+        print("\n".join(prediction_lines(result)))
+    else:
+        print("\n".join(recommendation_lines(result, price)))
+    return 0

@@ -1,0 +1,208 @@
+"""The offline render: the very program `pulumi up` runs, in-process under Pulumi's mocks.
+
+A recording monitor keeps every registration as the provider would receive it (type, name,
+parent, dependencies, camelCase inputs with secrets masked, resource options). From that
+come `resources.json`, the Kubernetes manifests, and the summary.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pulumi
+from google.protobuf import json_format
+from pulumi.runtime import rpc, settings
+from pulumi.runtime.mocks import MockMonitor
+from pulumi.runtime.stack import run_in_stack
+from pulumi.runtime.sync_await import _sync_await
+
+from infra.config_errors import PROJECT
+from infra.paths import ROOT
+from tools.render.mocks import CloudMocks, WireRegistration
+from tools.render.stack_config import SECRET_PLACEHOLDER, StackConfig
+
+STACK_TYPE = "pulumi:pulumi:Stack"
+
+
+@dataclass(frozen=True)
+class Registration:
+    urn: str
+    # The ID the provider answered with (mocked).
+    id: str
+    type: str
+    name: str
+    parent: str | None
+    custom: bool
+    provider: str | None
+    dependencies: list[str]
+    # Input name -> the resources whose outputs that input carries.
+    property_dependencies: dict[str, list[str]]
+    inputs: dict[str, Any]
+    options: dict[str, Any]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "type": self.type,
+            "name": self.name,
+            "urn": self.urn,
+            "id": self.id,
+            "parent": self.parent,
+            "custom": self.custom,
+            "provider": self.provider,
+            "dependencies": self.dependencies,
+            "propertyDependencies": self.property_dependencies,
+            "inputs": self.inputs,
+            "options": self.options,
+        }
+
+
+@dataclass
+class RenderResult:
+    stack: str
+    resources: list[Registration]
+    outputs: dict[str, Any]
+    warnings: list[str] = field(default_factory=list)
+
+    def of_type(self, type_token: str) -> list[Registration]:
+        return [r for r in self.resources if r.type == type_token]
+
+    def by_urn(self, urn: str) -> Registration:
+        return next(r for r in self.resources if r.urn == urn)
+
+
+def _relative(value: Any) -> Any:
+    """Asset paths relative to the project, so renders of two checkouts compare equal."""
+    if isinstance(value, str) and value.startswith(f"{ROOT}/"):
+        return value.removeprefix(f"{ROOT}/")
+    return value
+
+
+def _masked(value: Any) -> Any:
+    """A secret with its shape kept and every value hidden, so manifests stay valid."""
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    return SECRET_PLACEHOLDER
+
+
+def _plain(value: Any) -> Any:
+    """A wire value as JSON: secrets masked, references as URNs, whole floats as ints."""
+    if isinstance(value, dict):
+        signature = value.get(rpc._special_sig_key)
+        if signature == rpc._special_secret_sig:
+            return _masked(value.get("value"))
+        if signature == rpc._special_resource_sig:
+            return value.get("urn")
+        if signature in (rpc._special_asset_sig, rpc._special_archive_sig):
+            return {k: _relative(_plain(v)) for k, v in value.items() if k != rpc._special_sig_key}
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if value == rpc.UNKNOWN:
+        return "[unknown]"
+    return value
+
+
+def _options(request: Any) -> dict[str, Any]:
+    timeouts = request.customTimeouts
+    options = {
+        "protect": request.protect,
+        "deleteBeforeReplace": request.deleteBeforeReplace,
+        "retainOnDelete": request.retainOnDelete,
+        "replaceOnChanges": sorted(request.replaceOnChanges),
+        "ignoreChanges": sorted(request.ignoreChanges),
+        "customTimeouts": {
+            phase: getattr(timeouts, phase)
+            for phase in ("create", "update", "delete")
+            if getattr(timeouts, phase)
+        },
+    }
+    return {key: value for key, value in options.items() if value}
+
+
+class RecordingMonitor(MockMonitor):
+    def __init__(self, mocks: CloudMocks) -> None:
+        super().__init__(mocks)
+        # References from remote components resolve against what the mocks created for them.
+        self.resources = mocks.registry
+        self.registrations: list[Registration] = []
+        self.stack_outputs: dict[str, Any] = {}
+        self._stack_urn: str | None = None
+
+    def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        wire_inputs = json_format.MessageToDict(request.object)
+        self.mocks.registering = WireRegistration(wire_inputs, tuple(request.replaceOnChanges))
+        try:
+            response = super().RegisterResource(request)
+        finally:
+            self.mocks.registering = None
+        if request.type == STACK_TYPE:
+            self._stack_urn = response.urn
+            return response
+        self.registrations.append(
+            Registration(
+                urn=response.urn,
+                id=response.id,
+                type=request.type,
+                name=request.name,
+                parent=None if request.parent in ("", self._stack_urn) else request.parent,
+                custom=request.custom,
+                provider=request.provider.rsplit("::", 1)[0] or None,
+                dependencies=sorted(set(request.dependencies)),
+                property_dependencies={
+                    key: sorted(set(deps.urns))
+                    for key, deps in sorted(request.propertyDependencies.items())
+                    if deps.urns
+                },
+                inputs=_plain(wire_inputs),
+                options=_options(request),
+            )
+        )
+        return response
+
+    def RegisterResourceOutputs(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
+        if request.urn == self._stack_urn:
+            self.stack_outputs = _plain(json_format.MessageToDict(request.outputs))
+        return super().RegisterResourceOutputs(request)
+
+
+class _WarningCollector(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def run_program(stack: str, config: StackConfig, program: Callable[[], None]) -> RenderResult:
+    """Run `program` as the stack `stack` would, with mocks in place of the engine."""
+    mocks = CloudMocks(config.values.get("aws:region", ""))
+    monitor = RecordingMonitor(mocks)
+    collector = _WarningCollector()
+    logger = logging.getLogger(f"{PROJECT}.render")
+    logger.propagate = False
+    logger.handlers = [collector]
+
+    pulumi.runtime.set_all_config(config.values, config.secret_keys)
+    pulumi.runtime.set_mocks(
+        mocks, project=PROJECT, stack=stack, preview=False, logger=logger, monitor=monitor
+    )
+    # set_mocks opens a stack of its own and closes it at once; run the program in a fresh
+    # one instead, as the language host does, so its exports are registered at the end.
+    settings.ROOT.set(None)
+    settings.SETTINGS.outputs.clear()
+    _sync_await(run_in_stack(program))
+    return RenderResult(
+        stack=stack,
+        # Registration order depends on how outputs resolve; URNs give a stable one.
+        resources=sorted(monitor.registrations, key=lambda r: r.urn),
+        outputs=monitor.stack_outputs,
+        warnings=collector.messages,
+    )

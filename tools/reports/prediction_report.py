@@ -1,0 +1,188 @@
+"""The performance model's predictions as people and programs read them: the render summary,
+`size`, `plan --stack`, sizing.json and the PR comment."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from components.performance.predict import Prediction, predict
+from components.pricing.cost import usd
+from components.pricing.prices import at_least
+from infra.endpoint_predictions import EndpointPrediction, at_rate, layout, ms, slo_text
+from tools.reports.latency_chart import LatencyCurve, latency_markdown
+
+# Request rates the charts sweep, as multiples of the workload's.
+SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
+
+
+def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
+    """sizing.json's `prediction` of an endpoint: the configured layout's figures at the
+    workload's load, the autoscaling maxima's, the SLO and what meets it."""
+    if ep is None:
+        return None
+    suggestion = ep.suggestion
+    per_million = ep.cost_per_million_output_tokens
+    return {
+        **ep.configured.to_json(),
+        "atMaxima": ep.at_maxima.to_json() if ep.at_maxima else None,
+        "slo": None if ep.slo is None else ep.slo.model_dump(by_alias=True),
+        "meetsSlo": ep.meets_slo,
+        "costPerHour": None if ep.hourly is None else round(ep.hourly, 2),
+        # ec2-on-demand: the costs are lower bounds, HyperPod's own rates being higher.
+        "priceBasis": None if ep.price is None else ep.price.basis,
+        "costPerMillionOutputTokens": None if per_million is None else round(per_million, 4),
+        "suggestion": None
+        if suggestion is None
+        else {
+            "prefillReplicas": suggestion.prefill_replicas,
+            "decodeReplicas": suggestion.decode_replicas,
+            **suggestion.prediction.to_json(),
+        },
+        "recommended": ep.recommended.to_json() if ep.recommended else None,
+    }
+
+
+def _figures(prediction: Prediction) -> str:
+    ttft = "without bound (past capacity)" if prediction.saturated else ms(prediction.ttft_ms)
+    return (
+        f"TTFT {ttft}, TPOT {ms(prediction.tpot_ms)}, "
+        f"{prediction.output_tokens_per_second:,.0f} output tokens/s"
+    )
+
+
+def _verdict(ep: EndpointPrediction) -> str:
+    if ep.slo is None:
+        return "no SLO set (workload.slo)"
+    meets = "meets" if ep.meets_slo else "misses"
+    return f"{meets} the SLO ({slo_text(ep.slo)})"
+
+
+def _lower_bound(ep: EndpointPrediction) -> bool:
+    return ep.price is not None and ep.price.lower_bound
+
+
+def _cost(ep: EndpointPrediction) -> str:
+    per_million = ep.cost_per_million_output_tokens
+    if ep.hourly is None or per_million is None:
+        return "cost unknown: no price in the table"
+    bound = at_least(_lower_bound(ep))
+    rates = " (EC2's rates; HyperPod's are higher)" if _lower_bound(ep) else ""
+    return (
+        f"{bound}{usd(ep.hourly)}/h for its GPUs, {bound}{usd(per_million)} per million "
+        f"output tokens{rates}"
+    )
+
+
+def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
+    """An endpoint's predictions for a terminal."""
+    if ep is None:
+        return [f"{name}: no prediction (workload.outputTokens is not set)"]
+    lines = [
+        f"{name}: at {ep.load:.3g} requests per second",
+        f"  as configured       {layout(ep.configured)}: {_figures(ep.configured)}",
+    ]
+    if ep.at_maxima is not None:
+        lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima)}")
+    lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
+    if ep.suggestion is not None:
+        found = ep.suggestion.prediction
+        lines.append(f"  would meet it       {layout(found)}: {_figures(found)}")
+    return lines
+
+
+def _cell(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def _money(value: float | None, lower_bound: bool) -> str:
+    if value is None:
+        return "-"
+    return (">= " if lower_bound else "") + usd(value)
+
+
+EC2_FOOTNOTE = (
+    "Costs marked >= are at EC2's on-demand rates for the same hardware: HyperPod's own rates "
+    "are higher, so they are lower bounds (docs/planning.md, What the nodes cost)."
+)
+
+HEADER = (
+    "Endpoint",
+    "Requests/s",
+    "Layout",
+    "TTFT ms",
+    "TPOT ms",
+    "Output tokens/s",
+    "SLO",
+    "$/h",
+    "$ per M tokens",
+)
+
+
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+
+def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | None]) -> list[str]:
+    """One row per endpoint with a prediction: markdown, its columns padded for a terminal."""
+    rows = []
+    for name, ep in zip(names, eps, strict=True):
+        if ep is None:
+            continue
+        judged = ep.judged
+        slo = "-"
+        if ep.slo is not None:
+            slo = ("meets " if ep.meets_slo else "misses ") + slo_text(ep.slo)
+        rows.append(
+            (
+                name,
+                f"{ep.load:.3g}",
+                layout(judged),
+                ("> " if judged.saturated else "") + _cell(judged.ttft_ms),
+                _cell(judged.tpot_ms),
+                _cell(judged.output_tokens_per_second),
+                slo,
+                _money(ep.hourly, _lower_bound(ep)),
+                _money(ep.cost_per_million_output_tokens, _lower_bound(ep)),
+            )
+        )
+    if not rows:
+        return []
+    widths = [max(len(cells[i]) for cells in [HEADER, *rows]) for i in range(len(HEADER))]
+    rule = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return [_row(HEADER, widths), rule, *(_row(cells, widths) for cells in rows)]
+
+
+def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
+    """The judged layout's latency at each rate of the sweep around the workload's."""
+    rates = [ep.load * factor for factor in SWEEP]
+    points = [predict(at_rate(ep.judged_scenario, rate)) for rate in rates]
+    return LatencyCurve(
+        endpoint=name,
+        requests_per_second=rates,
+        # Past its capacity the prefill queue grows without bound: TTFT has no figure.
+        ttft_ms=[math.inf if p.saturated else p.ttft_ms for p in points],
+        tpot_ms=[p.tpot_ms for p in points],
+        slo_ttft_ms=ep.slo.ttft_ms if ep.slo else None,
+        slo_tpot_ms=ep.slo.tpot_ms if ep.slo else None,
+        load=ep.load,
+    )
+
+
+def predictions_markdown(
+    names: Sequence[str], eps: Sequence[EndpointPrediction | None]
+) -> list[str]:
+    """The PR comment's and plan's section: the table, then each endpoint's charts."""
+    table = prediction_table(names, eps)
+    if not table:
+        return []
+    lines = ["**Predicted latency** (an estimate from the performance model):", "", *table]
+    if any(ep is not None and _lower_bound(ep) for ep in eps):
+        lines += ["", EC2_FOOTNOTE]
+    for name, ep in zip(names, eps, strict=True):
+        if ep is not None:
+            lines += ["", *latency_markdown(latency_curve(name, ep))]
+    return lines
