@@ -469,7 +469,7 @@ def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[
         i, group = next(
             ((i, g) for i, g in groups if not is_accelerated(g.instance_type)), groups[0]
         )
-        j, taint = _hard_taint(group)  # type: ignore[misc]
+        j, taint = _hard_taint(group)
         found.append(
             error(
                 "taint-strands-system-pods",
@@ -482,7 +482,7 @@ def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[
         system = [(i, g) for i, g in groups if not is_accelerated(g.instance_type)]
         if system and all(_hard_taint(g) for _, g in system):
             i, group = system[0]
-            j, taint = _hard_taint(group)  # type: ignore[misc]
+            j, taint = _hard_taint(group)
             found.append(
                 warning(
                     "taint-moves-system-pods",

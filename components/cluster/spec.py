@@ -65,7 +65,7 @@ AddonVersion = shaped_str(
 
 
 class Taint(Spec):
-    key: shaped_str(  # type: ignore[valid-type]
+    key: shaped_str(
         TAINT_KEY,
         "must be a Kubernetes qualified name: an optional lowercase DNS prefix and '/', then "
         "letters, digits, '-', '_' or '.' starting and ending with a letter or digit; at most "
@@ -80,8 +80,8 @@ MAX_INSTANCE_COUNT = 6758
 
 
 class InstanceGroupSpec(Spec):
-    name: HyperPodName  # type: ignore[valid-type]
-    instance_type: shaped_str(  # type: ignore[valid-type]
+    name: HyperPodName
+    instance_type: shaped_str(
         r"^ml\.[a-z0-9-]+\.[a-z0-9]+$",
         "must be a SageMaker instance type such as ml.p5.48xlarge or ml.c5.4xlarge",
     )
@@ -97,7 +97,7 @@ class InstanceGroupSpec(Spec):
     # None runs both deep health checks on GPU groups and none on CPU groups.
     deep_health_checks: list[Literal["InstanceStress", "InstanceConnectivity"]] | None = None
     training_plan_arn: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:training-plan/.+$",
             "must be a SageMaker training plan ARN such as "
             "arn:aws:sagemaker:us-west-2:123456789012:training-plan/name",
@@ -123,13 +123,13 @@ class InstanceGroupSpec(Spec):
 class ExistingCluster(Spec):
     """A HyperPod EKS cluster you already run: this stack then manages only what runs in it."""
 
-    eks_cluster_name: shaped_str(  # type: ignore[valid-type]
+    eks_cluster_name: shaped_str(
         EKS_NAME,
         "must be an EKS cluster name: 1 to 100 letters, digits, '-' or '_', starting with a "
         "letter or digit",
         max_length=100,
     )
-    hyperpod_cluster_arn: shaped_str(  # type: ignore[valid-type]
+    hyperpod_cluster_arn: shaped_str(
         r"^arn:aws[a-z-]*:sagemaker:[a-z0-9-]+:[0-9]{12}:cluster/[a-z0-9]+$",
         "must be a HyperPod cluster ARN such as "
         "arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdef012345 (its ClusterArn in "
@@ -141,7 +141,7 @@ class AddonVersions(Spec):
     """Pinned EKS add-on versions; unset ones take EKS's default for the Kubernetes version."""
 
     # The example is a release EKS lists (squareops/terraform-aws-eks-addons#79 pins it).
-    vpc_cni: addon_release("v1.19.0-eksbuild.1") | None = None  # type: ignore[valid-type]
+    vpc_cni: addon_release("v1.19.0-eksbuild.1") | None = None
     kube_proxy: AddonVersion | None = None
     coredns: AddonVersion | None = None
     pod_identity_agent: AddonVersion | None = None
@@ -241,7 +241,7 @@ class ClusterAutoscaling(Spec):
 
 class ClusterSpec(Spec):
     # Name of the EKS and the HyperPod cluster; hyperpod-dpd-<stack> when unset.
-    name: HyperPodName | None = None  # type: ignore[valid-type]
+    name: HyperPodName | None = None
     # Checked against HyperPod's and EKS's versions on the day the program runs, for a new
     # cluster only: see components/cluster/kubernetes_version_checks.py.
     kubernetes_version: str = DEFAULT_KUBERNETES_VERSION

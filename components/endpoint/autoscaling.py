@@ -73,7 +73,7 @@ class RoleAutoscaling(Spec):
     metric_type: Literal["Average", "Value"] = "Average"
     # The AMP workspace to query; the stack's own when observability is on.
     server_address: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             SERVER_ADDRESS,
             "must be an Amazon Managed Prometheus workspace address such as "
             "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"

@@ -87,10 +87,10 @@ class S3ModelSource(Spec):
 
 
 class FsxModelSource(Spec):
-    file_system_id: resource_id("fs", "an FSx file system ID")  # type: ignore[valid-type]
+    file_system_id: resource_id("fs", "an FSx file system ID")
     # FSx for Lustre's own shapes (SageMaker API reference, ClusterFsxLustreConfig).
     dns_name: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             r"(fs|fc)i?-[0-9a-f]{8,}\..{4,253}",
             "must be the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-east-1."
             "amazonaws.com",
@@ -99,7 +99,7 @@ class FsxModelSource(Spec):
         | None
     ) = None
     mount_name: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             r"[A-Za-z0-9_-]{1,8}",
             "must be the file system's mount name: 1 to 8 letters, digits, '_' or '-' "
             "(`aws fsx describe-file-systems` shows it as MountName)",
@@ -110,17 +110,17 @@ class FsxModelSource(Spec):
 
 
 class SecretKeyRef(Spec):
-    name: KubernetesName  # type: ignore[valid-type]
+    name: KubernetesName
     key: str = Field(min_length=1)
 
 
 class HuggingFaceModelSource(Spec):
-    model_id: shaped_str(  # type: ignore[valid-type]
+    model_id: shaped_str(
         HF_MODEL_ID,
         "must be a Hugging Face model id, <owner>/<name> such as meta-llama/Llama-3.3-70B-Instruct",
     )
     commit_sha: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             HF_COMMIT,
             "must be a full 40-character commit hash (lowercase hex), not a branch or tag name",
         )
@@ -197,7 +197,7 @@ class KvCache(Spec):
 
 class ModelMetrics(Spec):
     path: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             r"^/[a-zA-Z0-9\-_./]*$",
             "must be a URL path of letters, digits, '-', '_', '.' or '/', starting with '/', "
             "such as /metrics",
@@ -236,12 +236,12 @@ class CustomCertificateConfig(Spec):
     Inference"). The certificate must be Issued, in the stack's region and account (checked in
     infra/region_checks.py); the patterns are the CRD's."""
 
-    acm_arn: shaped_str(  # type: ignore[valid-type]
+    acm_arn: shaped_str(
         r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$",
         "must be an ACM certificate ARN such as "
         "arn:aws:acm:us-west-2:123456789012:certificate/0123abcd-4567-89ef-0123-456789abcdef",
     )
-    domain_name: shaped_str(  # type: ignore[valid-type]
+    domain_name: shaped_str(
         r"^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$",
         "must be a lowercase DNS name such as inference.example.com: dot-separated labels of "
         "letters, digits or '-', at most 253 characters",
@@ -336,10 +336,10 @@ INVOCATION_PATH = (
 
 
 class DpdEndpointSpec(Spec):
-    name: KubernetesName  # type: ignore[valid-type]
-    namespace: KubernetesName = "default"  # type: ignore[valid-type]
-    endpoint_name: SageMakerEndpointName | None = None  # type: ignore[valid-type]
-    model_name: shaped_str(  # type: ignore[valid-type]
+    name: KubernetesName
+    namespace: KubernetesName = "default"
+    endpoint_name: SageMakerEndpointName | None = None
+    model_name: shaped_str(
         MODEL_NAME,
         "must be at most 63 characters, starting with a letter or digit, such as "
         "Llama-3.3-70B-Instruct (the operator's rule)",
@@ -347,7 +347,7 @@ class DpdEndpointSpec(Spec):
     )
     model_source: ModelSource
     instance_type: str
-    image: shaped_str(  # type: ignore[valid-type]
+    image: shaped_str(
         IMAGE_REFERENCE,
         "must be a container image reference such as "
         "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1: an optional "
@@ -364,7 +364,7 @@ class DpdEndpointSpec(Spec):
     kv_cache: KvCache = KvCache()
     # None keeps the operator's defaults (/ping and "invocations").
     health_check_path: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             HEALTH_CHECK_PATH,
             "must be a URL path starting with '/', of at most 1024 characters, without spaces "
             'or characters a URL must escape (such as # < > " { })',
@@ -373,7 +373,7 @@ class DpdEndpointSpec(Spec):
         | None
     ) = None
     invocation_endpoint: (
-        shaped_str(  # type: ignore[valid-type]
+        shaped_str(
             INVOCATION_PATH,
             "must be the path the operator appends to http://<host>:<port>/, such as "
             "v1/chat/completions: no scheme or host, no spaces or characters a URL must escape",
@@ -388,7 +388,7 @@ class DpdEndpointSpec(Spec):
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
     # The operator ignores worker resources for DPD pods, but the CRD requires them.
-    worker_resources: dict[str, Quantity] = {"cpu": "96", "memory": "1024Gi"}  # type: ignore[valid-type]
+    worker_resources: dict[str, Quantity] = {"cpu": "96", "memory": "1024Gi"}
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}

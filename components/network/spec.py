@@ -77,11 +77,11 @@ SubnetId = resource_id("subnet", "a subnet ID")
 class ExistingNetwork(Spec):
     """A VPC you already run: its private subnets by AZ ID, and optionally its security group."""
 
-    vpc_id: resource_id("vpc", "a VPC ID")  # type: ignore[valid-type]
-    private_subnet_ids: dict[AzId, SubnetId] = Field(min_length=1)  # type: ignore[valid-type]
+    vpc_id: resource_id("vpc", "a VPC ID")
+    private_subnet_ids: dict[AzId, SubnetId] = Field(min_length=1)
     # Without one, the EFA security group is created in the VPC; with one, only the EFA rules
     # it lacks are added to it.
-    security_group_id: resource_id("sg", "a security group ID") | None = None  # type: ignore[valid-type]
+    security_group_id: resource_id("sg", "a security group ID") | None = None
 
 
 class NetworkSpec(Spec):

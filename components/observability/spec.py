@@ -36,9 +36,9 @@ class GrafanaSpec(Spec):
 
 class ObservabilitySpec(Spec):
     enabled: bool = False
-    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION  # type: ignore[valid-type]
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION
     # An Amazon Managed Prometheus workspace to write to; None creates one for the stack.
-    prometheus_workspace_arn: WorkspaceArn | None = None  # type: ignore[valid-type]
+    prometheus_workspace_arn: WorkspaceArn | None = None
     # Set to create a Grafana workspace; None creates none.
     grafana: GrafanaSpec | None = None
     inference_metrics: InferenceMetrics = InferenceMetrics()

@@ -35,8 +35,8 @@ class InstalledOperator(Spec):
     Name its operator version, or the add-on version found in the cluster.
     """
 
-    operator_version: OperatorVersion | None = None  # type: ignore[valid-type]
-    addon_version: addon_release(DEFAULT_ADDON_VERSION) | None = None  # type: ignore[valid-type]
+    operator_version: OperatorVersion | None = None
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) | None = None
 
 
 def _pin(addon: str) -> object:
@@ -48,10 +48,10 @@ def _pin(addon: str) -> object:
 class DependencyVersions(Spec):
     """Pins of the add-ons the operator needs; each at least its floor."""
 
-    s3_csi_driver: _pin("aws-mountpoint-s3-csi-driver")  # type: ignore[valid-type]
-    fsx_csi_driver: _pin("aws-fsx-csi-driver")  # type: ignore[valid-type]
-    metrics_server: _pin("metrics-server")  # type: ignore[valid-type]
-    cert_manager: _pin("cert-manager")  # type: ignore[valid-type]
+    s3_csi_driver: _pin("aws-mountpoint-s3-csi-driver")
+    fsx_csi_driver: _pin("aws-fsx-csi-driver")
+    metrics_server: _pin("metrics-server")
+    cert_manager: _pin("cert-manager")
 
     def by_addon(self) -> dict[str, tuple[str, str]]:
         """EKS add-on name -> (setting, version)."""
@@ -64,9 +64,9 @@ class DependencyVersions(Spec):
 
 
 class OperatorSpec(Spec):
-    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION  # type: ignore[valid-type]
+    addon_version: addon_release(DEFAULT_ADDON_VERSION) = DEFAULT_ADDON_VERSION
     # The operator an add-on version newer than this project's table ships.
-    operator_version: OperatorVersion | None = None  # type: ignore[valid-type]
+    operator_version: OperatorVersion | None = None
     dependency_versions: DependencyVersions = DependencyVersions()
     # Create the role that downloads gated JumpStart models.
     gated_models: bool = False

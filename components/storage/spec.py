@@ -30,7 +30,7 @@ KmsKeyArn = shaped_str(
 
 class BucketSpec(Spec):
     # The shape only: infra/stack_checks.py holds every name, derived ones too, to S3's rules.
-    name: shaped_str(S3_NAME, f"S3 bucket names {_S3_SHAPE}") | None = None  # type: ignore[valid-type]
+    name: shaped_str(S3_NAME, f"S3 bucket names {_S3_SHAPE}") | None = None
 
 
 class ModelBucketSpec(BucketSpec):
@@ -45,7 +45,7 @@ class BucketsSpec(Spec):
     tls: BucketSpec = BucketSpec()
     # Customer managed key for the data buckets; SSE-S3 when unset. Access logs always use
     # SSE-S3, the only encryption S3 server access logging delivers to.
-    kms_key_arn: KmsKeyArn | None = None  # type: ignore[valid-type]
+    kms_key_arn: KmsKeyArn | None = None
     # Protect every bucket: `pulumi destroy` then fails until `pulumi state unprotect`.
     protect: bool = False
 

@@ -252,7 +252,7 @@ SECRETS = {
         "own, named by modelSource.huggingFace.tokenConfigKey",
     ),
     "a secret inside a setting": (
-        env("NCCL_DEBUG", {"secure": "AAABAJfa"}),  # type: ignore[arg-type]
+        env("NCCL_DEBUG", {"secure": "AAABAJfa"}),
         "hyperpod-dpd:endpoints: is encrypted (`secure:`), whole or in part; settings are plain "
         "text, and the one secret this program reads is a Hugging Face token under a key of its "
         "own, named by modelSource.huggingFace.tokenConfigKey",
@@ -342,7 +342,7 @@ MESSAGES = {
         "of settings (operatorVersion, addonVersion)",
     ),
     "a boolean where text goes": (
-        env("ENABLE_FEATURE", True),  # type: ignore[arg-type]
+        env("ENABLE_FEATURE", True),
         f"{EP}.environmentVariables.ENABLE_FEATURE: true is not allowed; must be text (quote it)",
     ),
     "an AZ name where an AZ ID goes": (

@@ -113,7 +113,7 @@ if yaml.__with_libyaml__:
         pass
 
 else:  # pragma: no cover - PyYAML built without libyaml
-    _FastConfigLoader = _ConfigLoader  # type: ignore[misc]
+    _FastConfigLoader = _ConfigLoader
 
 
 class DocumentError(ValueError):
