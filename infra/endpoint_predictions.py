@@ -238,15 +238,27 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
 def review_predictions(
     spec: DpdEndpointSpec, architecture: ModelArchitecture, region: str
 ) -> tuple[EndpointPrediction | None, list[Finding]]:
-    """The endpoint's prediction and its findings; a layout the model can't predict is a
-    warning too, never a refusal."""
+    """The endpoint's prediction and its findings. It never raises: the planner advises, so
+    nothing it lacks or gets wrong may stop `pulumi up`. A layout the model can't predict is a
+    warning naming the key to change; a failure of the model itself is a warning too."""
     try:
         ep = predict_endpoint(spec, architecture, region)
     except ScenarioError as unpredictable:
         # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
-        # after it is what the endpoint's user can act on.
-        reason = str(unpredictable).split(": ", 1)[-1]
-        return None, [warning("no-prediction", "workload", f"no prediction: {reason}")]
+        # after it is what the endpoint's user can act on. An instance type the model has no
+        # figures for is the endpoint's instanceType; every other key is the workload's.
+        key, _, reason = str(unpredictable).partition(": ")
+        field = "instanceType" if key == "scenario.instanceType" else "workload"
+        return None, [warning("no-prediction", field, f"no prediction: {reason or key}")]
+    except Exception as failed:  # advice must never stop a deploy
+        return None, [
+            warning(
+                "no-prediction",
+                "workload",
+                f"no prediction: the performance model failed ({type(failed).__name__}: "
+                f"{failed}); the stack deploys without it. Please report this",
+            )
+        ]
     if ep is None:
         return None, []
     return ep, prediction_findings(spec, ep)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.performance.scenario import ScenarioError
 
 TERA = 1e12
 BITS_PER_BYTE = 8
@@ -67,6 +68,12 @@ class Machine:
 
 def machine(instance_type: str) -> Machine:
     instance = DPD_INSTANCE_TYPES[instance_type]
+    if instance.gpu not in GPUS:
+        raise ScenarioError(
+            f"scenario.instanceType: the performance model has no figures for the "
+            f"{instance.gpu} GPUs of {instance_type}; they belong in GPUS "
+            "(components/performance/hardware.py)"
+        )
     return Machine(
         instance_type=instance_type,
         gpu=GPUS[instance.gpu],

@@ -161,3 +161,28 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
     assert found.message.startswith("at 50 requests per second the model predicts TTFT without")
     capacity = ep.configured.max_requests_per_second
     assert f"the layout serves at most {capacity:.3g} requests per second" in found.message
+
+
+def test_an_instance_type_the_model_has_no_figures_for_is_a_warning_on_instance_type(
+    monkeypatch,
+):
+    from components.performance import hardware
+
+    monkeypatch.setattr(hardware, "GPUS", {k: v for k, v in hardware.GPUS.items() if k != "H100"})
+    ep, (found,) = review(endpoint(workload(ttftMs=2000)))
+    assert ep is None
+    assert (found.level, found.code, found.field) == ("warning", "no-prediction", "instanceType")
+    assert "no figures for the H100 GPUs of ml.p5.48xlarge" in found.message
+
+
+def test_a_failure_inside_the_model_is_a_warning_and_never_stops_the_deploy(monkeypatch):
+    from infra import endpoint_predictions
+
+    def broken(*_args, **_kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(endpoint_predictions, "predict", broken)
+    ep, (found,) = review(endpoint(workload(ttftMs=2000)))
+    assert ep is None
+    assert (found.level, found.field) == ("warning", "workload")
+    assert "ZeroDivisionError: division by zero" in found.message
