@@ -12,6 +12,7 @@ from pathlib import Path
 from infra import program
 from infra.config_errors import ConfigError
 from infra.settings import CheckedConfig, Settings, check_config
+from tools.bench.bench_command import add_bench_commands, run_bench
 from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
@@ -79,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
+    add_bench_commands(commands, _stack_arguments)
     return parser
 
 
@@ -216,7 +218,14 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": plan}
+    commands = {
+        "render": render,
+        "size": size,
+        "diff": diff,
+        "chart": chart,
+        "plan": plan,
+        "bench": lambda args: run_bench(args, _checked_stack),
+    }
     with few_collections():
         return commands[args.command](args)
 

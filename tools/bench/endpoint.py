@@ -1,0 +1,29 @@
+"""The stack's endpoint a benchmark is about, and the load its workload describes."""
+
+from __future__ import annotations
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.performance.measured import Load, workload_load
+from infra.settings import CheckedConfig
+from tools.bench.job import BenchError
+
+
+def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, DpdEndpointSpec]:
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    listed = ", ".join(names) or "none"
+    if name is None:
+        raise BenchError(f"--endpoint: name the endpoint; the stack's endpoints: {listed}")
+    if name not in names:
+        raise BenchError(f"--endpoint: the stack has no endpoint {name!r}; its endpoints: {listed}")
+    index = names.index(name)
+    return index, checked.stack.endpoints[index]
+
+
+def endpoint_load(index: int, spec: DpdEndpointSpec) -> Load:
+    load = workload_load(spec.workload, spec.routing_threshold)
+    if load is None:
+        raise BenchError(
+            f"endpoints[{index}].workload.outputTokens: the benchmark sends the workload's "
+            "traffic; set outputTokens, typicalInputTokens and requestsPerSecond or concurrency"
+        )
+    return load
