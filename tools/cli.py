@@ -13,6 +13,7 @@ from infra import program
 from infra.config_errors import ConfigError
 from infra.settings import CheckedConfig, Settings, check_config
 from tools.bench.bench_command import add_bench_commands, run_bench
+from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
@@ -81,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(plan)
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     add_bench_commands(commands, _stack_arguments)
+    add_diagnose_command(commands, _stack_arguments)
     return parser
 
 
@@ -225,6 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         "chart": chart,
         "plan": plan,
         "bench": lambda args: run_bench(args, _checked_stack),
+        "diagnose": lambda args: run_diagnose(args, _checked_stack),
     }
     with few_collections():
         return commands[args.command](args)
