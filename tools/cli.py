@@ -1,4 +1,5 @@
-"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`."""
+"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`, and
+`bench` and `diagnose` for the live endpoint."""
 
 from __future__ import annotations
 
