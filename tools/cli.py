@@ -235,6 +235,9 @@ def _terminated(signum: int, _frame: object) -> None:
 def run() -> int:
     """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
     signal.signal(signal.SIGTERM, _terminated)
+    # A console that can't show a character (→ on Windows' cp1252) gets '?', not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="replace")
     try:
         status = main()
         sys.stdout.flush()
