@@ -201,7 +201,8 @@ def _misspelt_namespaces() -> list[str]:
         for namespace, _, name in [key.partition(":")]
         if namespace != PROJECT
         and name in SETTING_KEYS
-        and difflib.get_close_matches(namespace, [PROJECT], cutoff=0.8)
+        # Pulumi matches namespaces exactly, case included: Hyperpod-DPD is another one.
+        and difflib.get_close_matches(namespace.lower(), [PROJECT], cutoff=0.8)
     ]
 
 

@@ -7,6 +7,7 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -45,6 +46,11 @@ def _stack_name(name: str) -> str:
     if not _STACK_NAME.match(name):
         raise argparse.ArgumentTypeError(
             f"{name!r} is not a stack name; Pulumi takes 1 to 100 letters, digits, '-', '_' or '.'"
+        )
+    if not name.strip("."):
+        # Pulumi's pattern takes them, but as build/<stack> they name the folder above.
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a stack name; it needs a letter or digit"
         )
     return name
 
@@ -115,7 +121,7 @@ def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
 
 
 def render(args: argparse.Namespace) -> int:
-    out = args.out or Path("build") / args.stack
+    out = (args.out or Path("build") / args.stack).resolve()
     refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
@@ -234,8 +240,17 @@ def main(argv: list[str] | None = None) -> int:
         return commands[args.command](args)
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    # As an exception, SIGTERM runs the `finally` blocks that remove a render's scratch folder.
+    raise SystemExit(128 + signum)
+
+
 def run() -> int:
     """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
+    signal.signal(signal.SIGTERM, _terminated)
+    # A console that can't show a character (→ on Windows' cp1252) gets '?', not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="replace")
     try:
         status = main()
         sys.stdout.flush()
