@@ -17,7 +17,7 @@ from components.performance.predict import predict
 from components.performance.scenario import ScenarioError
 from infra.config_errors import PROJECT
 from infra.settings import CheckedConfig
-from tools.bench.endpoint import endpoint_load, find_endpoint
+from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_load, endpoint_parser
 from tools.bench.job import BenchError, BenchRun, bench_manifests, job_name, prompt_count
 from tools.bench.results_command import run_results
 from tools.render import yaml_io
@@ -26,8 +26,6 @@ from tools.render import yaml_io
 MOST_RATES = 12
 # Beyond any endpoint HyperPod hosts.
 MOST_RATE = 10_000.0
-
-CheckedStack = Callable[[argparse.Namespace], CheckedConfig | None]
 
 
 def _rates(text: str) -> list[float]:
@@ -55,13 +53,13 @@ def add_bench_commands(
     commands: argparse._SubParsersAction,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
 ) -> argparse.ArgumentParser:
-    bench = commands.add_parser(
+    bench = endpoint_parser(
+        commands,
         "bench",
-        help="a Job that load-tests an endpoint with vllm bench serve; `bench results` holds "
-        "what it measured against the prediction",
+        "a Job that load-tests an endpoint with vllm bench serve; `bench results` holds what "
+        "it measured against the prediction",
+        stack_arguments,
     )
-    stack_arguments(bench)
-    bench.add_argument("--endpoint", help="the endpoint's name (endpoints[i].name)")
     bench.add_argument("--out", type=Path, help="write the manifest here instead of stdout")
     bench.add_argument(
         "--account-id",
@@ -144,11 +142,11 @@ def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: 
 
 
 def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
-    checked = checked_stack(args)
-    if checked is None:
+    found = checked_endpoint(args, checked_stack)
+    if found is None:
         return 2
+    checked, index, spec = found
     try:
-        index, spec = find_endpoint(checked, args.endpoint)
         load = endpoint_load(index, spec)
         loads = [Load(load.input_tokens, load.output_tokens, rate) for rate in args.rate or []]
         runs = _bench_runs(checked, index, loads or [load])

@@ -187,13 +187,19 @@ def comparison_rows(
             calibrated.requests_per_second if calibrated else None,
         ),
         (
-            "output tokens/s",
+            "output tok/s",
             result.output_throughput,
             predicted.output_tokens_per_second,
             calibrated.output_tokens_per_second if calibrated else None,
         ),
     ):
-        row = [name, "", f"{measured:,.4g}", f"{value:,.4g}", _percent(error(value, measured))]
+        row = [
+            "throughput",
+            name,
+            f"{measured:,.4g}",
+            f"{value:,.4g}",
+            _percent(error(value, measured)),
+        ]
         if calibrated and value_calibrated is not None:
             row += [f"{value_calibrated:,.4g}", _percent(error(value_calibrated, measured))]
         rows.append(row)

@@ -14,7 +14,6 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from tools.bench.comparison import (
     slo_lines,
     table,
 )
-from tools.bench.endpoint import endpoint_load, find_endpoint
+from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_load
 from tools.bench.job import BenchError
 from tools.bench.vllm_result import (
     MAX_RESULT_BYTES,
@@ -193,14 +192,12 @@ def _results(path: Path) -> list[VllmResult]:
     return [parse_result(document, where) for where, document in result_documents(text, str(path))]
 
 
-def run_results(
-    args: argparse.Namespace, checked_stack: Callable[[argparse.Namespace], CheckedConfig | None]
-) -> int:
-    checked = checked_stack(args)
-    if checked is None:
+def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    found = checked_endpoint(args, checked_stack)
+    if found is None:
         return 2
+    checked, index, spec = found
     try:
-        index, spec = find_endpoint(checked, args.endpoint)
         workload = endpoint_load(index, spec)
         results = _results(args.result)
         for result in results:

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from infra.settings import CheckedConfig
-from tools.bench.endpoint import find_endpoint
-from tools.bench.job import BenchError
+from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_parser
 from tools.diagnose.bundle import (
     EVENTS,
     IEC,
@@ -43,13 +42,13 @@ def add_diagnose_command(
     commands: argparse._SubParsersAction,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
 ) -> argparse.ArgumentParser:
-    diagnose = commands.add_parser(
+    diagnose = endpoint_parser(
+        commands,
         "diagnose",
-        help="read an endpoint's objects, events and logs (read-only) and name what is wrong "
-        "(exit 0 healthy, 1 findings, 2 no access)",
+        "read an endpoint's objects, events and logs (read-only) and name what is wrong (exit "
+        "0 healthy, 1 findings, 2 no access)",
+        stack_arguments,
     )
-    stack_arguments(diagnose)
-    diagnose.add_argument("--endpoint", help="the endpoint's name (endpoints[i].name)")
     where = diagnose.add_mutually_exclusive_group()
     where.add_argument("--save", type=Path, help="keep what was read in this new directory")
     where.add_argument(
@@ -140,17 +139,15 @@ def finding_lines(found: Finding) -> list[str]:
     ]
 
 
-def run_diagnose(
-    args: argparse.Namespace, checked_stack: Callable[[argparse.Namespace], CheckedConfig | None]
-) -> int:
-    checked = checked_stack(args)
-    if checked is None:
+def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    found_endpoint = checked_endpoint(args, checked_stack)
+    if found_endpoint is None:
         return 2
+    checked, index, spec = found_endpoint
     try:
-        index, spec = find_endpoint(checked, args.endpoint)
         bundle = _bundle(args, spec.name, spec.namespace)
         seen = observe(bundle, checked, index)
-    except (BenchError, BundleError) as refused:
+    except BundleError as refused:
         print(refused, file=sys.stderr)
         return 2
     except OSError as failed:
