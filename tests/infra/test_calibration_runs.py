@@ -3,13 +3,14 @@ type and image correct it; anything the file holds that is not runs is a warning
 refusal or a crash."""
 
 import pytest
+import yaml
 
 from components.endpoint.spec import DpdEndpointSpec
 from components.model.catalog import MODEL_CATALOG
 from components.performance.measured import Load, MeasuredRun
 from infra import calibration_runs
 from infra.calibration_runs import endpoint_calibration, read_runs
-from tests.support import dev_endpoint
+from tests.support import dev_config, dev_endpoint, render
 
 SPEC = DpdEndpointSpec.model_validate(dev_endpoint())
 LLAMA = MODEL_CATALOG["llama-3.3-70b"]
@@ -82,3 +83,20 @@ def test_a_nan_figure_is_not_a_run(calibration_dir):
     )
     runs, (warning,) = read_runs("dev")
     assert runs == [] and "measured.ttftMs.mean" in warning
+
+
+def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
+    """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
+    run = {
+        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
+        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
+        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
+        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
+        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
+                     "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
+    }  # fmt: skip
+    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
+    warnings = [w for w in render(dev_config(), stack="dev").warnings if "slo" in w.lower()]
+    (warning,) = [w for w in warnings if "workload" in w]
+    assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning
