@@ -103,14 +103,17 @@ class BenchRun:
 
 
 def prompt_count(load: Load, prediction: Prediction) -> int:
+    """Enough prompts for a steady state: an open loop arrives at its own rate, even past the
+    layout's capacity; a closed loop at the rate its clients are served."""
     if load.closed_loop:
+        rate = prediction.requests_per_second
         in_flight = float(load.concurrency or 1)
     else:
-        end_to_end = end_to_end_ms(prediction, load.output_tokens) / 1e3
-        in_flight = prediction.requests_per_second * end_to_end
+        rate = load.requests_per_second or prediction.requests_per_second
+        in_flight = rate * end_to_end_ms(prediction, load.output_tokens) / 1e3
     return max(
         MIN_PROMPTS,
-        math.ceil(prediction.requests_per_second * STEADY_SECONDS),
+        math.ceil(rate * STEADY_SECONDS),
         math.ceil(IN_FLIGHT_WAVES * in_flight),
     )
 

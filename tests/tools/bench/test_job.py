@@ -3,15 +3,18 @@ router, and clean under checkov."""
 
 import shlex
 import subprocess
+from dataclasses import replace
 
 import kubernetes_validate
 import pytest
 import yaml
 
 from components.endpoint.spec import DLC_IMAGE
+from components.performance.measured import Load
 from tests.checkov_scan import CHECKOV
+from tests.components.performance.test_measured import PREDICTED
 from tests.support import dev_config, dev_endpoint, shellcheck_findings, with_endpoints
-from tools.bench.job import BEGIN_MARKER, END_MARKER
+from tools.bench.job import BEGIN_MARKER, END_MARKER, BenchRun, prompt_count
 from tools.cli import main
 
 KUBERNETES_VERSION = "1.34"
@@ -222,3 +225,11 @@ def test_checkov_finds_nothing_in_the_job(dev_job, tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-3000:]
     assert "FAILED" not in run.stdout
+
+
+def test_a_rate_past_the_layouts_capacity_still_runs_five_minutes_of_arrivals():
+    saturated = replace(PREDICTED, saturated=True, requests_per_second=2.0)
+    load = Load(5000, 512, requests_per_second=6.0)
+    assert prompt_count(load, saturated) >= 6 * 300
+    # It drains at what the layout serves.
+    assert BenchRun(load, 1800, saturated).seconds > 1800 / 2.0
