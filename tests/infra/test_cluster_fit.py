@@ -6,7 +6,7 @@ import pytest
 
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import DpdEndpointSpec
-from infra.idle_nodes import idle_gpu_nodes
+from infra.cluster_fit import idle_gpu_nodes
 from tests.support import dev_config, dev_endpoint, price_table, render, with_endpoints
 
 PRICES = price_table({"us-west-2": {"ml.p5.48xlarge": 50}})
