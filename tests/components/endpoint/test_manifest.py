@@ -4,13 +4,12 @@ import pytest
 
 from components.endpoint.manifest import (
     build_manifest,
-    effective_args,
     environment,
-    override_collisions,
     router_url,
 )
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import effective_args
 
 MINIMAL = {
     "name": "chat",
@@ -213,14 +212,6 @@ def test_spec_overrides_add_fields_the_settings_do_not_write():
     assert built["spec"]["pdSpec"]["topologySpec"] == {"placementGroup": "pg"}
     assert built["spec"]["pdSpec"]["routingThreshold"] == 4096
     assert built["spec"]["kubernetes"] == {"serviceAccountName": "llm"}
-
-
-def test_override_collisions_name_each_path_the_settings_already_write():
-    base = {"a": {"b": 1, "c": {"d": 2}}, "e": 3}
-    assert override_collisions(base, {"a": {"c": {"d": 9}, "x": 1}, "e": 4, "f": 5}) == [
-        "a.c.d",
-        "e",
-    ]
 
 
 def test_router_url_follows_the_operator_naming():
