@@ -1,4 +1,6 @@
-"""GPU nodes no endpoint can claim are a warning naming the group's instanceCount and the cost."""
+"""Whether the endpoints and the cluster fit: GPU nodes no endpoint can claim are a warning
+naming the group's instanceCount and the cost; too few nodes, an AZ outside the stack, labels
+and taints that leave pods nowhere to land are refused naming the key."""
 
 from typing import Any
 
@@ -7,7 +9,25 @@ import pytest
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import DpdEndpointSpec
 from infra.cluster_fit import idle_gpu_nodes
-from tests.support import dev_config, dev_endpoint, price_table, render, with_endpoints
+from tests.stack_changes import (
+    GPU_GROUP,
+    GROUPS,
+    SYSTEM,
+    changed,
+    dev_with,
+    p5_group,
+    refusal,
+)
+from tests.support import (
+    dev_config,
+    dev_endpoint,
+    endpoint_configs,
+    price_table,
+    problem_for,
+    problems,
+    render,
+    with_endpoints,
+)
 
 PRICES = price_table({"us-west-2": {"ml.p5.48xlarge": 50}})
 PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/plan-1"
@@ -111,3 +131,154 @@ def test_the_warning_reaches_the_program_log_naming_the_key():
     assert idle.startswith(
         "hyperpod-dpd:cluster.instanceGroups[0].instanceCount: 1 of the 3 ml.p5.48xlarge nodes"
     )
+
+
+# Nodes enough, in one AZ (prefill and decode share it), through the whole program.
+
+
+def test_an_endpoint_needs_its_instance_type_as_a_group():
+    found = problems(changed(groups=[p5_group(instanceType="ml.p5en.48xlarge"), SYSTEM]))
+    assert problem_for(GROUPS, found).endswith(
+        "no instance group has ml.p5.48xlarge: add one, or change the endpoint's instanceType"
+    )
+
+
+def test_an_endpoint_needs_nodes_for_its_prefill_and_decode_replicas_in_one_az():
+    endpoint = {**dev_endpoint(), "prefill": {"replicas": 2}}
+    split = [
+        p5_group(instanceCount=2),
+        p5_group(name="p5-b", instanceCount=1, availabilityZoneId="usw2-az3"),
+        SYSTEM,
+    ]
+    found = problems(with_endpoints(endpoint) | {"hyperpod-dpd:cluster": {"instanceGroups": split}})
+    # The message names the key to raise (issue 20), not the endpoint's instanceType.
+    assert problem_for(f"{GROUPS}[0].instanceCount", found) == (
+        f"{GROUPS}[0].instanceCount: endpoints[0] (dpd-test) needs 3 ml.p5.48xlarge nodes in "
+        "one AZ for 2 prefill x 8 GPUs and 1 decode x 8 GPUs (prefill and decode share an AZ); "
+        "usw2-az2 has 2, the most (cluster.instanceGroups[0]); raise its "
+        "instanceCount by 1"
+    )
+
+
+def test_endpoints_sharing_a_type_must_fit_its_nodes_together():
+    other = {**dev_endpoint(), "name": "other"}
+    found = problems(with_endpoints(dev_endpoint(), other, gpu_nodes=3))
+    assert "need 4 nodes together; the groups have 3" in problem_for(
+        f"{GROUPS}[0].instanceCount", found
+    )
+
+
+# An endpoint pinned to an AZ: by ID or by name, one of the stack's.
+
+
+def pinned(zone: str, **config: Any) -> dict:
+    endpoint = {**dev_endpoint(), "topologySpec": {"availabilityZone": zone}}
+    return with_endpoints(endpoint, **config)
+
+
+TOPOLOGY = "hyperpod-dpd:endpoints[0].topologySpec.availabilityZone"
+
+
+@pytest.mark.parametrize(
+    ("zone", "says"),
+    [
+        ("usw2-az1", "usw2-az1 is not one of the stack's AZs (usw2-az2, usw2-az3)"),
+        ("euw1-az1", "'euw1-az1' is an AZ ID of eu-west-1; the stack deploys to us-west-2"),
+        ("eu-west-1a", "'eu-west-1a' is an AZ name of eu-west-1; the stack deploys to us-west-2"),
+        ("us-west-2a", "'us-west-2a' is usw2-az1 in this account, which is not one of the stack"),
+        ("us-west-2z", "'us-west-2z' is not an AZ of this account; its AZs are us-west-2a"),
+        ("zone-b", "'zone-b' is neither an AZ ID (usw2-az2) nor an AZ name (us-west-2b)"),
+    ],
+)
+def test_an_endpoint_az_outside_the_stack_is_refused_naming_the_key(zone, says):
+    found = problems(pinned(zone))
+    assert all(problem.startswith(f"{TOPOLOGY}: ") for problem in found)
+    assert any(says in problem for problem in found)
+
+
+def test_an_endpoint_pinned_to_an_az_counts_that_azs_nodes():
+    groups = [p5_group(), p5_group(name="p5-b", availabilityZoneId="usw2-az3"), SYSTEM]
+    endpoint = {
+        **dev_endpoint(),
+        "prefill": {"replicas": 2},
+        "topologySpec": {"availabilityZone": "usw2-az3"},
+    }
+    config = with_endpoints(endpoint)
+    config["hyperpod-dpd:cluster"]["instanceGroups"] = groups
+    assert problem_for(f"{GROUPS}[1].instanceCount", problems(config)).endswith(
+        "endpoints[0].topologySpec.availabilityZone pins its pods to usw2-az3, which has 2 "
+        "(cluster.instanceGroups[1]); raise its instanceCount by 1"
+    )
+
+
+# Labels and taints: the endpoints' pods must be able to land on their groups (issue 21,
+# section 4).
+REFUSED = [
+    (
+        {f"{GPU_GROUP}.taints": [{"key": "gpu", "effect": "NoSchedule"}]},
+        f"{GPU_GROUP}.taints[0]",
+        "sets no tolerations",
+    ),
+    (
+        {
+            "endpoints[0].decode.nodeSelector": {
+                "node.kubernetes.io/instance-type": "ml.p5en.48xlarge"
+            }
+        },
+        "endpoints[0].decode.nodeSelector.node.kubernetes.io/instance-type",
+        "another instance type",
+    ),
+    (
+        {"endpoints[0].prefill.nodeSelector": {"topology.kubernetes.io/zone": "us-east-1a"}},
+        "endpoints[0].prefill.nodeSelector.topology.kubernetes.io/zone",
+        "not a zone of us-west-2",
+    ),
+    (
+        {"endpoints[0].decode.nodeSelector": {"kubernetes.io/arch": "arm64"}},
+        "endpoints[0].decode.nodeSelector.kubernetes.io/arch",
+        "carry kubernetes.io/arch=amd64",
+    ),
+    (
+        {"endpoints[0].prefill.nodeSelector": {"topology.kubernetes.io/region": "us-east-1"}},
+        "endpoints[0].prefill.nodeSelector.topology.kubernetes.io/region",
+        "not the stack's region us-west-2",
+    ),
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_pods_that_could_land_on_no_node_are_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+VALID = [
+    {
+        f"{GPU_GROUP}.taints": [
+            {"key": "example.com/gpu", "effect": "PreferNoSchedule"},
+            {"key": "a", "value": "b", "effect": "NoSchedule"},
+        ],
+        "cluster.instanceGroups[2]": {
+            "name": "p5-open",
+            "instanceType": "ml.p5.48xlarge",
+            "instanceCount": 1,
+            "availabilityZoneId": "usw2-az2",
+        },
+    },
+    {
+        "endpoints[0].decode.nodeSelector": {
+            "node.kubernetes.io/instance-type": "ml.p5.48xlarge",
+            "topology.kubernetes.io/zone": "us-west-2b",
+            "topology.kubernetes.io/region": "us-west-2",
+            "kubernetes.io/arch": "amd64",
+        }
+    },
+    {
+        "cluster.instanceGroups[0].labels": {"tier": 1},
+        "endpoints[0].prefill.nodeSelector": {"tier": 1},
+    },
+]
+
+
+@pytest.mark.parametrize("changes", VALID)
+def test_pods_with_a_node_to_land_on_render(changes):
+    assert endpoint_configs(render(dev_with(changes)))
