@@ -38,6 +38,7 @@ from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, bucket_names, check_bucket_names
 from infra import clock
+from infra.calibration_runs import stack_calibrations
 from infra.cluster_fit import check_cluster_fit
 from infra.config_errors import (
     PROJECT,
@@ -201,7 +202,8 @@ def _misspelt_namespaces() -> list[str]:
         for namespace, _, name in [key.partition(":")]
         if namespace != PROJECT
         and name in SETTING_KEYS
-        and difflib.get_close_matches(namespace, [PROJECT], cutoff=0.8)
+        # Pulumi matches namespaces exactly, case included: Hyperpod-DPD is another one.
+        and difflib.get_close_matches(namespace.lower(), [PROJECT], cutoff=0.8)
     ]
 
 
@@ -353,8 +355,11 @@ def check_config() -> CheckedConfig:
     findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+    calibrated, calibration_warnings = stack_calibrations(
+        pulumi.get_stack(), stack.endpoints, architectures
+    )
     reviewed = {
-        i: review_predictions(stack.endpoints[i], model, region)
+        i: review_predictions(stack.endpoints[i], model, region, calibrated.get(i))
         for i, model in architectures.items()
     }
     predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
@@ -378,7 +383,9 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         predictions=[prediction for prediction, _ in reviewed.values()],
-        warnings=_lines(findings + sized + predicted, "warning") + _chart_warning(stack.cluster),
+        warnings=_lines(findings + sized + predicted, "warning")
+        + calibration_warnings
+        + _chart_warning(stack.cluster),
         today=today,
     )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from components.cluster.instance_types import (
@@ -23,10 +22,8 @@ def is_gpu_group(group: InstanceGroupSpec) -> bool:
 
 
 def nodes_by_az(groups: Sequence[InstanceGroupSpec]) -> dict[str, int]:
-    counts: Counter[str] = Counter()
-    for group in groups:
-        counts[group.availability_zone_id] += group.instance_count
-    return dict(counts)
+    azs = dict.fromkeys(g.availability_zone_id for g in groups)
+    return {az: sum(g.instance_count for g in groups if g.availability_zone_id == az) for az in azs}
 
 
 def _is_system_capable(group: InstanceGroupSpec) -> bool:
