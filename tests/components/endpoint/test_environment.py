@@ -4,14 +4,11 @@ import pytest
 
 from components.endpoint.environment import check_environment
 from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, env, refusal
-from tests.support import endpoint_configs, render
+from tests.support import by_code, endpoint_configs, render
 
 
 def codes(env: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
-    found: dict[str, list[tuple[str, str]]] = {}
-    for f in check_environment(env):
-        found.setdefault(f.code, []).append((f.level, f.field))
-    return found
+    return by_code(check_environment(env))
 
 
 @pytest.mark.parametrize(

@@ -5,18 +5,16 @@ import pytest
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.spec import DpdEndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
+from tests.support import by_code
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
     spec = DpdEndpointSpec.model_validate({**MINIMAL, **changes})
     roles = {"prefill": spec.prefill, "decode": spec.decode}
-    found: dict[str, list[tuple[str, str]]] = {}
-    for f in [
-        *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
-        *check_topology(spec.topology_spec),
-    ]:
-        found.setdefault(f.code, []).append((f.level, f.field))
-    return found
+    return by_code(
+        check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type)
+        + check_topology(spec.topology_spec)
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from components.endpoint.routing import check_kv_cache, check_router_name, check
 from components.endpoint.spec import DpdEndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import EP, dev_with, refusal
-from tests.support import dev_config, endpoint_configs, render
+from tests.support import by_code, dev_config, endpoint_configs, render
 
 
 def spec(**changes: Any) -> DpdEndpointSpec:
@@ -15,14 +15,9 @@ def spec(**changes: Any) -> DpdEndpointSpec:
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
     endpoint = spec(**changes)
-    found: dict[str, list[tuple[str, str]]] = {}
-    for f in [
-        *check_routing(endpoint),
-        *check_router_name(endpoint),
-        *check_kv_cache(endpoint.kv_cache),
-    ]:
-        found.setdefault(f.code, []).append((f.level, f.field))
-    return found
+    return by_code(
+        check_routing(endpoint) + check_router_name(endpoint) + check_kv_cache(endpoint.kv_cache)
+    )
 
 
 @pytest.mark.parametrize(

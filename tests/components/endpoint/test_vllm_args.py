@@ -15,7 +15,7 @@ from components.endpoint.vllm_args import (
 )
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, endpoint, refusal, role
-from tests.support import endpoint_configs, render
+from tests.support import by_code, endpoint_configs, render
 
 WORKER = ["--model", "/opt/ml/model", "--port", "8000", "--gpu-memory-utilization", "0.75"]
 
@@ -115,10 +115,7 @@ def spec(**changes: Any) -> DpdEndpointSpec:
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
-    found: dict[str, list[tuple[str, str]]] = {}
-    for f in check_args(spec(**changes)):
-        found.setdefault(f.code, []).append((f.level, f.field))
-    return found
+    return by_code(check_args(spec(**changes)))
 
 
 @pytest.mark.parametrize(
