@@ -28,7 +28,7 @@ import pulumi_aws_native as aws_native
 from components.cluster.eks_versions import SupportType
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
 from components.cluster.kubernetes_versions import minor_version, unsupported_kubernetes
-from components.network.spec import is_az_id
+from components.network.spec import is_az_id, network_azs
 from components.observability.versions import ADDON_NAME as OBSERVABILITY_ADDON
 from components.operator.versions import (
     ADDON_NAME,
@@ -40,7 +40,6 @@ from components.operator.versions import (
 )
 from infra.config_errors import config_key, finding_line
 from infra.region_checks import az_ids, topology_zones
-from infra.stack_checks import network_azs
 from infra.stack_settings import StackSettings
 
 QUOTA_SERVICE = "sagemaker"

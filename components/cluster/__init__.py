@@ -1,6 +1,6 @@
 """The clusters: EKS (pulumi-eks) and the HyperPod cluster that joins its nodes to it.
 
-- `spec`: the `cluster` settings and its instance groups.
+- `spec`, `checks`: the `cluster` settings and its instance groups, and every cluster rule.
 - `eks`, `eks_access`, `kubeconfig`: the `EksCluster` and `AdoptedEksCluster` components, their
   access entries and the kubeconfig they hand to the Kubernetes provider.
 - `node_addons`: the EKS add-ons that wait for nodes (coredns).

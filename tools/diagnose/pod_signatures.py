@@ -3,7 +3,7 @@ mount that fails, weights still loading, an engine that dies (sources in signatu
 
 from __future__ import annotations
 
-from components.endpoint.spec import DLC_IMAGE, LMCACHE_IMAGE
+from components.endpoint.image import DLC_IMAGE, LMCACHE_IMAGE
 from tools.diagnose.cluster_view import PodView
 from tools.diagnose.log_lines import engine_deaths
 from tools.diagnose.observed import (

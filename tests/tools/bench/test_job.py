@@ -9,7 +9,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from components.endpoint.spec import DLC_IMAGE
+from components.endpoint.image import DLC_IMAGE
 from components.performance.measured import Load
 from tests.checkov_scan import CHECKOV
 from tests.components.performance.test_measured import PREDICTED
