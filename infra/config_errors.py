@@ -12,15 +12,19 @@ import pulumi
 from pydantic import BaseModel, ValidationError
 
 from components.core.findings import Finding, field_path
+from components.core.terminal_text import one_line
 
 PROJECT = "hyperpod-dpd"
 
 
 class ConfigError(pulumi.RunError):
-    """Raised before any resource is registered; Pulumi prints it without a traceback."""
+    """Raised before any resource is registered; Pulumi prints it without a traceback.
+
+    Each problem is one line, whatever the value it quotes holds (a newline, an escape
+    sequence): one line per problem is what the user reads, and what the tests count."""
 
     def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = list(problems)
+        self.problems = [one_line(problem) for problem in problems]
         super().__init__("invalid stack configuration:\n" + "\n".join(self.problems))
 
 

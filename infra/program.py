@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pulumi
 
+from components.core.terminal_text import one_line
 from infra.settings import Settings, load_settings
 from infra.stack import build_stack
 
@@ -12,6 +13,6 @@ def main() -> Settings:
     """Build the stack; the settings it was built from go back to the offline tools."""
     settings = load_settings()
     for line in settings.warnings:
-        pulumi.log.warn(line)
+        pulumi.log.warn(one_line(line))
     build_stack(settings)
     return settings

@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import re
 import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+from components.core.terminal_text import printable
 from infra import program
 from infra.config_errors import ConfigError
 from infra.settings import CheckedConfig, Settings, check_config
@@ -225,8 +229,38 @@ def chart(args: argparse.Namespace) -> int:
     return 0
 
 
+class _PrintableStream(io.TextIOBase):
+    """A text stream that writes through `printable`, so that no value a command prints (a
+    stack file's, a bundle's, a git revision's) can move the cursor, erase a line or reorder
+    text in the user's terminal."""
+
+    def __init__(self, stream: io.TextIOBase) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+
+@contextlib.contextmanager
+def _printable_output() -> Iterator[None]:
+    """Every line every command prints, argparse's errors included, goes through `printable`."""
+    with (
+        contextlib.redirect_stdout(_PrintableStream(sys.stdout)),
+        contextlib.redirect_stderr(_PrintableStream(sys.stderr)),
+    ):
+        yield
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    with _printable_output():
+        return _run_command(_parser().parse_args(argv))
+
+
+def _run_command(args: argparse.Namespace) -> int:
     commands = {
         "render": render,
         "size": size,

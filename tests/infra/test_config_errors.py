@@ -43,3 +43,12 @@ CLI_REFUSED = {
 def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
     change, line = CLI_REFUSED[case]
     assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+def test_a_key_holding_a_newline_and_escapes_is_refused_in_one_line(tmp_path, capsys):
+    key = "maxModelLen\n\x1b[1A\x1b[2Khyperpod-dpd:endpoints[0]: fine"
+    (line,) = cli_refusal(tmp_path, capsys, endpoint(**{key: 1}))
+    assert line.startswith(
+        f"{EP}.maxModelLen\\n\\x1b[1A\\x1b[2Khyperpod-dpd:endpoints[0]: fine: is not a known "
+        "setting; allowed keys: name, "
+    )

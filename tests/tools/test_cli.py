@@ -3,7 +3,10 @@
 import subprocess
 import sys
 
+import pytest
+
 from infra.paths import ROOT
+from tools import cli
 
 
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback():
@@ -39,3 +42,22 @@ def test_a_console_that_cannot_show_a_character_gets_a_stand_in_not_a_traceback(
     )
     assert (done.returncode, done.stderr) == (0, b"")
     assert done.stdout == b"pdBufferSize: 8GiB ? 16GiB\n"
+
+
+def test_every_line_a_command_prints_goes_through_printable(monkeypatch, capsys):
+    def command(_args):
+        print("ok\x1b[1A\x1b[2KStack dev: no changes\r")
+        print("\u202eevil", file=sys.stderr)
+        return 0
+
+    monkeypatch.setattr(cli, "chart", command)
+    assert cli.main(["chart"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "ok\\x1b[1A\\x1b[2KStack dev: no changes\\r\n"
+    assert err == "\\u202eevil\n"
+
+
+def test_argparse_errors_naming_a_value_go_through_printable_too(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["render", "--stack", "dev", "--format\x1b[2K"])
+    assert "--format\\x1b[2K" in capsys.readouterr().err
