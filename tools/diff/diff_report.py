@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from components.core.terminal_text import one_line
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
 from components.endpoint.kind import API_VERSION, KIND
 from tools.diff.stack_diff import Change
+from tools.reports.markdown import cell, code, fenced
 
 SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
 VALUE_WIDTH = 80
@@ -41,7 +43,14 @@ OUTAGES = {
 
 
 def _value(value: Any) -> str:
-    text = "(none)" if value is None else value if isinstance(value, str) else json.dumps(value)
+    """A value on one line: text as it is, unless it holds what a line cannot show (a newline,
+    an escape sequence), which JSON's quoting spells out; anything else as JSON."""
+    if value is None:
+        text = "(none)"
+    elif isinstance(value, str) and one_line(value) == value:
+        text = value
+    else:
+        text = json.dumps(value)
     return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
 
 
@@ -51,6 +60,11 @@ def headline(stack: str, base: str, changes: Sequence[Change]) -> str:
     counts = Counter(c.kind for c in changes)
     parts = [f"{counts[k]} to {k}" for k in ("update", "replace", "add", "remove") if counts[k]]
     return f"Stack {stack}: {', '.join(parts)} (from {base})."
+
+
+def _markdown_headline(stack: str, base: str, changes: Sequence[Change]) -> str:
+    # The revision is whatever the caller named (a branch may be called `<b>@x`).
+    return headline(code(stack), code(base), changes)
 
 
 def manifest_diffs(base: Path | None, head: Path) -> list[str]:
@@ -90,16 +104,16 @@ def _path_lines(change: Change) -> list[str]:
     for p in change.paths:
         path, old = _readable(p.path, p.old)
         _, new = _readable(p.path, p.new)
-        lines.append(
-            f"{path}: {old} → {new}" + (f"  (replaces: {p.replaces})" if p.replaces else "")
-        )
+        replaces = f"  (replaces: {p.replaces})" if p.replaces else ""
+        # A key of a mapping (a tag's, an override's) is the user's too.
+        lines.append(one_line(f"{path}: {old} → {new}{replaces}"))
     return lines
 
 
 def outages(changes: Sequence[Change]) -> list[str]:
     """What the replacements cost, worst first."""
     return [
-        outage.format(name=f"`{c.name}`")
+        outage.format(name=code(c.name))
         for type_, outage in OUTAGES.items()
         for c in changes
         if c.kind == "replace" and c.type == type_
@@ -135,10 +149,6 @@ def text_report(stack: str, base: str, changes: Sequence[Change], diffs: Sequenc
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def markdown_report(
     stack: str,
     base: str,
@@ -149,10 +159,10 @@ def markdown_report(
 ) -> str:
     """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph."""
     # The offline workflow puts each stack's report under its own heading in one comment.
-    lines = [headline(stack, base, changes)]
+    lines = [_markdown_headline(stack, base, changes)]
     replaced = _ordered([c for c in changes if c.kind == "replace"])
     if replaced:
-        names = ", ".join(f"`{c.name}`" for c in replaced)
+        names = ", ".join(code(c.name) for c in replaced)
         lines += [
             "",
             f"> [!WARNING]\n> Replaced, so deleted and created again: {names}. "
@@ -162,24 +172,21 @@ def markdown_report(
     if changes:
         lines += ["", "| | Resource | Type | Changes |", "|---|---|---|---|"]
         for change in _ordered(changes):
-            details = "<br>".join(f"`{_cell(line)}`" for line in _path_lines(change))
+            details = "<br>".join(cell(line) for line in _path_lines(change))
             lines.append(
-                f"| {SYMBOLS[change.kind]} {change.kind} | `{_cell(change.name)}` "
-                f"| `{change.type.rsplit(':', 1)[1]}` | {details} |"
+                f"| {SYMBOLS[change.kind]} {change.kind} | {cell(change.name)} "
+                f"| {cell(change.type.rsplit(':', 1)[1])} | {details} |"
             )
     if diffs:
         lines += [
             "",
             "<details><summary>Kubernetes manifests</summary>",
             "",
-            "```diff",
-            *(d.rstrip("\n") for d in diffs),
-            "```",
+            *fenced("diff", "\n".join(d.rstrip("\n") for d in diffs)),
             "",
             "</details>",
         ]
     if plan:
         lines += ["", *plan]
-    lines += ["", "Components, the changed ones highlighted:", "", "```mermaid"]
-    lines += [graph.rstrip("\n"), "```"]
+    lines += ["", "Components, the changed ones highlighted:", "", *fenced("mermaid", graph)]
     return "\n".join(lines) + "\n"

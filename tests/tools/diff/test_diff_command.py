@@ -98,7 +98,7 @@ def test_an_intelligent_routing_change_is_marked_as_a_replacement(repository, de
     edit_endpoint(dev_stack, routingStrategy="session")
     done = diff(repository, "--format", "markdown")
     assert done.returncode == 1, done.stderr
-    assert "Stack dev: 1 to replace (from HEAD)." in done.stdout
+    assert "Stack `dev`: 1 to replace (from `HEAD`)." in done.stdout
     assert "Replaced, so deleted and created again: `default/dpd-test`" in done.stdout
     assert (
         "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session  "
