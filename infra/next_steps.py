@@ -7,6 +7,11 @@ sagemaker-hyperpod-model-deployment-dpd) for the role label, the ready message, 
 update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`; huggingface_hub's
 `cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth login`, and its
 download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
+
+Every value a setting gives goes through `shlex.quote` where its command is built, so a pasted
+command runs what it says, whatever the stack file holds; the settings' own patterns keep the
+usual values plain (`shlex.quote` leaves letters, digits and `@%+=:,./-` as they are). A
+comment carries its value on one line (`one_line`), or a newline would end the comment.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from components.core.terminal_text import one_line
 from components.endpoint.manifest import MODEL_PATH, router_url
 
 # What the operator says once both roles serve (AWS's DPD guide, which reads it from
@@ -75,6 +81,10 @@ def hugging_face_repository(model_name: str) -> str | None:
     return None
 
 
+def _comment(text: str) -> str:
+    return f"# {one_line(text)}"
+
+
 def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     """Download from Hugging Face into a local directory, then copy it to the model prefix."""
     local = shlex.quote(model_name)
@@ -83,22 +93,27 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     if repository is not None:
         if repository.startswith(GATED_PUBLISHERS):
             steps.append(
-                f"# {repository} is gated: accept its licence on huggingface.co/{repository}, "
-                "then log in with a read token"
+                _comment(
+                    f"{repository} is gated: accept its licence on huggingface.co/{repository}, "
+                    "then log in with a read token"
+                )
             )
         steps += [
             "hf auth login",
             # Meta's repositories also ship the weights in their own format under original/.
-            f"hf download {repository} --local-dir {local} --exclude 'original/*'",
+            f"hf download {shlex.quote(repository)} --local-dir {local} --exclude 'original/*'",
         ]
     else:
-        steps.append(f"# put the model's files (config.json, *.safetensors, ...) in {local}/")
-    steps.append(f"aws s3 sync {local} {weights_uri} --exclude '.cache/*'")
+        steps.append(
+            _comment(f"put the model's files (config.json, *.safetensors, ...) in {local}/")
+        )
+    steps.append(f"aws s3 sync {local} {shlex.quote(weights_uri)} --exclude '.cache/*'")
     return steps
 
 
 def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
-    ns = f"-n {target.namespace}"
+    name, ns = shlex.quote(target.name), f"-n {shlex.quote(target.namespace)}"
+    in_region = f"--region {shlex.quote(region)}"
     steps: dict[str, Any] = {}
     if target.weights_uri is not None:
         steps["uploadWeights"] = upload_weights(target.model_name, target.weights_uri)
@@ -106,7 +121,7 @@ def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
     # the operator has not created yet, as `kubectl wait` on its Deployments or pods would.
     steps["waitUntilReady"] = [
         f"kubectl get pods {ns} -l {ROLE_LABEL}",
-        f"until kubectl get inferenceendpointconfig {target.name} {ns} "
+        f"until kubectl get inferenceendpointconfig {name} {ns} "
         f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} | grep -q {shlex.quote(READY_MESSAGE)}; "
         f"do sleep {POLL_SECONDS}; done",
     ]
@@ -115,14 +130,15 @@ def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
     if target.sagemaker_endpoint:
         steps["invokeSageMaker"] = (
             "aws sagemaker-runtime invoke-endpoint "
-            f"--endpoint-name {target.sagemaker_endpoint} --region {region} "
+            f"--endpoint-name {shlex.quote(target.sagemaker_endpoint)} {in_region} "
             f"--content-type application/json --cli-binary-format raw-in-base64-out "
             f"--body {body} answer.json && cat answer.json"
         )
-    url = f"{router_url(target.name, target.namespace)}/{ROUTER_PATH}"
+    url = shlex.quote(f"{router_url(target.name, target.namespace)}/{ROUTER_PATH}")
     steps["invokeRouter"] = (
-        f"kubectl run curl-{target.name} --rm -it --restart=Never --image=curlimages/curl "
-        f"{ns} -- curl -s {url} -H 'Content-Type: application/json' -d {shlex.quote(_body(None))}"
+        f"kubectl run {shlex.quote(f'curl-{target.name}')} --rm -it --restart=Never "
+        f"--image=curlimages/curl {ns} -- curl -s {url} -H 'Content-Type: application/json' "
+        f"-d {shlex.quote(_body(None))}"
     )
     return steps
 
@@ -143,8 +159,9 @@ def next_steps(
         metrics["prometheusEndpoint"] = prometheus_endpoint
     if grafana_url:
         metrics["grafana"] = grafana_url
+    in_region = f"--region {shlex.quote(region)}"
     return {
-        "kubeconfig": f"aws eks update-kubeconfig --name {cluster} --region {region}",
+        "kubeconfig": f"aws eks update-kubeconfig --name {shlex.quote(cluster)} {in_region}",
         "endpoints": {f"{t.namespace}/{t.name}": endpoint_steps(t, region) for t in endpoints},
         "metrics": metrics,
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import shlex
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -115,13 +116,15 @@ def _token_problems(config: pulumi.Config, stack: StackSettings) -> list[str]:
     problems = []
     for i, key in _token_keys(stack):
         field = config_key("endpoints", i, "modelSource", "huggingFace", "tokenConfigKey")
-        command = f"`pulumi config set --secret {key} <token>`"
+        # Without a value, `pulumi config set` asks for it, which keeps the token out of the
+        # shell's history (Pulumi CLI reference, `pulumi config set`).
+        command = f"`pulumi config set --secret {shlex.quote(key)}` (it asks for the token)"
         if ":" in key:
             # `aws:region` would have the advice below overwrite the region with the token.
             problems.append(
                 f"{field}: {key!r} names a namespace, but the token is always read from this "
                 f"project's ({PROJECT}:<name>); give a name alone, e.g. hfToken, set with "
-                "`pulumi config set --secret hfToken <token>`"
+                "`pulumi config set --secret hfToken` (it asks for the token)"
             )
         elif key in SETTING_KEYS:
             problems.append(

@@ -5,8 +5,15 @@ import shlex
 
 import pytest
 
-from infra.next_steps import READY_MESSAGE, EndpointTarget, hugging_face_repository, next_steps
-from tests.support import shellcheck_findings
+from infra.next_steps import (
+    READY_MESSAGE,
+    EndpointTarget,
+    hugging_face_repository,
+    next_steps,
+    upload_weights,
+)
+from tests.pasted import HOSTILE, expected_calls, paste
+from tests.support import dev_config, render, shellcheck_findings
 
 DEV = EndpointTarget(
     name="dpd-test",
@@ -144,3 +151,53 @@ def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
         "prometheusEndpoint": "https://aps/ws-1/",
         "grafana": "https://g-1.grafana",
     }
+
+
+def _hostile_target(value: str) -> EndpointTarget:
+    return EndpointTarget(
+        name=f"dpd{value}",
+        namespace=f"ns{value}",
+        model_name=f"Llama-3.3-70B{value}",
+        sagemaker_endpoint=f"ep{value}",
+        invocation_path=f"v1/completions{value}",
+        weights_uri=f"s3://models-bucket/{value}/",
+    )
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_pasted_commands_run_only_their_tools_whatever_the_values_hold(tmp_path, value):
+    found = next_steps(cluster=f"c{value}", region=f"r{value}", endpoints=[_hostile_target(value)])
+    commands = _commands(found)
+    pasted = paste(commands, tmp_path)
+    assert pasted.created == []
+    assert pasted.calls == expected_calls(commands)
+    # Each value reached its tool as one argument.
+    kubeconfig, _, download, sync, _, wait, invoke, _ = pasted.calls
+    assert kubeconfig[4:7] == [f"c{value}", "--region", f"r{value}"]
+    assert download[2] == f"meta-llama/Llama-3.3-70B{value}"
+    assert sync[3:5] == [f"Llama-3.3-70B{value}", f"s3://models-bucket/{value}/"]
+    assert wait[3:6] == [f"dpd{value}", "-n", f"ns{value}"]
+    assert invoke[invoke.index("--endpoint-name") + 1] == f"ep{value}"
+
+
+def test_a_newline_in_a_name_stays_inside_its_comment():
+    (gated, *_) = upload_weights("Llama-3.3-70B\ntouch PWNED", "s3://b/p/")
+    assert gated.startswith("# meta-llama/Llama-3.3-70B\\ntouch PWNED is gated")
+    assert "\n" not in gated
+
+
+# What an S3 prefix may hold: AWS's characters that "might need special handling" are valid
+# keys, and together they make a command line of their own when pasted unquoted.
+SHELL_PREFIX = "weights/$(touch PWNED-1); touch PWNED-2 & echo 'x'!=@:+,?"
+
+
+def test_the_stack_exports_commands_that_paste_safely_whatever_the_prefix(tmp_path):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["modelSource"]["s3"]["prefix"] = SHELL_PREFIX
+    exported = render(config).outputs["nextSteps"]
+    commands = _commands(exported)
+    pasted = paste(commands, tmp_path)
+    assert pasted.created == []
+    assert pasted.calls == expected_calls(commands)
+    (sync,) = [call for call in pasted.calls if call[:3] == ["aws", "s3", "sync"]]
+    assert sync[4] == f"s3://hyperpod-dpd-test-models-123456789012/{SHELL_PREFIX}/"

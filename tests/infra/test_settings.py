@@ -1,13 +1,16 @@
 """Bad configuration is refused before any resource, one line per problem, naming the key."""
 
+import re
 from typing import Any
 
 import pulumi
 import pytest
 
+from components.core.terminal_text import one_line
 from components.endpoint.manifest import build_manifest
 from infra import settings
 from infra.config_errors import ConfigError
+from tests.pasted import HOSTILE, paste
 from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
 from tests.support import (
     dev_config,
@@ -44,8 +47,8 @@ def endpoint_problems(**changes: Any) -> list[str]:
         ({"decode": {"gpus": 16}}, "decode.gpus", "allowed 1..8"),
         ({"prefill": {"gpus": 4}}, "prefill.gpus", "tensorParallelSize 8"),
         ({"tensorParallelSize": 3}, "tensorParallelSize", "must be 1, 2, 4 or 8"),
-        ({"modelName": "-Llama"}, "modelName", "starting with a letter or digit"),
-        ({"modelName": "L" * 64}, "modelName", "at most 63 characters"),
+        ({"modelName": "-Llama"}, "modelName", "starting and ending with a letter or digit"),
+        ({"modelName": "L" * 64}, "modelName", "at most 63 letters"),
         ({"endpointName": "dpd_test"}, "endpointName", "must be a SageMaker endpoint name"),
         ({"endpointName": "e" * 64}, "endpointName", "at most 63 letters, digits or"),
         (
@@ -139,6 +142,16 @@ def test_a_hugging_face_token_key_must_be_set():
     assert "pulumi config set --secret hfToken" in problem
 
 
+@pytest.mark.parametrize("value", HOSTILE)
+def test_the_command_that_sets_the_token_pastes_safely_whatever_its_key(tmp_path, value):
+    source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": f"hfToken{value}"}}
+    (problem,) = endpoint_problems(modelSource=source)
+    (command,) = re.findall(r"`(pulumi config set .*)` \(it asks", problem)
+    pasted = paste([command], tmp_path)
+    assert pasted.created == []
+    assert pasted.calls == [["pulumi", "config", "set", "--secret", one_line(f"hfToken{value}")]]
+
+
 def test_a_hugging_face_token_in_plain_text_is_refused_with_the_command_that_encrypts_it():
     source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
     endpoint = {**dev_endpoint(), "modelSource": source}
@@ -146,7 +159,7 @@ def test_a_hugging_face_token_in_plain_text_is_refused_with_the_command_that_enc
     (problem,) = problems(plain)
     assert problem.startswith(f"{KEY}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken")
     assert "is plain text in the stack file" in problem
-    assert "`pulumi config set --secret hfToken <token>`" in problem
+    assert "`pulumi config set --secret hfToken` (it asks for the token)" in problem
     assert "hf_plaintexttoken" not in problem
     encrypted = with_endpoints(
         endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": {"secure": "v1:abc"}}
@@ -375,7 +388,7 @@ CLI_REFUSED = {
             hugging_face(key),
             f"{EP}.modelSource.huggingFace.tokenConfigKey: {key!r} names a namespace, but the "
             "token is always read from this project's (hyperpod-dpd:<name>); give a name alone, "
-            "e.g. hfToken, set with `pulumi config set --secret hfToken <token>`",
+            "e.g. hfToken, set with `pulumi config set --secret hfToken` (it asks for the token)",
         )
         for key in ("aws:region", "hyperpod-dpd:hfToken")
     },
@@ -389,7 +402,7 @@ CLI_REFUSED = {
         hugging_face("hfToken", **{"hyperpod-dpd:hfToken": "hf_abc"}),
         f"{EP}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken is plain text in the "
         "stack file, where anyone who reads the repository reads the token; encrypt it with "
-        "`pulumi config set --secret hfToken <token>`",
+        "`pulumi config set --secret hfToken` (it asks for the token)",
     ),
     "a setting encrypted whole": (
         setting("hyperpod-dpd:endpoints", {"secure": "AAABAJfa"}),

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from components.core.terminal_text import one_line
 from components.endpoint.spec import DpdEndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Load, corrected, scenario_at
@@ -125,10 +127,11 @@ def _minutes(seconds: float) -> str:
 
 
 def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
-    """What the Job does and the commands that run it, read it back and clean up."""
-    job, ns = job_name(spec), spec.namespace
+    """What the Job does and the commands that run it, read it back and clean up; every name
+    in a command shell-quoted, as the user pastes them."""
+    job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)
     timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
-    log = f"{job}.log"
+    log, file = shlex.quote(f"{job_name(spec)}.log"), shlex.quote(file)
     lines = [
         f"vllm bench serve against {spec.name} through its router, from its own image:",
         *(
@@ -139,9 +142,10 @@ def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: 
         ),
         "Run it, read the result and hold it against the prediction:",
         f"  kubectl apply -f {file}",
-        f"  kubectl wait --for=condition=complete job/{job} -n {ns} --timeout={timeout}s",
-        f"  kubectl logs job/{job} -n {ns} > {log}",
-        f"  python -m infra bench results --stack {stack} --endpoint {spec.name} --result {log}",
+        f"  kubectl wait --for=condition=complete {job} -n {ns} --timeout={timeout}s",
+        f"  kubectl logs {job} -n {ns} > {log}",
+        f"  python -m infra bench results --stack {shlex.quote(stack)} "
+        f"--endpoint {shlex.quote(spec.name)} --result {log}",
         "  (add --record to correct the stack's predictions by it), then clean up:",
         f"  kubectl delete -f {file}",
     ]
@@ -172,7 +176,7 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     file = str(args.out) if args.out else f"{job_name(spec)}.yaml"
     lines = instructions(args.stack, spec, runs, file)
-    document = "".join(f"# {line}\n" for line in lines) + "---\n".join(
+    document = "".join(f"# {one_line(line)}\n" for line in lines) + "---\n".join(
         yaml_io.dump(obj) for obj in manifests
     )
     if args.out is None:

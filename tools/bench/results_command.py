@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -224,7 +225,7 @@ def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     print(
         f"\nRecorded {new} run{'s' * (new != 1)} in {shown}"
         + (f" ({kept} already there)" if kept else "")
-        + f"; `python -m infra plan --stack {args.stack}`, the render and `pulumi preview` now "
-        f"correct {spec.name}'s predictions by them."
+        + f"; `python -m infra plan --stack {shlex.quote(args.stack)}`, the render and "
+        f"`pulumi preview` now correct {spec.name}'s predictions by them."
     )
     return 0

@@ -10,10 +10,12 @@ line.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from components.core.terminal_text import one_line
 from infra.settings import CheckedConfig
 from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_parser
 from tools.diagnose.bundle import (
@@ -163,6 +165,8 @@ def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     else:
         lines += ["", "healthy: none of the known DPD failure signatures is in what was read"]
     if args.save is not None:
-        lines += ["", f"Saved what was read in {args.save}; `diagnose --from {args.save}` reads it"]
-    print("\n".join(lines))
+        saved = shlex.quote(str(args.save))
+        lines += ["", f"Saved what was read in {args.save}; `diagnose --from {saved}` reads it"]
+    # A bundle read with --from may name anything: each line stays one line.
+    print("\n".join(one_line(line) for line in lines))
     return 1 if found else 0

@@ -3,6 +3,8 @@ mount that fails, weights still loading, an engine that dies (sources in signatu
 
 from __future__ import annotations
 
+import shlex
+
 from components.endpoint.image import DLC_IMAGE, LMCACHE_IMAGE
 from tools.diagnose.cluster_view import PodView
 from tools.diagnose.log_lines import engine_deaths
@@ -23,6 +25,11 @@ STUCK_SECONDS = 600
 PULL_FAILURES = ("Failed to pull image", "ErrImagePull", "ImagePullBackOff")
 
 MOUNT_FAILURES = ("MountVolume.SetUp failed", "FailedMount", "FailedAttachVolume")
+
+
+def _pod(pod: PodView) -> str:
+    """A pod as kubectl's arguments name it; a bundle read with --from may name anything."""
+    return f"{shlex.quote(pod.name)} -n {shlex.quote(pod.namespace)}"
 
 
 def operator_failure(seen: Observed) -> list[Finding]:
@@ -126,7 +133,7 @@ def image_or_mount(seen: Observed) -> list[Finding]:
                     "the 10 minutes an image pull and a mount take",
                     f"{creating[0].name}: ContainerCreating {creating[0].waiting_message}".strip(),
                     seen.key("image"),
-                    f"check `kubectl describe pod {pod.name} -n {pod.namespace}` for the pull "
+                    f"check `kubectl describe pod {_pod(pod)}` for the pull "
                     f"or mount; the image is {seen.spec.image}",
                     TROUBLESHOOTING,
                 )
@@ -156,7 +163,7 @@ def still_loading(seen: Observed) -> list[Finding]:
                 loading[0].strip()[:300],
                 seen.key("modelSource"),
                 "weights the worker reads faster (FSx for Lustre), or wait and read "
-                f"`kubectl logs {pod.name} -n {pod.namespace} -c {pod.main}`",
+                f"`kubectl logs {_pod(pod)} -c {shlex.quote(pod.main)}`",
                 TROUBLESHOOTING,
             )
         )

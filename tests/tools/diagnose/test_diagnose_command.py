@@ -4,12 +4,15 @@ with kubectl's error."""
 
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
+from components.core.terminal_text import one_line
+from tests.pasted import HOSTILE, paste
 from tests.tools.diagnose import cluster_objects as objects
 from tests.tools.diagnose.cluster_objects import (
     ALLOCATION_WAIT,
@@ -260,3 +263,25 @@ def test_an_unset_hash_seed_on_a_pod_is_named(kubectl, capsys):
     served(kubectl, pods, logs)
     status, out, _ = diagnose(capsys)
     assert status == 1 and f"{PREFILL_POD} runs PYTHONHASHSEED=(unset)" in out
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+def test_the_commands_it_advises_paste_safely_whatever_a_bundle_names(tmp_path, capsys, value):
+    pod = f"{PREFILL_POD}{value}"
+    pods = healthy_objects()
+    pods["pods.json"] = pod_list(
+        model_pod("prefill", pod, "7c9d8f6b5d", worker_ready=False, created="2026-12-05T14:25:00Z"),
+        model_pod("decode", DECODE_POD, "5f7b9c8d4f"),
+    )
+    logs = healthy_logs()
+    del logs[PREFILL_LOG]
+    logs[f"{pod}.prefill-dpd-test.log"] = "INFO Loading weights took 1.2s\n"
+    bundle = write_cluster(tmp_path / "bundle", pods, logs)
+    status, out, _ = diagnose(capsys, "--from", str(bundle))
+    assert status == 1 and "[weights-loading]" in out
+    (advised,) = re.findall(r"`(kubectl logs .*)`", out)
+    pasted = paste([advised], tmp_path)
+    assert pasted.created == []
+    # What the terminal shows of the name, one line, is what the command names.
+    shown = one_line(pod)
+    assert pasted.calls == [["kubectl", "logs", shown, "-n", "default", "-c", "prefill-dpd-test"]]
