@@ -9,7 +9,34 @@ from components.core.kubernetes_names import KubernetesName
 from components.core.regions import AwsRegion
 from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec
+from components.core.terminal_text import one_line
 from components.storage.spec import bucket_name_problem
+
+# Characters AWS says to avoid in object keys ("Creating object key names", Amazon S3 user
+# guide): they need escaping in URLs and tools and break some clients. Its "might need special
+# handling" characters (& $ @ = ; : + , ? and space) are valid keys, and pass: every command the
+# stack prints quotes the prefix.
+S3_KEY_AVOID = '\\{}^%`]">[~<#|'
+# An S3 key is at most 1,024 bytes of UTF-8, the prefix among them (same page).
+S3_KEY_MAX_BYTES = 1024
+
+
+def folder_problem(path: str) -> str | None:
+    """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: a control or
+    invisible formatting character, which no terminal shows as written; space at either end,
+    which S3 keeps and people don't see; or a folder named '', '.' or '..', which a file system
+    cannot hold: Mountpoint for S3, which mounts the prefix, does not show keys with such a
+    component (awslabs/mountpoint-s3, doc/SEMANTICS.md "Mapping S3 object keys to files and
+    directories", and `valid_inode_name` in its reference model)."""
+    hidden = [one_line(c) for c in path if one_line(c) != c]
+    if hidden:
+        return f"holds {hidden[0]}, a control or invisible formatting character"
+    if path != path.strip():
+        return "starts or ends with a space"
+    folders = path.strip("/").split("/")
+    if any(folder in ("", ".", "..") for folder in folders):
+        return "has an empty, '.' or '..' folder name: give each folder between '/' a name"
+    return None
 
 
 class S3ModelSource(Spec):
@@ -35,6 +62,17 @@ class S3ModelSource(Spec):
                 f"it is an S3 URI, while prefix is the key within the bucket: write "
                 f"bucket: {bucket} and prefix: {key or '<folder of the weights>'}"
             )
+        problem = folder_problem(value)
+        if problem:
+            raise ValueError(f"{problem}; a prefix reads like models/Llama-3.3-70B-Instruct")
+        avoided = sorted(set(value) & set(S3_KEY_AVOID))
+        if avoided:
+            raise ValueError(
+                f"holds {' '.join(avoided)}, which AWS says to avoid in S3 keys; use letters, "
+                "digits, '/' and ! - _ . * ' ( ), such as models/Llama-3.3-70B-Instruct"
+            )
+        if len(value.encode()) > S3_KEY_MAX_BYTES:
+            raise ValueError(f"is over the {S3_KEY_MAX_BYTES:,} bytes of an S3 key")
         return value
 
 
@@ -59,6 +97,14 @@ class FsxModelSource(Spec):
         | None
     ) = None
     path: str | None = None
+
+    @field_validator("path")
+    @classmethod
+    def _a_folder(cls, value: str | None) -> str | None:
+        problem = folder_problem(value) if value is not None else None
+        if problem:
+            raise ValueError(f"{problem}; a path reads like /models/Llama-3.3-70B-Instruct")
+        return value
 
 
 class SecretKeyRef(Spec):

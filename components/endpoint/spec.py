@@ -8,6 +8,7 @@ modules, and rules that relate several values sit with their concept.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -34,10 +35,18 @@ from components.model.hf_config import HuggingFaceConfigFile
 
 RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 
-# The CRD's own patterns. modelName's has no end anchor, so it only constrains how the
-# name starts (which is what lets "Llama-3.3-70B-Instruct" through); `(?s:.*)` ends it here, as
-# shaped_str matches whole values.
-MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}(?s:.*)"
+# modelName. The CRD's pattern, `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}` with maxLength 63, is
+# SageMaker's CreateModel pattern without its end anchor, so the API server checks only the
+# first character; AWS's own CLI anchors it (aws/sagemaker-hyperpod-cli, the v1.2 custom
+# endpoint template's `model_name`), which would refuse the dotted names AWS's guides deploy
+# (`Llama-3.3-70B-Instruct` in the DPD guide, `Qwen2.5-VL-7B-Instruct`). So the operator does not
+# hand the name to SageMaker as it is, and its code is not public. The name is also the local
+# folder and the Hugging Face repository name in nextSteps' `hf download`, the `model_name`
+# label of the operator's metrics and, under vLLM, a path segment. What holds all of those: the
+# characters of a Hugging Face repository name (huggingface_hub `validate_repo_id`: letters,
+# digits, '.', '_' and '-'), starting and ending with a letter or digit, at most 63 characters:
+# which is also a Kubernetes label value (k8s.io/apimachinery `IsValidLabelValue`).
+MODEL_NAME = r"[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?"
 SageMakerEndpointName = shaped_str(
     r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$",
     "must be a SageMaker endpoint name: at most 63 letters, digits or '-', starting and "
@@ -138,12 +147,7 @@ class DpdEndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
     endpoint_name: SageMakerEndpointName | None = None
-    model_name: shaped_str(
-        MODEL_NAME,
-        "must be at most 63 characters, starting with a letter or digit, such as "
-        "Llama-3.3-70B-Instruct (the operator's rule)",
-        max_length=63,
-    )
+    model_name: str
     model_source: ModelSource
     instance_type: str
     image: ImageReference = DLC_IMAGE
@@ -217,6 +221,22 @@ class DpdEndpointSpec(Spec):
         problems = tag_problems(value)
         if problems:
             raise ValueError("; ".join(problems))
+        return value
+
+    @field_validator("model_name")
+    @classmethod
+    def _a_model_name(cls, value: str) -> str:
+        if "/" in value:
+            raise ValueError(
+                "must be the model's name alone, such as Llama-3.3-70B-Instruct, not a Hugging "
+                "Face id (owner/name): the id goes in modelSource.huggingFace.modelId, when the "
+                "weights come from there"
+            )
+        if len(value) > 63 or not re.fullmatch(MODEL_NAME, value):
+            raise ValueError(
+                "must be at most 63 letters, digits, '.', '_' or '-', starting and ending with a "
+                "letter or digit, such as Llama-3.3-70B-Instruct"
+            )
         return value
 
     @field_validator("instance_type")

@@ -39,8 +39,8 @@ CLI_REFUSED = {
     ),
     "a model name the operator refuses": (
         endpoint(modelName="-llama"),
-        f"{EP}.modelName: '-llama' is not allowed; must be at most 63 characters, starting with "
-        "a letter or digit, such as Llama-3.3-70B-Instruct (the operator's rule)",
+        f"{EP}.modelName: '-llama' is not allowed; must be at most 63 letters, digits, '.', '_' "
+        "or '-', starting and ending with a letter or digit, such as Llama-3.3-70B-Instruct",
     ),
     "a metrics path without its slash": (
         endpoint(metrics={"modelMetrics": {"path": "metrics"}}),
@@ -74,8 +74,51 @@ def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
     assert cli_refusal(tmp_path, capsys, change) == [line]
 
 
+MODEL_NAME_REFUSED = {
+    "a command after the name": "Llama-3.3-70B; touch PWNED",
+    "a substitution": "Llama$(touch PWNED)",
+    "backticks": "Llama`id`",
+    "a newline out of the gated comment": "Llama-3.3-70B\n# ok",
+    "an escape sequence": "Llama\x1b[2K",
+    "a space": "Llama 3.3",
+    "ending in a dot": "Llama-3.3.",
+    "ending in a dash": "llama-",
+    "a BiDi override": "Llama\u202e",
+    "64 characters": "L" * 64,
+}
+
+
+@pytest.mark.parametrize("case", MODEL_NAME_REFUSED)
+def test_a_model_name_that_is_not_a_name_is_refused(case):
+    assert "is not allowed; must be at most 63 letters, digits, '.', '_' or '-'" in refusal(
+        {"endpoints[0].modelName": MODEL_NAME_REFUSED[case]}, "endpoints[0].modelName"
+    )
+
+
+def test_a_hugging_face_id_as_model_name_says_where_the_id_goes():
+    said = refusal(
+        {"endpoints[0].modelName": "meta-llama/Llama-3.3-70B-Instruct"}, "endpoints[0].modelName"
+    )
+    assert (
+        "must be the model's name alone, such as Llama-3.3-70B-Instruct, not a Hugging Face "
+        in (said)
+    )
+    assert "the id goes in modelSource.huggingFace.modelId" in said
+
+
 VALID = [
     {"endpoints[0].healthCheckPath": "/v1/models?format=json&x=%20"},
+    # Names as AWS's guides and Hugging Face spell them: dots, underscores, capitals, digits.
+    {
+        "endpoints[0].modelName": "Qwen2.5-VL-7B-Instruct",
+        "endpoints[0].architecture": "llama-3.3-70b",
+    },
+    {
+        "endpoints[0].modelName": "Meta_Llama-3.1-8B.v2",
+        "endpoints[0].architecture": "llama-3.3-70b",
+    },
+    {"endpoints[0].modelName": "7", "endpoints[0].architecture": "llama-3.3-70b"},
+    {"endpoints[0].modelName": "a" * 63, "endpoints[0].architecture": "llama-3.3-70b"},
     {"endpoints[0].invocationEndpoint": "/v1/chat/completions?stream=false"},
 ]
 
