@@ -176,7 +176,34 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
     problems += _observability_addon_problems(stack, eks.version)
+    problems += _existing_zone_problems(stack, hyperpod)
     return Preflight(problems, warnings)
+
+
+def _existing_zone_problems(
+    stack: StackSettings, hyperpod: aws_native.sagemaker.GetClusterResult
+) -> list[str]:
+    """An endpoint's AZ on a cluster the stack doesn't build is an AZ of this account, and one
+    its nodes are in when every group names its subnets (`OverrideVpcConfig`; the cluster's
+    own VpcConfig is not in what DescribeCluster gives CloudFormation to read)."""
+    zoned = list(topology_zones(stack))
+    if not zoned:
+        return []
+    found = aws.get_availability_zones()
+    names = dict(zip(found.zone_ids, found.names, strict=True))
+    held = "is not an AZ of this account"
+    groups = hyperpod.instance_groups or []
+    if groups and all(g.override_vpc_config is not None for g in groups):
+        subnets = {s for g in groups for s in g.override_vpc_config.subnets}
+        zones = {aws.ec2.get_subnet(id=subnet).availability_zone_id for subnet in sorted(subnets)}
+        names = {az: names[az] for az in sorted(zones)}
+        held = "holds no node of the existing HyperPod cluster"
+    known = ", ".join(f"{name} ({az})" for az, name in names.items())
+    return [
+        f"{config_key(*path)}: {zone!r} {held}; name one of {known}"
+        for path, zone in zoned
+        if zone not in names and zone not in names.values()
+    ]
 
 
 def _installed_addon_problems(stack: StackSettings) -> list[str]:

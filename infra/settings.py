@@ -36,6 +36,7 @@ from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from components.storage.spec import BucketNames, bucket_names
 from infra import clock
+from infra.calibration_runs import stack_calibrations
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -200,7 +201,8 @@ def _misspelt_namespaces() -> list[str]:
         for namespace, _, name in [key.partition(":")]
         if namespace != PROJECT
         and name in SETTING_KEYS
-        and difflib.get_close_matches(namespace, [PROJECT], cutoff=0.8)
+        # Pulumi matches namespaces exactly, case included: Hyperpod-DPD is another one.
+        and difflib.get_close_matches(namespace.lower(), [PROJECT], cutoff=0.8)
     ]
 
 
@@ -362,8 +364,11 @@ def check_config() -> CheckedConfig:
     findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+    calibrated, calibration_warnings = stack_calibrations(
+        pulumi.get_stack(), stack.endpoints, architectures
+    )
     reviewed = {
-        i: review_predictions(stack.endpoints[i], model, region)
+        i: review_predictions(stack.endpoints[i], model, region, calibrated.get(i))
         for i, model in architectures.items()
     }
     predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
@@ -387,7 +392,9 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         predictions=[prediction for prediction, _ in reviewed.values()],
-        warnings=_lines(findings + sized + predicted, "warning") + _chart_warning(stack.cluster),
+        warnings=_lines(findings + sized + predicted, "warning")
+        + calibration_warnings
+        + _chart_warning(stack.cluster),
         today=today,
     )
 

@@ -2,10 +2,12 @@
 
 from typing import Any
 
+import pulumi
 import pytest
 
 from components.endpoint.manifest import build_manifest
 from infra import settings
+from infra.config_errors import ConfigError
 from tests.support import (
     dev_config,
     dev_endpoint,
@@ -16,6 +18,7 @@ from tests.support import (
     render,
     with_endpoints,
 )
+from tools.render.stack_config import to_stack_config
 
 KEY = "hyperpod-dpd:endpoints[0]"
 
@@ -156,8 +159,13 @@ def test_the_cli_names_encrypted_keys_in_the_environment(monkeypatch):
     source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
     endpoint = {**dev_endpoint(), "modelSource": source}
     config = with_endpoints(endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": "decrypted"})
+    # As the language host runs the program: the stack's values set, no secret keys among them.
+    pulumi.runtime.set_all_config(to_stack_config(config).values, [])
     monkeypatch.setenv("PULUMI_CONFIG_SECRET_KEYS", '["hyperpod-dpd:hfToken"]')
-    assert render(config).resources
+    assert settings.check_config().stack.endpoints[0].model_source.hugging_face is not None
+    monkeypatch.delenv("PULUMI_CONFIG_SECRET_KEYS")
+    with pytest.raises(ConfigError, match="hfToken is plain text in the stack file"):
+        settings.check_config()
 
 
 def test_spec_overrides_are_checked_against_the_crd_schema():
@@ -339,3 +347,12 @@ def test_architecture_and_workload_stay_out_of_the_manifest():
     assert endpoint_configs(render(with_endpoints(described))) == endpoint_configs(
         render(dev_config())
     )
+
+
+def test_a_namespace_differing_only_in_case_is_named_as_misspelt():
+    config = dev_config()
+    config["Hyperpod-DPD:observability"] = {"enabled": False}
+    assert (
+        "Hyperpod-DPD:observability: is in namespace Hyperpod-DPD, which this program never "
+        "reads; did you mean hyperpod-dpd:observability?"
+    ) in problems(config)
