@@ -227,23 +227,18 @@ def architecture_from_hf_config(
         raise ValueError(f"holds a value of the wrong type or size ({wrong})") from None
 
 
-def read_config_json(path: Path) -> dict[str, Any]:
-    """The object a config.json holds, read as user files are (regular, capped, UTF-8)."""
+def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:
+    """The architecture of the config.json `setting` names; ValueError says what is wrong."""
     try:
-        config = json.loads(read_text(path, MAX_CONFIG_BYTES))
+        config = json.loads(read_text(Path(setting.config_file), MAX_CONFIG_BYTES))
     except UnreadableFileError as unreadable:
         raise ValueError(str(unreadable)) from None
     except (json.JSONDecodeError, RecursionError) as invalid:
         raise ValueError(f"is not a readable JSON file ({invalid})") from None
     if not isinstance(config, dict):
         raise ValueError("is not a config.json object")
-    return config
-
-
-def read_hf_config(setting: HuggingFaceConfigFile) -> ModelArchitecture:
-    """The architecture of the config.json `setting` names; ValueError says what is wrong."""
     return architecture_from_hf_config(
-        read_config_json(Path(setting.config_file)),
+        config,
         name=setting.config_file,
         parameters=setting.parameters,
         weight_bytes_per_parameter=setting.weight_bytes_per_parameter,

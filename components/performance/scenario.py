@@ -19,7 +19,7 @@ from components.core.spec import Spec
 from components.endpoint.spec import Workload
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
-from components.model.hf_config import HF_DTYPES, architecture_from_hf_config, read_config_json
+from components.model.hf_config import HF_DTYPES, architecture_from_hf_config
 from components.performance.efficiency import Engine
 from components.performance.model_costs import model_costs
 
@@ -206,7 +206,7 @@ class Scenario(Spec):
 
 def _config_path(config_file: str, base_dir: Path | None) -> Path:
     path = Path(config_file)
-    if not path.is_absolute() and base_dir is not None and (base_dir / path).exists():
+    if not path.is_absolute() and base_dir is not None and (base_dir / path).is_file():
         return base_dir / path
     return path
 
@@ -215,9 +215,13 @@ def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitectu
     key = f"scenario.model.configFile: {model.config_file}"
     path = _config_path(model.config_file, base_dir)
     try:
-        config = read_config_json(path)
-    except ValueError as unreadable:
-        raise ScenarioError(f"{key}: {unreadable}") from None
+        config = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ScenarioError(f"{key}: no such file") from None
+    except (OSError, json.JSONDecodeError) as unreadable:
+        raise ScenarioError(f"{key}: not a readable JSON file ({unreadable})") from None
+    if not isinstance(config, dict):
+        raise ScenarioError(f"{key}: not a config.json object")
     try:
         # Weights' bytes come from the scenario's precision, so any quantization_config is
         # taken rather than refused; 2 bytes stands until then.

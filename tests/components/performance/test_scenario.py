@@ -1,7 +1,6 @@
 """The scenario file's keys: what is taken, and the one-line refusals."""
 
 import json
-import os
 
 import pytest
 from pydantic import ValidationError
@@ -129,15 +128,6 @@ def test_a_missing_config_file_names_the_key(tmp_path):
         ScenarioError, match=r"^scenario\.model\.configFile: nope\.json: no such file"
     ):
         resolve_model(scenario(model={"configFile": "nope.json"}), base_dir=tmp_path)
-
-
-def test_a_config_file_that_is_a_weights_file_or_a_fifo_is_refused_in_one_line(tmp_path):
-    # Read as an endpoint's configFile is: no traceback, no read that never returns.
-    (tmp_path / "model.safetensors").write_bytes(b"\x10\x00\x00\x00\xff\xfe")
-    os.mkfifo(tmp_path / "fifo.json")
-    for name, says in (("model.safetensors", "is a binary file"), ("fifo.json", "FIFO")):
-        with pytest.raises(ScenarioError, match=rf"^scenario\.model\.configFile: {name}: .*{says}"):
-            resolve_model(scenario(model={"configFile": name}), base_dir=tmp_path)
 
 
 @pytest.mark.parametrize(
