@@ -17,9 +17,16 @@ from components.performance.predict import predict
 from components.performance.scenario import ScenarioError
 from infra.config_errors import PROJECT
 from infra.settings import CheckedConfig
-from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_load, endpoint_parser
-from tools.bench.job import BenchError, BenchRun, bench_manifests, job_name, prompt_count
+from tools.bench.endpoint import (
+    BenchError,
+    CheckedStack,
+    checked_endpoint,
+    endpoint_load,
+    endpoint_parser,
+)
+from tools.bench.job import bench_manifests, job_name
 from tools.bench.results_command import run_results
+from tools.bench.vllm_bench import BenchRun, prompt_count
 from tools.render import yaml_io
 
 # More loads than this in one Job run for hours.

@@ -9,7 +9,10 @@ from collections.abc import Callable
 from components.endpoint.spec import DpdEndpointSpec
 from components.performance.measured import Load, workload_load
 from infra.settings import CheckedConfig
-from tools.bench.job import BenchError
+
+
+class BenchError(ValueError):
+    """Why the Job can't be written; the message starts with the key or flag to change."""
 
 
 def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, DpdEndpointSpec]:
@@ -62,3 +65,7 @@ def checked_endpoint(
         print(refused, file=sys.stderr)
         return None
     return checked, index, spec
+
+
+def labels(spec: DpdEndpointSpec) -> dict[str, str]:
+    return {"app.kubernetes.io/name": "vllm-bench", "app.kubernetes.io/instance": spec.name}

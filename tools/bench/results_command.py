@@ -42,8 +42,7 @@ from tools.bench.comparison import (
     slo_lines,
     table,
 )
-from tools.bench.endpoint import CheckedStack, checked_endpoint, endpoint_load
-from tools.bench.job import BenchError
+from tools.bench.endpoint import BenchError, CheckedStack, checked_endpoint, endpoint_load
 from tools.bench.vllm_result import (
     MAX_RESULT_BYTES,
     ResultError,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.performance.measured import Load
-from tools.bench.job import BEGIN_MARKER, END_MARKER
+from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 
 # A result is a few kilobytes; with --save-detailed, every request's text too.
 MAX_RESULT_BYTES = 64 * 2**20

@@ -35,7 +35,8 @@ from tools.diagnose.cluster_view import (
     router_pods,
 )
 from tools.diagnose.log_lines import median_throughput, pd_roles, retrievals, routings
-from tools.diagnose.signatures import Finding, Observed, findings
+from tools.diagnose.observed import Finding, Observed
+from tools.diagnose.signatures import findings
 
 
 def add_diagnose_command(

@@ -14,7 +14,7 @@ from components.performance.measured import Load
 from tests.checkov_scan import CHECKOV
 from tests.components.performance.test_measured import PREDICTED
 from tests.support import dev_config, dev_endpoint, shellcheck_findings, with_endpoints
-from tools.bench.job import BEGIN_MARKER, END_MARKER, BenchRun, prompt_count
+from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER, BenchRun, prompt_count
 from tools.cli import main
 
 KUBERNETES_VERSION = "1.34"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tools.bench.job import BEGIN_MARKER, END_MARKER
+from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 
 # The dev endpoint's run, as the bench Job's --metadata writes it.
 DEV_METADATA = {
