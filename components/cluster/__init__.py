@@ -4,7 +4,7 @@
 - `eks`, `eks_access`, `kubeconfig`: the `EksCluster` and `AdoptedEksCluster` components, their
   access entries and the kubeconfig they hand to the Kubernetes provider.
 - `node_addons`: the EKS add-ons that wait for nodes (coredns).
-- `instance_types`: facts about the HyperPod instance types (GPUs, HBM, EFA).
+- `instance_types`: the GPU instance table (GPUs, HBM, EFA, whether DPD runs on each).
 - `instance_groups`: instance group arguments and their checks.
 - `hyperpod`, `hyperpod_iam`: the `HyperPodCluster` component and its execution role's policy.
 - `lifecycle_bundle`, `lifecycle_scripts`: the node lifecycle scripts and their upload.
