@@ -6,8 +6,10 @@ No Pulumi and no pydantic here: the policy pack imports this module too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
+from components.core.credentials import credential_in
 from components.core.findings import Finding, error
 
 # Bytes of decoder GPU buffer per tensor-parallel rank for incoming KV; sized per endpoint.
@@ -31,48 +33,73 @@ DEVICE_PLUGIN_ENV = ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
 
 # Names that hold credentials: a value under them would sit in plain text in the stack file,
 # the Pulumi state and the InferenceEndpointConfig that anyone who reads the namespace reads.
+# huggingface_hub reads a token from HF_TOKEN, then HUGGING_FACE_HUB_TOKEN (utils/_auth.py,
+# `_get_token_from_environment`), and vLLM its API key from VLLM_API_KEY (vllm/envs.py). Other
+# spellings (HF_AUTH, HFTOKEN, REDIS_PASSWORD, ..._SECRET_ACCESS_KEY) hold credentials for the
+# commands that read them: a name ending in a credential's word is one, with or without a
+# separator before it and whatever number follows it (HF_TOKEN_2).
 HUGGING_FACE_TOKENS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 CREDENTIAL_SUFFIXES = (
     "TOKEN",
     "SECRET",
     "PASSWORD",
     "PASSWD",
-    "API_KEY",
+    "PASSPHRASE",
+    "AUTH",
+    "AUTHORIZATION",
     "APIKEY",
+    "API_KEY",
     "ACCESS_KEY",
     "ACCESS_KEY_ID",
     "SECRET_KEY",
     "PRIVATE_KEY",
+    "CREDENTIAL",
     "CREDENTIALS",
 )
+# Words of switches about credentials, which hold none (HF_HUB_DISABLE_IMPLICIT_TOKEN).
+SWITCH_WORDS = {"DISABLE", "ENABLE", "USE", "NO", "SKIP", "ALLOW"}
+_TRAILING_NUMBER = re.compile(r"_?[0-9]+$")
+
+
+def _names_a_credential(name: str) -> bool:
+    words = re.sub(r"[-.]", "_", name.upper())
+    bare = _TRAILING_NUMBER.sub("", words)
+    return not set(words.split("_")) & SWITCH_WORDS and bare.endswith(CREDENTIAL_SUFFIXES)
 
 
 def credential_advice(name: str) -> str | None:
     """What to do instead of setting `name`, when it names a credential."""
     upper = name.upper()
-    if upper in HUGGING_FACE_TOKENS:
+    if not _names_a_credential(name):
+        return None
+    if upper in HUGGING_FACE_TOKENS or upper.startswith(("HF", "HUGGING")):
         return (
             "is a Hugging Face token in plain text; set modelSource.huggingFace.tokenConfigKey "
             "(a key encrypted with `pulumi config set --secret`) or tokenSecretRef (a Kubernetes "
             "Secret) instead"
         )
-    if upper.startswith("AWS_") and upper.endswith(CREDENTIAL_SUFFIXES):
+    if upper.startswith("AWS"):
         return (
             "is an AWS credential in plain text; the pods get AWS access from IAM roles (the S3 "
             "CSI driver's reads the weights), so remove it"
         )
-    # Switches about credentials hold none (HF_HUB_DISABLE_IMPLICIT_TOKEN).
-    switch = set(upper.split("_")) & {"DISABLE", "ENABLE", "USE", "NO", "SKIP", "ALLOW"}
-    if not switch and (
-        upper.endswith(tuple(f"_{suffix}" for suffix in CREDENTIAL_SUFFIXES))
-        or upper in CREDENTIAL_SUFFIXES
-    ):
-        return (
-            "looks like a credential, which would sit in plain text in the stack file, the "
-            "Pulumi state and the InferenceEndpointConfig; keep credentials in a Kubernetes "
-            "Secret, not in environmentVariables"
-        )
-    return None
+    return (
+        "looks like a credential, which would sit in plain text in the stack file, the "
+        "Pulumi state and the InferenceEndpointConfig; keep credentials in a Kubernetes "
+        "Secret, not in environmentVariables"
+    )
+
+
+def credential_value_problem(text: str) -> str | None:
+    """Why `text`, written in plain text, gives a credential away; it never repeats `text`."""
+    kind = credential_in(text)
+    if kind is None:
+        return None
+    return (
+        f"holds what looks like {kind}, which would sit in plain text in the stack file, the "
+        "Pulumi state and the InferenceEndpointConfig; keep credentials in a Kubernetes Secret "
+        "(for a Hugging Face token, modelSource.huggingFace.tokenConfigKey or tokenSecretRef)"
+    )
 
 
 # The environment's share of the object: etcd takes requests of at most 1.5 MiB, and the whole
@@ -122,8 +149,8 @@ def check_environment(env: Mapping[str, str]) -> list[Finding]:
     ]
     found += [
         error("credential-in-env", f"environmentVariables.{name}", advice)
-        for name in env
-        if (advice := credential_advice(name))
+        for name, value in env.items()
+        if (advice := credential_advice(name) or credential_value_problem(value))
     ]
     for name, required in PINNED_ENV.items():
         if name in env and env[name] != required:

@@ -11,7 +11,7 @@ from typing import Any
 
 from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.roles import RoleSpec
 from components.endpoint.routing import router_service
@@ -271,8 +271,19 @@ def _add_absent(base: dict, overrides: dict) -> dict:
     return merged
 
 
+def _credentials_in(value: object, path: str) -> list[Finding]:
+    """A credential shaped value anywhere in the overrides, which the manifest carries in plain
+    text (an init container's env, a probe's header, ...)."""
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in _credentials_in(v, f"{path}.{k}")]
+    if isinstance(value, list):
+        return [f for i, v in enumerate(value) for f in _credentials_in(v, f"{path}[{i}]")]
+    problem = credential_value_problem(value) if isinstance(value, str) else None
+    return [error("credential-in-overrides", path, problem)] if problem else []
+
+
 def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
-    found, owned = [], set()
+    found, owned = _credentials_in(spec.spec_overrides, "specOverrides"), set()
     for path in leaf_paths(spec.spec_overrides):
         field = owned_field(path, owners)
         if field is None or field in owned:

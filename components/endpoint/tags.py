@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from components.core.credentials import credential_in
+
 TAGS_MAX = 50
 TAG_KEY_MAX = 128
 TAG_VALUE_MAX = 256
@@ -24,6 +26,13 @@ def _tag_text_problem(text: str, what: str, most: int) -> str | None:
         )
     if text.lower().startswith("aws:"):
         return f"{what} {text!r} starts with 'aws:', which AWS reserves for its own tags"
+    if kind := credential_in(text):
+        # Tags are read by anyone who may list the endpoint's (sagemaker:ListTags), and sit in
+        # the manifest and the Pulumi state: no place for a credential. Not repeated here.
+        return (
+            f"{what} holds what looks like {kind}; tags are plain text to anyone who may list "
+            "them: keep credentials out of tags"
+        )
     return None
 
 

@@ -11,15 +11,16 @@ vLLM reads its flags more loosely than their spelling in its help (vllm/utils/ar
 - some flags have short aliases: `-tp` for `--tensor-parallel-size`, `-pp`, `-dp`, ...;
 - argparse's default `allow_abbrev` lets a unique prefix stand for a long flag
   (`--tensor-parallel 4`).
-`canonical_flag` folds the first three; `_owned_flag` takes the prefixes of the owned flags.
+`canonical_flag` folds the first three; `read_flag` takes the prefixes of the flags asked about.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from components.core.findings import Finding, error
+from components.endpoint.environment import credential_advice, credential_value_problem
 from components.endpoint.roles import RoleSpec
 from components.endpoint.spec import DpdEndpointSpec
 
@@ -175,13 +176,16 @@ ONE_ONLY_FLAGS = (
 )
 
 
-def _owned_flag(name: str, owned: Sequence[str]) -> str | None:
-    """The owned flag vLLM reads `name` as: its canonical form, or a unique prefix of one
-    (argparse's allow_abbrev)."""
+def read_flag(name: str, flags: Iterable[str]) -> str | None:
+    """The flag among `flags` that vLLM reads `name` as: its canonical form, or a unique prefix
+    of one (argparse's allow_abbrev: `--hf-tok` is `--hf-token`). The one reader of both the
+    owned flags and the credential flags, so neither can be walked around by a spelling the
+    other reads."""
+    known = set(flags)
     flag = canonical_flag(name)
-    if flag in owned:
+    if flag in known:
         return flag
-    prefixed = {one for one in owned if one.startswith(flag)}
+    prefixed = {one for one in known if one.startswith(flag)}
     if flag.startswith("--") and len(flag) > 3 and len(prefixed) == 1:
         return prefixed.pop()
     return None
@@ -192,7 +196,7 @@ def _flag_problem(
 ) -> str | None:
     """Why the flag `name` (its tokens) may not appear in extra args, or None if it may."""
     worker, roles = worker_flags(spec), role_flags(spec.prefill)
-    flag = _owned_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
+    flag = read_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
     if flag is None:
         return None
     said = name if flag == name else f"{name} (vLLM reads it as {flag})"
@@ -235,16 +239,73 @@ CREDENTIAL_FLAGS = {
         "InferenceEndpointConfig; keep credentials out of the arguments"
     ),
 }
+# Kubernetes expands $(NAME) in args from the container's environment (a variable a Secret
+# fills through valueFrom): a reference, not a credential.
+_KUBERNETES_REFERENCE = re.compile(r"^\$\([A-Za-z_][A-Za-z0-9_.-]*\)$")
+# NAME=value inside an item: a shell's assignment, in a command such as `sh -c "HF_TOKEN=..."`.
+_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*)=([^\s;&|'\"]*)")
+_OTHER_ENGINES_CREDENTIAL = (
+    "puts a credential in plain text in the stack file, the Pulumi state and the "
+    "InferenceEndpointConfig; keep credentials in a Kubernetes Secret"
+)
+
+
+def _written_value(value: str | None) -> bool:
+    """Whether a flag's or an assignment's value writes something: not empty, and not a
+    reference to where it is kept ($(NAME) for Kubernetes, $NAME or ${NAME} for a shell)."""
+    return bool(value) and not (_KUBERNETES_REFERENCE.match(value) or value.startswith("$"))
+
+
+def _credential_flag_problem(name: str, tokens: tuple[str, ...]) -> str | None:
+    if not name.startswith("-") or not _written_value(flag_value(tokens)):
+        return None
+    flag = read_flag(name, CREDENTIAL_FLAGS) or canonical_flag(name)
+    said = name if flag == name else f"{name} (vLLM reads it as {flag})"
+    if flag in CREDENTIAL_FLAGS:
+        return f"{said} {CREDENTIAL_FLAGS[flag]}"
+    # Another engine's flag named as a credential (SGLang's --api-key, --hf-token of a script).
+    if credential_advice(flag.lstrip("-")):
+        return f"{said} {_OTHER_ENGINES_CREDENTIAL}"
+    return None
+
+
+def _credential_text_problem(token: str) -> str | None:
+    if problem := credential_value_problem(token):
+        return problem
+    for name, value in _ASSIGNMENT.findall(token):
+        if credential_advice(name) and _written_value(value):
+            return f"sets {name}, which {_OTHER_ENGINES_CREDENTIAL.removeprefix('puts ')}"
+    return None
+
+
+def credential_problems(argv: Sequence[str]) -> list[tuple[int, str]]:
+    """Each item of a command line (any engine's, `worker.command` and its args included) that
+    gives a credential away, with why: a credential flag with a value, an assignment to a
+    credential's name (`sh -c "HF_TOKEN=..."`), or a value shaped as a known credential.
+    Items are indexes into `argv`; the messages never repeat the value."""
+    found = []
+    position = 0
+    for name, tokens in split_flags(argv):
+        problem = _credential_flag_problem(name, tokens)
+        if problem:
+            found.append((position, problem))
+        else:
+            found += [
+                (position + i, problem)
+                for i, token in enumerate(tokens)
+                if (problem := _credential_text_problem(token))
+            ]
+        position += len(tokens)
+    return found
 
 
 def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
     """Secrets in the flags, where the manifest carries them in plain text (environment
     variables: environment.py; the L2 cache URL: kv_cache.py)."""
     return [
-        error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
+        error("credential-in-args", f"{field}[{i}]", problem)
         for field, _, args in _arg_lists(spec)
-        for name, tokens in split_flags(args)
-        if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
+        for i, problem in credential_problems(args)
     ]
 
 

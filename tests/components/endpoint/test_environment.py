@@ -81,6 +81,32 @@ CLI_REFUSED = {
         )
         for name in ("WANDB_API_KEY", "VLLM_API_KEY", "DB_PASSWORD")
     },
+    # Spellings neither huggingface_hub nor vLLM reads, which a command in the pod would.
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: is a Hugging Face token in plain text; set "
+            "modelSource.huggingFace.tokenConfigKey (a key encrypted with `pulumi config set "
+            "--secret`) or tokenSecretRef (a Kubernetes Secret) instead",
+        )
+        for name in ("HF_AUTH", "HFTOKEN", "hf-token", "HF_TOKEN_2", "HUGGINGFACE_API_KEY")
+    },
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: looks like a credential, which would sit in plain "
+            "text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
+            "credentials in a Kubernetes Secret, not in environmentVariables",
+        )
+        for name in ("REDIS_AUTH", "ADMIN_PASSPHRASE", "my.service.secret", "GITHUB_TOKEN1")
+    },
+    "a Hugging Face token under a name of no credential": (
+        env("MY_SETTING", "hf_" + "abcdefghijklmnopq" * 2),
+        f"{EP}.environmentVariables.MY_SETTING: holds what looks like a Hugging Face token, "
+        "which would sit in plain text in the stack file, the Pulumi state and the "
+        "InferenceEndpointConfig; keep credentials in a Kubernetes Secret (for a Hugging Face "
+        "token, modelSource.huggingFace.tokenConfigKey or tokenSecretRef)",
+    ),
 }
 
 
@@ -100,6 +126,10 @@ CLI_VALID = {
     "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
     "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
     "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
+    "a file a token is read from": env("AWS_WEB_IDENTITY_TOKEN_FILE", "/var/run/token"),
+    "a count of tokens": env("VLLM_MAX_TOKENS_PER_EXPERT", "4096"),
+    "a switch about auth": env("VLLM_DISABLE_AUTH", "1"),
+    "hf_transfer": env("HF_HUB_ENABLE_HF_TRANSFER", "hf_transfer"),
 }
 
 

@@ -460,6 +460,17 @@ def test_an_override_of_an_owned_field_is_refused_naming_it(field):
     )
 
 
+def test_a_credential_anywhere_in_the_overrides_is_refused_naming_its_path():
+    token = "hf_" + "abcdefghijklmnopq" * 2
+    overrides = {"kubernetes": {"initContainers": [{"name": "x", "args": ["--token", token]}]}}
+    (finding,) = check_overrides(spec(specOverrides=overrides))
+    assert (finding.code, finding.field) == (
+        "credential-in-overrides",
+        "specOverrides.kubernetes.initContainers[0].args[1]",
+    )
+    assert token not in finding.message
+
+
 def test_an_override_of_what_no_setting_describes_passes():
     overrides = {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}
     assert check_overrides(spec(specOverrides=overrides)) == []

@@ -6,6 +6,7 @@ from components.endpoint.spec import DpdEndpointSpec
 from components.endpoint.vllm_args import (
     canonical_flag,
     check_args,
+    credential_problems,
     flag_names,
     holds_several_arguments,
     merge_role_args,
@@ -262,13 +263,20 @@ def test_extra_args_that_would_override_a_setting_or_break_vllm_are_refused(chan
 CLI_REFUSED = {
     "a Hugging Face token in vLLM's arguments": (
         endpoint(workerArgs=["--hf-token", "hf_abc"]),
-        f"{EP}.workerArgs: --hf-token puts a Hugging Face token in plain text in the manifest; "
-        "set modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead",
+        f"{EP}.workerArgs[0]: --hf-token puts a Hugging Face token in plain text in the "
+        "manifest; set modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead",
     ),
     "vLLM's API key in a role's arguments": (
         role("decode", args=["--api_key=sk-abc"]),
-        f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
-        "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
+        f"{EP}.decode.args[0]: --api_key (vLLM reads it as --api-key) puts vLLM's API key in "
+        "plain text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
+        "credentials out of the arguments",
+    ),
+    "the token flag by a unique prefix, as argparse reads it": (
+        endpoint(workerArgs=["--enforce-eager", "--hf-tok=abc123"]),
+        f"{EP}.workerArgs[1]: --hf-tok (vLLM reads it as --hf-token) puts a Hugging "
+        "Face token in plain text in the manifest; set modelSource.huggingFace.tokenConfigKey "
+        "or tokenSecretRef instead",
     ),
 }
 
@@ -300,6 +308,10 @@ VALID = [
         "endpoints[0].decode.args": ["--max-num-batched-tokens", "32K"],
     },
     {"endpoints[0].workerArgs": ["--served-model-name", ""]},
+    # The API key from the container's environment, which a Secret fills: Kubernetes expands
+    # $(NAME) in args.
+    {"endpoints[0].workerArgs": ["--api-key", "$(VLLM_API_KEY)"]},
+    {"endpoints[0].workerArgs": ["--tokenizer", "meta-llama/Llama-3.3-70B-Instruct"]},
 ]
 
 
@@ -310,3 +322,39 @@ def test_unusual_but_valid_args_pass(changes):
 
 def test_a_bare_hf_token_reads_the_logins_token_and_renders(tmp_path):
     assert cli_renders(tmp_path, endpoint(workerArgs=["--hf-token"]))
+
+
+TOKEN = "hf_" + "abcdefghijklmnopq" * 2
+# Command lines of any engine, as worker.command and its args give them.
+ARGV_CREDENTIALS = {
+    "SGLang's API key": (["python3", "-m", "sglang.launch_server", "--api-key", "s3cret"], 3),
+    "a prefix of vLLM's token flag": (["vllm", "serve", "--hf_tok=abc"], 2),
+    "another engine's token flag": (["launcher", "--huggingface-hub-token", "abc"], 1),
+    "a token assigned in a shell command": (["sh", "-c", "HF_TOKEN=abc vllm serve /m"], 2),
+    "a password exported in a shell command": (["sh", "-c", "export REDIS_AUTH=pw; run"], 2),
+    "a token's shape, whatever surrounds it": (["sh", "-c", f"curl -H 'Bearer {TOKEN}' x"], 2),
+    "an AWS key ID as a value": (["--aws-key-id", "AKIA" + "ABCDEFGHIJKLMN23"], 1),
+}
+
+
+@pytest.mark.parametrize("case", ARGV_CREDENTIALS)
+def test_a_credential_anywhere_in_a_command_line_is_found_at_its_item(case):
+    argv, index = ARGV_CREDENTIALS[case]
+    ((found, message),) = credential_problems(argv)
+    assert found == index
+    assert TOKEN not in message and "abc" not in message
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["vllm", "serve", "/opt/ml/model", "--hf-token"],
+        ["vllm", "serve", "--api-key", "$(VLLM_API_KEY)"],
+        ["sh", "-c", "HF_TOKEN=$(cat /var/run/secrets/hf/token) exec vllm serve /m"],
+        ["sh", "-c", 'export HF_TOKEN="${HF_TOKEN_FROM_SECRET}"; exec vllm serve /m'],
+        ["--tokenizer", "meta-llama/Llama-3.3-70B-Instruct", "--ssl-keyfile", "/tls/key.pem"],
+        ["--max-num-batched-tokens", "8192", "--disable-auth"],
+    ],
+)
+def test_a_command_line_that_only_points_at_its_credentials_passes(argv):
+    assert credential_problems(argv) == []
