@@ -15,6 +15,7 @@ from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
 from components.endpoint.spec import DpdEndpointSpec
 from components.endpoint.vllm_args import check_args
+from components.endpoint.workload import check_workload
 
 
 def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
@@ -42,6 +43,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *check_router_name(spec),
         *check_image(spec.image),
         *check_overrides(spec),
+        *check_workload(spec),
     ]
 
 

@@ -1,0 +1,74 @@
+"""The traffic an endpoint's `workload` describes, against the endpoint that is to serve it.
+Fields are relative to the endpoint (`workload.outputTokens`)."""
+
+from __future__ import annotations
+
+from components.core.findings import Finding, error, warning
+from components.endpoint.spec import DpdEndpointSpec
+
+
+def _beyond_the_context(spec: DpdEndpointSpec) -> list[Finding]:
+    """vLLM refuses a request whose prompt and output tokens together pass max_model_len: the
+    engine ("The decoder prompt (length N) plus the number of requested output tokens (at least
+    1) is longer than the maximum model length", vllm/v1/engine/processor.py, tested in
+    tests/v1/e2e/test_context_length.py), and its OpenAI server before it with a 400 ("This
+    model's maximum context length is ... tokens"). A workload whose typical request does that
+    is one the endpoint refuses."""
+    workload = spec.workload
+    if workload is None or (workload.typical_input_tokens, workload.output_tokens) == (None, None):
+        return []
+    inputs, outputs = workload.typical_input_tokens or 1, workload.output_tokens or 1
+    if inputs + outputs <= spec.max_model_len:
+        return []
+    field = "typicalInputTokens" if workload.typical_input_tokens else "outputTokens"
+    said = [
+        f"{count:,}" if given else "at least 1"
+        for count, given in (
+            (inputs, workload.typical_input_tokens),
+            (outputs, workload.output_tokens),
+        )
+    ]
+    return [
+        error(
+            "workload-beyond-context",
+            f"workload.{field}",
+            f"{said[0]} input and {said[1]} output tokens make {inputs + outputs:,}, more "
+            f"than maxModelLen {spec.max_model_len:,}, and vLLM refuses such a request; raise "
+            f"maxModelLen to at least {inputs + outputs:,}, or give the lengths the endpoint "
+            "serves",
+        )
+    ]
+
+
+def _slo_not_predicted(spec: DpdEndpointSpec) -> list[Finding]:
+    """An SLO is held to a prediction only when the workload says its output tokens (the
+    performance model needs each request's length); the SLO alerts read only the SLO. So an SLO
+    without them works, and says nothing at preview: a warning, not a refusal."""
+    workload = spec.workload
+    slo = workload.slo if workload else None
+    if slo is None:
+        return []
+    if slo.ttft_ms is None and slo.tpot_ms is None:
+        return [
+            warning(
+                "empty-slo",
+                "workload.slo",
+                "promises nothing: set ttftMs, tpotMs or both, or remove it",
+            )
+        ]
+    if workload.output_tokens is not None:
+        return []
+    return [
+        warning(
+            "slo-not-predicted",
+            "workload.outputTokens",
+            "is not set, so no prediction is held to workload.slo: the performance model needs "
+            "each request's output tokens; set them (with requestsPerSecond or concurrency) for "
+            "pulumi preview to say whether the layout meets the SLO (its alerts, with "
+            "observability, watch the live latency either way)",
+        )
+    ]
+
+
+def check_workload(spec: DpdEndpointSpec) -> list[Finding]:
+    return _beyond_the_context(spec) + _slo_not_predicted(spec)
