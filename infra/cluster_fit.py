@@ -4,7 +4,6 @@ package's own rules live with it. Fields are paths under the project (`cluster.n
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,9 +19,63 @@ from components.pricing.cost import usd
 from components.pricing.prices import PRICES, PriceTable, at_least
 from components.sizing.replicas import endpoint_replicas
 
+# How pods take nodes. A DPD pod is an ordinary pod of the Deployment the operator makes per
+# role, with the role's `resources` (the CRD: "Resource requests and limits for pods of this
+# role. Must include GPU resource requests"; AWS's DPD guide: they apply to the role's pod
+# spec, and worker.resources is ignored). Neither gives a pod a node of its own, and the CRD has
+# no anti-affinity or exclusivity field: the scheduler places pods by their requests, so pods
+# of fewer GPUs than a node share nodes, one endpoint's or several. A pod cannot span nodes:
+# two 5-GPU pods take two 8-GPU nodes, though 10 GPUs would fit in two either way.
+Pods = Counter  # the GPUs one pod requests -> how many such pods
 
-def _nodes_for(gpus: int, kind: str) -> int:
-    return math.ceil(gpus / DPD_INSTANCE_TYPES[kind].gpus)
+
+def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
+    """The fewest nodes of `gpus_per_node` GPUs that hold these pods, each on one node: best
+    fit, largest pods first, which is exact when every pod's GPUs divide the node's (1, 2, 4 or
+    8, as tensorParallelSize takes), and near it otherwise (one node over in 3 of the 6,435
+    sets of up to 7 pods of 1 to 8 GPUs). Counted by size, so that any replica count takes the
+    same few steps."""
+    free: Counter[int] = Counter()  # GPUs left free -> how many nodes have that many
+    nodes = 0
+    for size in sorted((g for g, n in pods.items() if n > 0), reverse=True):
+        left = pods[size]
+        # Into the nodes with the least room that still fits one: each takes room // size.
+        for room in range(size, gpus_per_node):
+            fits = room // size
+            full = min(free[room], left // fits)
+            free[room] -= full
+            free[room - fits * size] += full
+            left -= full * fits
+            if left and free[room]:
+                free[room] -= 1
+                free[room - left * size] += 1
+                left = 0
+        if left:
+            fits = gpus_per_node // size
+            added = -(-left // fits)
+            nodes += added
+            free[gpus_per_node - fits * size] += added - 1
+            free[gpus_per_node - (left - (added - 1) * fits) * size] += 1
+    return nodes
+
+
+def _configured_pods(endpoint: DpdEndpointSpec) -> Pods:
+    pods: Pods = Counter()
+    for role in (endpoint.prefill, endpoint.decode):
+        pods[role.gpus] += role.replicas
+    return pods
+
+
+def _pods_at_maxima(endpoint: DpdEndpointSpec) -> Pods:
+    pods: Pods = Counter()
+    most = endpoint_replicas(endpoint)
+    for role in (most.prefill, most.decode):
+        pods[role.gpus] += role.maximum
+    return pods
+
+
+def _nodes_for(pods: Pods, kind: str) -> int:
+    return nodes_to_hold(pods, DPD_INSTANCE_TYPES[kind].gpus)
 
 
 def _topology_az(endpoint: DpdEndpointSpec) -> str | None:
@@ -98,35 +151,47 @@ def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> lis
     """Each endpoint fits the nodes of its type in one AZ (prefill and decode share an AZ),
     and the endpoints of a type fit its nodes together."""
     found = []
-    demand: Counter[str] = Counter()
+    demand: dict[str, Pods] = {}
     for i, endpoint in enumerate(endpoints):
-        gpus = sum(role.replicas * role.gpus for role in (endpoint.prefill, endpoint.decode))
-        needed = _nodes_for(gpus, endpoint.instance_type)
-        demand[endpoint.instance_type] += needed
+        pods = _configured_pods(endpoint)
+        demand.setdefault(endpoint.instance_type, Counter()).update(pods)
         counts = (
             f"{endpoint.prefill.replicas} prefill x {endpoint.prefill.gpus} GPUs and "
             f"{endpoint.decode.replicas} decode x {endpoint.decode.gpus} GPUs"
         )
+        needed = _nodes_for(pods, endpoint.instance_type)
         found += _in_one_az(cluster, i, endpoint, needed, counts, "not-enough-nodes")
     if found:
         return found
-    for kind, needed in demand.items():
+    for kind, pods in demand.items():
+        needed = _nodes_for(pods, kind)
         total = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
         if total < needed:
             found.append(
                 error(
                     "not-enough-nodes-total",
                     _az_nodes(cluster, kind, None).raise_key(),
-                    f"the endpoints on {kind} need {needed} nodes together; the groups have "
-                    f"{total}: raise an instanceCount of a {kind} group",
+                    f"the endpoints on {kind} need {needed} nodes together for their "
+                    f"{_pods_text(pods)} (each pod on one node, pods sharing nodes); the groups "
+                    f"have {total}: raise an instanceCount of a {kind} group",
                 )
             )
     return found
 
 
-def _claimed_gpus(endpoints: Sequence[DpdEndpointSpec], kind: str) -> int:
-    """The most GPUs the endpoints on `kind` can claim: every role at its maxReplicas."""
-    return sum(endpoint_replicas(e).max_gpus for e in endpoints if e.instance_type == kind)
+def _pods_text(pods: Pods) -> str:
+    return " and ".join(
+        f"{n} pod{'s' * (n != 1)} of {g} GPU{'s' * (g != 1)}" for g, n in sorted(pods.items()) if n
+    )
+
+
+def _claimed_pods(endpoints: Sequence[DpdEndpointSpec], kind: str) -> Pods:
+    """The most pods the endpoints on `kind` can run: every role at its maxReplicas."""
+    pods: Pods = Counter()
+    for endpoint in endpoints:
+        if endpoint.instance_type == kind:
+            pods.update(_pods_at_maxima(endpoint))
+    return pods
 
 
 def _autoscaling_capacity(
@@ -146,26 +211,27 @@ def _autoscaling_capacity(
             f"GPUs and {most.decode.maximum} decode x {most.decode.gpus} GPUs (or lower "
             "maxReplicas)"
         )
-        needed = _nodes_for(most.max_gpus, endpoint.instance_type)
+        needed = _nodes_for(_pods_at_maxima(endpoint), endpoint.instance_type)
         found += _in_one_az(cluster, i, endpoint, needed, counts, "autoscaling-beyond-az")
     if found:
         return found
     for kind in sorted({e.instance_type for _, e in autoscaling}):
         nodes = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
-        held = nodes * DPD_INSTANCE_TYPES[kind].gpus
-        claimed = _claimed_gpus(endpoints, kind)
-        if claimed <= held:
+        claimed = _claimed_pods(endpoints, kind)
+        needed = _nodes_for(claimed, kind)
+        if needed <= nodes:
             continue
-        limit = ", its node-autoscaling maximum" if cluster.autoscaling.enabled else ""
+        gpus = sum(g * n for g, n in claimed.items())
+        limit = ", their node-autoscaling maximum" if cluster.autoscaling.enabled else ""
         found.append(
             error(
                 "autoscaling-beyond-cluster",
                 _az_nodes(cluster, kind, None).raise_key(),
-                f"the endpoints on {kind} claim up to {claimed} GPUs at their maxReplicas "
-                f"(prefill max x GPUs + decode max x GPUs), but its groups hold {held} "
-                f"({nodes} nodes x {DPD_INSTANCE_TYPES[kind].gpus}{limit}), so the cluster can "
-                "never run them; raise an instanceCount of a group of that type, or lower "
-                "the endpoints' maxReplicas",
+                f"the endpoints on {kind} claim up to {gpus} GPUs at their maxReplicas, "
+                f"{_pods_text(claimed)}, which take {needed} nodes (each pod on one node), but "
+                f"its groups hold {nodes} node{'s' * (nodes != 1)}{limit}, so the cluster can "
+                "never run them; raise an "
+                "instanceCount of a group of that type, or lower the endpoints' maxReplicas",
             )
         )
     return found
@@ -320,8 +386,9 @@ def idle_gpu_nodes(
         on_demand = [(i, g) for i, g in groups if g.training_plan_arn is None]
         if not on_demand:
             continue
-        claimed_gpus = _claimed_gpus(endpoints, kind)
-        claimed_nodes = math.ceil(claimed_gpus / facts.gpus)
+        claimed = _claimed_pods(endpoints, kind)
+        claimed_gpus = sum(g * n for g, n in claimed.items())
+        claimed_nodes = nodes_to_hold(claimed, facts.gpus)
         planned = sum(g.instance_count for _, g in groups if g.training_plan_arn is not None)
         held = sum(g.instance_count for _, g in on_demand)
         idle = held - max(0, claimed_nodes - planned)

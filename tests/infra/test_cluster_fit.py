@@ -2,13 +2,14 @@
 naming the group's instanceCount and the cost; too few nodes, an AZ outside the stack, labels
 and taints that leave pods nowhere to land are refused naming the key."""
 
+from collections import Counter
 from typing import Any
 
 import pytest
 
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import DpdEndpointSpec
-from infra.cluster_fit import idle_gpu_nodes
+from infra.cluster_fit import idle_gpu_nodes, nodes_to_hold
 from tests.stack_changes import (
     GPU_GROUP,
     GROUPS,
@@ -161,11 +162,62 @@ def test_an_endpoint_needs_nodes_for_its_prefill_and_decode_replicas_in_one_az()
 
 
 def test_endpoints_sharing_a_type_must_fit_its_nodes_together():
-    other = {**dev_endpoint(), "name": "other"}
+    other = {**dev_endpoint(), "name": "other", "endpointName": "other"}
     found = problems(with_endpoints(dev_endpoint(), other, gpu_nodes=3))
-    assert "need 4 nodes together; the groups have 3" in problem_for(
-        f"{GROUPS}[0].instanceCount", found
+    assert problem_for(f"{GROUPS}[0].instanceCount", found) == (
+        f"{GROUPS}[0].instanceCount: the endpoints on ml.p5.48xlarge need 4 nodes together for "
+        "their 4 pods of 8 GPUs (each pod on one node, pods sharing nodes); the groups have 3: "
+        "raise an instanceCount of a ml.p5.48xlarge group"
     )
+
+
+def small(name: str, gpus: int = 1, **roles: Any) -> dict:
+    """An endpoint of one prefill and one decode pod of `gpus` GPUs each."""
+    return {
+        **dev_endpoint(),
+        "name": name,
+        "endpointName": name,
+        "modelName": "Llama-3.1-8B-Instruct",
+        "tensorParallelSize": 1,
+        "prefill": {"replicas": 1, "gpus": gpus, **roles},
+        "decode": {"replicas": 1, "gpus": gpus, **roles},
+    }
+
+
+def test_small_pods_of_several_endpoints_share_a_node():
+    # Four endpoints of 1 prefill + 1 decode GPU: 8 pods of 1 GPU, one p5 node's worth.
+    config = with_endpoints(*(small(f"chat-{i}") for i in range(4)), gpu_nodes=1)
+    assert len(endpoint_configs(render(config))) == 4
+
+
+def test_pods_that_cannot_share_a_node_need_a_node_each():
+    # Two pods of 5 GPUs: 10 GPUs, but no node holds both.
+    config = with_endpoints(small("wide", gpus=5), gpu_nodes=1)
+    assert problem_for(f"{GROUPS}[0].instanceCount", problems(config)) == (
+        f"{GROUPS}[0].instanceCount: endpoints[0] (wide) needs 2 ml.p5.48xlarge nodes in one AZ "
+        "for 1 prefill x 5 GPUs and 1 decode x 5 GPUs (prefill and decode share an AZ); usw2-az2 "
+        "has 1, the most (cluster.instanceGroups[0]); raise its instanceCount by 1"
+    )
+
+
+@pytest.mark.parametrize(
+    "pods, nodes",
+    [
+        ({}, 0),
+        ({1: 8}, 1),
+        ({1: 9}, 2),
+        ({8: 2, 1: 1}, 3),
+        ({4: 3, 2: 2}, 2),
+        ({5: 2}, 2),
+        ({6: 2, 2: 2}, 2),
+        ({3: 5, 2: 1}, 3),
+        ({7: 1, 1: 3}, 2),
+        # Any replica count takes the same few steps.
+        ({8: 10**9, 1: 3}, 10**9 + 1),
+    ],
+)
+def test_pods_are_counted_onto_the_fewest_nodes_each_whole(pods, nodes):
+    assert nodes_to_hold(Counter(pods), 8) == nodes
 
 
 # An endpoint pinned to an AZ: by ID or by name, one of the stack's.

@@ -189,7 +189,7 @@ def test_a_maximum_beyond_the_node_autoscaling_maximum_is_refused():
     config = with_endpoints(scaling({"maxReplicas": 2}), scaling_second(), gpu_nodes=4, **OBSERVED)
     config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
     found = problem_for(GROUP_COUNT, problems(config))
-    assert "but its groups hold 32 (4 nodes x 8, its node-autoscaling maximum)" in found
+    assert "but its groups hold 4 nodes, their node-autoscaling maximum, so" in found
 
 
 def scaling_second() -> dict:
