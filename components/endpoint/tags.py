@@ -30,8 +30,8 @@ def _tag_text_problem(text: str, what: str, most: int) -> str | None:
         # Tags are read by anyone who may list the endpoint's (sagemaker:ListTags), and sit in
         # the manifest and the Pulumi state: no place for a credential. Not repeated here.
         return (
-            f"{what} holds what looks like {kind}; tags are plain text to anyone who may list "
-            "them: keep credentials out of tags"
+            f"{'a tag key' if what == 'key' else what} holds what looks like {kind}; tags are "
+            "plain text to anyone who may list them: keep credentials out of tags"
         )
     return None
 

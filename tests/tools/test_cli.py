@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from infra.paths import ROOT
+from tests.support import config_file, dev_config
 from tools import cli
 
 
@@ -61,3 +62,20 @@ def test_argparse_errors_naming_a_value_go_through_printable_too(capsys):
     with pytest.raises(SystemExit):
         cli.main(["render", "--stack", "dev", "--format\x1b[2K"])
     assert "--format\\x1b[2K" in capsys.readouterr().err
+
+
+def test_the_real_command_line_prints_a_hostile_key_spelt_out(tmp_path):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["\x1b[1A\x1b[2K\u202eworkerArgs"] = []
+    done = subprocess.run(
+        [sys.executable, "-m", "infra", "size", "--config-file", config_file(tmp_path, config)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        "hyperpod-dpd:endpoints[0].\\x1b[1A\\x1b[2K\\u202eworkerArgs: is not a known setting"
+    )
+    assert "\x1b" not in done.stderr + done.stdout and "\u202e" not in done.stderr
