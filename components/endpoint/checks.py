@@ -11,6 +11,7 @@ from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import check_environment
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port, check_overrides
+from components.endpoint.model_source import check_model_source
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
 from components.endpoint.spec import DpdEndpointSpec
@@ -44,6 +45,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *check_image(spec.image),
         *check_overrides(spec),
         *check_workload(spec),
+        *check_model_source(spec.model_source),
     ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
+from components.core.findings import Finding, warning
 from components.core.kubernetes_names import KubernetesName
 from components.core.regions import AwsRegion
 from components.core.shaped import resource_id, shaped_str
@@ -13,9 +14,10 @@ from components.core.terminal_text import one_line
 from components.storage.spec import bucket_name_problem
 
 # Characters AWS says to avoid in object keys ("Creating object key names", Amazon S3 user
-# guide): they need escaping in URLs and tools and break some clients. Its "might need special
-# handling" characters (& $ @ = ; : + , ? and space) are valid keys, and pass: every command the
-# stack prints quotes the prefix.
+# guide), since clients handle them differently (URL encoding, a backslash read as a Windows
+# path separator). S3 itself takes them, so they are warned about, not refused. Its "might need
+# special handling" characters (& $ @ = ; : + , ? and space) pass without a word: every command
+# the stack prints quotes the prefix.
 S3_KEY_AVOID = '\\{}^%`]">[~<#|'
 # An S3 key is at most 1,024 bytes of UTF-8, the prefix among them (same page).
 S3_KEY_MAX_BYTES = 1024
@@ -23,16 +25,14 @@ S3_KEY_MAX_BYTES = 1024
 
 def folder_problem(path: str) -> str | None:
     """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: a control or
-    invisible formatting character, which no terminal shows as written; space at either end,
-    which S3 keeps and people don't see; or a folder named '', '.' or '..', which a file system
-    cannot hold: Mountpoint for S3, which mounts the prefix, does not show keys with such a
-    component (awslabs/mountpoint-s3, doc/SEMANTICS.md "Mapping S3 object keys to files and
-    directories", and `valid_inode_name` in its reference model)."""
+    invisible formatting character, which no terminal or command line shows as written, or a
+    folder named '', '.' or '..', which a file system cannot hold: Mountpoint for S3, which
+    mounts the prefix, does not show keys with such a component (awslabs/mountpoint-s3,
+    doc/SEMANTICS.md "Mapping S3 object keys to files and directories", and
+    `valid_inode_name` in its reference model)."""
     hidden = [one_line(c) for c in path if one_line(c) != c]
     if hidden:
         return f"holds {hidden[0]}, a control or invisible formatting character"
-    if path != path.strip():
-        return "starts or ends with a space"
     folders = path.strip("/").split("/")
     if any(folder in ("", ".", "..") for folder in folders):
         return "has an empty, '.' or '..' folder name: give each folder between '/' a name"
@@ -65,12 +65,6 @@ class S3ModelSource(Spec):
         problem = folder_problem(value)
         if problem:
             raise ValueError(f"{problem}; a prefix reads like models/Llama-3.3-70B-Instruct")
-        avoided = sorted(set(value) & set(S3_KEY_AVOID))
-        if avoided:
-            raise ValueError(
-                f"holds {' '.join(avoided)}, which AWS says to avoid in S3 keys; use letters, "
-                "digits, '/' and ! - _ . * ' ( ), such as models/Llama-3.3-70B-Instruct"
-            )
         if len(value.encode()) > S3_KEY_MAX_BYTES:
             raise ValueError(f"is over the {S3_KEY_MAX_BYTES:,} bytes of an S3 key")
         return value
@@ -151,3 +145,34 @@ class ModelSource(Spec):
                 f"set exactly one of s3, fsx or huggingFace (got {', '.join(chosen) or 'none'})"
             )
         return self
+
+
+def check_model_source(source: ModelSource) -> list[Finding]:
+    """What S3 takes but hurts: a prefix with characters AWS says to avoid, or a space at an end,
+    which S3 keeps, people do not see, and a mount option's reader trims (the Mountpoint CSI
+    driver's `ParseArgs` trims each option's value). Fields are relative to the endpoint."""
+    prefix = source.s3.prefix if source.s3 else None
+    if prefix is None:
+        return []
+    found = []
+    avoided = sorted(set(prefix) & set(S3_KEY_AVOID))
+    if avoided:
+        found.append(
+            warning(
+                "s3-key-characters-to-avoid",
+                "modelSource.s3.prefix",
+                f"holds {' '.join(avoided)}, which AWS says to avoid in S3 keys, since tools "
+                "handle them differently; letters, digits, '/' and ! - _ . * ' ( ) are safe "
+                "everywhere",
+            )
+        )
+    if prefix != prefix.strip():
+        found.append(
+            warning(
+                "s3-key-space-at-an-end",
+                "modelSource.s3.prefix",
+                f"{prefix!r} starts or ends with a space, which S3 keeps and a mount option's "
+                "reader trims; drop it",
+            )
+        )
+    return found
