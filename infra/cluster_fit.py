@@ -39,6 +39,10 @@ def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
     nodes = 0
     for size in sorted((g for g, n in pods.items() if n > 0), reverse=True):
         left = pods[size]
+        if size > gpus_per_node:
+            # Fits no node; the role's GPU rule refuses it. Counted a node each meanwhile.
+            nodes += left
+            continue
         # Into the nodes with the least room that still fits one: each takes room // size.
         for room in range(size, gpus_per_node):
             fits = room // size

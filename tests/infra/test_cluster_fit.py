@@ -212,6 +212,8 @@ def test_pods_that_cannot_share_a_node_need_a_node_each():
         ({6: 2, 2: 2}, 2),
         ({3: 5, 2: 1}, 3),
         ({7: 1, 1: 3}, 2),
+        # A pod wider than a node, which the role's GPU rule refuses, is no crash here.
+        ({16: 2, 1: 1}, 3),
         # Any replica count takes the same few steps.
         ({8: 10**9, 1: 3}, 10**9 + 1),
     ],
