@@ -41,6 +41,10 @@ class EngineEfficiency:
     max_batch: int = 1024
     # vLLM profiles a sampler run over --max-num-seqs requests before it sizes the KV pool.
     profiles_sampler: bool = False
+    # Grouped expert GEMMs run small per-expert batches and wait on routing: their share of
+    # the dense GEMMs' efficiency (DESIGN.md: DeepSeek-class prefill reaches about a quarter of
+    # peak). Fitted per engine, the three come out alike (docs/planning.md).
+    moe_gemm: float = 0.6
 
 
 # TensorRT-LLM's compiled kernels and C++ runtime lead; SGLang and vLLM trail it by about a
@@ -52,19 +56,16 @@ class EngineEfficiency:
 # otherwise (python/sglang/srt/managers/scheduler.py, `get_next_batch_to_run`), unless
 # `--enable-mixed-chunk`, which is off by default.
 ENGINE_EFFICIENCY: dict[Engine, EngineEfficiency] = {
-    "vllm": EngineEfficiency(0.55, 0.70, 0.0008, 40e-6, profiles_sampler=True),
-    "sglang": EngineEfficiency(0.55, 0.72, 0.0006, 30e-6, mixes_prefill=False, max_batch=65_536),
-    "trtllm": EngineEfficiency(0.60, 0.75, 0.0004, 10e-6, max_batch=2048),
+    "vllm": EngineEfficiency(0.52, 0.70, 0.00088, 44e-6, profiles_sampler=True),
+    "sglang": EngineEfficiency(0.52, 0.72, 0.00066, 33e-6, mixes_prefill=False, max_batch=65_536),
+    "trtllm": EngineEfficiency(0.57, 0.75, 0.00044, 11e-6, max_batch=2048),
 }
 
 # Lower precisions double the peak but feed it less well (scaling, smaller tiles): the share
 # of their own peak that GEMMs reach, relative to BF16's. INT8 (W8A8) scales like FP8; W4A16
 # dequantizes its 4-bit weights in the GEMM's main loop at the BF16 peak, taken at FP8's
 # factor: no public run in the calibration set measures either, so neither is fitted.
-PRECISION_COMPUTE = {"bf16": 1.0, "fp8": 0.8, "fp4": 0.6, "int8": 0.8, "w4a16": 0.8}
-# Grouped expert GEMMs run small per-expert batches and wait on routing: their share of the
-# dense GEMMs' efficiency (DESIGN.md: DeepSeek-class prefill reaches about a quarter of peak).
-MOE_COMPUTE = 0.55
+PRECISION_COMPUTE = {"bf16": 1.0, "fp8": 0.84, "fp4": 0.48, "int8": 0.84, "w4a16": 0.84}
 # Kernel launches and synchronisation per layer and forward pass, beyond the kernels' own
 # time, even under CUDA graphs: about 20 us per layer; MoE layers add routing, permutation and
 # grouped-GEMM launches. Fitted on batch-1 decode (Llama 3.1 8B and 70B, DeepSeek-R1 on 8

@@ -18,7 +18,6 @@ from components.performance.efficiency import (
     EFA_LATENCY_S,
     KV_TRANSFER_BANDWIDTH,
     LAYER_OVERHEAD_S,
-    MOE_COMPUTE,
     MOE_LAYER_OVERHEAD_S,
     NVLINK_LATENCY_S,
     PRECISION_COMPUTE,
@@ -183,7 +182,7 @@ def _compute_seconds(
     return (
         flops.linear / (dense_ranks * linear_rate)
         + flops.attention / (dense_ranks * attention_rate)
-        + flops.experts / (expert_ranks * linear_rate * MOE_COMPUTE)
+        + flops.experts / (expert_ranks * linear_rate * engine.moe_gemm)
     )
 
 

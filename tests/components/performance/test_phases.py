@@ -92,15 +92,16 @@ def test_the_kv_transfer_moves_every_decode_ranks_share_over_its_own_links():
 
 
 def test_attention_runs_at_the_bf16_peak_whatever_the_weights_precision():
-    # At 128k tokens attention dominates a prefill: FP4 weights on B200 halve the linear
-    # layers' time again, not attention's.
+    # At 128k tokens attention dominates a prefill: FP4 weights on B200 shorten the linear
+    # layers' time again, not attention's, so FP4 gains less on long prompts than on short.
     fp8 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp8", 1.0)
     fp4 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp4", 4.5 / 8)
     layout = Parallelism(8)
     long_fp8, long_fp4 = (prefill_seconds(d, layout, 131_072) for d in (fp8, fp4))
     assert long_fp4 > 0.8 * long_fp8
     short_fp8, short_fp4 = (prefill_seconds(d, layout, 2048) for d in (fp8, fp4))
-    assert short_fp4 < 0.85 * short_fp8
+    assert short_fp4 < short_fp8
+    assert long_fp8 / long_fp4 < short_fp8 / short_fp4
 
 
 def test_w4a16_computes_at_the_bf16_peak_but_reads_four_bit_weights():
