@@ -347,14 +347,15 @@ def verdict(
         )
     d, a = disaggregated.prediction, aggregated.prediction
     ttft_cost = d.ttft_at(p) - a.ttft_at(p)
-    in_ttft = f"p{p} TTFT {'+' if ttft_cost >= 0 else '-'}{abs(ttft_cost):,.0f} ms"
+    longer = "longer" if ttft_cost >= 0 else "shorter"
+    in_ttft = f"disaggregated's p{p} TTFT is {abs(ttft_cost):,.0f} ms {longer}"
     if not pays:
         return (
             f"Aggregated: disaggregated costs {_money(disaggregated, priced)} against "
-            f"{_money(aggregated, priced)} aggregated to meet {slo}, and {in_ttft}."
+            f"{_money(aggregated, priced)} aggregated to meet {slo}; {in_ttft}."
         )
     saving = _saving(disaggregated, aggregated, priced)
-    return f"Disaggregation pays: {saving} to meet {slo}, at {in_ttft}."
+    return f"Disaggregation pays: {saving} to meet {slo}; {in_ttft}."
 
 
 def _saving(disaggregated: Option, aggregated: Option, priced: bool) -> str:

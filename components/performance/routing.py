@@ -46,8 +46,8 @@ class Threshold:
             f"{self.batch:.0f} running requests by {self.local / (self.batch + 1) * 1e3:.1f} ms "
             f"each ({self.local * 1e3:,.0f} ms of waiting in all), against "
             f"{self.remote * 1e3:,.0f} ms through the prefill role (queue "
-            f"{self.queue * 1e3:,.0f} ms, prefill, KV transfer and hop); shorter prompts cost "
-            "the decodes less than the trip"
+            f"{self.queue * 1e3:,.0f} ms, prefill, KV transfer and hop): the first length, in "
+            "LMCache's 256-token chunks, at which the trip costs less"
         )
 
 
