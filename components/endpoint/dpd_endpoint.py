@@ -13,11 +13,11 @@ from components.endpoint.manifest import (
     HF_TOKEN_KEY,
     KIND,
     build_manifest,
-    effective_args,
     hf_token_secret_name,
     router_url,
 )
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import effective_args
 
 
 @dataclass(frozen=True)

@@ -1,46 +1,28 @@
-"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec.
+"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec, and the
+table of the fields its settings own, which `specOverrides` may not touch.
 
 Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, nothing more.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.kind import API_VERSION, KIND
-from components.endpoint.spec import DpdEndpointSpec, RoleSpec
-from components.endpoint.vllm_args import merge_role_args
+from components.endpoint.roles import RoleSpec
+from components.endpoint.routing import router_service
+from components.endpoint.spec import DpdEndpointSpec, Metrics
+from components.endpoint.vllm_args import MODEL_PATH, PORT, role_args, worker_args
 from components.operator.iam import OPERATOR_NAMESPACE
 
-MODEL_PATH = "/opt/ml/model"
 MODEL_VOLUME = "model-weights"
-HOST = "0.0.0.0"
-PORT = 8000
 GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
-
-# Flags the program writes itself, with the setting that controls each (None: fixed,
-# because the operator mounts the model and routes to that port). Extra args may not
-# repeat them, or the settings would stop describing what runs.
-WORKER_FLAG_SETTINGS = {
-    "--model": None,
-    "--host": None,
-    "--port": None,
-    "--tensor-parallel-size": "tensorParallelSize",
-    "--max-model-len": "maxModelLen",
-    "--gpu-memory-utilization": "gpuMemoryUtilization",
-    # The roles write it; in workerArgs it would stand for the operator's 16 and 32 that
-    # sizing and autoscaling assume.
-    "--max-num-seqs": "prefill.maxNumSeqs and decode.maxNumSeqs",
-}
-# Flags a role's own settings write (names relative to the role).
-ROLE_FLAG_SETTINGS = {
-    "--gpu-memory-utilization": "gpuMemoryUtilization",
-    "--max-num-seqs": "maxNumSeqs",
-}
 
 
 def hf_token_secret_name(endpoint_name: str) -> str:
@@ -48,40 +30,7 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 
 def router_url(name: str, namespace: str) -> str:
-    service = f"{name}-{namespace}-routing-service"
-    return f"http://{service}.{OPERATOR_NAMESPACE}.svc.cluster.local:443"
-
-
-def worker_args(spec: DpdEndpointSpec) -> list[str]:
-    return [
-        "--model",
-        MODEL_PATH,
-        "--host",
-        HOST,
-        "--port",
-        str(PORT),
-        "--tensor-parallel-size",
-        str(spec.tensor_parallel_size),
-        "--max-model-len",
-        str(spec.max_model_len),
-        "--gpu-memory-utilization",
-        str(spec.gpu_memory_utilization),
-        *spec.worker_args,
-    ]
-
-
-def role_args(role: RoleSpec) -> list[str]:
-    args: list[str] = []
-    if role.gpu_memory_utilization is not None:
-        args += ["--gpu-memory-utilization", str(role.gpu_memory_utilization)]
-    if role.max_num_seqs is not None:
-        args += ["--max-num-seqs", str(role.max_num_seqs)]
-    return args + role.args
-
-
-def effective_args(spec: DpdEndpointSpec, role: RoleSpec) -> list[str]:
-    """The vLLM command line a role's pods run, after the operator's merge."""
-    return merge_role_args(worker_args(spec), role_args(role))
+    return f"http://{router_service(name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local:443"
 
 
 def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
@@ -168,6 +117,20 @@ def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
     return out
 
 
+def check_metrics_port(metrics: Metrics) -> list[Finding]:
+    model_metrics = metrics.model_metrics
+    if model_metrics is None or model_metrics.port in (None, PORT):
+        return []
+    return [
+        error(
+            "metrics-port",
+            "metrics.modelMetrics.port",
+            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
+            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+        )
+    ]
+
+
 def _autoscaling(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[str, Any]:
     return {
         CRD_ROLE_KEYS[name]: role_autoscaling(
@@ -221,7 +184,112 @@ def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
     }
 
 
-def typed_spec(
+@dataclass(frozen=True)
+class Fixed:
+    """A field no setting changes, and why."""
+
+    why: str
+
+
+# The spec fields the typed settings own, each with the setting that controls it, or Fixed.
+# specOverrides may add only what lies outside them: an override of an owned field would slip
+# past its setting's checks (sameAZ false past the same-AZ rule). Every field build_manifest
+# writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
+# out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
+Owners = dict[str, str | Fixed]
+SHARED_FIELDS: Owners = {
+    "endpointName": "endpointName",
+    "instanceType": "instanceType",
+    # The CRD makes both exclusive with instanceType, which the program always sets.
+    "instanceTypes": "instanceType",
+    "nodeAffinity": "prefill.nodeSelector and decode.nodeSelector",
+    "invocationEndpoint": "invocationEndpoint",
+    "modelName": "modelName",
+    "modelSourceConfig": "modelSource",
+    "loadBalancer.healthCheckPath": "healthCheckPath",
+    "metrics.enabled": "metrics.enabled",
+    "metrics.metricsScrapeIntervalSeconds": "metrics.metricsScrapeIntervalSeconds",
+    "metrics.modelMetrics": "metrics.modelMetrics",
+    "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
+    "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
+    "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
+    "intelligentRoutingSpec": "routingStrategy",
+    "tlsConfig.customCertificateConfig": "tlsConfig",
+    # The operator writes the certificates it issues to the stack's TLS bucket.
+    "tlsConfig.tlsCertificateOutputS3Uri": "buckets.tls",
+    "tags": "tags",
+    "worker.image": "image",
+    "worker.args": "workerArgs",
+    "worker.environmentVariables": "environmentVariables",
+    "worker.resources": "workerResources",
+    "worker.modelInvocationPort": Fixed(f"the operator routes to port {PORT}"),
+    "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
+}
+DPD_FIELDS: Owners = {
+    **SHARED_FIELDS,
+    "pdSpec.prefillSpec": "prefill",
+    "pdSpec.decodingSpec": "decode",
+    "pdSpec.routingThreshold": "routingThreshold",
+    "pdSpec.topologySpec": "topologySpec",
+    "pdSpec.autoScalingSpec.prefillAutoScaling": "prefill.autoscaling",
+    "pdSpec.autoScalingSpec.decodingAutoScaling": "decode.autoscaling",
+    # Beside pdSpec the roles count and scale the pods; these would count them again.
+    "replicas": "prefill.replicas and decode.replicas",
+    "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
+    "worker.command": Fixed(
+        "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
+        "maxModelLen, workerArgs and the roles' args)"
+    ),
+}
+
+
+def leaf_paths(value: object, path: str = "") -> list[str]:
+    if isinstance(value, dict) and value:
+        return [
+            leaf
+            for key, child in value.items()
+            for leaf in leaf_paths(child, f"{path}.{key}" if path else str(key))
+        ]
+    return [path]
+
+
+def owned_field(path: str, owners: Owners = DPD_FIELDS) -> str | None:
+    """The owned field a spec path sets, or sets part of."""
+    for field in owners:
+        if path == field or path.startswith(f"{field}.") or field.startswith(f"{path}."):
+            return field
+    return None
+
+
+def _add_absent(base: dict, overrides: dict) -> dict:
+    merged = dict(base)
+    for key, value in overrides.items():
+        if isinstance(merged.get(key), dict) and isinstance(value, dict):
+            merged[key] = _add_absent(merged[key], value)
+        else:
+            merged.setdefault(key, value)
+    return merged
+
+
+def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
+    found, owned = [], set()
+    for path in leaf_paths(spec.spec_overrides):
+        field = owned_field(path, owners)
+        if field is None or field in owned:
+            continue
+        owned.add(field)
+        owner = owners[field]
+        why = (
+            f"is fixed, because {owner.why}; remove it"
+            if isinstance(owner, Fixed)
+            else f"is described by the setting {owner}, whose checks an override would bypass; "
+            "set that instead"
+        )
+        found.append(error("override-of-typed-field", f"specOverrides.{field}", why))
+    return found
+
+
+def build_manifest(
     spec: DpdEndpointSpec,
     *,
     model_bucket: str | None,
@@ -229,7 +297,8 @@ def typed_spec(
     prometheus_address: str | None = None,
     zone_name: str | None = None,
 ) -> dict:
-    """The spec the typed settings produce, before `specOverrides`.
+    """The manifest the typed settings write, with `specOverrides` added where they write
+    nothing.
 
     `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
     they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
@@ -254,49 +323,9 @@ def typed_spec(
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)
-    return out
-
-
-def override_collisions(base: Any, overrides: Any, path: str = "") -> list[str]:
-    """Paths that `overrides` would change in `base` rather than add to it."""
-    if isinstance(base, dict) and isinstance(overrides, dict):
-        return [
-            hit
-            for key, value in overrides.items()
-            if key in base
-            for hit in override_collisions(base[key], value, f"{path}.{key}" if path else key)
-        ]
-    return [path]
-
-
-def _add_absent(base: dict, overrides: dict) -> dict:
-    merged = dict(base)
-    for key, value in overrides.items():
-        if isinstance(merged.get(key), dict) and isinstance(value, dict):
-            merged[key] = _add_absent(merged[key], value)
-        else:
-            merged.setdefault(key, value)
-    return merged
-
-
-def build_manifest(
-    spec: DpdEndpointSpec,
-    *,
-    model_bucket: str | None,
-    region: str,
-    prometheus_address: str | None = None,
-    zone_name: str | None = None,
-) -> dict:
-    typed = typed_spec(
-        spec,
-        model_bucket=model_bucket,
-        region=region,
-        prometheus_address=prometheus_address,
-        zone_name=zone_name,
-    )
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,
         "metadata": {"name": spec.name, "namespace": spec.namespace},
-        "spec": _add_absent(typed, spec.spec_overrides),
+        "spec": _add_absent(out, spec.spec_overrides),
     }

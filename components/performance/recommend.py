@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.endpoint.spec import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
+from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
 from components.performance.predict import Prediction, deployment_of, predict
 from components.performance.routing import routing_threshold
 from components.performance.scenario import RoleLayout, Scenario, ScenarioError
