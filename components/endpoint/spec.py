@@ -41,12 +41,19 @@ RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 # endpoint template's `model_name`), which would refuse the dotted names AWS's guides deploy
 # (`Llama-3.3-70B-Instruct` in the DPD guide, `Qwen2.5-VL-7B-Instruct`). So the operator does not
 # hand the name to SageMaker as it is, and its code is not public. The name is also the local
-# folder and the Hugging Face repository name in nextSteps' `hf download`, the `model_name`
-# label of the operator's metrics and, under vLLM, a path segment. What holds all of those: the
+# folder and the Hugging Face repository name in nextSteps' `hf download`, and the `model_name`
+# label of the operator's metrics (AWS, "Implementing inference observability on HyperPod
+# clusters"). What holds all of those: the
 # characters of a Hugging Face repository name (huggingface_hub `validate_repo_id`: letters,
 # digits, '.', '_' and '-'), starting and ending with a letter or digit, at most 63 characters:
 # which is also a Kubernetes label value (k8s.io/apimachinery `IsValidLabelValue`).
 MODEL_NAME = r"[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?"
+# --gpu-memory-utilization: the seed's DPD example and tuning table give 0.75, leaving the
+# decoder room for the PD buffer and the prefiller for its activations. The one default of
+# every endpoint and planner scenario.
+GPU_MEMORY_UTILIZATION = 0.75
+# The percentiles an SLO may be stated at (vLLM's benchmarks print p50, p90, p95 and p99).
+SloPercentile = Literal[50, 90, 95, 99]
 SageMakerEndpointName = shaped_str(
     r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$",
     "must be a SageMaker endpoint name: at most 63 letters, digits or '-', starting and "
@@ -113,13 +120,16 @@ class TlsConfig(Spec):
 
 
 class Slo(Spec):
-    """The latency an endpoint's users are promised, at the 90th percentile.
+    """The latency an endpoint's users are promised, at `percentile` (90 unless set): the
+    time to first token, and the time between two output tokens (vLLM's inter-token
+    latency, what a streaming user feels).
 
-    The planner predicts against it and the SLO alerts fire above it.
+    The planner predicts against it and the SLO alerts fire above it (at the 90th).
     """
 
     ttft_ms: float | None = Field(None, gt=0)
     tpot_ms: float | None = Field(None, gt=0)
+    percentile: SloPercentile = 90
 
 
 class Workload(Spec):
@@ -153,7 +163,7 @@ class DpdEndpointSpec(Spec):
     image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     max_model_len: int = Field(ge=1)
-    gpu_memory_utilization: float = Field(0.75, gt=0, le=1)
+    gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     prefill: RoleSpec = RoleSpec()
     decode: RoleSpec = RoleSpec()
     routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
