@@ -117,6 +117,8 @@ def _options(request: Any) -> dict[str, Any]:
         "retainOnDelete": request.retainOnDelete,
         "replaceOnChanges": sorted(request.replaceOnChanges),
         "ignoreChanges": sorted(request.ignoreChanges),
+        # The resource whose deletion deletes this one: `pulumi destroy` then skips its own.
+        "deletedWith": request.deletedWith,
         "customTimeouts": {
             phase: getattr(timeouts, phase)
             for phase in ("create", "update", "delete")
