@@ -110,6 +110,10 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             else None,
         ),
     )
+    # What the clusters reach the network through, beyond its subnets: with it as their
+    # dependency, a destroy deletes the clusters and every endpoint in them first (the
+    # operator and the load balancer controller still call AWS through the NAT then).
+    plumbing = [*network.plumbing, *security_group.rules]
     eks = EksCluster(
         "eks",
         EksClusterArgs(
@@ -125,6 +129,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             endpoint_access=stack.cluster.endpoint_access,
             protect=stack.cluster.protect,
         ),
+        opts=pulumi.ResourceOptions(depends_on=plumbing),
     )
     scripts = LifecycleScripts(
         "lifecycle-scripts",
@@ -156,7 +161,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
                 stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints]
             ),
         ),
-        opts=pulumi.ResourceOptions(depends_on=[dependencies]),
+        opts=pulumi.ResourceOptions(depends_on=[dependencies, *plumbing]),
     )
     ready: list[pulumi.Resource] = [hyperpod]
     if stack.cluster.autoscaling.enabled:

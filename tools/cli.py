@@ -16,6 +16,7 @@ from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
+from tools.render.destroy_order import destroy_lines
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
@@ -75,6 +76,10 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    destroy_order = commands.add_parser(
+        "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
+    )
+    _stack_arguments(destroy_order)
     plan = add_plan_commands(commands)
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
@@ -205,6 +210,19 @@ def diff(args: argparse.Namespace) -> int:
     return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
 
 
+def destroy_order(args: argparse.Namespace) -> int:
+    config = _stack_config(args)
+    if config is None:
+        return 2
+    try:
+        result = run_program(args.stack, config, program.main)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return 2
+    print("\n".join(destroy_lines([r.as_json() for r in result.resources])))
+    return 0
+
+
 def chart(args: argparse.Namespace) -> int:
     try:
         print(f"HyperPod dependencies chart ready in {fetch_chart()}")
@@ -216,7 +234,14 @@ def chart(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    commands = {"render": render, "size": size, "diff": diff, "chart": chart, "plan": plan}
+    commands = {
+        "render": render,
+        "size": size,
+        "diff": diff,
+        "chart": chart,
+        "plan": plan,
+        "destroy-order": destroy_order,
+    }
     with few_collections():
         return commands[args.command](args)
 
