@@ -316,7 +316,7 @@ MESSAGES = {
             {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": 1.3},
         ),
         "hyperpod-dpd:cluster.kubernetesVersion: 1.3 is not allowed; must be quoted text such "
-        'as "1.34", since YAML reads an unquoted 1.30 as the number 1.3',
+        'as "1.35", since YAML reads an unquoted 1.30 as the number 1.3',
     ),
     "a Kubernetes version that holds no version at all": (
         setting(
@@ -324,7 +324,7 @@ MESSAGES = {
             {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": "latest"},
         ),
         "hyperpod-dpd:cluster.kubernetesVersion: 'latest' is not allowed; EKS takes a "
-        "major.minor version such as '1.34', without 'v' or a patch number",
+        "major.minor version such as '1.35', without 'v' or a patch number",
     ),
     "an endpoint name Kubernetes refuses, in words rather than a regex": (
         endpoint(name="Dpd_Test"),

@@ -207,7 +207,7 @@ UNCHECKED_STRINGS = [
     (
         {"cluster.addonVersions": {"kubeProxy": "v1.33.5-eksbuild.2"}},
         "cluster.addonVersions.kubeProxy",
-        "runs Kubernetes 1.34",
+        "runs Kubernetes 1.35",
     ),
     (
         {f"{GPU_GROUP}.taints": [{"key": "gpu", "value": "", "effect": "PreferNoSchedule"}]},
@@ -576,11 +576,12 @@ VALID_UNUSUAL = [
     {"endpoints[0].name": "llama-70b", "endpoints[0].namespace": "n" * 30},
     {"cluster.kubernetesVersion": "1.33"},
     {
+        "cluster.kubernetesVersion": "1.34",
         "cluster.addonVersions": {
             "kubeProxy": "v1.34.1-eksbuild.2",
             "coredns": "v1.12.3-eksbuild.1",
             "podIdentityAgent": "v1.3.8-eksbuild.2",
-        }
+        },
     },
     {
         f"{GPU_GROUP}.taints": [

@@ -221,11 +221,11 @@ def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix)
 
 
 def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
-    (problem,) = problems(with_kubernetes("1.35"))
+    (problem,) = problems(with_kubernetes("1.36"))
     assert problem == (
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
-        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34. Versions allowed on 2026-12-01: "
-        "1.32, 1.33, 1.34"
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.36' is not allowed; SageMaker HyperPod "
+        "supports 1.30, 1.31, 1.32, 1.33, 1.34, 1.35. Versions allowed on 2026-12-01: "
+        "1.32, 1.33, 1.34, 1.35"
     )
 
 
@@ -240,7 +240,7 @@ def test_a_kubernetes_version_past_eks_extended_support_is_refused():
     assert problems(with_kubernetes("1.31")) == [
         "hyperpod-dpd:cluster.kubernetesVersion: '1.31' is not allowed; EKS's extended support "
         "for it ended on 2026-11-26, and EKS creates no cluster on it since. Versions allowed "
-        "on 2026-12-01: 1.32, 1.33, 1.34"
+        "on 2026-12-01: 1.32, 1.33, 1.34, 1.35"
     ]
 
 
@@ -248,7 +248,7 @@ def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
     assert (
         "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
         "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
-        "in standard support: 1.34"
+        "in standard support: 1.34, 1.35"
     ) in render(with_kubernetes("1.33")).warnings
 
 
@@ -259,11 +259,11 @@ def test_the_example_stacks_take_a_version_in_standard_support(stack, config):
 
 
 def test_the_day_the_program_runs_decides(monkeypatch):
-    monkeypatch.setattr(clock, "utc_today", lambda: date(2027, 12, 2))
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2028, 3, 27))
     (problem,) = problems(dev_config())
     assert problem.startswith(
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.34' is not allowed; EKS's extended support "
-        "for it ended on 2027-12-02"
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
+        "for it ended on 2028-03-27"
     )
 
 
@@ -313,15 +313,14 @@ def test_a_public_cidr_must_be_an_ipv4_cidr():
     )
 
 
-def test_the_render_warns_on_the_dev_stack_that_1_34_leaves_standard_support_tomorrow():
+def test_the_render_warns_a_1_34_stack_that_it_leaves_standard_support_tomorrow():
     # On 2026-12-01 (tests/conftest.py), the day before 1.34 leaves standard support.
     assert (
         "hyperpod-dpd:cluster.upgradePolicy.supportType: 1.34 leaves EKS standard support on "
         "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
         "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
-        " SageMaker HyperPod supports no newer version, so extended support is what keeps the "
-        "cluster on one it supports"
-    ) in render(dev_config()).warnings
+        " upgrade to 1.35 before then to avoid it"
+    ) in render(with_kubernetes("1.34")).warnings
 
 
 def test_the_support_type_is_a_choice_of_two():
