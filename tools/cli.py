@@ -17,6 +17,7 @@ from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
+from tools.render.mocks import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
@@ -47,12 +48,23 @@ def _stack_name(name: str) -> str:
     return name
 
 
+def _account_id(value: str) -> str:
+    if not re.fullmatch(r"\d{12}", value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not an AWS account ID; it is 12 digits")
+    return value
+
+
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
     )
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
+    )
+    command.add_argument(
+        "--account",
+        type=_account_id,
+        help=f"the AWS account the mocks answer as, for ARNs of your own (default: {ACCOUNT_ID})",
     )
 
 
@@ -95,10 +107,10 @@ def _stack_config(args: argparse.Namespace) -> StackConfig | None:
         return None
 
 
-def _checked(stack: str, config: StackConfig) -> CheckedConfig:
+def _checked(stack: str, config: StackConfig, account_id: str | None = None) -> CheckedConfig:
     """The stack's configuration checked as the program checks it, in the same mocked run."""
     checked: list[CheckedConfig] = []
-    run_program(stack, config, lambda: checked.append(check_config()))
+    run_program(stack, config, lambda: checked.append(check_config()), account_id)
     return checked[0]
 
 
@@ -108,7 +120,7 @@ def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
     if config is None:
         return None
     try:
-        return _checked(args.stack, config)
+        return _checked(args.stack, config, args.account)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return None
@@ -125,7 +137,9 @@ def render(args: argparse.Namespace) -> int:
         return 2
     settings: list[Settings] = []
     try:
-        result = run_program(args.stack, config, lambda: settings.append(program.main()))
+        result = run_program(
+            args.stack, config, lambda: settings.append(program.main()), args.account
+        )
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
@@ -207,7 +221,9 @@ def diff(args: argparse.Namespace) -> int:
     if _stack_config(args) is None:
         return 2
     path = args.config_file or stack_file(args.stack)
-    return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
+    return run_diff(
+        args.base, args.stack, path, markdown=args.format == "markdown", account_id=args.account
+    )
 
 
 def destroy_order(args: argparse.Namespace) -> int:
@@ -215,7 +231,7 @@ def destroy_order(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     try:
-        result = run_program(args.stack, config, program.main)
+        result = run_program(args.stack, config, program.main, args.account)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2

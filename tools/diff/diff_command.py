@@ -27,19 +27,22 @@ def _cost(out: Path) -> dict | None:
     return json.loads(sizing.read_text()).get("cost") if sizing.is_file() else None
 
 
-def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
+def run_diff(
+    base: str, stack: str, config_file: Path, markdown: bool, account_id: str | None = None
+) -> int:
+    """`account_id`: the account both sides render as; None leaves the mocks' own."""
     config_file = config_file.resolve()
     inside = config_file.is_relative_to(ROOT)
     with tempfile.TemporaryDirectory(prefix="hyperpod-dpd-diff-") as scratch:
         head_out, base_out = Path(scratch) / "head", Path(scratch) / "base"
         try:
-            render_checkout(ROOT, stack, config_file, head_out)
+            render_checkout(ROOT, stack, config_file, head_out, account_id)
             with checkout_at(ROOT, base) as checkout:
                 # The base renders its own version of the stack file; a stack new since
                 # then has nothing at the base.
                 base_file = checkout / config_file.relative_to(ROOT) if inside else config_file
                 if base_file.is_file():
-                    render_checkout(checkout, stack, base_file, base_out)
+                    render_checkout(checkout, stack, base_file, base_out, account_id)
         except RenderError as failed:
             print(f"{stack}: {failed}", file=sys.stderr)
             return ERROR

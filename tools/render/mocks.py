@@ -2,7 +2,8 @@
 
 Each resource echoes its inputs and adds the outputs its provider computes, with plausible
 values derived from the inputs: IDs shaped like AWS's (`vpc-…`, `sg-…`), ARNs in account
-123456789012, Kubernetes IDs `namespace/name`. Validators run over the render then see
+123456789012 (or the account the render is asked to play: `render --account`), Kubernetes IDs
+`namespace/name`. Validators run over the render then see
 realistic values, never None.
 
 Lookups of things that already exist answer like a typical account: an existing VPC is
@@ -77,9 +78,9 @@ def _kubernetes_id(name: str, inputs: dict) -> str:
 
 
 class CloudMocks(pulumi.runtime.Mocks):
-    def __init__(self, region: str) -> None:
+    def __init__(self, region: str, account_id: str = ACCOUNT_ID) -> None:
         self.region = region
-        self.account = AwsAccount(ACCOUNT_ID, PARTITION, region)
+        self.account = AwsAccount(account_id, PARTITION, region)
         self.answers = ACCOUNT
         # Resources that exist without being registered (those inside remote components),
         # so that references to them resolve. The monitor looks resources up here.
@@ -103,7 +104,8 @@ class CloudMocks(pulumi.runtime.Mocks):
 
     def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
         return (
-            f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{ACCOUNT_ID}:{resource}"
+            f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{self.account.id}:"
+            f"{resource}"
         )
 
     def az_name(self, az_id: str) -> str:
@@ -178,7 +180,7 @@ def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> s
 def _ec2(prefix: str, kind: str):
     def compute(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
         id_ = f"{prefix}-{_hex(kind, identity)}"
-        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
+        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": m.account.id}
 
     return compute
 
@@ -397,10 +399,10 @@ RESOURCES = {
 
 def _caller_identity(m: CloudMocks, args: dict) -> dict:
     return {
-        "accountId": ACCOUNT_ID,
-        "arn": f"arn:{PARTITION}:sts::{ACCOUNT_ID}:assumed-role/deployer/session",
+        "accountId": m.account.id,
+        "arn": f"arn:{PARTITION}:sts::{m.account.id}:assumed-role/deployer/session",
         "userId": "AROADEPLOYER:session",
-        "id": ACCOUNT_ID,
+        "id": m.account.id,
     }
 
 

@@ -21,7 +21,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
-from tools.render.mocks import CloudMocks, WireRegistration
+from tools.render.mocks import ACCOUNT_ID, CloudMocks, WireRegistration
 from tools.render.stack_config import SECRET_PLACEHOLDER, StackConfig
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -183,9 +183,15 @@ class _WarningCollector(logging.Handler):
         self.messages.append(record.getMessage())
 
 
-def run_program(stack: str, config: StackConfig, program: Callable[[], None]) -> RenderResult:
-    """Run `program` as the stack `stack` would, with mocks in place of the engine."""
-    mocks = CloudMocks(config.values.get("aws:region", ""))
+def run_program(
+    stack: str,
+    config: StackConfig,
+    program: Callable[[], None],
+    account_id: str | None = None,
+) -> RenderResult:
+    """Run `program` as the stack `stack` would, with mocks in place of the engine, answering
+    as the AWS account `account_id` (None: the mocks' own, 123456789012)."""
+    mocks = CloudMocks(config.values.get("aws:region", ""), account_id or ACCOUNT_ID)
     monitor = RecordingMonitor(mocks)
     collector = _WarningCollector()
     logger = logging.getLogger(f"{PROJECT}.render")
