@@ -28,7 +28,7 @@ from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
 from components.observability.versions import DEFAULT_ADDON_VERSION as DEFAULT_OBSERVABILITY_ADDON
 from components.operator.versions import DEFAULT_ADDON_VERSION
-from tools.diff.replacements import PROVIDER_REPLACES
+from tools.diff.replacements import replace_triggers
 
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
@@ -168,7 +168,7 @@ def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> s
     """What a resource's mocked ID derives from: its logical name and the inputs that force its
     replacement. As in AWS, a replaced resource gets a new ID, so every input that carries that
     ID changes too, and the offline diff shows the replacements it cascades into."""
-    triggers = sorted({*recorded, *PROVIDER_REPLACES.get(typ, ())})
+    triggers = sorted({*recorded, *replace_triggers(typ)})
     immutable = {path: _input_at(inputs, path) for path in triggers}
     return f"{name}/{json.dumps(immutable, sort_keys=True)}" if triggers else name
 
