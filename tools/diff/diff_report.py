@@ -90,20 +90,22 @@ def _path_lines(change: Change) -> list[str]:
     for p in change.paths:
         path, old = _readable(p.path, p.old)
         _, new = _readable(p.path, p.new)
-        lines.append(
-            f"{path}: {old} → {new}" + (f"  (replaces: {p.replaces})" if p.replaces else "")
-        )
-    return lines
+        why = f"  (replaces: {p.replaces})" if p.replaces else ""
+        if p.ignored:
+            why = "  (ignored: ignoreChanges keeps the deployed value)"
+        lines.append(f"{path}: {old} → {new}{why}")
+    return lines + ([change.note] if change.note else [])
 
 
 def outages(changes: Sequence[Change]) -> list[str]:
-    """What the replacements cost, worst first."""
-    return [
+    """What the replacements cost, worst first, then what updates take down."""
+    replaced = [
         outage.format(name=f"`{c.name}`")
         for type_, outage in OUTAGES.items()
         for c in changes
         if c.kind == "replace" and c.type == type_
     ]
+    return replaced + [outage for c in changes for outage in c.outages]
 
 
 def _ordered(changes: Sequence[Change]) -> list[Change]:
