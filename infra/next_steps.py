@@ -1,12 +1,14 @@
 """The commands a user runs after `pulumi up`, with the stack's real names: no Pulumi here.
 
-The stack exports them as `nextSteps`, and the offline render prints them. Sources: AWS's DPD
-guide ("Disaggregated Prefill and Decode for HyperPod inference", SageMaker developer guide,
-sagemaker-hyperpod-model-deployment-dpd) for the role label, the ready message, the router URL
-(plain HTTP on port 443) and the request body; the AWS CLI reference for `eks
-update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`; huggingface_hub's
-`cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth login`, and its
-download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
+The stack exports them as `nextSteps`, one shell script with a comment above each step, so
+that `pulumi stack output nextSteps` prints text that pastes into bash as it is (a JSON
+document would not: its strings come out escaped); the offline render prints them.
+Sources: AWS's DPD guide ("Disaggregated Prefill and Decode for HyperPod inference",
+SageMaker developer guide, sagemaker-hyperpod-model-deployment-dpd) for the role label, the
+ready message, the router URL (plain HTTP on port 443) and the request body; the AWS CLI
+reference for `eks update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`;
+huggingface_hub's `cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth
+login`, and its download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
 """
 
 from __future__ import annotations
@@ -17,20 +19,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from components.endpoint.manifest import MODEL_PATH, router_url
+from components.endpoint.generation import stable_address
+from components.endpoint.kind import READY_MESSAGE
+from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH, ROUTER_PORT
 
-# What the operator says once both roles serve (AWS's DPD guide, which reads it from
-# `.status.conditions[0].message`). The CRD declares `status.conditions` as standard Kubernetes
-# conditions but names no condition type, so no `?(@.type==...)` filter can be written against a
-# documented type; matching the message among every condition does not depend on their order.
-READY_MESSAGE = "DPD prefill and decode deployments are ready"
-CONDITION_MESSAGES = "{.status.conditions[*].message}"
+# Every generation's conditions: the endpoint's object is found by its label, which every
+# generation carries, so the command stays the same when a change brings a new generation.
+CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
 # The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
 # guide says the operator runs each role as a Deployment but never names those Deployments, so
 # the commands select pods by this label rather than guess a Deployment's name.
 ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
-# How often the wait asks the API server again.
+# How often the wait asks the API server again, and for how long. `pulumi up` waits for the
+# endpoint itself (60 minutes at most, components/endpoint/dpd_endpoint.py); this bound is for
+# a wait run after it, which should return at once.
 POLL_SECONDS = 30
+WAIT_MINUTES = 30
+# Where to look when it does not become ready: the diagnostics command and its guide.
+DIAGNOSTICS_GUIDE = 'docs/operations.md, "When it does not become ready"'
 # vLLM's OpenAI-compatible route, the one AWS's guide sends through the router.
 ROUTER_PATH = "v1/chat/completions"
 PROMPT = "What is disaggregated prefill and decode, in one sentence?"
@@ -50,6 +56,8 @@ GATED_PUBLISHERS = ("meta-llama",)
 class EndpointTarget:
     name: str
     namespace: str
+    # The InferenceEndpointConfig of the endpoint's generation.
+    object_name: str
     model_name: str
     # The SageMaker endpoint the operator creates; None when it creates none.
     sagemaker_endpoint: str | None
@@ -97,7 +105,24 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     return steps
 
 
-def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
+def wait_until_ready(target: EndpointTarget, stack: str) -> str:
+    """A loop that returns once the operator reports both roles ready, or after WAIT_MINUTES,
+    saying where to look then."""
+    tries = WAIT_MINUTES * 60 // POLL_SECONDS
+    diagnose = (
+        f"not ready after {WAIT_MINUTES} minutes: run .venv/bin/python -m infra diagnose "
+        f"--stack {stack} --endpoint {target.name}, and see {DIAGNOSTICS_GUIDE}"
+    )
+    return (
+        f"tries={tries}; until kubectl get inferenceendpointconfig -n {target.namespace} "
+        f"-l {ENDPOINT_LABEL}={target.name} -o jsonpath={shlex.quote(CONDITION_MESSAGES)} "
+        f"| grep -q {shlex.quote(READY_MESSAGE)}; do tries=$((tries - 1)); "
+        f'if [ "$tries" -eq 0 ]; then echo {shlex.quote(diagnose)} >&2; break; fi; '
+        f"sleep {POLL_SECONDS}; done"
+    )
+
+
+def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str, Any]:
     ns = f"-n {target.namespace}"
     steps: dict[str, Any] = {}
     if target.weights_uri is not None:
@@ -106,9 +131,7 @@ def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
     # the operator has not created yet, as `kubectl wait` on its Deployments or pods would.
     steps["waitUntilReady"] = [
         f"kubectl get pods {ns} -l {ROLE_LABEL}",
-        f"until kubectl get inferenceendpointconfig {target.name} {ns} "
-        f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} | grep -q {shlex.quote(READY_MESSAGE)}; "
-        f"do sleep {POLL_SECONDS}; done",
+        wait_until_ready(target, stack),
     ]
     steps["readyMessage"] = READY_MESSAGE
     body = shlex.quote(_body(target.invocation_path))
@@ -119,7 +142,8 @@ def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
             f"--content-type application/json --cli-binary-format raw-in-base64-out "
             f"--body {body} answer.json && cat answer.json"
         )
-    url = f"{router_url(target.name, target.namespace)}/{ROUTER_PATH}"
+    # The stable address, which follows the endpoint from generation to generation.
+    url = f"http://{stable_address(target.name, target.namespace)}:{ROUTER_PORT}/{ROUTER_PATH}"
     steps["invokeRouter"] = (
         f"kubectl run curl-{target.name} --rm -it --restart=Never --image=curlimages/curl "
         f"{ns} -- curl -s {url} -H 'Content-Type: application/json' -d {shlex.quote(_body(None))}"
@@ -132,6 +156,7 @@ def next_steps(
     cluster: str,
     region: str,
     endpoints: Sequence[EndpointTarget],
+    stack: str = "dev",
     prometheus_endpoint: str | None = None,
     grafana_url: str | None = None,
 ) -> dict[str, Any]:
@@ -145,6 +170,39 @@ def next_steps(
         metrics["grafana"] = grafana_url
     return {
         "kubeconfig": f"aws eks update-kubeconfig --name {cluster} --region {region}",
-        "endpoints": {f"{t.namespace}/{t.name}": endpoint_steps(t, region) for t in endpoints},
+        "endpoints": {
+            f"{t.namespace}/{t.name}": endpoint_steps(t, region, stack) for t in endpoints
+        },
         "metrics": metrics,
     }
+
+
+# The order a user goes through an endpoint's steps, and what each is for.
+ENDPOINT_STEPS = (
+    ("uploadWeights", "put the weights in the model prefix (start once the bucket exists)"),
+    ("waitUntilReady", "wait until it serves (pulumi up has waited for it already)"),
+    ("invokeSageMaker", "one request through the SageMaker endpoint"),
+    ("invokeRouter", "one request through its stable address, from inside the cluster"),
+)
+
+
+def _commands(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else value
+
+
+def next_steps_script(steps: dict[str, Any]) -> str:
+    """The steps as one shell script, each under a comment saying what it is for."""
+    lines = ["# Reach the cluster:", steps["kubeconfig"]]
+    for name, endpoint in steps["endpoints"].items():
+        for key, purpose in ENDPOINT_STEPS:
+            if key in endpoint:
+                lines += ["", f"# {name}: {purpose}", *_commands(endpoint[key])]
+    metrics = steps["metrics"]
+    if metrics:
+        lines += ["", "# Metrics and dashboards:"]
+        if "grafana" in metrics:
+            lines.append(f"#   Grafana {metrics['grafana']}")
+        lines.append(
+            f"#   Amazon Managed Prometheus {metrics['prometheusEndpoint']} (SigV4 queries)"
+        )
+    return "\n".join(lines) + "\n"

@@ -45,6 +45,7 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.endpoint_predictions import EndpointPrediction, review_predictions
+from infra.endpoint_swaps import EndpointSwap, endpoint_swaps
 from infra.idle_nodes import idle_gpu_nodes
 from infra.paths import ROOT
 from infra.preflight import preflight
@@ -70,6 +71,8 @@ class CheckedConfig:
     warnings: list[str]
     # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
     today: date
+    # One per endpoint, in order: whether a replacement can create its new generation first.
+    swaps: list[EndpointSwap] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,7 @@ class Settings:
     # One per endpoint, in order: what the offline render reports beside the resources.
     sizing: list[SizingReport] = field(default_factory=list)
     predictions: list[EndpointPrediction | None] = field(default_factory=list)
+    swaps: list[EndpointSwap] = field(default_factory=list)
 
 
 def _project_keys() -> set[str]:
@@ -389,6 +393,7 @@ def check_config() -> CheckedConfig:
         predictions=[prediction for prediction, _ in reviewed.values()],
         warnings=_lines(findings + sized + predicted, "warning") + _chart_warning(stack.cluster),
         today=today,
+        swaps=endpoint_swaps(stack.cluster, stack.endpoints),
     )
 
 
@@ -414,4 +419,5 @@ def load_settings() -> Settings:
         warnings=checked.warnings + asked.warnings,
         sizing=checked.sizing,
         predictions=checked.predictions,
+        swaps=checked.swaps,
     )

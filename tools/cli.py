@@ -146,7 +146,9 @@ def render(args: argparse.Namespace) -> int:
     sizing, predictions = settings[0].sizing, settings[0].predictions
     names = [endpoint.name for endpoint in settings[0].stack.endpoints]
     cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
-    document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
+    document = sizing_document(
+        sizing, cost, [prediction_document(p) for p in predictions], settings[0].swaps
+    )
     plan = predictions_markdown(names, predictions)
     try:
         manifests = write_render(result, out, document, plan)
@@ -171,7 +173,8 @@ def size(args: argparse.Namespace) -> int:
     if args.json:
         cost = stack_cost(checked.stack.cluster, checked.region)
         predicted = [prediction_document(p) for p in checked.predictions]
-        print(json.dumps(sizing_document(checked.sizing, cost, predicted), indent=2))
+        document = sizing_document(checked.sizing, cost, predicted, checked.swaps)
+        print(json.dumps(document, indent=2))
     else:
         tables = [
             sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])

@@ -17,6 +17,7 @@ from components.endpoint.environment import (
     PINNED_ENV,
     credential_advice,
 )
+from components.endpoint.generation import GENERATION_DIGITS, GENERATION_SUFFIX, generation_name
 from components.endpoint.manifest import (
     PORT,
     ROLE_FLAG_SETTINGS,
@@ -35,6 +36,7 @@ from components.endpoint.vllm_args import (
 )
 
 K8S_NAME_MAX = 63
+SAGEMAKER_NAME_MAX = 63
 
 
 def _roles(spec: DpdEndpointSpec) -> list[tuple[str, RoleSpec]]:
@@ -349,14 +351,16 @@ def _routing(spec: DpdEndpointSpec) -> list[Finding]:
             else f"{prefills} prefill replicas"
         )
         # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
-        # operator docs): following the advice replaces the endpoint.
+        # operator docs): following the advice brings a new generation of the endpoint.
         found.append(
             warning(
                 "prefixaware-many-prefills",
                 "routingStrategy",
                 f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
-                "spreads it evenly, but changing routingStrategy replaces the endpoint (deleted "
-                "and created again: no answers until its pods are ready again)",
+                "spreads it evenly, but on a deployed endpoint changing routingStrategy brings "
+                "a new generation, created beside the old one if the cluster holds both, else "
+                "after deleting it (no answers until its pods are ready again); `python -m "
+                "infra diff` says which",
             )
         )
     return found
@@ -432,13 +436,17 @@ SERVICE_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 
 
 def _names(spec: DpdEndpointSpec) -> list[Finding]:
-    # The operator names the router's Service after the endpoint and its namespace; the API
-    # server refuses a bad name, and the endpoint never gets its router.
-    service = f"{spec.name}-{spec.namespace}-routing-service"
+    # The operator names the router's Service after the endpoint's object, its generation
+    # (generation.py), and its namespace; the API server refuses a bad name, and the endpoint
+    # never gets its router.
+    service = (
+        f"{generation_name(spec.name, '0' * GENERATION_DIGITS)}-{spec.namespace}-routing-service"
+    )
     if len(service) > K8S_NAME_MAX:
         problem = (
-            f"would be {len(service)} characters, over Kubernetes' {K8S_NAME_MAX}; shorten name "
-            f"or namespace by {len(service) - K8S_NAME_MAX}"
+            f"would be {len(service)} characters with the generation's -g<digest>, over "
+            f"Kubernetes' {K8S_NAME_MAX}; shorten name or namespace by "
+            f"{len(service) - K8S_NAME_MAX}"
         )
     elif not SERVICE_NAME.match(service):
         problem = "would start with a digit, and a Service name must start with a letter"
@@ -449,6 +457,24 @@ def _names(spec: DpdEndpointSpec) -> list[Finding]:
             "router-service-name",
             "name",
             f"{spec.name!r}: the operator's router Service {service!r} {problem}",
+        )
+    ]
+
+
+def _sagemaker_name(spec: DpdEndpointSpec) -> list[Finding]:
+    """SageMaker takes endpoint names of at most 63 characters (the CRD's endpointName), and
+    each generation's adds -g<digest> (generation.py)."""
+    name = spec.endpoint_name
+    most = SAGEMAKER_NAME_MAX - GENERATION_SUFFIX
+    if name is None or len(name) <= most:
+        return []
+    return [
+        error(
+            "endpoint-name-length",
+            "endpointName",
+            f"{name!r} has {len(name)} characters; each generation's SageMaker endpoint adds "
+            f"-g<digest> ({GENERATION_SUFFIX} characters) to it, and SageMaker takes "
+            f"{SAGEMAKER_NAME_MAX}, so it may have {most}",
         )
     ]
 
@@ -574,6 +600,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *_topology(spec),
         *_metrics_port(spec),
         *_names(spec),
+        *_sagemaker_name(spec),
         *_image(spec),
     ]
     # Overrides are compared with the spec the typed settings write, which settings with

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from infra.paths import ROOT
 from tools.diff.diff_report import manifest_diffs, markdown_report, text_report
+from tools.diff.endpoint_swaps import replacement_plans
 from tools.diff.render_at import RenderError, checkout_at, render_checkout
 from tools.diff.stack_diff import compare
 from tools.render.graph import mermaid, owners
@@ -21,10 +22,14 @@ def _resources(out: Path) -> list[dict]:
     return json.loads((out / "resources.json").read_text())
 
 
+def _sizing(out: Path) -> dict | None:
+    sizing = out / "sizing.json"
+    return json.loads(sizing.read_text()) if sizing.is_file() else None
+
+
 def _cost(out: Path) -> dict | None:
     """The render's cost document; None for a base rendered before sizing.json had one."""
-    sizing = out / "sizing.json"
-    return json.loads(sizing.read_text()).get("cost") if sizing.is_file() else None
+    return (_sizing(out) or {}).get("cost")
 
 
 def run_diff(
@@ -50,6 +55,7 @@ def run_diff(
         before = _resources(base_out) if base_out.is_dir() else []
         changes = compare(before, head)
         diffs = manifest_diffs(base_out if base_out.is_dir() else None, head_out)
+        plans = replacement_plans(_sizing(head_out))
         if markdown:
             owner = owners(head)
             changed = {owner[c.urn] for c in changes if c.urn in owner}
@@ -60,7 +66,7 @@ def run_diff(
             if predictions:
                 plan += ["", *predictions]
             graph = mermaid(head, changed)
-            print(markdown_report(stack, base, changes, diffs, graph, plan), end="")
+            print(markdown_report(stack, base, changes, diffs, graph, plan, plans), end="")
         else:
-            print(text_report(stack, base, changes, diffs), end="")
+            print(text_report(stack, base, changes, diffs, plans), end="")
     return CHANGES if changes else NO_CHANGES

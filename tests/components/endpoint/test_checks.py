@@ -74,7 +74,9 @@ def test_the_documented_shape_has_nothing_to_report():
             "error",
             "metrics.modelMetrics.port",
         ),
-        ({"name": "a" * 30, "namespace": "b" * 20}, "router-service-name", "error", "name"),
+        # 30 + 7 (the generation's -g<digest>) + 1 + 10 + 16: over 63.
+        ({"name": "a" * 30, "namespace": "b" * 10}, "router-service-name", "error", "name"),
+        ({"endpointName": "e" * 57}, "endpoint-name-length", "error", "endpointName"),
         ({"name": "70b-llama"}, "router-service-name", "error", "name"),
         ({"image": "vllm/vllm-openai:latest"}, "unknown-image", "warning", "image"),
         (
@@ -121,13 +123,13 @@ def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
     assert code not in codes(**changes)
 
 
-def test_the_routing_advice_says_following_it_replaces_the_endpoint():
+def test_the_routing_advice_says_following_it_brings_a_new_generation():
     scaled = {"prefill": {"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 3}}}
     (advice,) = [f for f in check_endpoint(spec(**scaled)) if f.field == "routingStrategy"]
     assert advice.message.startswith(
         "prefixaware with up to 3 prefill replicas (prefill.autoscaling.maxReplicas)"
     )
-    assert "changing routingStrategy replaces the endpoint" in advice.message
+    assert "changing routingStrategy brings a new generation" in advice.message
 
 
 def test_a_role_flag_owned_by_settings_names_the_role_setting():

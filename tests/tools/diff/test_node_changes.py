@@ -51,7 +51,7 @@ def test_the_dev_diff_lists_an_outage_for_the_gpu_groups_new_instance_type():
         o.startswith("HyperPod instance group `p5-dpd`: instanceType") for o in outages(found)
     )
     report = text_report("dev", "main", found, [])
-    assert "\nOutages:\n  - HyperPod instance group `p5-dpd`: instanceType" in report
+    assert "\n  - HyperPod instance group `p5-dpd`: instanceType" in report
 
 
 def test_turning_node_autoscaling_on_keeps_the_deployed_count_as_the_engine_does():

@@ -1,0 +1,78 @@
+"""Whether the cluster holds an endpoint twice, as a creation-first replacement needs it to.
+
+A change the operator cannot make in place gives the endpoint a new generation
+(components/endpoint/generation.py), which Pulumi creates beside the old one and waits for
+before deleting the old: for that while, both generations hold their GPUs. The endpoint's
+GPUs are counted at their most (every role at maxReplicas), as the capacity checks count
+them (stack_checks.py). The cluster's GPUs of the endpoint's type that no endpoint claims are
+handed out in the endpoints' order, so that swaps the program allows together also fit
+together; one that does not fit falls back to deleting first, an outage, and the diff says so.
+
+The GPUs are counted across the type's groups. Where those sit in several AZs, a new
+generation that fits only in sum cannot share one AZ: its pods stay Pending, `pulumi up` stops
+when the wait for it runs out, and the old generation goes on serving. On an existing cluster,
+whose nodes are not the stack's, a swap is always tried, with the same fallback.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.spec import ClusterSpec
+from components.endpoint.spec import DpdEndpointSpec
+from components.sizing.replicas import endpoint_replicas
+
+
+@dataclass(frozen=True)
+class EndpointSwap:
+    # The endpoint, as `<namespace>/<name>`.
+    endpoint: str
+    instance_type: str
+    # The endpoint's GPUs at its most; a swap holds them twice.
+    gpus: int
+    # The GPUs of that type the cluster's groups hold; None on an existing cluster.
+    cluster_gpus: int | None
+    # What every endpoint of that type claims at its most.
+    claimed_gpus: int
+    create_first: bool
+
+    @property
+    def gpus_during(self) -> int:
+        return 2 * self.gpus
+
+
+def endpoint_swaps(
+    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
+) -> list[EndpointSwap]:
+    """One per endpoint, in order."""
+    claimed: Counter[str] = Counter()
+    for endpoint in endpoints:
+        claimed[endpoint.instance_type] += endpoint_replicas(endpoint).max_gpus
+    held: Counter[str] = Counter()
+    for group in cluster.instance_groups:
+        if group.instance_type in DPD_INSTANCE_TYPES:
+            held[group.instance_type] += (
+                group.instance_count * DPD_INSTANCE_TYPES[group.instance_type].gpus
+            )
+    spare = {kind: held[kind] - claimed[kind] for kind in claimed}
+    swaps = []
+    for endpoint in endpoints:
+        kind, gpus = endpoint.instance_type, endpoint_replicas(endpoint).max_gpus
+        existing = cluster.existing is not None
+        fits = existing or spare[kind] >= gpus
+        if fits and not existing:
+            spare[kind] -= gpus
+        swaps.append(
+            EndpointSwap(
+                endpoint=f"{endpoint.namespace}/{endpoint.name}",
+                instance_type=kind,
+                gpus=gpus,
+                cluster_gpus=None if existing else held[kind],
+                claimed_gpus=claimed[kind],
+                create_first=fits,
+            )
+        )
+    return swaps
