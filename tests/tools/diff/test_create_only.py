@@ -6,7 +6,13 @@ import json
 import pytest
 
 from scripts.derive_create_only import derive
-from tests.support import dev_config, existing_cluster_config, prod_config, render
+from tests.support import (
+    dev_config,
+    existing_cluster_config,
+    existing_network_config,
+    prod_config,
+    render,
+)
 from tests.tools.diff.in_process import by_name, changes
 from tools.diff.cloudformation_types import LEFT_OUT, NAME_ONLY_TWINS, TWINS
 from tools.diff.replacements import CREATE_ONLY_PATH, HAND_REPLACES, replace_triggers
@@ -28,21 +34,6 @@ def with_node_autoscaling():
     return config
 
 
-def with_existing_network():
-    config = dev_config()
-    config["hyperpod-dpd:network"] = {
-        "existing": {
-            "vpcId": "vpc-0123456789abcdef0",
-            "privateSubnetIds": {
-                "usw2-az2": "subnet-0123456789abcdef0",
-                "usw2-az3": "subnet-0123456789abcdef1",
-            },
-            "securityGroupId": "sg-0123456789abcdef0",
-        }
-    }
-    return config
-
-
 @pytest.fixture(scope="module")
 def aws_resources():
     configs = [
@@ -50,7 +41,7 @@ def aws_resources():
         prod_config(),
         with_grafana(),
         with_node_autoscaling(),
-        with_existing_network(),
+        existing_network_config("sg-0123456789abcdef0"),
         existing_cluster_config(),
     ]
     return [
