@@ -19,6 +19,7 @@ from components.core.findings import Finding, warning
 from components.endpoint.spec import DpdEndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
 from components.performance.endpoint_scenario import scenario_from_endpoint
+from components.performance.measured import Calibration, corrected
 from components.performance.predict import Prediction, predict
 from components.performance.recommend import Option, recommend
 from components.performance.scenario import Scenario, ScenarioError
@@ -57,6 +58,8 @@ class EndpointPrediction:
     # Requests per second offered: the workload's rate, or what its clients send (closed loop).
     # Beyond a layout's capacity its prediction's own rate is that capacity, not this.
     load: float
+    # The measured runs every figure above is corrected by, if any.
+    calibration: Calibration | None = None
 
     @property
     def judged(self) -> Prediction:
@@ -89,7 +92,16 @@ def at_rate(scenario: Scenario, rate: float) -> Scenario:
     return scenario.model_copy(update={"workload": workload})
 
 
-def _suggest(spec: DpdEndpointSpec, architecture: ModelArchitecture, slo: Slo) -> Suggestion | None:
+def _predict(scenario: Scenario, calibration: Calibration | None) -> Prediction:
+    return corrected(predict(scenario), scenario, calibration)
+
+
+def _suggest(
+    spec: DpdEndpointSpec,
+    architecture: ModelArchitecture,
+    slo: Slo,
+    calibration: Calibration | None = None,
+) -> Suggestion | None:
     """The fewest GPUs meeting the SLO, then the lowest TTFT, over replica counts."""
     best: Suggestion | None = None
     for prefill in range(1, MOST_REPLICAS + 1):
@@ -98,7 +110,7 @@ def _suggest(spec: DpdEndpointSpec, architecture: ModelArchitecture, slo: Slo) -
                 spec, architecture, prefill_replicas=prefill, decode_replicas=decode
             )
             assert scenario is not None
-            prediction = predict(scenario)
+            prediction = _predict(scenario, calibration)
             if not meets(prediction, slo):
                 continue
             found = Suggestion(prefill, decode, prediction)
@@ -130,13 +142,14 @@ def predict_endpoint(
     architecture: ModelArchitecture,
     region: str,
     prices: PriceTable = PRICES,
+    calibration: Calibration | None = None,
 ) -> EndpointPrediction | None:
     """None without a workload that says its output tokens; ScenarioError when the model
-    can't predict the layout."""
+    can't predict the layout. With a calibration, every figure is corrected by it."""
     scenario = scenario_from_endpoint(spec, architecture)
     if scenario is None:
         return None
-    configured = predict(scenario)
+    configured = _predict(scenario, calibration)
     at_maxima = None
     judged_scenario = scenario
     most = (spec.prefill.max_replicas, spec.decode.max_replicas)
@@ -145,7 +158,7 @@ def predict_endpoint(
             spec, architecture, prefill_replicas=most[0], decode_replicas=most[1]
         )
         assert maxima is not None
-        at_maxima, judged_scenario = predict(maxima), maxima
+        at_maxima, judged_scenario = _predict(maxima, calibration), maxima
     judged = at_maxima or configured
     slo = spec.workload.slo if spec.workload else None
     missed = slo is not None and not meets(judged, slo)
@@ -155,12 +168,13 @@ def predict_endpoint(
         configured=configured,
         at_maxima=at_maxima,
         slo=slo,
-        suggestion=_suggest(spec, architecture, slo) if missed and slo else None,
+        suggestion=_suggest(spec, architecture, slo, calibration) if missed and slo else None,
         recommended=_recommended(scenario, load, price) if missed else None,
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
         price=price,
         judged_scenario=judged_scenario,
         load=load,
+        calibration=calibration,
     )
 
 
@@ -227,7 +241,9 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
         warning(
             "slo-missed",
             "workload",
-            f"at {ep.load:.3g} requests per second the model predicts "
+            f"at {ep.load:.3g} requests per second the model"
+            + (f" ({ep.calibration.label()})" if ep.calibration else "")
+            + " predicts "
             f"{_figures(judged)} with {layout(judged)} ({which}), missing the SLO "
             f"({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
             "measure before you buy",
@@ -236,13 +252,16 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
 
 
 def review_predictions(
-    spec: DpdEndpointSpec, architecture: ModelArchitecture, region: str
+    spec: DpdEndpointSpec,
+    architecture: ModelArchitecture,
+    region: str,
+    calibration: Calibration | None = None,
 ) -> tuple[EndpointPrediction | None, list[Finding]]:
     """The endpoint's prediction and its findings. It never raises: the planner advises, so
     nothing it lacks or gets wrong may stop `pulumi up`. A layout the model can't predict is a
     warning naming the key to change; a failure of the model itself is a warning too."""
     try:
-        ep = predict_endpoint(spec, architecture, region)
+        ep = predict_endpoint(spec, architecture, region, calibration=calibration)
     except ScenarioError as unpredictable:
         # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
         # after it is what the endpoint's user can act on. An instance type the model has no

@@ -4,7 +4,7 @@ A change the operator cannot make in place gives the endpoint a new generation
 (components/endpoint/generation.py), which Pulumi creates beside the old one and waits for
 before deleting the old: for that while, both generations hold their GPUs. The endpoint's
 GPUs are counted at their most (every role at maxReplicas), as the capacity checks count
-them (stack_checks.py). The cluster's GPUs of the endpoint's type that no endpoint claims are
+them (cluster_fit.py). The cluster's GPUs of the endpoint's type that no endpoint claims are
 handed out in the endpoints' order, so that swaps the program allows together also fit
 together; one that does not fit falls back to deleting first, an outage, and the diff says so.
 

@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from components.endpoint.generation import stable_address
 from components.endpoint.kind import READY_MESSAGE
-from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH, ROUTER_PORT
+from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH, stable_router_url
 
 # Every generation's conditions: the endpoint's object is found by its label, which every
 # generation carries, so the command stays the same when a change brings a new generation.
@@ -143,7 +142,7 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
             f"--body {body} answer.json && cat answer.json"
         )
     # The stable address, which follows the endpoint from generation to generation.
-    url = f"http://{stable_address(target.name, target.namespace)}:{ROUTER_PORT}/{ROUTER_PATH}"
+    url = f"{stable_router_url(target.name, target.namespace)}/{ROUTER_PATH}"
     steps["invokeRouter"] = (
         f"kubectl run curl-{target.name} --rm -it --restart=Never --image=curlimages/curl "
         f"{ns} -- curl -s {url} -H 'Content-Type: application/json' -d {shlex.quote(_body(None))}"

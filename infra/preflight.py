@@ -28,7 +28,7 @@ import pulumi_aws_native as aws_native
 from components.cluster.eks_versions import SupportType
 from components.cluster.kubernetes_version_checks import check_existing_cluster_version
 from components.cluster.kubernetes_versions import minor_version, unsupported_kubernetes
-from components.network.spec import is_az_id
+from components.network.spec import is_az_id, network_azs
 from components.observability.versions import ADDON_NAME as OBSERVABILITY_ADDON
 from components.operator.versions import (
     ADDON_NAME,
@@ -40,7 +40,6 @@ from components.operator.versions import (
 )
 from infra.config_errors import config_key, finding_line
 from infra.region_checks import az_ids, topology_zones
-from infra.stack_checks import network_azs
 from infra.stack_settings import StackSettings
 
 QUOTA_SERVICE = "sagemaker"
@@ -176,7 +175,34 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
     problems += _observability_addon_problems(stack, eks.version)
+    problems += _existing_zone_problems(stack, hyperpod)
     return Preflight(problems, warnings)
+
+
+def _existing_zone_problems(
+    stack: StackSettings, hyperpod: aws_native.sagemaker.GetClusterResult
+) -> list[str]:
+    """An endpoint's AZ on a cluster the stack doesn't build is an AZ of this account, and one
+    its nodes are in when every group names its subnets (`OverrideVpcConfig`; the cluster's
+    own VpcConfig is not in what DescribeCluster gives CloudFormation to read)."""
+    zoned = list(topology_zones(stack))
+    if not zoned:
+        return []
+    found = aws.get_availability_zones()
+    names = dict(zip(found.zone_ids, found.names, strict=True))
+    held = "is not an AZ of this account"
+    groups = hyperpod.instance_groups or []
+    if groups and all(g.override_vpc_config is not None for g in groups):
+        subnets = {s for g in groups for s in g.override_vpc_config.subnets}
+        zones = {aws.ec2.get_subnet(id=subnet).availability_zone_id for subnet in sorted(subnets)}
+        names = {az: names[az] for az in sorted(zones)}
+        held = "holds no node of the existing HyperPod cluster"
+    known = ", ".join(f"{name} ({az})" for az, name in names.items())
+    return [
+        f"{config_key(*path)}: {zone!r} {held}; name one of {known}"
+        for path, zone in zoned
+        if zone not in names and zone not in names.values()
+    ]
 
 
 def _installed_addon_problems(stack: StackSettings) -> list[str]:

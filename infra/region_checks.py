@@ -96,6 +96,11 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
             yield ("cluster", "instanceGroups", i, "trainingPlanArn"), group.training_plan_arn
     if stack.buckets.kms_key_arn:
         yield ("buckets", "kmsKeyArn"), stack.buckets.kms_key_arn
+    if stack.observability.prometheus_workspace_arn:
+        yield (
+            ("observability", "prometheusWorkspaceArn"),
+            stack.observability.prometheus_workspace_arn,
+        )
     for i, endpoint in enumerate(stack.endpoints):
         if endpoint.tls_config is not None:
             certificate = endpoint.tls_config.custom_certificate_config

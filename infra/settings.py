@@ -18,7 +18,8 @@ import pulumi_aws as aws
 from pulumi.runtime import config as runtime_config
 from pydantic import ValidationError
 
-from components.cluster.kubernetes_version_checks import check_new_cluster_version
+from components.cluster.checks import check_cluster
+from components.cluster.instance_groups import nodes_by_az
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
@@ -28,14 +29,17 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.observability_checks import check_endpoint_observability
 from components.endpoint.schema import schema_errors
 from components.model.architecture import ModelArchitecture
+from components.network.checks import check_network
 from components.observability.checks import check_observability
 from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
-from components.storage.spec import BucketNames, bucket_names
+from components.storage.spec import BucketNames, bucket_names, check_bucket_names
 from infra import clock
+from infra.calibration_runs import stack_calibrations
+from infra.cluster_fit import check_cluster_fit
 from infra.config_errors import (
     PROJECT,
     ConfigError,
@@ -46,11 +50,9 @@ from infra.config_errors import (
 )
 from infra.endpoint_predictions import EndpointPrediction, review_predictions
 from infra.endpoint_swaps import EndpointSwap, endpoint_swaps
-from infra.idle_nodes import idle_gpu_nodes
 from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
-from infra.stack_checks import check_stack
 from infra.stack_settings import SETTING_KEYS, StackSettings
 
 
@@ -204,7 +206,8 @@ def _misspelt_namespaces() -> list[str]:
         for namespace, _, name in [key.partition(":")]
         if namespace != PROJECT
         and name in SETTING_KEYS
-        and difflib.get_close_matches(namespace, [PROJECT], cutoff=0.8)
+        # Pulumi matches namespaces exactly, case included: Hyperpod-DPD is another one.
+        and difflib.get_close_matches(namespace.lower(), [PROJECT], cutoff=0.8)
     ]
 
 
@@ -221,26 +224,16 @@ def _findings(
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
     found += check_endpoint_observability(stack.observability, stack.endpoints)
     found += check_observability(stack.observability, region)
-    if stack.cluster.existing is None:
-        cluster = stack.cluster
-        found += check_new_cluster_version(
-            cluster.kubernetes_version, today, cluster.upgrade_policy.support_type
-        )
     found += [
         Finding(f.level, f.code, f"operator.{f.field}", f.message)
         for f in check_operator(stack.operator)
     ]
-    found += idle_gpu_nodes(stack.cluster, stack.endpoints, region)
-    return found + check_stack(
-        cluster_name=cluster_name,
-        network=stack.network,
-        cluster=stack.cluster,
-        buckets=stack.buckets,
-        bucket_names=names,
-        endpoints=stack.endpoints,
-        operator=stack.operator,
-        region=region,
-    )
+    found += check_bucket_names(stack.buckets, names)
+    found += check_cluster(cluster_name, stack.cluster, stack.network, stack.operator, today)
+    if stack.cluster.existing is not None:
+        return found
+    found += check_network(stack.network, nodes_by_az(stack.cluster.instance_groups))
+    return found + check_cluster_fit(stack.cluster, stack.network, stack.endpoints, region)
 
 
 # A workspace ID of AMP's form, for checking manifests before the stack's workspace exists.
@@ -366,8 +359,11 @@ def check_config() -> CheckedConfig:
     findings = _findings(stack, cluster_name, names, region, today) + unknown
     sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
     sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+    calibrated, calibration_warnings = stack_calibrations(
+        pulumi.get_stack(), stack.endpoints, architectures
+    )
     reviewed = {
-        i: review_predictions(stack.endpoints[i], model, region)
+        i: review_predictions(stack.endpoints[i], model, region, calibrated.get(i))
         for i, model in architectures.items()
     }
     predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
@@ -391,7 +387,9 @@ def check_config() -> CheckedConfig:
         sizing=list(sizing.values()),
         sizing_errors=sizing_errors,
         predictions=[prediction for prediction, _ in reviewed.values()],
-        warnings=_lines(findings + sized + predicted, "warning") + _chart_warning(stack.cluster),
+        warnings=_lines(findings + sized + predicted, "warning")
+        + calibration_warnings
+        + _chart_warning(stack.cluster),
         today=today,
         swaps=endpoint_swaps(stack.cluster, stack.endpoints),
     )

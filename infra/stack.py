@@ -23,6 +23,7 @@ from components.cluster.eks import (
     EksClusterArgs,
 )
 from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
+from components.cluster.instance_groups import nodes_by_az
 from components.cluster.karpenter import autoscaled_groups
 from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
@@ -44,7 +45,6 @@ from components.operator.inference_operator import InferenceOperator, InferenceO
 from components.storage.buckets import Buckets, BucketsArgs
 from infra.next_steps import EndpointTarget, next_steps, next_steps_script
 from infra.settings import Settings
-from infra.stack_checks import nodes_by_az
 from infra.watched_endpoints import watched_endpoints
 
 LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"

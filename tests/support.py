@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import yaml
 
+from components.core.findings import Finding
 from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
 from infra.config_errors import ConfigError
@@ -113,6 +114,14 @@ def problem_for(key: str, found: list[str]) -> str:
     """The one problem about `key` among `found`."""
     (problem,) = [p for p in found if p.startswith(f"{key}: ")]
     return problem
+
+
+def by_code(findings: list[Finding]) -> dict[str, list[tuple[str, str]]]:
+    """Each finding's (level, field), by its code."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    for f in findings:
+        found.setdefault(f.code, []).append((f.level, f.field))
+    return found
 
 
 def config_file(folder: Path, config: dict[str, Any]) -> str:

@@ -1,4 +1,5 @@
-"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`."""
+"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`, and
+`bench` and `diagnose` for the live endpoint."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import argparse
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
 from infra import program
 from infra.config_errors import ConfigError
 from infra.settings import CheckedConfig, Settings, check_config
+from tools.bench.bench_command import add_bench_commands, run_bench
+from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
@@ -44,6 +48,11 @@ def _stack_name(name: str) -> str:
     if not _STACK_NAME.match(name):
         raise argparse.ArgumentTypeError(
             f"{name!r} is not a stack name; Pulumi takes 1 to 100 letters, digits, '-', '_' or '.'"
+        )
+    if not name.strip("."):
+        # Pulumi's pattern takes them, but as build/<stack> they name the folder above.
+        raise argparse.ArgumentTypeError(
+            f"{name!r} is not a stack name; it needs a letter or digit"
         )
     return name
 
@@ -96,6 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
+    add_bench_commands(commands, _stack_arguments)
+    add_diagnose_command(commands, _stack_arguments)
     return parser
 
 
@@ -127,7 +138,7 @@ def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
 
 
 def render(args: argparse.Namespace) -> int:
-    out = args.out or Path("build") / args.stack
+    out = (args.out or Path("build") / args.stack).resolve()
     refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
@@ -260,13 +271,24 @@ def main(argv: list[str] | None = None) -> int:
         "chart": chart,
         "plan": plan,
         "destroy-order": destroy_order,
+        "bench": lambda args: run_bench(args, _checked_stack),
+        "diagnose": lambda args: run_diagnose(args, _checked_stack),
     }
     with few_collections():
         return commands[args.command](args)
 
 
+def _terminated(signum: int, _frame: object) -> None:
+    # As an exception, SIGTERM runs the `finally` blocks that remove a render's scratch folder.
+    raise SystemExit(128 + signum)
+
+
 def run() -> int:
     """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
+    signal.signal(signal.SIGTERM, _terminated)
+    # A console that can't show a character (→ on Windows' cp1252) gets '?', not a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(errors="replace")
     try:
         status = main()
         sys.stdout.flush()

@@ -7,8 +7,8 @@ from a pinned revision brought to disk by `make chart`.
 from __future__ import annotations
 
 CHART_REPOSITORY = "https://github.com/aws/sagemaker-hyperpod-cli"
-# Tag v3.9.0. Its NVIDIA and EFA device-plugin lists name ml.p6-b300.48xlarge (first in
-# b54e8c4, v3.7.1), and it honours namespaced-role-and-bindings.enabled (fixed in v3.8.0).
+# Tag v3.9.0: its device-plugin lists name every GPU instance type (a test holds them to the
+# table), and it honours namespaced-role-and-bindings.enabled (fixed in v3.8.0).
 CHART_REVISION = "b01cf90676553a711ab1a8ac51422adbb09aef6b"
 CHART_DIRECTORY = "helm_chart/HyperPodHelmChart"
 RELEASE_NAME = "hyperpod-dependencies"

@@ -13,11 +13,17 @@ from components.cluster.instance_types import (
     vcpus,
 )
 from components.cluster.spec import DEEP_HEALTH_CHECKS, InstanceGroupSpec
-from components.core.findings import Finding, error
+from components.core.findings import Finding, error, warning
+from components.core.reuses import reuses
 
 
 def is_gpu_group(group: InstanceGroupSpec) -> bool:
     return group.instance_type in DPD_INSTANCE_TYPES
+
+
+def nodes_by_az(groups: Sequence[InstanceGroupSpec]) -> dict[str, int]:
+    azs = dict.fromkeys(g.availability_zone_id for g in groups)
+    return {az: sum(g.instance_count for g in groups if g.availability_zone_id == az) for az in azs}
 
 
 def _is_system_capable(group: InstanceGroupSpec) -> bool:
@@ -52,28 +58,67 @@ def _system_group_problem(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
 
 def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
     """Fields are relative to `instanceGroups`."""
-    found = []
-    seen: set[str] = set()
-    for i, group in enumerate(groups):
-        if group.name in seen:
-            found.append(
-                error(
-                    "duplicate-group",
-                    f"[{i}].name",
-                    f"{group.name!r} names another group too; names are unique",
-                )
-            )
-        seen.add(group.name)
-        if is_accelerated(group.instance_type) and not is_gpu_group(group):
-            found.append(
-                error(
-                    "gpu-not-dpd",
-                    f"[{i}].instanceType",
-                    f"{group.instance_type!r} is not allowed; GPU groups run DPD, which needs "
-                    f"one of {', '.join(DPD_INSTANCE_TYPES)}",
-                )
-            )
+    found = [
+        error(
+            "duplicate-group",
+            f"[{i}].name",
+            f"{groups[i].name!r} names another group too; names are unique",
+        )
+        for i, _ in reuses([group.name for group in groups])
+    ]
+    found += [
+        error(
+            "gpu-not-dpd",
+            f"[{i}].instanceType",
+            f"{group.instance_type!r} is not allowed; GPU groups run DPD, which needs "
+            f"one of {', '.join(DPD_INSTANCE_TYPES)}",
+        )
+        for i, group in enumerate(groups)
+        if is_accelerated(group.instance_type) and not is_gpu_group(group)
+    ]
     return found + _system_group_problem(groups)
+
+
+# Taints that keep pods without a matching toleration off a node (NoExecute evicts them too).
+HARD_TAINTS = ("NoSchedule", "NoExecute")
+
+
+def hard_taint(group: InstanceGroupSpec) -> tuple[int, str] | None:
+    """The group's first taint that keeps untolerating pods off, with how it reads."""
+    for j, taint in enumerate(group.taints):
+        if taint.effect in HARD_TAINTS:
+            value = f"={taint.value}" if taint.value else ""
+            return j, f"{taint.key}{value}:{taint.effect}"
+    return None
+
+
+def check_system_taints(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
+    """The operator and the add-ons need a group they tolerate: they set no tolerations for
+    the groups' taints. Fields are relative to `instanceGroups`."""
+    system = [(i, g) for i, g in enumerate(groups) if not is_accelerated(g.instance_type)]
+    if groups and all(hard_taint(g) for g in groups):
+        i, group = (system or [(0, groups[0])])[0]
+        j, taint = hard_taint(group)
+        return [
+            error(
+                "taint-strands-system-pods",
+                f"[{i}].taints[{j}]",
+                f"{taint}: with every group tainted, the inference operator, cert-manager and "
+                "the other add-ons have no node to run on; leave the system group untainted",
+            )
+        ]
+    if not system or not all(hard_taint(g) for _, g in system):
+        return []
+    i, group = system[0]
+    j, taint = hard_taint(group)
+    return [
+        warning(
+            "taint-moves-system-pods",
+            f"[{i}].taints[{j}]",
+            f"{taint} keeps the inference operator and the add-ons off the CPU system "
+            "group, so they take pod slots on the GPU nodes instead",
+        )
+    ]
 
 
 def deep_health_checks(group: InstanceGroupSpec, *, autoscaled: bool = False) -> list[str]:

@@ -1,7 +1,9 @@
-"""The GPU instance types that Disaggregated Prefill and Decode runs on, and their facts.
+"""The GPU instance types this project knows, and their facts: the one table that sizing, the
+planner, pricing and the checks read (CONTRIBUTING.md: "Adding an instance type").
 
-DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator supports
-it on exactly these five types. Each has eight GPUs on one node.
+DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator runs it only
+on the types marked `dpd`, each with eight GPUs on one node; the others serve colocated
+(aggregated) endpoints only.
 """
 
 from __future__ import annotations
@@ -13,26 +15,32 @@ from components.core.units import GIB, MIB
 
 
 @dataclass(frozen=True)
-class DpdInstanceType:
+class GpuInstanceType:
     name: str
+    # A key of GPUS (components/performance/hardware.py), which holds its datasheet figures.
     gpu: str
     gpus: int
-    # Memory a CUDA process sees as the device total (what vLLM's
-    # --gpu-memory-utilization is a fraction of), not the marketing figure.
+    # Memory a CUDA process sees as the device total (what vLLM's --gpu-memory-utilization is
+    # a fraction of), not the marketing figure: nvidia-smi's memory.total, 81,559 MiB on H100,
+    # 143,771 on H200, 183,359 on B200 and 275,040 on B300 (taken down to whole GiB).
     hbm_bytes_per_gpu: int
+    # Per instance. EC2 accelerated computing instance specifications: 3,200 Gbps on p5, p5e,
+    # p5en and p6-b200, 6,400 on p6-b300.
     efa_gbps: int
+    dpd: bool
 
 
-DPD_INSTANCE_TYPES: dict[str, DpdInstanceType] = {
+GPU_INSTANCE_TYPES: dict[str, GpuInstanceType] = {
     t.name: t
     for t in (
-        DpdInstanceType("ml.p5.48xlarge", "H100", 8, 81_559 * MIB, 3_200),
-        DpdInstanceType("ml.p5e.48xlarge", "H200", 8, 143_771 * MIB, 3_200),
-        DpdInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200),
-        DpdInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200),
-        DpdInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400),
+        GpuInstanceType("ml.p5.48xlarge", "H100", 8, 81_559 * MIB, 3_200, dpd=True),
+        GpuInstanceType("ml.p5e.48xlarge", "H200", 8, 143_771 * MIB, 3_200, dpd=True),
+        GpuInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200, dpd=True),
+        GpuInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200, dpd=True),
+        GpuInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400, dpd=True),
     )
 }
+DPD_INSTANCE_TYPES = {name: t for name, t in GPU_INSTANCE_TYPES.items() if t.dpd}
 
 # The inference operator's pods need an amd64 node with at least 13 free pod slots;
 # ml.c5.4xlarge (16 vCPUs) is the smallest recommended.

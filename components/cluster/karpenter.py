@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 
 from components.cluster.instance_groups import is_gpu_group
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.cluster.spec import ClusterSpec, InstanceGroupSpec
 from components.core.findings import Finding, error, field_path
 
@@ -64,7 +64,7 @@ def node_class(group: InstanceGroupSpec) -> dict:
 
 
 def node_pool(group: InstanceGroupSpec, consolidate_after: str) -> dict:
-    gpus = group.instance_count * DPD_INSTANCE_TYPES[group.instance_type].gpus
+    gpus = group.instance_count * GPU_INSTANCE_TYPES[group.instance_type].gpus
     return {
         "apiVersion": NODE_POOL_API_VERSION,
         "kind": NODE_POOL_KIND,

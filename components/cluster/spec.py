@@ -182,7 +182,7 @@ class EndpointAccess(Spec):
     """Who reaches the EKS API: from the VPC (private), and from these CIDRs (public)."""
 
     public: bool = True
-    # Required while public is true, since EKS's default is 0.0.0.0/0 (stack_checks refuses
+    # Required while public is true, since EKS's default is 0.0.0.0/0 (cluster/checks.py refuses
     # the default; write [0.0.0.0/0] to mean it).
     public_cidrs: list[str] | None = None
     private: bool = True

@@ -2,10 +2,11 @@
 memory or crashing on what is in it.
 
 Only regular files are opened: a FIFO would block the read forever and `/dev/zero` never ends.
-Reads stop past a size cap. Text is UTF-8, with or without a byte order mark; UTF-16 and
-UTF-32 are decoded when a byte order mark says which, as the YAML parser behind the Pulumi CLI
-(go-yaml, a port of libyaml) does. Anything else is refused with the place of the first byte
-that is not UTF-8.
+Reads stop past a size cap, so a weights file named by mistake is not read whole. Text is UTF-8,
+with or without a byte order mark, or UTF-16 after its byte order mark: what the YAML parser
+behind the Pulumi CLI reads (go-yaml v3 `readerc.go`; no UTF-32). Anything else is refused with
+the place of its first NUL byte or of the first byte that is not UTF-8, which PyYAML's reader
+would report less plainly.
 """
 
 from __future__ import annotations
@@ -14,10 +15,7 @@ import codecs
 import stat
 from pathlib import Path
 
-# Byte order marks, longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
 _BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
@@ -76,7 +74,7 @@ def _position(data: bytes, offset: int) -> str:
 
 
 def decode_text(data: bytes) -> str:
-    """`data` as text: UTF-8, or UTF-16/32 that starts with a byte order mark."""
+    """`data` as text: UTF-8, or UTF-16 that starts with a byte order mark."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:

@@ -119,12 +119,13 @@ def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, name
     return named_query(metric, role, endpoint_name, namespace)
 
 
+# The optional windows, which the CRD names as their settings' keys.
 _WINDOWS = {
-    "polling_interval": "pollingInterval",
-    "cooldown_period": "cooldownPeriod",
-    "initial_cooldown_period": "initialCooldownPeriod",
-    "scale_up_stabilization_time": "scaleUpStabilizationTime",
-    "scale_down_stabilization_time": "scaleDownStabilizationTime",
+    "polling_interval",
+    "cooldown_period",
+    "initial_cooldown_period",
+    "scale_up_stabilization_time",
+    "scale_down_stabilization_time",
 }
 
 
@@ -148,16 +149,12 @@ def role_autoscaling(
         "targetValue": target_of(scaling, role, max_num_seqs),
         "metricType": scaling.metric_type,
     }
-    out: dict = {
+    return {
         "minReplicaCount": scaling.min_replicas,
         "maxReplicaCount": scaling.max_replicas,
         "prometheusTrigger": trigger,
+        **scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True),
     }
-    for attribute, key in _WINDOWS.items():
-        value = getattr(scaling, attribute)
-        if value is not None:
-            out[key] = value
-    return out
 
 
 def _shortened(query: str) -> str:

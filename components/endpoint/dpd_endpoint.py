@@ -9,19 +9,20 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.core.options import inherited_depends_on
-from components.endpoint.generation import stable_address, stable_service
+from components.endpoint.generation import stable_service
 from components.endpoint.manifest import (
     API_VERSION,
     HF_TOKEN_KEY,
     KIND,
     ROUTER_PORT,
     build_manifest,
-    effective_args,
     hf_token_secret_name,
     object_name,
     routing_service_host,
+    stable_router_url,
 )
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import effective_args
 
 # How long `pulumi up` waits for a generation to serve: its pods pull the image and load the
 # weights first, "5 to 10 minutes from a cold S3 fetch" for a 70B model (AWS), longer for
@@ -136,7 +137,7 @@ class DpdEndpoint(pulumi.ComponentResource):
         # element of the argument lists in an Output of its own, a cost per flag.
         self.endpoint_name: str = spec.name
         self.namespace: str = spec.namespace
-        self.router_url: str = f"http://{stable_address(spec.name, spec.namespace)}:{ROUTER_PORT}"
+        self.router_url: str = stable_router_url(spec.name, spec.namespace)
         self.prefill_args: list[str] = effective_args(spec, spec.prefill)
         self.decode_args: list[str] = effective_args(spec, spec.decode)
         self.register_outputs(

@@ -4,6 +4,12 @@ The operator applies `worker.environmentVariables` to both roles alike; values a
 No Pulumi and no pydantic here: the policy pack imports this module too.
 """
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from components.core.findings import Finding, error
+
 # Bytes of decoder GPU buffer per tensor-parallel rank for incoming KV; sized per endpoint.
 PD_BUFFER_SIZE = "PD_BUFFER_SIZE"
 
@@ -69,15 +75,63 @@ def credential_advice(name: str) -> str | None:
     return None
 
 
-# vLLM flags whose value is a credential (vllm serve --help: --api-key, --hf-token); a bare
-# --hf-token reads the token of a `huggingface-cli login` and holds none.
-CREDENTIAL_FLAGS = {
-    "--hf-token": (
-        "puts a Hugging Face token in plain text in the manifest; set "
-        "modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead"
-    ),
-    "--api-key": (
-        "puts vLLM's API key in plain text in the stack file, the Pulumi state and the "
-        "InferenceEndpointConfig; keep credentials out of the arguments"
-    ),
-}
+# The environment's share of the object: etcd takes requests of at most 1.5 MiB, and the whole
+# InferenceEndpointConfig (with its managedFields, and the Deployment the operator makes of it
+# per role) must fit. 256 KiB leaves the rest of it room; larger content belongs in the model's
+# files or a volume, not in variables.
+ENVIRONMENT_MAX_BYTES = 256 * 1024
+
+
+def _size(env: Mapping[str, str]) -> list[Finding]:
+    size = sum(len(k.encode()) + len(v.encode()) for k, v in env.items())
+    if size <= ENVIRONMENT_MAX_BYTES:
+        return []
+    largest = max(env, key=lambda k: len(env[k].encode()))
+    return [
+        error(
+            "environment-too-large",
+            f"environmentVariables.{largest}",
+            f"the variables hold {size // 1024} KiB ({largest} alone "
+            f"{len(env[largest].encode()) // 1024} KiB), over the {ENVIRONMENT_MAX_BYTES // 1024} "
+            "KiB this stack allows so the object fits etcd's 1.5 MiB limit; ship large content "
+            "with the model's files instead",
+        )
+    ]
+
+
+def check_environment(env: Mapping[str, str]) -> list[Finding]:
+    """The user's variables, `environmentVariables`; fields are relative to the endpoint."""
+    found = _size(env)
+    if PD_BUFFER_SIZE in env:
+        found.append(
+            error(
+                "pd-buffer-in-env",
+                f"environmentVariables.{PD_BUFFER_SIZE}",
+                f"{env[PD_BUFFER_SIZE]!r} is not allowed here; set pdBufferSize instead",
+            )
+        )
+    found += [
+        error(
+            "gpus-in-env",
+            f"environmentVariables.{name}",
+            f"{env[name]!r} is not allowed here: the device plugin makes visible the GPUs "
+            "prefill.gpus and decode.gpus request; set those instead",
+        )
+        for name in DEVICE_PLUGIN_ENV
+        if name in env
+    ]
+    found += [
+        error("credential-in-env", f"environmentVariables.{name}", advice)
+        for name in env
+        if (advice := credential_advice(name))
+    ]
+    for name, required in PINNED_ENV.items():
+        if name in env and env[name] != required:
+            found.append(
+                error(
+                    "pinned-env",
+                    f"environmentVariables.{name}",
+                    f"{env[name]!r} breaks DPD; the only allowed value is {required!r}",
+                )
+            )
+    return found

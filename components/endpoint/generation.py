@@ -26,10 +26,14 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from components.core.findings import Finding, error
+
 GENERATION_DIGITS = 5
 # What a generation adds to the endpoint's name: "-g" and the digest.
 GENERATION_SUFFIX = 2 + GENERATION_DIGITS
 WAIT_FOR = "pulumi.com/waitFor"
+# SageMaker's endpoint names, and the CRD's endpointName: at most 63 characters.
+SAGEMAKER_NAME_MAX = 63
 
 
 def _without(value: Any, paths: Collection[str], here: str = "") -> Any:
@@ -80,3 +84,20 @@ def stable_service(name: str, namespace: str, target: str, port: int) -> dict[st
             "ports": [{"name": "http", "port": port, "protocol": "TCP"}],
         },
     }
+
+
+def check_sagemaker_name(endpoint_name: str | None) -> list[Finding]:
+    """Each generation's SageMaker endpoint adds -g<digest> to `endpointName`, which SageMaker
+    takes to 63 characters. The field is relative to the endpoint."""
+    most = SAGEMAKER_NAME_MAX - GENERATION_SUFFIX
+    if endpoint_name is None or len(endpoint_name) <= most:
+        return []
+    return [
+        error(
+            "endpoint-name-length",
+            "endpointName",
+            f"{endpoint_name!r} has {len(endpoint_name)} characters; each generation's SageMaker "
+            f"endpoint adds -g<digest> ({GENERATION_SUFFIX} characters) to it, and SageMaker "
+            f"takes {SAGEMAKER_NAME_MAX}, so it may have {most}",
+        )
+    ]

@@ -1,24 +1,31 @@
-"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec.
+"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec, and the
+table of the fields its settings own, which `specOverrides` may not touch.
 
 Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, nothing more.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.generation import generation, generation_name, ready_annotations
+from components.endpoint.generation import (
+    generation,
+    generation_name,
+    ready_annotations,
+    stable_address,
+)
 from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
-from components.endpoint.spec import DpdEndpointSpec, RoleSpec
-from components.endpoint.vllm_args import merge_role_args
+from components.endpoint.roles import RoleSpec
+from components.endpoint.routing import router_service
+from components.endpoint.spec import DpdEndpointSpec, Metrics
+from components.endpoint.vllm_args import MODEL_PATH, PORT, role_args, worker_args
 from components.operator.iam import OPERATOR_NAMESPACE
 
-MODEL_PATH = "/opt/ml/model"
 MODEL_VOLUME = "model-weights"
-HOST = "0.0.0.0"
-PORT = 8000
 GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
@@ -42,26 +49,6 @@ IN_PLACE = (
     "tags",
 )
 
-# Flags the program writes itself, with the setting that controls each (None: fixed,
-# because the operator mounts the model and routes to that port). Extra args may not
-# repeat them, or the settings would stop describing what runs.
-WORKER_FLAG_SETTINGS = {
-    "--model": None,
-    "--host": None,
-    "--port": None,
-    "--tensor-parallel-size": "tensorParallelSize",
-    "--max-model-len": "maxModelLen",
-    "--gpu-memory-utilization": "gpuMemoryUtilization",
-    # The roles write it; in workerArgs it would stand for the operator's 16 and 32 that
-    # sizing and autoscaling assume.
-    "--max-num-seqs": "prefill.maxNumSeqs and decode.maxNumSeqs",
-}
-# Flags a role's own settings write (names relative to the role).
-ROLE_FLAG_SETTINGS = {
-    "--gpu-memory-utilization": "gpuMemoryUtilization",
-    "--max-num-seqs": "maxNumSeqs",
-}
-
 
 def hf_token_secret_name(endpoint_name: str) -> str:
     return f"{endpoint_name}-hf-token"
@@ -69,43 +56,17 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 def routing_service_host(object_name: str, namespace: str) -> str:
     """The operator's routing Service of an endpoint object, as a DNS name in the cluster."""
-    return f"{object_name}-{namespace}-routing-service.{OPERATOR_NAMESPACE}.svc.cluster.local"
+    return f"{router_service(object_name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local"
 
 
 def router_url(object_name: str, namespace: str) -> str:
     return f"http://{routing_service_host(object_name, namespace)}:{ROUTER_PORT}"
 
 
-def worker_args(spec: DpdEndpointSpec) -> list[str]:
-    return [
-        "--model",
-        MODEL_PATH,
-        "--host",
-        HOST,
-        "--port",
-        str(PORT),
-        "--tensor-parallel-size",
-        str(spec.tensor_parallel_size),
-        "--max-model-len",
-        str(spec.max_model_len),
-        "--gpu-memory-utilization",
-        str(spec.gpu_memory_utilization),
-        *spec.worker_args,
-    ]
-
-
-def role_args(role: RoleSpec) -> list[str]:
-    args: list[str] = []
-    if role.gpu_memory_utilization is not None:
-        args += ["--gpu-memory-utilization", str(role.gpu_memory_utilization)]
-    if role.max_num_seqs is not None:
-        args += ["--max-num-seqs", str(role.max_num_seqs)]
-    return args + role.args
-
-
-def effective_args(spec: DpdEndpointSpec, role: RoleSpec) -> list[str]:
-    """The vLLM command line a role's pods run, after the operator's merge."""
-    return merge_role_args(worker_args(spec), role_args(role))
+def stable_router_url(name: str, namespace: str) -> str:
+    """The router of whichever generation of the endpoint serves, through the stack's Service
+    in front of it (generation.py)."""
+    return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
 
 
 def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
@@ -192,6 +153,20 @@ def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
     return out
 
 
+def check_metrics_port(metrics: Metrics) -> list[Finding]:
+    model_metrics = metrics.model_metrics
+    if model_metrics is None or model_metrics.port in (None, PORT):
+        return []
+    return [
+        error(
+            "metrics-port",
+            "metrics.modelMetrics.port",
+            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
+            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+        )
+    ]
+
+
 def _autoscaling(
     spec: DpdEndpointSpec, prometheus_address: str | None, object_name: str
 ) -> dict[str, Any]:
@@ -250,55 +225,81 @@ def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
     }
 
 
-def typed_spec(
-    spec: DpdEndpointSpec,
-    *,
-    model_bucket: str | None,
-    region: str,
-    prometheus_address: str | None = None,
-    zone_name: str | None = None,
-    digest: str | None = None,
-) -> dict:
-    """The spec the typed settings produce, before `specOverrides`.
+@dataclass(frozen=True)
+class Fixed:
+    """A field no setting changes, and why."""
 
-    `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
-    they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
-    (components/network/zones.py); without it the setting is written as given. `digest` is the
-    endpoint's generation (`endpoint_generation`), which names the object, its pods and its
-    SageMaker endpoint; None names them after the endpoint alone.
-    """
-    out: dict[str, Any] = {}
-    if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
-        out["endpointName"] = sagemaker
-    out["instanceType"] = spec.instance_type
-    if spec.invocation_endpoint is not None:
-        out["invocationEndpoint"] = spec.invocation_endpoint
-    out["modelName"] = spec.model_name
-    out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
-    if spec.health_check_path is not None:
-        out["loadBalancer"] = {"healthCheckPath": spec.health_check_path}
-    out["metrics"] = _metrics(spec)
-    out["kvCacheSpec"] = _kv_cache(spec)
-    out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
-    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, object_name(spec, digest))
-    if spec.tls_config is not None:
-        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
-    if spec.tags:
-        out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
-    out["worker"] = _worker(spec)
-    return out
+    why: str
 
 
-def override_collisions(base: Any, overrides: Any, path: str = "") -> list[str]:
-    """Paths that `overrides` would change in `base` rather than add to it."""
-    if isinstance(base, dict) and isinstance(overrides, dict):
+# The spec fields the typed settings own, each with the setting that controls it, or Fixed.
+# specOverrides may add only what lies outside them: an override of an owned field would slip
+# past its setting's checks (sameAZ false past the same-AZ rule). Every field build_manifest
+# writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
+# out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
+Owners = dict[str, str | Fixed]
+SHARED_FIELDS: Owners = {
+    "endpointName": "endpointName",
+    "instanceType": "instanceType",
+    # The CRD makes both exclusive with instanceType, which the program always sets.
+    "instanceTypes": "instanceType",
+    "nodeAffinity": "prefill.nodeSelector and decode.nodeSelector",
+    "invocationEndpoint": "invocationEndpoint",
+    "modelName": "modelName",
+    "modelSourceConfig": "modelSource",
+    "loadBalancer.healthCheckPath": "healthCheckPath",
+    "metrics.enabled": "metrics.enabled",
+    "metrics.metricsScrapeIntervalSeconds": "metrics.metricsScrapeIntervalSeconds",
+    "metrics.modelMetrics": "metrics.modelMetrics",
+    "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
+    "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
+    "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
+    "intelligentRoutingSpec": "routingStrategy",
+    "tlsConfig.customCertificateConfig": "tlsConfig",
+    # The operator writes the certificates it issues to the stack's TLS bucket.
+    "tlsConfig.tlsCertificateOutputS3Uri": "buckets.tls",
+    "tags": "tags",
+    "worker.image": "image",
+    "worker.args": "workerArgs",
+    "worker.environmentVariables": "environmentVariables",
+    "worker.resources": "workerResources",
+    "worker.modelInvocationPort": Fixed(f"the operator routes to port {PORT}"),
+    "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
+}
+DPD_FIELDS: Owners = {
+    **SHARED_FIELDS,
+    "pdSpec.prefillSpec": "prefill",
+    "pdSpec.decodingSpec": "decode",
+    "pdSpec.routingThreshold": "routingThreshold",
+    "pdSpec.topologySpec": "topologySpec",
+    "pdSpec.autoScalingSpec.prefillAutoScaling": "prefill.autoscaling",
+    "pdSpec.autoScalingSpec.decodingAutoScaling": "decode.autoscaling",
+    # Beside pdSpec the roles count and scale the pods; these would count them again.
+    "replicas": "prefill.replicas and decode.replicas",
+    "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
+    "worker.command": Fixed(
+        "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
+        "maxModelLen, workerArgs and the roles' args)"
+    ),
+}
+
+
+def leaf_paths(value: object, path: str = "") -> list[str]:
+    if isinstance(value, dict) and value:
         return [
-            hit
-            for key, value in overrides.items()
-            if key in base
-            for hit in override_collisions(base[key], value, f"{path}.{key}" if path else key)
+            leaf
+            for key, child in value.items()
+            for leaf in leaf_paths(child, f"{path}.{key}" if path else str(key))
         ]
     return [path]
+
+
+def owned_field(path: str, owners: Owners = DPD_FIELDS) -> str | None:
+    """The owned field a spec path sets, or sets part of."""
+    for field in owners:
+        if path == field or path.startswith(f"{field}.") or field.startswith(f"{path}."):
+            return field
+    return None
 
 
 def _add_absent(base: dict, overrides: dict) -> dict:
@@ -309,6 +310,24 @@ def _add_absent(base: dict, overrides: dict) -> dict:
         else:
             merged.setdefault(key, value)
     return merged
+
+
+def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
+    found, owned = [], set()
+    for path in leaf_paths(spec.spec_overrides):
+        field = owned_field(path, owners)
+        if field is None or field in owned:
+            continue
+        owned.add(field)
+        owner = owners[field]
+        why = (
+            f"is fixed, because {owner.why}; remove it"
+            if isinstance(owner, Fixed)
+            else f"is described by the setting {owner}, whose checks an override would bypass; "
+            "set that instead"
+        )
+        found.append(error("override-of-typed-field", f"specOverrides.{field}", why))
+    return found
 
 
 def _generation_of(name: str, digest: str | None) -> str:
@@ -336,16 +355,35 @@ def build_manifest(
     zone_name: str | None = None,
     digest: str | None = None,
 ) -> dict:
-    """The InferenceEndpointConfig; with `digest`, of that generation, and waited for until it
-    serves (`pulumi.com/waitFor`)."""
-    typed = typed_spec(
-        spec,
-        model_bucket=model_bucket,
-        region=region,
-        prometheus_address=prometheus_address,
-        zone_name=zone_name,
-        digest=digest,
-    )
+    """The manifest the typed settings write, with `specOverrides` added where they write
+    nothing.
+
+    `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
+    they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
+    (components/network/zones.py); without it the setting is written as given. `digest` is the
+    endpoint's generation (`endpoint_generation`), which names the object, its pods and its
+    SageMaker endpoint, and has `pulumi up` wait until it serves (`pulumi.com/waitFor`); None
+    names them after the endpoint alone.
+    """
+    out: dict[str, Any] = {}
+    if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
+        out["endpointName"] = sagemaker
+    out["instanceType"] = spec.instance_type
+    if spec.invocation_endpoint is not None:
+        out["invocationEndpoint"] = spec.invocation_endpoint
+    out["modelName"] = spec.model_name
+    out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
+    if spec.health_check_path is not None:
+        out["loadBalancer"] = {"healthCheckPath": spec.health_check_path}
+    out["metrics"] = _metrics(spec)
+    out["kvCacheSpec"] = _kv_cache(spec)
+    out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
+    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, object_name(spec, digest))
+    if spec.tls_config is not None:
+        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
+    if spec.tags:
+        out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
+    out["worker"] = _worker(spec)
     metadata: dict[str, Any] = {
         "name": object_name(spec, digest),
         "namespace": spec.namespace,
@@ -357,7 +395,7 @@ def build_manifest(
         "apiVersion": API_VERSION,
         "kind": KIND,
         "metadata": metadata,
-        "spec": _add_absent(typed, spec.spec_overrides),
+        "spec": _add_absent(out, spec.spec_overrides),
     }
 
 

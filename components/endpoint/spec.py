@@ -2,181 +2,48 @@
 
 Keys are camelCase, and keep the CRD's names where the CRD has one (`modelName`,
 `instanceType`, `routingThreshold`, `replicas`, ...). This module checks the shape of each
-value; rules that relate several values live in `endpoint_checks`.
+value; parts with a concept of their own (model sources, roles, image, tags) have their own
+modules, and rules that relate several values sit with their concept.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.core.kubernetes_names import EnvVarName, LabelKey, LabelValue, Quantity
-from components.core.regions import AwsRegion
-from components.core.shaped import resource_id, shaped_str
+from components.core.kubernetes_names import EnvVarName, KubernetesName, Quantity
+from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
-from components.endpoint.autoscaling import Role, RoleAutoscaling
+from components.endpoint.autoscaling import INT32_MAX, Role
+from components.endpoint.image import DLC_IMAGE, ImageReference
+from components.endpoint.model_source import ModelSource
+from components.endpoint.roles import (
+    OPERATOR_DECODE_MAX_NUM_SEQS,
+    OPERATOR_PREFILL_MAX_NUM_SEQS,
+    RoleSpec,
+    TopologySpec,
+)
+from components.endpoint.tags import tag_problems
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
-from components.network.spec import is_az_id, is_az_name
-from components.storage.spec import bucket_name_problem
-
-DLC_IMAGE = "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1"
-LMCACHE_IMAGE = "lmcache/vllm-openai:v0.4.3"
-# Both carry LMCache 0.4.3, vLLM 0.19.0, NIXL 1.0.0 and the EFA libfabric provider.
-DPD_IMAGES = (DLC_IMAGE, LMCACHE_IMAGE)
 
 RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 
-# What Kubernetes accepts as an object name or namespace (RFC 1123 label).
-K8S_NAME = r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"
 # The CRD's own patterns. modelName's has no end anchor, so it only constrains how the
 # name starts (which is what lets "Llama-3.3-70B-Instruct" through); `(?s:.*)` ends it here, as
 # shaped_str matches whole values.
 MODEL_NAME = r"^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}(?s:.*)"
-ENDPOINT_NAME = r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$"
-HF_MODEL_ID = r"^[a-zA-Z0-9_.-]+/[a-zA-Z0-9_.-]+$"
-KubernetesName = shaped_str(
-    K8S_NAME,
-    "must be a Kubernetes name: at most 63 lowercase letters, digits or '-', starting and "
-    "ending with a letter or digit",
-    max_length=63,
-)
 SageMakerEndpointName = shaped_str(
-    ENDPOINT_NAME,
+    r"^$|^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}$",
     "must be a SageMaker endpoint name: at most 63 letters, digits or '-', starting and "
     "ending with a letter or digit",
     max_length=63,
 )
-HF_COMMIT = r"^[0-9a-f]{40}$"
-INT32_MAX = 2**31 - 1
-# The operator's --max-num-seqs on each role's pods when the role sets none.
-OPERATOR_PREFILL_MAX_NUM_SEQS = 16
-OPERATOR_DECODE_MAX_NUM_SEQS = 32
-
-
-class S3ModelSource(Spec):
-    prefix: str = Field(min_length=1)
-    # The stack's model bucket and region when absent.
-    bucket: str | None = None
-    region: AwsRegion | None = None
-
-    @field_validator("bucket")
-    @classmethod
-    def _bucket_name(cls, value: str | None) -> str | None:
-        problem = bucket_name_problem(value) if value is not None else None
-        if problem:
-            raise ValueError(f"S3 bucket names {problem}")
-        return value
-
-    @field_validator("prefix")
-    @classmethod
-    def _a_key_prefix(cls, value: str) -> str:
-        if value.lower().startswith("s3://"):
-            bucket, _, key = value[len("s3://") :].partition("/")
-            raise ValueError(
-                f"it is an S3 URI, while prefix is the key within the bucket: write "
-                f"bucket: {bucket} and prefix: {key or '<folder of the weights>'}"
-            )
-        return value
-
-
-class FsxModelSource(Spec):
-    file_system_id: resource_id("fs", "an FSx file system ID")
-    # FSx for Lustre's own shapes (SageMaker API reference, ClusterFsxLustreConfig).
-    dns_name: (
-        shaped_str(
-            r"(fs|fc)i?-[0-9a-f]{8,}\..{4,253}",
-            "must be the file system's DNS name, e.g. fs-0123456789abcdef0.fsx.us-east-1."
-            "amazonaws.com",
-            max_length=275,
-        )
-        | None
-    ) = None
-    mount_name: (
-        shaped_str(
-            r"[A-Za-z0-9_-]{1,8}",
-            "must be the file system's mount name: 1 to 8 letters, digits, '_' or '-' "
-            "(`aws fsx describe-file-systems` shows it as MountName)",
-        )
-        | None
-    ) = None
-    path: str | None = None
-
-
-class SecretKeyRef(Spec):
-    name: KubernetesName
-    key: str = Field(min_length=1)
-
-
-class HuggingFaceModelSource(Spec):
-    model_id: shaped_str(
-        HF_MODEL_ID,
-        "must be a Hugging Face model id, <owner>/<name> such as meta-llama/Llama-3.3-70B-Instruct",
-    )
-    commit_sha: (
-        shaped_str(
-            HF_COMMIT,
-            "must be a full 40-character commit hash (lowercase hex), not a branch or tag name",
-        )
-        | None
-    ) = Field(None, alias="commitSHA")
-    # Name of a secret stack config key holding the token; the endpoint stores it in a
-    # Kubernetes Secret of its own.
-    token_config_key: str | None = None
-    # Or an existing Kubernetes Secret holding it.
-    token_secret_ref: SecretKeyRef | None = None
-
-    @model_validator(mode="after")
-    def _one_token_source(self) -> HuggingFaceModelSource:
-        if self.token_config_key and self.token_secret_ref:
-            raise ValueError("set tokenConfigKey or tokenSecretRef, not both")
-        return self
-
-
-class ModelSource(Spec):
-    s3: S3ModelSource | None = None
-    fsx: FsxModelSource | None = None
-    hugging_face: HuggingFaceModelSource | None = None
-
-    @model_validator(mode="after")
-    def _exactly_one(self) -> ModelSource:
-        sources = {"s3": self.s3, "fsx": self.fsx, "huggingFace": self.hugging_face}
-        chosen = [alias for alias, source in sources.items() if source is not None]
-        if len(chosen) != 1:
-            raise ValueError(
-                f"set exactly one of s3, fsx or huggingFace (got {', '.join(chosen) or 'none'})"
-            )
-        return self
-
-
-class RoleSpec(Spec):
-    replicas: int = Field(1, ge=1, le=INT32_MAX)
-    gpus: int = Field(8, ge=1)
-    # None keeps the operator's default: 16 on prefill, 32 on decode.
-    max_num_seqs: int | None = Field(None, ge=1)
-    # None inherits the endpoint's gpuMemoryUtilization.
-    gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
-    args: list[str] = []
-    node_selector: dict[LabelKey, LabelValue] = {}
-    # With autoscaling, `replicas` is the initial count.
-    autoscaling: RoleAutoscaling | None = None
-
-    _numbers_as_text = field_validator("node_selector", mode="before")(numbers_as_text)
-
-    @property
-    def max_replicas(self) -> int:
-        """The most pods of this role there can be."""
-        return self.autoscaling.max_replicas if self.autoscaling else self.replicas
-
-    @property
-    def min_replicas(self) -> int:
-        return self.autoscaling.min_replicas if self.autoscaling else self.replicas
 
 
 class KvCache(Spec):
@@ -211,23 +78,6 @@ class Metrics(Spec):
     enabled: bool = True
     metrics_scrape_interval_seconds: int | None = Field(None, ge=5, le=300)
     model_metrics: ModelMetrics | None = None
-
-
-class TopologySpec(Spec):
-    same_az: bool = Field(True, alias="sameAZ")
-    # One of the stack's AZs, by ID or by name; the manifest carries the name the deploying
-    # account gives it, the one node labels carry (components/network/zones.py).
-    availability_zone: str | None = None
-    placement_group: str | None = None
-
-    @field_validator("availability_zone")
-    @classmethod
-    def _zone(cls, value: str | None) -> str | None:
-        if value is not None and not (is_az_id(value) or is_az_name(value)):
-            raise ValueError(
-                f"{value!r} is neither an AZ ID (usw2-az2) nor an AZ name (us-west-2b)"
-            )
-        return value
 
 
 class CustomCertificateConfig(Spec):
@@ -273,57 +123,6 @@ class Workload(Spec):
     slo: Slo | None = None
 
 
-# SageMaker's tag rules (API reference, Tag; the same in cfn-lint's AWS::SageMaker::Cluster
-# schema): keys 1 to 128 and values up to 256 characters of letters, digits, whitespace and
-# _ . : / = + - @; the aws: prefix is AWS's own; at most 50 tags on a resource.
-TAGS_MAX = 50
-TAG_KEY_MAX = 128
-TAG_VALUE_MAX = 256
-TAG_PUNCTUATION = set("_.:/=+-@")
-
-
-def _tag_text_problem(text: str, what: str, most: int) -> str | None:
-    if len(text) > most:
-        return f"{what} {text[:40]!r}... is {len(text)} characters; SageMaker takes at most {most}"
-    odd = sorted({c for c in text if unicodedata.category(c)[0] not in "LNZ"} - TAG_PUNCTUATION)
-    if odd:
-        return (
-            f"{what} {text!r} holds {''.join(odd)!r}; SageMaker takes letters, digits, spaces "
-            "and _ . : / = + - @"
-        )
-    if text.lower().startswith("aws:"):
-        return f"{what} {text!r} starts with 'aws:', which AWS reserves for its own tags"
-    return None
-
-
-def tag_problems(tags: dict[str, str]) -> list[str]:
-    problems = [f"has {len(tags)} tags; SageMaker takes at most {TAGS_MAX}"] * (
-        len(tags) > TAGS_MAX
-    )
-    for key, value in tags.items():
-        if not key:
-            problems.append("has an empty key; SageMaker tag keys have 1 to 128 characters")
-        problems += [
-            p
-            for p in (
-                _tag_text_problem(key, "key", TAG_KEY_MAX),
-                _tag_text_problem(value, f"the value of {key}", TAG_VALUE_MAX),
-            )
-            if p
-        ]
-    return problems
-
-
-# An OCI image reference (the grammar of distribution/reference, which containerd and the
-# kubelet parse): [registry[:port]/]path[:tag][@digest], path components lowercase.
-_LABEL = r"[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?"
-_DOMAIN = rf"{_LABEL}(?:\.{_LABEL})*(?::[0-9]+)?"
-_PATH = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
-_TAG = r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
-_DIGEST = r"[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
-IMAGE_REFERENCE = rf"(?:{_DOMAIN}/)?{_PATH}(?:/{_PATH})*(?::{_TAG})?(?:@{_DIGEST})?"
-# distribution/reference's NameTotalLengthMax.
-IMAGE_NAME_MAX = 255
 # ELBv2's HealthCheckPath: a URL path of at most 1024 characters (RFC 3986 path characters,
 # and an optional query); a space or a '#' makes no request the target can answer.
 HEALTH_CHECK_PATH = r"/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(?:\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?"
@@ -347,12 +146,7 @@ class DpdEndpointSpec(Spec):
     )
     model_source: ModelSource
     instance_type: str
-    image: shaped_str(
-        IMAGE_REFERENCE,
-        "must be a container image reference such as "
-        "public.ecr.aws/deep-learning-containers/vllm:server-hyperpod-cuda-v1.1: an optional "
-        "registry, a lowercase repository path, an optional :tag and @sha256:digest",
-    ) = DLC_IMAGE
+    image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     max_model_len: int = Field(ge=1)
     gpu_memory_utilization: float = Field(0.75, gt=0, le=1)
@@ -400,15 +194,11 @@ class DpdEndpointSpec(Spec):
 
     @property
     def decode_max_num_seqs(self) -> int:
-        if self.decode.max_num_seqs is None:
-            return OPERATOR_DECODE_MAX_NUM_SEQS
-        return self.decode.max_num_seqs
+        return self.decode.max_num_seqs or OPERATOR_DECODE_MAX_NUM_SEQS
 
     @property
     def prefill_max_num_seqs(self) -> int:
-        if self.prefill.max_num_seqs is None:
-            return OPERATOR_PREFILL_MAX_NUM_SEQS
-        return self.prefill.max_num_seqs
+        return self.prefill.max_num_seqs or OPERATOR_PREFILL_MAX_NUM_SEQS
 
     def roles(self) -> dict[Role, tuple[RoleSpec, int]]:
         """Each role by its name, with the --max-num-seqs its pods run."""
@@ -419,9 +209,7 @@ class DpdEndpointSpec(Spec):
 
     @property
     def decode_gpu_memory_utilization(self) -> float:
-        if self.decode.gpu_memory_utilization is None:
-            return self.gpu_memory_utilization
-        return self.decode.gpu_memory_utilization
+        return self.decode.gpu_memory_utilization or self.gpu_memory_utilization
 
     @field_validator("tags")
     @classmethod
@@ -429,14 +217,6 @@ class DpdEndpointSpec(Spec):
         problems = tag_problems(value)
         if problems:
             raise ValueError("; ".join(problems))
-        return value
-
-    @field_validator("image")
-    @classmethod
-    def _image_name_length(cls, value: str) -> str:
-        name = value.split("@", 1)[0]
-        if len(name) > IMAGE_NAME_MAX:
-            raise ValueError(f"is {len(name)} characters; an image name takes at most 255")
         return value
 
     @field_validator("instance_type")

@@ -1,7 +1,7 @@
-"""vLLM command-line flags, and the operator's rule for merging a role's flags over the worker's.
-
-The operator starts each DPD pod with `worker.args` merged with its role's `args`: a flag
-present in both takes the role's value in place, and the role's other flags are appended.
+"""The vLLM command line each role's pods run: the flags the settings write, and the extra args
+(workerArgs, prefill.args, decode.args) after them. The operator starts each DPD pod with
+`worker.args` merged with its role's `args`: a flag present in both takes the role's value in
+place, and the role's other flags are appended.
 
 vLLM reads its flags more loosely than their spelling in its help (vllm/utils/argparse_utils.py
 `FlexibleArgumentParser.parse_args` and vllm/engine/arg_utils.py `EngineArgs.add_cli_args`):
@@ -11,13 +11,17 @@ vLLM reads its flags more loosely than their spelling in its help (vllm/utils/ar
 - some flags have short aliases: `-tp` for `--tensor-parallel-size`, `-pp`, `-dp`, ...;
 - argparse's default `allow_abbrev` lets a unique prefix stand for a long flag
   (`--tensor-parallel 4`).
-`canonical_flag` folds the first three; `checks` handles the prefixes against the flags it owns.
+`canonical_flag` folds the first three; `_owned_flag` takes the prefixes of the owned flags.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from components.core.findings import Finding, error
+from components.endpoint.roles import RoleSpec
+from components.endpoint.spec import DpdEndpointSpec
 
 Flag = tuple[str, tuple[str, ...]]
 
@@ -110,3 +114,230 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
     for tokens in role.values():
         merged.extend(tokens)
     return merged
+
+
+# vLLM serves the model where the operator mounts it, on the port the operator routes to.
+MODEL_PATH = "/opt/ml/model"
+PORT = 8000
+
+
+def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
+    """The flags the program writes on every pod: each with its value and the setting that
+    controls it (None: fixed). Extra args may not repeat them, or the settings would stop
+    describing what runs."""
+    return {
+        "--model": (MODEL_PATH, None),
+        "--host": ("0.0.0.0", None),
+        "--port": (str(PORT), None),
+        "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
+        "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
+        "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
+    }
+
+
+def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
+    """The flags a role's settings write when set: each with its value and its setting, named
+    relative to the role. In workerArgs they would stand for both roles' settings (there, the
+    operator's --max-num-seqs of 16 and 32, which sizing and autoscaling assume)."""
+    return {
+        "--gpu-memory-utilization": (role.gpu_memory_utilization, "gpuMemoryUtilization"),
+        "--max-num-seqs": (role.max_num_seqs, "maxNumSeqs"),
+    }
+
+
+def worker_args(spec: DpdEndpointSpec) -> list[str]:
+    written = [token for flag, (value, _) in worker_flags(spec).items() for token in (flag, value)]
+    return written + spec.worker_args
+
+
+def role_args(role: RoleSpec) -> list[str]:
+    flags = role_flags(role).items()
+    written = [t for flag, (value, _) in flags if value is not None for t in (flag, str(value))]
+    return written + role.args
+
+
+def effective_args(spec: DpdEndpointSpec, role: RoleSpec) -> list[str]:
+    """The vLLM command line a role's pods run, after the operator's merge."""
+    return merge_role_args(worker_args(spec), role_args(role))
+
+
+# Flags no setting writes but that break what the settings describe. The operator wires each
+# role's KV transfer (producer on prefill, consumer on decode). Pipeline, data and decode-context
+# parallelism multiply the GPUs a pod needs and change the KV per rank, while the GPU requests
+# and the KV sizing assume one tensor-parallel group per pod: those may only say 1.
+FIXED_FLAGS = {
+    "--kv-transfer-config": "the operator configures each role's KV transfer for DPD",
+}
+ONE_ONLY_FLAGS = (
+    "--pipeline-parallel-size",
+    "--data-parallel-size",
+    "--decode-context-parallel-size",
+)
+
+
+def _owned_flag(name: str, owned: Sequence[str]) -> str | None:
+    """The owned flag vLLM reads `name` as: its canonical form, or a unique prefix of one
+    (argparse's allow_abbrev)."""
+    flag = canonical_flag(name)
+    if flag in owned:
+        return flag
+    prefixed = {one for one in owned if one.startswith(flag)}
+    if flag.startswith("--") and len(flag) > 3 and len(prefixed) == 1:
+        return prefixed.pop()
+    return None
+
+
+def _flag_problem(
+    name: str, tokens: tuple[str, ...], role: str | None, spec: DpdEndpointSpec
+) -> str | None:
+    """Why the flag `name` (its tokens) may not appear in extra args, or None if it may."""
+    worker, roles = worker_flags(spec), role_flags(spec.prefill)
+    flag = _owned_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
+    if flag is None:
+        return None
+    said = name if flag == name else f"{name} (vLLM reads it as {flag})"
+    if flag in ONE_ONLY_FLAGS:
+        if flag_value(tokens) == "1":
+            return None
+        return (
+            f"{said} is not allowed above 1: the GPU requests and the KV sizing assume one "
+            "tensor-parallel group per pod; scale with replicas instead"
+        )
+    if flag in FIXED_FLAGS:
+        return f"{said} is fixed, because {FIXED_FLAGS[flag]}; remove it"
+    if flag in roles and (role is not None or flag not in worker):
+        setting = roles[flag][1]
+        where = f"{role}.{setting}" if role else f"prefill.{setting} and decode.{setting}"
+        return f"{said} is written from {where}; set that instead"
+    if setting := worker[flag][1]:
+        return f"{said} is written from {setting}; set that instead"
+    return (
+        f"{said} is fixed, because the operator mounts the model and routes to the port; remove it"
+    )
+
+
+def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]:
+    roles = [("prefill", spec.prefill), ("decode", spec.decode)]
+    return [("workerArgs", None, spec.worker_args)] + [
+        (f"{role}.args", role, settings.args) for role, settings in roles
+    ]
+
+
+# vLLM flags whose value is a credential (vllm serve --help: --api-key, --hf-token); a bare
+# --hf-token reads the token of a `huggingface-cli login` and holds none.
+CREDENTIAL_FLAGS = {
+    "--hf-token": (
+        "puts a Hugging Face token in plain text in the manifest; set "
+        "modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead"
+    ),
+    "--api-key": (
+        "puts vLLM's API key in plain text in the stack file, the Pulumi state and the "
+        "InferenceEndpointConfig; keep credentials out of the arguments"
+    ),
+}
+
+
+def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
+    """Secrets in the flags, where the manifest carries them in plain text (environment
+    variables: environment.py; the L2 cache URL: kv_cache.py)."""
+    return [
+        error("credential-in-args", field, f"{name} {CREDENTIAL_FLAGS[canonical_flag(name)]}")
+        for field, _, args in _arg_lists(spec)
+        for name, tokens in split_flags(args)
+        if canonical_flag(name) in CREDENTIAL_FLAGS and flag_value(tokens) is not None
+    ]
+
+
+def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
+    found = [
+        error(
+            "command-line-in-one-arg",
+            f"{field}[{i}]",
+            f"{token!r} holds several arguments in one list item, which vLLM receives as one "
+            "and refuses; give each flag and each value its own item",
+        )
+        for field, _, args in _arg_lists(spec)
+        for i, token in enumerate(args)
+        if holds_several_arguments(token)
+    ]
+    found += [
+        error(
+            "empty-arg",
+            f"{field}[{i}]",
+            f"{token!r} is an empty argument, which vLLM reads as a positional one: an "
+            "empty model name under `vllm serve`, an unrecognized argument otherwise; drop it "
+            "(an empty value goes right after its flag, or as --flag=)",
+        )
+        for field, _, args in _arg_lists(spec)
+        for i, token in enumerate(args)
+        if not token.strip() and not (i and is_option(args[i - 1]) and "=" not in args[i - 1])
+    ]
+    return found + [
+        error("typed-flag-in-args", field, problem)
+        for field, role, args in _arg_lists(spec)
+        for name, tokens in split_flags(args)
+        if name and (problem := _flag_problem(name, tokens, role, spec))
+    ]
+
+
+# vLLM's --max-num-batched-tokens when none is given, on GPUs of 70 GiB or more (all five DPD
+# types) serving the OpenAI API, with chunked prefill on (its default for generative models);
+# with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it.
+# Sources: vllm/engine/arg_utils.py `EngineArgs._set_default_args`, and
+# vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`.
+VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192
+_HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kmgtKMGT]?)$")
+_MULTIPLIERS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_MULTIPLIERS |= {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def _human_int(value: str | None) -> int | None:
+    """vLLM's reading of a large integer flag: `8192`, `16k` (16,000), `16K` (16,384)."""
+    match = _HUMAN_INT.match((value or "").strip())
+    if match is None:
+        return None
+    number, suffix = match.groups()
+    return int(float(number) * _MULTIPLIERS.get(suffix, 1))
+
+
+def _batched_tokens(spec: DpdEndpointSpec) -> list[Finding]:
+    found = []
+    for name, (role, max_num_seqs) in spec.roles().items():
+        flags = {canonical_flag(n): t for n, t in split_flags(effective_args(spec, role)) if n}
+        chunked = "--no-enable-chunked-prefill" not in flags
+        given = flags.get("--max-num-batched-tokens")
+        budget = _human_int(flag_value(given)) if given else None
+        if budget is None:
+            budget = VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS if chunked else spec.max_model_len
+        source = (
+            f"--max-num-batched-tokens {budget}"
+            if given
+            else f"vLLM's default max_num_batched_tokens of {budget}"
+            + ("" if chunked else " (maxModelLen, with chunked prefill off)")
+        )
+        if max_num_seqs > budget:
+            found.append(
+                error(
+                    "seqs-above-batched-tokens",
+                    f"{name}.maxNumSeqs",
+                    f"{max_num_seqs} is more than {source}, and vLLM refuses max_num_seqs above "
+                    f"max_num_batched_tokens; set at most {budget}, or raise "
+                    "--max-num-batched-tokens in args",
+                )
+            )
+        if given and not chunked and budget < spec.max_model_len:
+            found.append(
+                error(
+                    "batched-tokens-below-context",
+                    f"{name}.args",
+                    f"--max-num-batched-tokens {budget} is below maxModelLen "
+                    f"{spec.max_model_len} with chunked prefill off, which vLLM refuses; raise "
+                    "it or drop --no-enable-chunked-prefill",
+                )
+            )
+    return found
+
+
+def check_args(spec: DpdEndpointSpec) -> list[Finding]:
+    """Fields are relative to the endpoint (`prefill.args`)."""
+    return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec)

@@ -1,7 +1,7 @@
 """The network: a VPC with subnets pinned to availability zones by ID, and the EFA security group.
 
 - `spec`: the `network` settings (new VPC or an existing one).
-- `plan`: pure subnet sizing and tagging.
+- `plan`, `checks`: pure subnet sizing and tagging, and the network's rules.
 - `vpc`: the `Network` and `AdoptedNetwork` components.
 - `efa_rules`: the EFA security group's rules, as data.
 - `efa_security_group`: the `EfaSecurityGroup` component.

@@ -93,3 +93,10 @@ class NetworkSpec(Spec):
     # Private subnet CIDRs by AZ ID, instead of carving them from vpcCidr.
     private_subnet_cidrs: dict[AzId, AwsCidr] = {}
     existing: ExistingNetwork | None = None
+
+
+def network_azs(network: NetworkSpec) -> list[str]:
+    """The AZ IDs the stack's nodes and pods may use."""
+    if network.existing is not None:
+        return list(network.existing.private_subnet_ids)
+    return network.availability_zone_ids

@@ -1,4 +1,4 @@
-"""What one GPU of each DPD instance type computes and moves, per second.
+"""What one GPU of each instance type computes and moves, per second.
 
 Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
 - H100 SXM: NVIDIA H100 Tensor Core GPU datasheet: BF16 1,979 TFLOPS and FP8 3,958 TFLOPS with
@@ -13,16 +13,14 @@ Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
   at 1.8 TB/s.
 - NVLink figures are both directions; one direction, what an all-reduce or all-to-all moves
   out of a GPU, is half.
-- EFA: AWS gives p5, p5e, p5en and p6-b200 3,200 Gbps per instance and p6-b300 6,400 Gbps (EC2
-  accelerated computing instance specifications), so 50 and 100 GB/s per GPU.
-HBM capacity is what CUDA sees (`components.cluster.instance_types`), not the marketing figure.
+HBM capacity (what CUDA sees), GPUs and EFA per instance: `components.cluster.instance_types`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.performance.scenario import ScenarioError
 
 TERA = 1e12
@@ -67,7 +65,7 @@ class Machine:
 
 
 def machine(instance_type: str) -> Machine:
-    instance = DPD_INSTANCE_TYPES[instance_type]
+    instance = GPU_INSTANCE_TYPES[instance_type]
     if instance.gpu not in GPUS:
         raise ScenarioError(
             f"scenario.instanceType: the performance model has no figures for the "

@@ -44,13 +44,9 @@ PRECISION_ALIASES = {
     "awq": "fp4",
     "gptq": "fp4",
 }
-# Instance types by the GPU they carry, for scenarios that name the GPU.
-GPU_INSTANCE_TYPES = {
-    "h100": "ml.p5.48xlarge",
-    "h200": "ml.p5en.48xlarge",
-    "b200": "ml.p6-b200.48xlarge",
-    "b300": "ml.p6-b300.48xlarge",
-}
+# For scenarios that name the GPU: its newest instance type, the table's last row with it
+# (ml.p5en.48xlarge for H200).
+INSTANCE_TYPE_BY_GPU = {t.gpu.lower(): name for name, t in DPD_INSTANCE_TYPES.items()}
 # Weights' bytes per parameter: FP4 formats carry a scale per block (NVFP4: one FP8 scale per
 # 16 values, 4.5 bits; MXFP4: one 8-bit scale per 32, 4.25 bits).
 PRECISION_WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 4.5 / 8}
@@ -184,7 +180,7 @@ class Scenario(Spec):
     @classmethod
     def _dpd_instance_type(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.startswith("ml."):
-            value = GPU_INSTANCE_TYPES.get(value.lower(), f"ml.{value}")
+            value = INSTANCE_TYPE_BY_GPU.get(value.lower(), f"ml.{value}")
         if not isinstance(value, str) or value not in DPD_INSTANCE_TYPES:
             raise ValueError(f"must be one of {', '.join(DPD_INSTANCE_TYPES)}")
         return value

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.pricing.prices import PRICES, PriceTable
 
 SECONDS_PER_HOUR = 3600
@@ -11,7 +11,7 @@ SECONDS_PER_HOUR = 3600
 def gpus_hourly(
     instance_type: str, gpus: int, region: str, prices: PriceTable = PRICES
 ) -> float | None:
-    """USD an hour for `gpus` GPUs of a DPD instance type: their share of the node price.
+    """USD an hour for `gpus` GPUs of an instance type: their share of the node price.
 
     None when the table has no price for the type in the region; on an EC2 rate, a lower
     bound (the price's `lower_bound`).
@@ -19,7 +19,7 @@ def gpus_hourly(
     price = prices.price(instance_type, region)
     if price is None:
         return None
-    return gpus * price.usd_per_hour / DPD_INSTANCE_TYPES[instance_type].gpus
+    return gpus * price.usd_per_hour / GPU_INSTANCE_TYPES[instance_type].gpus
 
 
 def cost_per_million_output_tokens(hourly_usd: float, output_tokens_per_second: float) -> float:

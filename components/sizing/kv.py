@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES, DpdInstanceType
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GpuInstanceType
 from components.core.units import GIB
 from components.endpoint.spec import DpdEndpointSpec
 from components.model.architecture import ModelArchitecture
@@ -113,7 +113,7 @@ class HbmBudget:
 def decoder_hbm(
     model: ModelArchitecture,
     tensor_parallel_size: int,
-    instance: DpdInstanceType,
+    instance: GpuInstanceType,
     gpu_memory_utilization: float,
     pd_buffer_bytes: int,
 ) -> HbmBudget:
@@ -151,7 +151,7 @@ class Transfer:
 class EndpointSizing:
     name: str
     architecture: ModelArchitecture
-    instance: DpdInstanceType
+    instance: GpuInstanceType
     tensor_parallel_size: int
     kv_bytes_per_token_per_rank: int
     pd_buffer_bytes: int

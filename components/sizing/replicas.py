@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from components.endpoint.autoscaling import Role, metric_of
-from components.endpoint.spec import DpdEndpointSpec, RoleSpec
+from components.endpoint.roles import RoleSpec
+from components.endpoint.spec import DpdEndpointSpec
 
 
 @dataclass(frozen=True)

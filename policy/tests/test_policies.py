@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from policy.policies import (
     ADDON,
     BUCKET,
@@ -33,9 +34,7 @@ from policy.tests.stack import (
     without,
 )
 
-DPD_TYPES = (
-    "ml.p5.48xlarge, ml.p5e.48xlarge, ml.p5en.48xlarge, ml.p6-b200.48xlarge, ml.p6-b300.48xlarge"
-)
+DPD_TYPES = ", ".join(DPD_INSTANCE_TYPES)
 
 
 @pytest.mark.parametrize("preview", [False, True], ids=["up", "preview"])

@@ -7,6 +7,7 @@ import typing
 
 from pydantic import BaseModel
 
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from infra.paths import ROOT
 from infra.stack_settings import StackSettings
 
@@ -42,3 +43,13 @@ def test_every_settings_key_is_in_the_configuration_reference():
     documented = {word for span in spans for word in re.findall(r"[A-Za-z][A-Za-z0-9]*", span)}
     missing = sorted(k for k in settings_keys() if k.rsplit(".", 1)[-1] not in documented)
     assert not missing, f"add these keys to docs/configuration.md: {missing}"
+
+
+def test_the_endpoint_instance_type_row_names_every_dpd_instance_type():
+    (row,) = [
+        line for line in REFERENCE.read_text().splitlines() if line.startswith("| `instanceType` |")
+    ]
+    assert re.findall(r"`(ml\.[^`]+)`", row) == list(DPD_INSTANCE_TYPES), (
+        "the endpoint instanceType row of docs/configuration.md must name, in order: "
+        + ", ".join(DPD_INSTANCE_TYPES)
+    )

@@ -180,3 +180,37 @@ def test_a_quota_refusal_exits_render_with_2_before_any_resource(tmp_path, capsy
     assert line.startswith(f"{GROUPS}[0].instanceCount: the groups on ml.p5.48xlarge (p5-dpd)")
     assert "Traceback" not in line
     assert not out.exists()
+
+
+def on_existing_cluster_in(zone: str) -> dict:
+    config = existing_cluster_config()
+    config["hyperpod-dpd:endpoints"][0]["topologySpec"] = {"availabilityZone": zone}
+    return config
+
+
+TOPOLOGY_AZ = "hyperpod-dpd:endpoints[0].topologySpec.availabilityZone"
+
+
+@pytest.mark.parametrize("zone", ["usw2-az3", "us-west-2c"])
+def test_an_existing_cluster_endpoint_in_an_az_without_its_nodes_is_refused(zone):
+    # The mocked cluster's groups sit in subnets of usw2-az1 and usw2-az2.
+    problem = problem_for(TOPOLOGY_AZ, problems(on_existing_cluster_in(zone)))
+    assert problem == (
+        f"{TOPOLOGY_AZ}: {zone!r} holds no node of the existing HyperPod cluster; name one of "
+        "us-west-2a (usw2-az1), us-west-2b (usw2-az2)"
+    )
+
+
+@pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2a"])
+def test_an_existing_cluster_endpoint_in_an_az_of_its_nodes_renders(zone):
+    assert render(on_existing_cluster_in(zone)).resources
+
+
+def test_without_the_groups_subnets_an_existing_cluster_endpoint_needs_an_az_of_the_account(
+    monkeypatch,
+):
+    # Groups on the cluster's own VpcConfig: DescribeCluster doesn't give CloudFormation it.
+    account(monkeypatch, hyperpod_subnet_zones=())
+    assert render(on_existing_cluster_in("usw2-az5")).resources
+    problem = problem_for(TOPOLOGY_AZ, problems(on_existing_cluster_in("usw2-az9")))
+    assert problem.startswith(f"{TOPOLOGY_AZ}: 'usw2-az9' is not an AZ of this account; name one")

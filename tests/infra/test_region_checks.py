@@ -136,3 +136,19 @@ def test_a_custom_certificate_of_the_stack_reaches_the_manifest():
     endpoint["tlsConfig"] = {"customCertificateConfig": certificate}
     (config,) = endpoint_configs(render(with_endpoints(endpoint)))
     assert config["spec"]["tlsConfig"] == {"customCertificateConfig": certificate}
+
+
+@pytest.mark.parametrize(
+    ("arn", "says"),
+    [
+        (f"arn:aws:aps:us-east-1:{ACCOUNT_ID}:workspace/ws-0a1b", "is in region us-east-1"),
+        ("arn:aws:aps:us-west-2:210987654321:workspace/ws-0a1b", "is in account 210987654321"),
+    ],
+)
+def test_a_prometheus_workspace_of_another_region_or_account_is_refused(arn, says):
+    # Held like every other ARN the stack names: the stack grants its roles that workspace
+    # and signs its queries for the stack's region.
+    config = dev_config()
+    config["hyperpod-dpd:observability"] = {"enabled": True, "prometheusWorkspaceArn": arn}
+    key = "hyperpod-dpd:observability.prometheusWorkspaceArn"
+    assert says in problem_for(key, problems(config))

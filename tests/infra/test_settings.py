@@ -2,10 +2,13 @@
 
 from typing import Any
 
+import pulumi
 import pytest
 
 from components.endpoint.manifest import build_manifest
 from infra import settings
+from infra.config_errors import ConfigError
+from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
 from tests.support import (
     dev_config,
     dev_endpoint,
@@ -16,6 +19,7 @@ from tests.support import (
     render,
     with_endpoints,
 )
+from tools.render.stack_config import to_stack_config
 
 KEY = "hyperpod-dpd:endpoints[0]"
 
@@ -156,8 +160,13 @@ def test_the_cli_names_encrypted_keys_in_the_environment(monkeypatch):
     source = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
     endpoint = {**dev_endpoint(), "modelSource": source}
     config = with_endpoints(endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": "decrypted"})
+    # As the language host runs the program: the stack's values set, no secret keys among them.
+    pulumi.runtime.set_all_config(to_stack_config(config).values, [])
     monkeypatch.setenv("PULUMI_CONFIG_SECRET_KEYS", '["hyperpod-dpd:hfToken"]')
-    assert render(config).resources
+    assert settings.check_config().stack.endpoints[0].model_source.hugging_face is not None
+    monkeypatch.delenv("PULUMI_CONFIG_SECRET_KEYS")
+    with pytest.raises(ConfigError, match="hfToken is plain text in the stack file"):
+        settings.check_config()
 
 
 def test_spec_overrides_are_checked_against_the_crd_schema():
@@ -341,3 +350,82 @@ def test_architecture_and_workload_stay_out_of_the_manifest():
     assert endpoint_configs(render(with_endpoints(described))) == endpoint_configs(
         render(dev_config())
     )
+
+
+def test_a_namespace_differing_only_in_case_is_named_as_misspelt():
+    config = dev_config()
+    config["Hyperpod-DPD:observability"] = {"enabled": False}
+    assert (
+        "Hyperpod-DPD:observability: is in namespace Hyperpod-DPD, which this program never "
+        "reads; did you mean hyperpod-dpd:observability?"
+    ) in problems(config)
+
+
+def test_the_region_is_required():
+    config = dev_config()
+    del config["aws:region"]
+    assert problems(config) == [
+        "aws:region: is required, e.g. `pulumi config set aws:region us-west-2`"
+    ]
+
+
+# Through the command line: one line naming the key, no traceback, nothing written (issue 21,
+# sections 5 and 6).
+CLI_REFUSED = {
+    **{
+        f"tokenConfigKey {key}": (
+            hugging_face(key),
+            f"{EP}.modelSource.huggingFace.tokenConfigKey: {key!r} names a namespace, but the "
+            "token is always read from this project's (hyperpod-dpd:<name>); give a name alone, "
+            "e.g. hfToken, set with `pulumi config set --secret hfToken <token>`",
+        )
+        for key in ("aws:region", "hyperpod-dpd:hfToken")
+    },
+    "tokenConfigKey naming a setting": (
+        hugging_face("network"),
+        f"{EP}.modelSource.huggingFace.tokenConfigKey: 'network' is one of this program's own "
+        "settings (endpoints, network, cluster, buckets, operator, observability); name a key of "
+        "its own for the token, e.g. hfToken",
+    ),
+    "tokenConfigKey naming a plain-text key": (
+        hugging_face("hfToken", **{"hyperpod-dpd:hfToken": "hf_abc"}),
+        f"{EP}.modelSource.huggingFace.tokenConfigKey: hyperpod-dpd:hfToken is plain text in the "
+        "stack file, where anyone who reads the repository reads the token; encrypt it with "
+        "`pulumi config set --secret hfToken <token>`",
+    ),
+    "a setting encrypted whole": (
+        setting("hyperpod-dpd:endpoints", {"secure": "AAABAJfa"}),
+        "hyperpod-dpd:endpoints: is encrypted (`secure:`), whole or in part; settings are plain "
+        "text, and the one secret this program reads is a Hugging Face token under a key of its "
+        "own, named by modelSource.huggingFace.tokenConfigKey",
+    ),
+    "a secret inside a setting": (
+        env("NCCL_DEBUG", {"secure": "AAABAJfa"}),
+        "hyperpod-dpd:endpoints: is encrypted (`secure:`), whole or in part; settings are plain "
+        "text, and the one secret this program reads is a Hugging Face token under a key of its "
+        "own, named by modelSource.huggingFace.tokenConfigKey",
+    ),
+    "text where a setting's mapping goes": (
+        setting("hyperpod-dpd:network", "10.0.0.0/16"),
+        "hyperpod-dpd:network: is text; this setting is a YAML mapping",
+    ),
+    "a setting left empty, which the CLI passes as empty text": (
+        setting("hyperpod-dpd:network", ""),
+        "hyperpod-dpd:network: is required unless cluster.existing names a cluster",
+    ),
+    "a setting under a misspelt namespace, which Pulumi hands to no program": (
+        setting("hyperpod_dpd:observability", {"enabled": True}),
+        "hyperpod_dpd:observability: is in namespace hyperpod_dpd, which this program never "
+        "reads; did you mean hyperpod-dpd:observability?",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_refusal_through_the_command_line_is_one_line(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+def test_an_unrelated_namespaces_key_renders(tmp_path):
+    assert cli_renders(tmp_path, setting("other:key", "value"))

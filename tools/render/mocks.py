@@ -47,6 +47,8 @@ class AccountAnswers:
     eks_version: str = "1.33"
     eks_support_type: str = "EXTENDED"
     hyperpod_status: str = "InService"
+    # The AZs (by number, az1 = 1) of an existing HyperPod cluster's subnets.
+    hyperpod_subnet_zones: tuple[int, ...] = (1, 2)
     inference_addon_version: str = DEFAULT_ADDON_VERSION
     # The newest observability add-on EKS offers for the cluster's Kubernetes version.
     newest_observability_addon: str = DEFAULT_OBSERVABILITY_ADDON
@@ -542,8 +544,26 @@ def _addon_version(m: CloudMocks, args: dict) -> dict:
     }
 
 
+def _subnet_id(zone: str) -> str:
+    return f"subnet-{_hex(zone, length=17)}"
+
+
 def _hyperpod_cluster_lookup(m: CloudMocks, args: dict) -> dict:
-    return {"clusterArn": args["clusterArn"], "clusterStatus": m.answers.hyperpod_status}
+    zones = list(m.zones())
+    subnets = [_subnet_id(zones[n - 1]) for n in m.answers.hyperpod_subnet_zones]
+    return {
+        "clusterArn": args["clusterArn"],
+        "clusterStatus": m.answers.hyperpod_status,
+        "instanceGroups": [
+            {"instanceGroupName": f"group-{i}", "overrideVpcConfig": {"subnets": [subnet]}}
+            for i, subnet in enumerate(subnets)
+        ],
+    }
+
+
+def _subnet(m: CloudMocks, args: dict) -> dict:
+    zone = next(z for z in m.zones() if _subnet_id(z) == args["id"])
+    return {"id": args["id"], "availabilityZoneId": zone, "availabilityZone": m.az_name(zone)}
 
 
 INVOKES = {
@@ -559,4 +579,5 @@ INVOKES = {
     "aws:eks/getAddon:getAddon": _eks_addon_lookup,
     "aws:eks/getAddonVersion:getAddonVersion": _addon_version,
     "aws-native:sagemaker:getCluster": _hyperpod_cluster_lookup,
+    "aws:ec2/getSubnet:getSubnet": _subnet,
 }

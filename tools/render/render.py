@@ -8,7 +8,9 @@ come `resources.json`, the Kubernetes manifests, and the summary.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,15 +185,34 @@ class _WarningCollector(logging.Handler):
         self.messages.append(record.getMessage())
 
 
+@contextmanager
+def _without_shell_config() -> Iterator[None]:
+    """The shell's PULUMI_CONFIG* variables hidden: Pulumi's SDK reads them as stack config
+    (runtime/config.py), so a leftover export would change what the stack file says."""
+    hidden = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PULUMI_CONFIG")}
+    try:
+        yield
+    finally:
+        os.environ.update(hidden)
+
+
 def run_program(
     stack: str,
     config: StackConfig,
     program: Callable[[], None],
     account_id: str | None = None,
 ) -> RenderResult:
-    """Run `program` as the stack `stack` would, with mocks in place of the engine, answering
-    as the AWS account `account_id` (None: the mocks' own, 123456789012)."""
-    mocks = CloudMocks(config.values.get("aws:region", ""), account_id or ACCOUNT_ID)
+    """Run `program` as the stack `stack` would, with mocks in place of the engine and only the
+    stack file's config, answering as the AWS account `account_id` (None: the mocks' own,
+    123456789012)."""
+    with _without_shell_config():
+        return _run(stack, config, program, account_id or ACCOUNT_ID)
+
+
+def _run(
+    stack: str, config: StackConfig, program: Callable[[], None], account_id: str
+) -> RenderResult:
+    mocks = CloudMocks(config.values.get("aws:region", ""), account_id)
     monitor = RecordingMonitor(mocks)
     collector = _WarningCollector()
     logger = logging.getLogger(f"{PROJECT}.render")

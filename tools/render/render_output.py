@@ -2,8 +2,10 @@
 
 Each render leaves a marker file listing the files it wrote. A later render into the same
 directory removes exactly those, and nothing else: a directory holding anything without such
-a marker is refused. The new files are written into a scratch directory beside it first and
-moved in once all are written, so a render that fails leaves no partial output.
+a marker is refused. The new files are written into a scratch directory beside it (never inside
+it) and renamed into place once all are written; only then is what is old removed. So a render
+that fails leaves no partial output, and one stopped by Ctrl-C or SIGTERM leaves the earlier
+render or the new one, each whole: the signals wait while the files move.
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 MARKER = ".hyperpod-dpd-render"
@@ -48,9 +53,10 @@ def earlier_render(folder: Path) -> list[Path] | None:
 
 
 def out_problem(out: Path) -> str | None:
-    """Why a render cannot be written to `out`, if it cannot."""
+    """Why a render cannot be written to `out`, if it cannot. The path is judged as the writer
+    will use it, resolved: `new/..` is the folder it names, not a folder still to be made."""
     try:
-        return _out_problem(out)
+        return _out_problem(out.resolve())
     except OSError as failed:
         # A name too long for the filesystem, a symbolic link loop.
         return f"--out: {out} cannot be used: {failed.strerror or failed}"
@@ -76,8 +82,11 @@ def _out_problem(out: Path) -> str | None:
     return None
 
 
-def _remove_earlier(folder: Path) -> None:
-    for path in earlier_render(folder) or []:
+def _remove(folder: Path, relatives: list[str]) -> None:
+    for relative in relatives:
+        path = _inside(folder, relative)
+        if path is None:
+            continue
         path.unlink()
         # Folders the render made (manifests/) go once empty; a user's file keeps them.
         for parent in path.parents:
@@ -86,26 +95,54 @@ def _remove_earlier(folder: Path) -> None:
             parent.rmdir()
 
 
+def _write_marker(folder: Path, files: list[str], scratch: Path) -> None:
+    staged = scratch / f"{MARKER}.next"
+    staged.write_text(json.dumps({"files": sorted(files)}, indent=2) + "\n")
+    os.replace(staged, folder / MARKER)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends, so the files it moves move together."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+
+
+def _move_in(scratch: Path, target: Path, files: list[str]) -> None:
+    """Rename each new file over its old self, then drop what only the old render had. The
+    marker lists both sets until the old ones are gone, so no file is ever left unlisted."""
+    earlier = [path.relative_to(target).as_posix() for path in earlier_render(target) or []]
+    old = [relative for relative in earlier if relative not in files]
+    _write_marker(target, [*files, *old], scratch)
+    for relative in files:
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(scratch / relative, destination)
+    _remove(target, old)
+    _write_marker(target, files, scratch)
+
+
 def replace_render(out: Path, files: dict[str, str]) -> None:
     """Write `files` (relative path -> text) as the render in `out`, in place of an earlier
     one. Call out_problem first. OSError if the filesystem refuses."""
     target = out.resolve()
-    scratch_parent = _nearest_existing(target)
+    scratch_parent = _nearest_existing(target.parent)
     scratch = Path(tempfile.mkdtemp(prefix=".hyperpod-dpd-render-", dir=scratch_parent))
     try:
         for relative, text in files.items():
             path = scratch / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-        (scratch / MARKER).write_text(json.dumps({"files": sorted(files)}, indent=2) + "\n")
-        if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            scratch.rename(target)
-            return
-        _remove_earlier(target)
-        for relative in [*files, MARKER]:
-            destination = target / relative
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(scratch / relative, destination)
+        with _signals_held():
+            if target.exists():
+                _move_in(scratch, target, list(files))
+            else:
+                _write_marker(scratch, list(files), scratch)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                scratch.rename(target)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

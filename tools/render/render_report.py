@@ -9,8 +9,13 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
-from components.endpoint.generation import stable_address
-from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND, ROUTER_PORT, router_url
+from components.endpoint.manifest import (
+    API_VERSION,
+    ENDPOINT_LABEL,
+    KIND,
+    router_url,
+    stable_router_url,
+)
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from tools.render import yaml_io
@@ -102,7 +107,7 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
         f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
         f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
-        f"    address http://{stable_address(name, namespace)}:{ROUTER_PORT}, the router "
+        f"    address {stable_router_url(name, namespace)}, the router "
         f"{router_url(meta['name'], namespace)}",
     ]
 

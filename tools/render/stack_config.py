@@ -120,7 +120,7 @@ def _parsed(path: Path) -> Any:
             f"{where}: is not valid YAML: {broken.problem or broken.context}"
         ) from None
     except yaml.YAMLError as broken:
-        raise StackFileError(f"{path}: is not valid YAML: {broken}") from None
+        raise StackFileError(f"{path}: is not valid YAML: {str(broken).splitlines()[0]}") from None
 
 
 def _kind(value: Any) -> str:

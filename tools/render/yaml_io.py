@@ -2,19 +2,17 @@
 
 libyaml parses and emits the same documents as PyYAML's pure-Python code, several times
 faster; a render reads every endpoint of the stack file and writes every manifest, so this is
-most of what YAML costs it. Only the safe loader and dumper are used: plain data, no tags.
+most of what YAML costs it. Only the safe loader and dumper are used.
 
-A stack file is read the way the Pulumi CLI reads it (go-yaml v3 decoding into Go values,
-then JSON; pulumi/pulumi `sdk/go/common/resource/config/value.go`), not the way PyYAML would:
-- scalars resolve as go-yaml v3 resolves them, so `yes`, `on` and `no` stay text, as they do
-  for Pulumi, and mapping keys are the text written (`1:` is the key "1", as Pulumi's `%v`
-  gives it);
-- what JSON cannot hold, or Pulumi would rewrite, is refused with its place: `.nan`, `.inf`,
-  unquoted dates (Pulumi passes them on as Go timestamps, `2026-12-01 00:00:00 +0000 UTC`),
-  `!!binary`, `!!set` and other tags, a null or a list as a key, a key written twice (go-yaml
-  refuses that too);
-- nesting deeper than MAX_DEPTH and documents that aliases expand past MAX_VALUES are
-  refused before they exhaust the stack or memory (an "alias bomb" grows exponentially).
+PyYAML alone would read a stack file as YAML 1.1, not as the Pulumi CLI does (go-yaml v3 into
+Go values, then JSON; pulumi/pulumi `sdk/go/common/resource/config/object.go`), and the render
+would then accept what `pulumi preview` refuses, or hand the program other values:
+- scalars resolve as go-yaml v3 resolves them, so `yes`, `on` and `no` stay text, and mapping
+  keys are the text written (`1:` is the key "1", as Pulumi's `%v` gives it);
+- refused with their place: `.nan` and `.inf` (JSON cannot hold them), unquoted dates (Pulumi
+  passes them on rewritten, `2026-12-01 00:00:00 +0000 UTC`), tags, a null or a list as a key,
+  and a key written twice, nesting past MAX_DEPTH and aliases expanding past MAX_VALUES (go-yaml
+  refuses these three too: "already defined", "exceeded max depth", "excessive aliasing").
 """
 
 from __future__ import annotations
@@ -24,13 +22,7 @@ import re
 from typing import Any
 
 import yaml
-from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-from yaml.parser import Parser
-from yaml.reader import Reader
-from yaml.resolver import BaseResolver
-from yaml.scanner import Scanner
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -43,12 +35,19 @@ MAX_VALUES = 100_000
 _TAG = "tag:yaml.org,2002:"
 
 
-class _CoreResolver(BaseResolver):
-    """Plain scalars resolved as go-yaml v3 resolves them: YAML 1.2's core schema
-    (yaml.org/spec/1.2.2, 10.3.2) with underscores and 0b in numbers, and timestamps; no YAML 1.1
-    booleans (yes, on) or sexagesimals."""
+class _ConfigLoader(yaml.SafeLoader):
+    """PyYAML's own parser, whose error messages are the ones users see. Plain scalars resolve
+    as go-yaml v3 resolves them: YAML 1.2's core schema (yaml.org/spec/1.2.2, 10.3.2) with
+    underscores and 0b in numbers, and timestamps; no YAML 1.1 booleans (yes, on) or
+    sexagesimals."""
 
     yaml_implicit_resolvers: dict = {}
+
+
+class _FastConfigLoader(getattr(yaml, "CSafeLoader", _ConfigLoader)):
+    """libyaml's parser when PyYAML has it, resolving by the same table."""
+
+    yaml_implicit_resolvers = _ConfigLoader.yaml_implicit_resolvers
 
 
 # PyYAML's own pattern for YAML timestamps (dates, and dates with a time).
@@ -76,7 +75,7 @@ for _tag, _pattern, _first in (
     ("null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]),
     ("merge", re.compile(r"^(?:<<)$"), "<"),
 ):
-    _CoreResolver.add_implicit_resolver(f"{_TAG}{_tag}", _pattern, list(_first))
+    _ConfigLoader.add_implicit_resolver(f"{_TAG}{_tag}", _pattern, list(_first))
 
 
 def _go_number(text: str) -> int | float:
@@ -93,27 +92,6 @@ def _go_number(text: str) -> int | float:
     except ValueError:
         return float(plain)
     return number if -(2**63) <= number < 2**64 else float(plain)
-
-
-class _ConfigLoader(Reader, Scanner, Parser, Composer, SafeConstructor, _CoreResolver):
-    """PyYAML's own parser, whose error messages are the ones users see."""
-
-    def __init__(self, stream: str) -> None:
-        Reader.__init__(self, stream)
-        Scanner.__init__(self)
-        Parser.__init__(self)
-        Composer.__init__(self)
-        SafeConstructor.__init__(self)
-        _CoreResolver.__init__(self)
-
-
-if yaml.__with_libyaml__:
-
-    class _FastConfigLoader(yaml.cyaml.CParser, SafeConstructor, _CoreResolver):
-        pass
-
-else:  # pragma: no cover - PyYAML built without libyaml
-    _FastConfigLoader = _ConfigLoader
 
 
 class DocumentError(ValueError):
@@ -143,11 +121,7 @@ def _check_depth(text: str, loader: type) -> None:
 
 def _composed(text: str, loader_class: type) -> Node | None:
     _check_depth(text, loader_class)
-    loader = loader_class(text)
-    try:
-        return loader.get_single_node()
-    finally:
-        loader.dispose()
+    return yaml.compose(text, Loader=loader_class)
 
 
 def _compose(text: str) -> Node | None:

@@ -7,6 +7,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from components.performance.measured import Calibration, corrected
 from components.performance.predict import Prediction, predict
 from components.pricing.cost import usd
 from components.pricing.prices import at_least
@@ -41,7 +42,26 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
             **suggestion.prediction.to_json(),
         },
         "recommended": ep.recommended.to_json() if ep.recommended else None,
+        "calibration": _calibration_document(ep.calibration),
     }
+
+
+def _calibration_document(calibration: Calibration | None) -> dict[str, Any] | None:
+    if calibration is None:
+        return None
+    factors = (("ttftFactor", calibration.ttft_factor), ("tpotFactor", calibration.tpot_factor))
+    return {
+        "runs": calibration.runs,
+        "latest": calibration.latest,
+        **{key: None if value is None else round(value, 3) for key, value in factors},
+    }
+
+
+def calibration_line(ep: EndpointPrediction) -> str | None:
+    """`calibrated on 2 runs, 2026-12-05: TTFT x1.31, TPOT x0.92 of the model's figures`."""
+    if ep.calibration is None:
+        return None
+    return f"{ep.calibration.label()}: {ep.calibration.factors_text()}"
 
 
 def _figures(prediction: Prediction) -> str:
@@ -86,6 +106,8 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     if ep.at_maxima is not None:
         lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima)}")
     lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
+    if calibrated := calibration_line(ep):
+        lines.append(f"  {calibrated}")
     if ep.suggestion is not None:
         found = ep.suggestion.prediction
         lines.append(f"  would meet it       {layout(found)}: {_figures(found)}")
@@ -159,7 +181,8 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
 def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
     """The judged layout's latency at each rate of the sweep around the workload's."""
     rates = [ep.load * factor for factor in SWEEP]
-    points = [predict(at_rate(ep.judged_scenario, rate)) for rate in rates]
+    scenarios = [at_rate(ep.judged_scenario, rate) for rate in rates]
+    points = [corrected(predict(s), s, ep.calibration) for s in scenarios]
     return LatencyCurve(
         endpoint=name,
         requests_per_second=rates,
@@ -180,6 +203,14 @@ def predictions_markdown(
     if not table:
         return []
     lines = ["**Predicted latency** (an estimate from the performance model):", "", *table]
+    calibrated = [
+        f"{name}: {line}"
+        for name, ep in zip(names, eps, strict=True)
+        if ep is not None and (line := calibration_line(ep))
+    ]
+    if calibrated:
+        lines += ["", "Corrected by measured runs (`python -m infra bench results --record`):"]
+        lines += [f"- {line}" for line in calibrated]
     if any(ep is not None and _lower_bound(ep) for ep in eps):
         lines += ["", EC2_FOOTNOTE]
     for name, ep in zip(names, eps, strict=True):

@@ -4,6 +4,17 @@ import pytest
 
 from components.cluster.instance_groups import check_instance_groups, instance_group_args
 from components.cluster.spec import InstanceGroupSpec
+from tests.stack_changes import (
+    GPU_GROUP,
+    GROUPS,
+    SYSTEM_GROUP,
+    changed,
+    dev_with,
+    p5_group,
+    refusal,
+)
+from tests.stack_changes import SYSTEM as SYSTEM_CONFIG
+from tests.support import endpoint_configs, problem_for, problems, render
 
 
 def group(**changes: Any) -> InstanceGroupSpec:
@@ -96,3 +107,43 @@ def test_storage_lifecycle_threads_plan_labels_and_taints():
         "labels": {"pool": "dpd"},
         "taints": [{"key": "nvidia.com/gpu", "effect": "NoSchedule"}],
     }
+
+
+# Through the whole program, naming the full key.
+
+
+def test_a_gpu_group_outside_the_dpd_types_is_refused():
+    found = problems(
+        changed(
+            groups=[p5_group(), p5_group(name="g5", instanceType="ml.g5.48xlarge"), SYSTEM_CONFIG]
+        )
+    )
+    assert "'ml.g5.48xlarge' is not allowed; GPU groups run DPD" in problem_for(
+        f"{GROUPS}[1].instanceType", found
+    )
+
+
+def test_a_stack_without_a_system_group_is_refused():
+    assert "has no CPU system group" in problem_for(GROUPS, problems(changed(groups=[p5_group()])))
+
+
+def test_a_too_small_system_group_is_refused():
+    small = {**SYSTEM_CONFIG, "instanceType": "ml.c5.2xlarge"}
+    found = problems(changed(groups=[p5_group(), small]))
+    assert "too small for the system group" in problem_for(f"{GROUPS}[1].instanceType", found)
+
+
+def test_every_group_tainted_leaves_the_operator_no_node():
+    changes = {
+        f"{GPU_GROUP}.taints": [
+            {"key": "gpu", "effect": "PreferNoSchedule"},
+            {"key": "x", "value": "y", "effect": "NoExecute"},
+        ],
+        f"{SYSTEM_GROUP}.taints": [{"key": "system", "effect": "NoExecute"}],
+    }
+    assert "have no node to run on" in refusal(changes, f"{SYSTEM_GROUP}.taints[0]")
+
+
+def test_a_system_group_tainted_for_critical_add_ons_renders():
+    changes = {f"{SYSTEM_GROUP}.taints": [{"key": "CriticalAddonsOnly", "effect": "NoSchedule"}]}
+    assert endpoint_configs(render(dev_with(changes)))

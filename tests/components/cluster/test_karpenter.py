@@ -6,8 +6,10 @@ import pytest
 
 from components.cluster.karpenter import node_class, node_pool
 from components.cluster.spec import InstanceGroupSpec
+from tests.stack_changes import GPU_GROUP, dev_with, refusal
 from tests.support import (
     dev_config,
+    endpoint_configs,
     existing_cluster_config,
     one,
     problem_for,
@@ -132,3 +134,17 @@ def test_node_autoscaling_of_an_existing_cluster_is_refused():
     config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
     found = problem_for("hyperpod-dpd:cluster.autoscaling.enabled", problems(config))
     assert "does not manage with cluster.existing" in found
+
+
+def test_a_group_name_kubernetes_refuses_as_a_node_pool_name_is_refused():
+    changes = {"cluster.autoscaling": {"enabled": True}, f"{GPU_GROUP}.name": "P5-DPD"}
+    assert "Karpenter NodePool" in refusal(changes, f"{GPU_GROUP}.name")
+
+
+def test_an_autoscaled_group_with_a_lowercase_name_renders():
+    changes = {
+        "cluster.autoscaling": {"enabled": True},
+        f"{GPU_GROUP}.instanceCount": 2,
+        f"{GPU_GROUP}.name": "p5-dpd-2",
+    }
+    assert endpoint_configs(render(dev_with(changes)))

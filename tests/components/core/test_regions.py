@@ -3,6 +3,7 @@
 import json
 import re
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.regions import (
     AZ_ID_PREFIXES,
     HYPERPOD_INSTANCE_TYPES,
@@ -26,6 +27,15 @@ def test_p5e_is_offered_nowhere_and_p6_b300_in_four_regions():
         "us-east-1",
         "us-west-2",
     ]
+
+
+def test_every_gpu_instance_type_but_p5e_is_offered_in_some_region():
+    nowhere = [n for n in GPU_INSTANCE_TYPES if not regions_offering(n) and n != "ml.p5e.48xlarge"]
+    assert not nowhere, (
+        f"cfn-lint's data offers {nowhere} for HyperPod in no region, so every stack naming them "
+        "is refused: upgrade cfn-lint (requirements-dev.txt) and run scripts/derive_region_facts.py"
+        " components/core/hyperpod_regions.json"
+    )
 
 
 def test_every_hyperpod_region_has_an_az_id_prefix_built_the_documented_way():

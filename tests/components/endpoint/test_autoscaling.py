@@ -8,7 +8,8 @@ from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscal
 from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from components.endpoint.spec import DpdEndpointSpec
-from tests.support import dev_endpoint
+from tests.stack_changes import EP, cli_refusal, dev_with, refusal, role
+from tests.support import dev_endpoint, endpoint_configs, render
 
 ADDRESS = "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1a2b3c4d-aaaa-bbbb-cccc-1234567890ab"
 
@@ -177,3 +178,80 @@ def test_a_running_target_at_or_above_max_num_seqs_is_never_reached():
         ("autoscaling-target-unreachable", "decode.autoscaling.target")
     ]
     assert codes({"maxReplicas": 2, "metric": "running", "target": 48}, max_num_seqs=64) == []
+
+
+# Through the whole program, naming the full key (issue 21, sections 1, 4 and 6).
+
+
+def test_a_query_prometheus_cannot_parse_is_refused():
+    changes = {
+        "endpoints[0].prefill.autoscaling": {
+            "minReplicas": 1,
+            "maxReplicas": 1,
+            "metric": "query",
+            "query": "sum(rate(x[5m])",
+            "target": 4,
+        }
+    }
+    problem = refusal(changes, "endpoints[0].prefill.autoscaling.query")
+    assert "not valid PromQL (unclosed left parenthesis)" in problem
+
+
+CLI_REFUSED = {
+    "an autoscaling query metric without its query": (
+        role(
+            "prefill",
+            autoscaling={"minReplicas": 1, "maxReplicas": 1, "metric": "query", "target": 10},
+        ),
+        f"{EP}.prefill.autoscaling.query: is required exactly when metric is `query` (the named "
+        "metrics waiting, running, concurrent write their own)",
+    ),
+    "a PromQL query long enough to overflow the parser's stack": (
+        role(
+            "prefill",
+            autoscaling={
+                "minReplicas": 1,
+                "maxReplicas": 1,
+                "metric": "query",
+                "query": "sum(up) + " * 6000 + "1",
+                "target": 10,
+            },
+        ),
+        f"{EP}.prefill.autoscaling.query: {('sum(up) + ' * 8)[:77] + '...'!r} is not valid PromQL "
+        "(60,001 characters, more than the 4,096 any autoscaling query needs), and KEDA would "
+        "pass it to Prometheus as written",
+    ),
+    "a workspace address with the trailing slash AMP's console shows": (
+        role(
+            "decode",
+            autoscaling={
+                "maxReplicas": 2,
+                "serverAddress": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+            },
+        ),
+        f"{EP}.decode.autoscaling.serverAddress: "
+        "'https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/' is not allowed; must "
+        "be an Amazon Managed Prometheus workspace address such as "
+        "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
+        "0123-456789abcdef, without a trailing '/'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_what_crashed_or_misled_is_one_line(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+def test_a_query_of_the_roles_own_series_renders():
+    changes = {
+        "endpoints[0].prefill.autoscaling": {
+            "minReplicas": 1,
+            "maxReplicas": 1,
+            "metric": "query",
+            "query": 'sum by (pod) (rate(vllm:prompt_tokens_total{namespace="default"}[2m]))',
+            "target": 4,
+        }
+    }
+    assert endpoint_configs(render(dev_with(changes)))

@@ -5,7 +5,12 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.generation import generation, generation_name, stable_service
+from components.endpoint.generation import (
+    check_sagemaker_name,
+    generation,
+    generation_name,
+    stable_service,
+)
 from components.endpoint.manifest import (
     build_manifest,
     endpoint_generation,
@@ -88,3 +93,12 @@ def test_the_stable_service_is_an_alias_of_the_generations_router():
         "externalName": "chat-g0a1b2-default-routing-service.x",
         "ports": [{"name": "http", "port": 443, "protocol": "TCP"}],
     }
+
+
+def test_an_endpoint_name_leaves_room_for_the_generation():
+    assert check_sagemaker_name("e" * 56) == []
+    (finding,) = check_sagemaker_name("e" * 57)
+    assert (finding.code, finding.field) == ("endpoint-name-length", "endpointName")
+    assert finding.message.endswith(
+        "adds -g<digest> (7 characters) to it, and SageMaker takes 63, so it may have 56"
+    )

@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.endpoint.guardrails import endpoint_violations
 from tests.components.endpoint.test_manifest import manifest
 
@@ -22,11 +23,11 @@ def test_the_manifest_the_program_builds_keeps_every_guardrail():
     assert endpoint_violations(dpd_spec()) == []
 
 
-def test_an_instance_type_without_dpd_is_refused_listing_the_five():
+def test_an_instance_type_without_dpd_is_refused_listing_those_with_it():
     spec = {**dpd_spec(), "instanceType": "ml.g5.48xlarge"}
     assert endpoint_violations(spec) == [
-        "instanceType: 'ml.g5.48xlarge' is not allowed; DPD runs only on ml.p5.48xlarge, "
-        "ml.p5e.48xlarge, ml.p5en.48xlarge, ml.p6-b200.48xlarge, ml.p6-b300.48xlarge"
+        "instanceType: 'ml.g5.48xlarge' is not allowed; DPD runs only on "
+        + ", ".join(DPD_INSTANCE_TYPES)
     ]
 
 

@@ -1,16 +1,23 @@
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from components.endpoint.manifest import (
+    DPD_FIELDS,
     build_manifest,
-    effective_args,
+    check_metrics_port,
+    check_overrides,
     environment,
-    override_collisions,
+    leaf_paths,
+    owned_field,
     router_url,
 )
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import effective_args
+from tests.stack_changes import dev_with, refusal
+from tests.support import dev_endpoint, endpoint_configs, render, with_endpoints
 
 MINIMAL = {
     "name": "chat",
@@ -215,14 +222,6 @@ def test_spec_overrides_add_fields_the_settings_do_not_write():
     assert built["spec"]["kubernetes"] == {"serviceAccountName": "llm"}
 
 
-def test_override_collisions_name_each_path_the_settings_already_write():
-    base = {"a": {"b": 1, "c": {"d": 2}}, "e": 3}
-    assert override_collisions(base, {"a": {"c": {"d": 9}, "x": 1}, "e": 4, "f": 5}) == [
-        "a.c.d",
-        "e",
-    ]
-
-
 def test_router_url_follows_the_operator_naming():
     assert router_url("dpd-test", "default") == (
         "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
@@ -295,3 +294,262 @@ def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
     built = manifest(tlsConfig={"customCertificateConfig": certificate})
     assert built["spec"]["tlsConfig"] == {"customCertificateConfig": certificate}
     assert schema_errors(built, "3.2") == []
+
+
+@pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
+def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks.py).
+    config = with_endpoints({**dev_endpoint(), "topologySpec": {"availabilityZone": zone}})
+    (endpoint,) = endpoint_configs(render(config))
+    assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
+        "sameAZ": True,
+        "availabilityZone": "us-west-2b",
+    }
+
+
+# The model's metrics are scraped from the port vLLM serves on.
+
+
+def test_a_metrics_port_other_than_the_worker_port_is_refused():
+    (finding,) = check_metrics_port(spec(metrics={"modelMetrics": {"port": 8080}}).metrics)
+    assert (finding.code, finding.level, finding.field) == (
+        "metrics-port",
+        "error",
+        "metrics.modelMetrics.port",
+    )
+
+
+def test_the_worker_port_as_metrics_port_passes():
+    metrics = spec(metrics={"modelMetrics": {"port": 8000, "path": "/metrics"}}).metrics
+    assert check_metrics_port(metrics) == []
+
+
+# The fields the settings own (DPD_FIELDS): specOverrides may add only what lies outside them.
+
+ROLE = {
+    "replicas": 2,
+    "gpus": 4,
+    "maxNumSeqs": 24,
+    "gpuMemoryUtilization": 0.7,
+    "args": ["--enforce-eager"],
+    "nodeSelector": {"tier": "a"},
+    "autoscaling": {
+        "minReplicas": 1,
+        "maxReplicas": 4,
+        "metric": "query",
+        "target": 8,
+        "query": "sum(vllm:num_requests_running)",
+        "metricType": "Value",
+        "serverAddress": "https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1",
+        "pollingInterval": 15,
+        "cooldownPeriod": 300,
+        "initialCooldownPeriod": 60,
+        "scaleUpStabilizationTime": 0,
+        "scaleDownStabilizationTime": 300,
+    },
+}
+# Every setting an endpoint has, set; one spec per model source.
+EVERY_OPTION = {
+    **MINIMAL,
+    "namespace": "serving",
+    "endpointName": "chat-endpoint",
+    "image": "lmcache/vllm-openai:v0.4.3",
+    "tensorParallelSize": 4,
+    "gpuMemoryUtilization": 0.8,
+    "prefill": ROLE,
+    "decode": ROLE,
+    "routingThreshold": 2048,
+    "routingStrategy": "kvaware",
+    "pdBufferSize": "16GiB",
+    "kvCache": {
+        "enableL1Cache": True,
+        "l2CacheBackend": "redis",
+        "l2CacheLocalUrl": "redis://cache:6379",
+    },
+    "healthCheckPath": "/health",
+    "invocationEndpoint": "v1/chat/completions",
+    "metrics": {
+        "enabled": True,
+        "metricsScrapeIntervalSeconds": 30,
+        "modelMetrics": {"path": "/metrics", "port": 8000},
+    },
+    "topologySpec": {"sameAZ": True, "availabilityZone": "usw2-az2", "placementGroup": "pg"},
+    "tlsConfig": {
+        "customCertificateConfig": {
+            "acmArn": "arn:aws:acm:us-east-2:123456789012:certificate/0a1b2c3d",
+            "domainName": "chat.example.com",
+        }
+    },
+    "tags": {"team": "ml"},
+    "environmentVariables": {"NCCL_DEBUG": "INFO"},
+    "workerArgs": ["--enable-prefix-caching"],
+    "workerResources": {"cpu": "96", "memory": "1024Gi"},
+    "specOverrides": {},
+    "architecture": "llama-3.3-70b",
+    "workload": {
+        "typicalInputTokens": 6000,
+        "outputTokens": 512,
+        "requestsPerSecond": 4,
+        "concurrency": 32,
+        "slo": {"ttftMs": 800, "tpotMs": 40},
+    },
+}
+SOURCES = [
+    {"s3": {"prefix": "llama", "bucket": "weights", "region": "us-east-2"}},
+    {
+        "fsx": {
+            "fileSystemId": "fs-0123456789abcdef0",
+            "dnsName": "fs-0123456789abcdef0.fsx.us-east-2.amazonaws.com",
+            "mountName": "abcd",
+            "path": "/models/llama",
+        }
+    },
+    {"huggingFace": {"modelId": "org/model", "commitSHA": "a" * 40, "tokenConfigKey": "hf"}},
+    {"huggingFace": {"modelId": "org/model", "tokenSecretRef": {"name": "hf", "key": "tok"}}},
+]
+EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES]
+
+
+def _unset(model: BaseModel, path: str = "") -> set[str]:
+    """The settings of `model` and of the models inside it that are left unset."""
+    found = {
+        f"{path}{name}" for name in type(model).model_fields if name not in model.model_fields_set
+    }
+    for name in model.model_fields_set:
+        value = getattr(model, name)
+        inner = value.values() if isinstance(value, dict) else [value]
+        for item in inner:
+            if isinstance(item, BaseModel):
+                found |= _unset(item, f"{path}{name}.")
+    return found
+
+
+def test_the_specs_below_set_every_setting_an_endpoint_has():
+    unset = set.intersection(*(_unset(endpoint) for endpoint in EVERY_SPEC))
+    assert unset == set(), (
+        f"set these in EVERY_OPTION or SOURCES, so the next test sees them: {unset}"
+    )
+
+
+@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=["s3", "fsx", "hf-key", "hf-secret"])
+def test_every_field_the_builder_writes_is_owned_by_a_setting(endpoint):
+    built = build_manifest(
+        endpoint,
+        model_bucket="weights",
+        region="us-east-2",
+        prometheus_address="https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1",
+        zone_name="us-east-2a",
+    )
+    unowned = [path for path in leaf_paths(built["spec"]) if owned_field(path) is None]
+    assert unowned == [], f"add these to DPD_FIELDS in components/endpoint/manifest.py: {unowned}"
+
+
+@pytest.mark.parametrize("field", DPD_FIELDS)
+def test_an_override_of_an_owned_field_is_refused_naming_it(field):
+    overrides: dict[str, Any] = {}
+    node = overrides
+    *parents, last = field.split(".")
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[last] = "anything"
+    (finding,) = check_overrides(spec(specOverrides=overrides))
+    assert (finding.level, finding.code, finding.field) == (
+        "error",
+        "override-of-typed-field",
+        f"specOverrides.{field}",
+    )
+
+
+def test_an_override_of_what_no_setting_describes_passes():
+    overrides = {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}
+    assert check_overrides(spec(specOverrides=overrides)) == []
+
+
+# Through the whole program, naming the full key (issue 21 section 2, issue 29 section 4).
+REFUSED = [
+    (
+        {"endpoints[0].specOverrides": {"pdSpec": {"topologySpec": {"sameAZ": False}}}},
+        "endpoints[0].specOverrides.pdSpec.topologySpec",
+        "setting topologySpec",
+    ),
+    (
+        {"endpoints[0].specOverrides": {"pdSpec": {"prefillSpec": {"args": ["-tp", "4"]}}}},
+        "endpoints[0].specOverrides.pdSpec.prefillSpec",
+        "setting prefill",
+    ),
+    (
+        {"endpoints[0].specOverrides": {"instanceTypes": ["ml.p5.48xlarge"]}},
+        "endpoints[0].specOverrides.instanceTypes",
+        "setting instanceType",
+    ),
+    (
+        {
+            "endpoints[0].specOverrides": {
+                "worker": {"modelInvocationPort": {"containerPort": 9000}}
+            }
+        },
+        "endpoints[0].specOverrides.worker.modelInvocationPort",
+        "routes to port 8000",
+    ),
+    # Another region's certificate, past the check that it is in the stack's.
+    (
+        {
+            "endpoints[0].specOverrides": {
+                "tlsConfig": {
+                    "customCertificateConfig": {
+                        "acmArn": "arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d",
+                        "domainName": "chat.example.com",
+                    }
+                }
+            }
+        },
+        "endpoints[0].specOverrides.tlsConfig.customCertificateConfig",
+        "described by the setting tlsConfig",
+    ),
+    # Certificates written to another hyperpod-tls* bucket, which the operator's policy allows.
+    (
+        {
+            "endpoints[0].specOverrides": {
+                "tlsConfig": {"tlsCertificateOutputS3Uri": "s3://hyperpod-tls-elsewhere/certs"}
+            }
+        },
+        "endpoints[0].specOverrides.tlsConfig.tlsCertificateOutputS3Uri",
+        "described by the setting buckets.tls",
+    ),
+    # A colocated autoscaler of 1,000 replicas beside pdSpec, past the capacity checks.
+    (
+        {
+            "endpoints[0].specOverrides": {
+                "autoScalingSpec": {"minReplicaCount": 1, "maxReplicaCount": 1000}
+            }
+        },
+        "endpoints[0].specOverrides.autoScalingSpec",
+        "described by the setting prefill.autoscaling and decode.autoscaling",
+    ),
+    # A command running tensor-parallel 2, past the GPU requests and the KV sizing.
+    (
+        {
+            "endpoints[0].specOverrides": {
+                "worker": {"command": ["vllm", "serve", "/opt/ml/model", "-tp", "2"]}
+            }
+        },
+        "endpoints[0].specOverrides.worker.command",
+        "the image's entrypoint runs the arguments the settings write",
+    ),
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_an_override_of_what_a_setting_or_the_operator_owns_is_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+VALID = [
+    {"endpoints[0].specOverrides": {"loadBalancer": {"routingAlgorithm": "round_robin"}}},
+    {"endpoints[0].specOverrides": {"maxDeployTimeInSeconds": 7200}},
+]
+
+
+@pytest.mark.parametrize("changes", VALID)
+def test_overrides_of_what_no_setting_describes_render(changes):
+    assert endpoint_configs(render(dev_with(changes)))

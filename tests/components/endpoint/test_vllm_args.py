@@ -1,12 +1,21 @@
+from typing import Any
+
 import pytest
 
+from components.endpoint.spec import DpdEndpointSpec
 from components.endpoint.vllm_args import (
     canonical_flag,
+    check_args,
     flag_names,
     holds_several_arguments,
     merge_role_args,
+    role_args,
     split_flags,
+    worker_args,
 )
+from tests.components.endpoint.test_manifest import MINIMAL
+from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, endpoint, refusal, role
+from tests.support import by_code, endpoint_configs, render
 
 WORKER = ["--model", "/opt/ml/model", "--port", "8000", "--gpu-memory-utilization", "0.75"]
 
@@ -95,3 +104,209 @@ def test_short_options_own_their_values_and_negative_numbers_are_values():
 )
 def test_a_whole_command_line_in_one_item_is_recognised(token, several):
     assert holds_several_arguments(token) is several
+
+
+# The rules on extra args: what the settings write, what the operator or sizing own, one
+# command line per item.
+
+
+def spec(**changes: Any) -> DpdEndpointSpec:
+    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+
+
+def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
+    return by_code(check_args(spec(**changes)))
+
+
+@pytest.mark.parametrize(
+    "changes, field",
+    [
+        ({"workerArgs": ["--max-model-len", "8192"]}, "workerArgs"),
+        ({"decode": {"args": ["--max-num-seqs=8"]}}, "decode.args"),
+    ],
+)
+def test_a_flag_the_settings_write_is_refused_in_extra_args(changes, field):
+    assert ("error", field) in codes(**changes)["typed-flag-in-args"]
+
+
+def test_a_flag_no_setting_writes_passes():
+    assert "typed-flag-in-args" not in codes(workerArgs=["--enable-prefix-caching"])
+
+
+def test_a_role_flag_owned_by_settings_names_the_role_setting():
+    (finding,) = check_args(spec(prefill={"args": ["--gpu-memory-utilization", "0.5"]}))
+    assert "prefill.gpuMemoryUtilization" in finding.message
+
+
+def test_fixed_flags_cannot_be_moved():
+    (finding,) = check_args(spec(workerArgs=["--port", "9000"]))
+    assert finding.message.startswith("--port is fixed")
+
+
+def test_every_flag_the_settings_write_is_refused_in_extra_args():
+    written = spec(prefill={"maxNumSeqs": 8, "gpuMemoryUtilization": 0.5})
+    worker, prefill = flag_names(worker_args(written)), flag_names(role_args(written.prefill))
+    assert worker and prefill
+    for flag in worker:
+        assert codes(workerArgs=[flag, "1"]).get("typed-flag-in-args"), flag
+    for flag in prefill:
+        assert codes(prefill={"args": [flag, "1"]}).get("typed-flag-in-args"), flag
+
+
+# Through the whole program: each refused naming the full key (issue 21, section 2).
+REFUSED = [
+    (
+        {"endpoints[0].workerArgs": ["-tp", "4"]},
+        "endpoints[0].workerArgs",
+        "written from tensorParallelSize",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--tensor_parallel_size", "4"]},
+        "endpoints[0].workerArgs",
+        "vLLM reads it as --tensor-parallel-size",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--max_model_len=131072"]},
+        "endpoints[0].workerArgs",
+        "written from maxModelLen",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--max-model", "8192"]},
+        "endpoints[0].workerArgs",
+        "vLLM reads it as --max-model-len",
+    ),
+    (
+        {"endpoints[0].prefill.args": ["-tp=2"]},
+        "endpoints[0].prefill.args",
+        "written from tensorParallelSize",
+    ),
+    (
+        {"endpoints[0].decode.args": ["--max_num_seqs", "64"]},
+        "endpoints[0].decode.args",
+        "written from decode.maxNumSeqs",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--max-num-seqs", "64"]},
+        "endpoints[0].workerArgs",
+        "prefill.maxNumSeqs and decode.maxNumSeqs",
+    ),
+    (
+        {"endpoints[0].prefill.args": ["--gpu_memory_utilization=0.9"]},
+        "endpoints[0].prefill.args",
+        "prefill.gpuMemoryUtilization",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--kv-transfer-config", "{}"]},
+        "endpoints[0].workerArgs",
+        "configures each role's KV transfer",
+    ),
+    (
+        {"endpoints[0].decode.args": ["--kv_transfer_config.kv_role", "kv_both"]},
+        "endpoints[0].decode.args",
+        "configures each role's KV transfer",
+    ),
+    ({"endpoints[0].workerArgs": ["-pp", "2"]}, "endpoints[0].workerArgs", "not allowed above 1"),
+    (
+        {"endpoints[0].workerArgs": ["--data_parallel_size=2"]},
+        "endpoints[0].workerArgs",
+        "not allowed above 1",
+    ),
+    ({"endpoints[0].workerArgs": ["--port=9000"]}, "endpoints[0].workerArgs", "is fixed"),
+    (
+        {"endpoints[0].workerArgs": ["--enable-prefix-caching --block-size 32"]},
+        "endpoints[0].workerArgs[0]",
+        "several arguments in one list item",
+    ),
+    (
+        {"endpoints[0].prefill.args": ["--block-size", "32 --enforce-eager"]},
+        "endpoints[0].prefill.args[1]",
+        "several arguments",
+    ),
+    (
+        {"endpoints[0].decode.maxNumSeqs": 50000},
+        "endpoints[0].decode.maxNumSeqs",
+        "default max_num_batched_tokens of 8192",
+    ),
+    (
+        {
+            "endpoints[0].prefill.maxNumSeqs": 4096,
+            "endpoints[0].prefill.args": ["--max-num-batched-tokens", "2k"],
+        },
+        "endpoints[0].prefill.maxNumSeqs",
+        "--max-num-batched-tokens 2000",
+    ),
+    (
+        {
+            "endpoints[0].decode.args": [
+                "--no-enable-chunked-prefill",
+                "--max-num-batched-tokens",
+                "4096",
+            ]
+        },
+        "endpoints[0].decode.args",
+        "below maxModelLen 16384",
+    ),
+    *[
+        ({"endpoints[0].workerArgs": args}, "endpoints[0].workerArgs[2]", "an empty argument")
+        for args in (["--block-size", "32", ""], ["--enforce-eager", "--block-size=32", " "])
+    ],
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_extra_args_that_would_override_a_setting_or_break_vllm_are_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+# Secrets in plain text (issue 21, section 5).
+CLI_REFUSED = {
+    "a Hugging Face token in vLLM's arguments": (
+        endpoint(workerArgs=["--hf-token", "hf_abc"]),
+        f"{EP}.workerArgs: --hf-token puts a Hugging Face token in plain text in the manifest; "
+        "set modelSource.huggingFace.tokenConfigKey or tokenSecretRef instead",
+    ),
+    "vLLM's API key in a role's arguments": (
+        role("decode", args=["--api_key=sk-abc"]),
+        f"{EP}.decode.args: --api_key puts vLLM's API key in plain text in the stack file, the "
+        "Pulumi state and the InferenceEndpointConfig; keep credentials out of the arguments",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_credential_in_the_arguments_is_refused_with_the_secret_backed_way(
+    tmp_path, capsys, case
+):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+VALID = [
+    {"endpoints[0].workerArgs": ["--enable-prefix-caching", "--block-size", "32"]},
+    {"endpoints[0].workerArgs": ['--compilation-config={"level": 3, "x": "a --b"}']},
+    {
+        "endpoints[0].workerArgs": [
+            "-O3",
+            "--served-model-name",
+            "llama",
+            "--max-num-batched-tokens=16k",
+        ]
+    },
+    {"endpoints[0].workerArgs": ["--data-parallel-size", "1", "-pp=1"]},
+    {"endpoints[0].workerArgs": ["--model-impl", "vllm", "--model-loader-extra-config", "{}"]},
+    {"endpoints[0].decode.maxNumSeqs": 8192},
+    {
+        "endpoints[0].decode.maxNumSeqs": 20000,
+        "endpoints[0].decode.args": ["--max-num-batched-tokens", "32K"],
+    },
+    {"endpoints[0].workerArgs": ["--served-model-name", ""]},
+]
+
+
+@pytest.mark.parametrize("changes", VALID)
+def test_unusual_but_valid_args_pass(changes):
+    assert endpoint_configs(render(dev_with(changes)))
+
+
+def test_a_bare_hf_token_reads_the_logins_token_and_renders(tmp_path):
+    assert cli_renders(tmp_path, endpoint(workerArgs=["--hf-token"]))

@@ -1,6 +1,16 @@
 import pytest
 
-from components.performance.hardware import TERA, machine
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.performance.hardware import GPUS, TERA, machine
+
+
+def test_every_instance_types_gpu_has_its_figures():
+    missing = sorted({t.gpu for t in GPU_INSTANCE_TYPES.values()} - set(GPUS))
+    assert not missing, (
+        f"no figures for the {missing} GPUs: add a Gpu for each to GPUS in "
+        "components/performance/hardware.py, with the datasheet it comes from named in the "
+        "module's docstring (and a row in docs/planning.md's constants)"
+    )
 
 
 @pytest.mark.parametrize(

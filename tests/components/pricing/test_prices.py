@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.regions import HYPERPOD_INSTANCE_TYPES
 from components.pricing.prices import (
     EC2_ON_DEMAND,
@@ -19,6 +20,17 @@ def test_every_priced_type_is_one_hyperpod_offers_in_that_region():
     for region, prices in PRICES.prices.items():
         assert set(prices) <= HYPERPOD_INSTANCE_TYPES[region], region
         assert all(price.usd_per_hour > 0 for price in prices.values()), region
+
+
+def test_every_gpu_instance_type_but_p5e_has_a_price_in_some_region():
+    # EC2 sells p5e.48xlarge only through Capacity Blocks: no on-demand rate to start from.
+    priced = {name for prices in PRICES.prices.values() for name in prices}
+    unpriced = [n for n in GPU_INSTANCE_TYPES if n not in priced and n != "ml.p5e.48xlarge"]
+    assert not unpriced, (
+        f"no price for {unpriced} in components/pricing/hyperpod_prices.json: add HyperPod's "
+        "rates with scripts/derive_hyperpod_prices.py, or EC2's on-demand rate for the same "
+        "hardware as an ec2-on-demand entry with its dated source (docs/planning.md)"
+    )
 
 
 def test_every_price_says_its_basis_source_and_date():

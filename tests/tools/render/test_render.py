@@ -1,6 +1,7 @@
 """The offline render: the program under mocks, and the files it writes."""
 
 import json
+import os
 import re
 
 import pytest
@@ -189,3 +190,23 @@ def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsy
         assert line in after.splitlines()
     assert re.search(r"--endpoint-name dpd-test-g[0-9a-f]{5} --region us-west-2", after)
     assert "Amazon Managed Prometheus https://aps-workspaces.us-west-2.amazonaws.com/" in after
+
+
+def _inference_addon_version(result) -> str:
+    (addon,) = [
+        r.inputs["addonVersion"]
+        for r in result.of_type("aws:eks/addon:Addon")
+        if r.inputs["addonName"] == "amazon-sagemaker-hyperpod-inference"
+    ]
+    return addon
+
+
+def test_pulumi_config_exported_in_the_shell_does_not_reach_the_render(monkeypatch):
+    # The SDK reads PULUMI_CONFIG as stack config, for keys the stack file leaves unset;
+    # offline, only the stack file counts.
+    shipped = _inference_addon_version(render(dev_config()))
+    leftover = json.dumps({"hyperpod-dpd:operator": '{"addonVersion": "v1.3.0-eksbuild.1"}'})
+    monkeypatch.setenv("PULUMI_CONFIG", leftover)
+    assert shipped != "v1.3.0-eksbuild.1"
+    assert _inference_addon_version(render(dev_config())) == shipped
+    assert os.environ["PULUMI_CONFIG"] == leftover

@@ -2,12 +2,16 @@
 leaves nothing behind."""
 
 import json
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from infra.paths import ROOT
 from tools.cli import main
+from tools.render import render_output
 from tools.render.render_output import MARKER
 
 
@@ -117,4 +121,90 @@ def test_a_render_that_fails_to_write_leaves_no_partial_output(tmp_path, capsys,
     out = tmp_path / "build" / "dev"
     assert _render(out) == 2
     assert capsys.readouterr().err == f"--out: cannot write {out}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_out_through_a_folder_still_to_be_made_is_judged_where_it_lands(tmp_path, capsys):
+    # `new/..` is tmp_path itself once resolved, which holds a user's file and no marker.
+    (tmp_path / "plan.md").write_text("the user's plan")
+    assert _render(tmp_path / "not-yet" / "..") == 2
+    assert f"--out: {tmp_path} holds files that no render wrote" in capsys.readouterr().err
+    assert (tmp_path / "plan.md").read_text() == "the user's plan"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plan.md"]
+
+
+@pytest.mark.parametrize("name", [".", ".."])
+def test_a_stack_name_of_dots_is_refused_before_it_names_a_folder(name, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["render", "--stack", name])
+    assert stopped.value.code == 2
+    assert f"{name!r} is not a stack name; it needs a letter or digit" in capsys.readouterr().err
+
+
+def test_the_scratch_folder_is_made_beside_out_and_never_inside_it(tmp_path, monkeypatch):
+    out = tmp_path / "render"
+    assert _render(out) == 0
+    made = []
+    real_mkdtemp = render_output.tempfile.mkdtemp
+
+    def recorded(**kwargs):
+        made.append(Path(kwargs["dir"]))
+        return real_mkdtemp(**kwargs)
+
+    monkeypatch.setattr(render_output.tempfile, "mkdtemp", recorded)
+    assert _render(out) == 0
+    assert made == [tmp_path]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["render"]
+
+
+def _files(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_a_stop_while_files_move_waits_until_the_new_render_is_whole(tmp_path, monkeypatch):
+    out = tmp_path / "render"
+    assert _render(out) == 0
+    before = _files(out)
+    moved = []
+    real_replace = render_output.os.replace
+
+    def interrupted_midway(source, destination):
+        real_replace(source, destination)
+        moved.append(destination)
+        if len(moved) == 2:
+            # What Ctrl-C does: the signal arrives while the render's files are moving.
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(render_output.os, "replace", interrupted_midway)
+    with pytest.raises(KeyboardInterrupt):
+        render_output.replace_render(out, {**{k: "new" for k in before if k != MARKER}})
+    after = _files(out)
+    assert {k: v for k, v in after.items() if k != MARKER} == {
+        k: "new" for k in before if k != MARKER
+    }
+    assert sorted(json.loads(after[MARKER])["files"]) == sorted(k for k in before if k != MARKER)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["render"]
+
+
+def test_sigterm_during_a_render_leaves_no_scratch_folder(tmp_path):
+    script = (
+        "import os, signal, sys\n"
+        "from pathlib import Path\n"
+        "from tools.cli import run\n"
+        "from tools.render import render_output\n"
+        "real = Path.write_text\n"
+        "def slow(path, text, *a, **k):\n"
+        "    if path.name == 'sizing.json':\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    return real(path, text, *a, **k)\n"
+        "Path.write_text = slow\n"
+        f"sys.argv = ['infra', 'render', '--out', {str(tmp_path / 'render')!r}]\n"
+        "sys.exit(run())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
     assert list(tmp_path.iterdir()) == []

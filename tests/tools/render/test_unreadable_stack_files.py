@@ -69,6 +69,10 @@ BROKEN_FILES = {
         DEV.encode("utf-16-le"),
         ": is a binary file, not text (a NUL byte at line 1, column 2)",
     ),
+    "UTF-32, which go-yaml does not read either": (
+        DEV.encode("utf-32"),
+        ": is not valid YAML: unacceptable character #x0000: special characters are not allowed",
+    ),
     "a file past the size cap": (
         DEV + "#" * MAX_STACK_FILE_BYTES,
         ": is larger than 1 MiB, more than such a file holds",

@@ -1,0 +1,135 @@
+"""The operator's KV caching and intelligent routing: which requests take the disaggregated
+path, how their prefill replica is picked, the router Service the operator names after the
+endpoint, and the L2 KV cache LMCache reads. Fields are relative to the endpoint."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from components.core.findings import Finding, error, warning
+from components.core.kubernetes_names import NAME_MAX, SERVICE_NAME
+from components.endpoint.generation import GENERATION_DIGITS, generation_name
+from components.endpoint.spec import DpdEndpointSpec, KvCache
+
+# The URL schemes LMCache's Redis connectors parse (lmcache/v1/storage_backend/connector:
+# the Redis adapter takes redis://, rediss:// and unix://; the Sentinel one redis-sentinel://).
+REDIS_SCHEMES = ("redis", "rediss", "unix", "redis-sentinel")
+URL = "kvCache.l2CacheLocalUrl"
+
+
+def router_service(name: str, namespace: str) -> str:
+    """The name of the router's Service, in the operator's namespace."""
+    return f"{name}-{namespace}-routing-service"
+
+
+def check_routing(spec: DpdEndpointSpec) -> list[Finding]:
+    found = []
+    path = spec.invocation_endpoint
+    if spec.routing_strategy == "kvaware" and "completions" not in (path or ""):
+        found.append(
+            error(
+                "kvaware-needs-completions",
+                "invocationEndpoint",
+                f"{path or 'invocations (the default)'} does not work with routingStrategy "
+                "kvaware, which needs a completions path such as v1/chat/completions or "
+                "v1/completions",
+            )
+        )
+    if spec.routing_threshold >= spec.max_model_len:
+        found.append(
+            error(
+                "threshold-above-context",
+                "routingThreshold",
+                f"{spec.routing_threshold} is not allowed: no request can have "
+                f"{spec.routing_threshold} input tokens when maxModelLen is "
+                f"{spec.max_model_len}, so none would take the DPD path; set it below "
+                f"{spec.max_model_len} (0 sends every request through DPD)",
+            )
+        )
+    prefills = spec.prefill.max_replicas
+    if prefills > 1 and spec.routing_strategy == "prefixaware":
+        how_many = (
+            f"up to {prefills} prefill replicas (prefill.autoscaling.maxReplicas)"
+            if spec.prefill.autoscaling
+            else f"{prefills} prefill replicas"
+        )
+        # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
+        # operator docs): following the advice brings a new generation of the endpoint.
+        found.append(
+            warning(
+                "prefixaware-many-prefills",
+                "routingStrategy",
+                f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
+                "spreads it evenly, but on a deployed endpoint changing routingStrategy brings "
+                "a new generation, created beside the old one if the cluster holds both, else "
+                "after deleting it (no answers until its pods are ready again); `python -m "
+                "infra diff` says which",
+            )
+        )
+    return found
+
+
+def check_router_name(spec: DpdEndpointSpec) -> list[Finding]:
+    # The API server refuses a bad Service name, and the endpoint never gets its router. The
+    # operator names it after the endpoint's object, whose name carries its generation.
+    object_name = generation_name(spec.name, "0" * GENERATION_DIGITS)
+    service = router_service(object_name, spec.namespace)
+    if len(service) > NAME_MAX:
+        problem = (
+            f"would be {len(service)} characters with the generation's -g<digest>, over "
+            f"Kubernetes' {NAME_MAX}; shorten name or namespace by {len(service) - NAME_MAX}"
+        )
+    elif not SERVICE_NAME.match(service):
+        problem = "would start with a digit, and a Service name must start with a letter"
+    else:
+        return []
+    return [
+        error(
+            "router-service-name",
+            "name",
+            f"{spec.name!r}: the operator's router Service {service!r} {problem}",
+        )
+    ]
+
+
+def check_kv_cache(kv: KvCache) -> list[Finding]:
+    url, backend = kv.l2_cache_local_url, kv.l2_cache_backend
+    found = []
+    # A warning only: LMCache takes a Redis password nowhere but in this URL.
+    if url and urlsplit(url).password is not None:
+        found.append(
+            warning(
+                "credential-in-url",
+                URL,
+                "holds a password, which sits in plain text in the stack file, the Pulumi state "
+                "and the InferenceEndpointConfig; prefer a Redis reachable only from inside the "
+                "cluster that needs none",
+            )
+        )
+    if url and backend is None:
+        found.append(
+            error(
+                "url-without-backend",
+                URL,
+                f"{url!r} names a cache but l2CacheBackend is not set; set "
+                "l2CacheBackend: redis to use it",
+            )
+        )
+    elif backend == "redis" and not url:
+        found.append(
+            error(
+                "redis-needs-url",
+                URL,
+                "l2CacheBackend redis needs the Redis URL, e.g. redis://redis.cache:6379",
+            )
+        )
+    elif backend == "redis" and url.split("://", 1)[0].lower() not in REDIS_SCHEMES:
+        found.append(
+            error(
+                "redis-url-scheme",
+                URL,
+                f"{url!r} is not a Redis URL LMCache reads; it takes "
+                f"{', '.join(s + '://' for s in REDIS_SCHEMES)}",
+            )
+        )
+    return found

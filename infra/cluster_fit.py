@@ -1,0 +1,371 @@
+"""Whether the endpoints and the cluster they run on fit: enough nodes and none idle, zones,
+labels, taints and tiered storage. These rules read both, so they belong to the program; each
+package's own rules live with it. Fields are paths under the project (`cluster.name`)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from components.cluster.instance_groups import hard_taint
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.karpenter import autoscaled
+from components.cluster.spec import ClusterSpec
+from components.core.findings import Finding, error, field_path, warning
+from components.endpoint.spec import DpdEndpointSpec
+from components.network.spec import NetworkSpec, is_az_id, network_azs
+from components.pricing.cost import usd
+from components.pricing.prices import PRICES, PriceTable, at_least
+from components.sizing.replicas import endpoint_replicas
+
+
+def _nodes_for(gpus: int, kind: str) -> int:
+    return math.ceil(gpus / DPD_INSTANCE_TYPES[kind].gpus)
+
+
+def _topology_az(endpoint: DpdEndpointSpec) -> str | None:
+    """The AZ ID an endpoint's pods are pinned to, if it names one by ID (a name is resolved
+    against the account by the preflight)."""
+    topology = endpoint.topology_spec
+    zone = topology.availability_zone if topology else None
+    return zone if zone is not None and is_az_id(zone) else None
+
+
+@dataclass(frozen=True)
+class _AzNodes:
+    """The nodes of one instance type in one AZ, and the first group holding them: the
+    instanceCount to raise when they are too few."""
+
+    az: str | None
+    nodes: int = 0
+    group: int | None = None
+
+    def raise_key(self) -> str:
+        if self.group is None:
+            return "cluster.instanceGroups"
+        return field_path("cluster", "instanceGroups", self.group, "instanceCount")
+
+
+def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
+    """The nodes of `kind` in `az`, or in the AZ that has the most when `az` is None."""
+    per_az: dict[str, _AzNodes] = {}
+    for i, group in enumerate(cluster.instance_groups):
+        if group.instance_type == kind:
+            zone = group.availability_zone_id
+            held = per_az.get(zone, _AzNodes(zone, 0, i))
+            per_az[zone] = _AzNodes(zone, held.nodes + group.instance_count, held.group)
+    if az is not None:
+        return per_az.get(az, _AzNodes(az))
+    return max(per_az.values(), key=lambda n: n.nodes, default=_AzNodes(None))
+
+
+def _in_one_az(
+    cluster: ClusterSpec, i: int, endpoint: DpdEndpointSpec, needed: int, counts: str, code: str
+) -> list[Finding]:
+    """Prefill and decode share an AZ: the endpoint's `needed` nodes must be in one."""
+    kind, pinned = endpoint.instance_type, _topology_az(endpoint)
+    held = _az_nodes(cluster, kind, pinned)
+    if needed <= held.nodes:
+        return []
+    pin = f"endpoints[{i}].topologySpec.availabilityZone pins its pods to {pinned}"
+    if held.group is None:
+        where = (
+            f"{pin}, where no instance group of {kind} is: add one there"
+            if pinned
+            else f"no instance group has {kind}: add one, or change the endpoint's instanceType"
+        )
+    else:
+        has = (
+            f"{pin}, which has {held.nodes}" if pinned else f"{held.az} has {held.nodes}, the most"
+        )
+        where = (
+            f"{has} (cluster.instanceGroups[{held.group}]); raise its instanceCount by "
+            f"{needed - held.nodes}"
+        )
+    return [
+        error(
+            code,
+            held.raise_key(),
+            f"endpoints[{i}] ({endpoint.name}) needs {needed} {kind} nodes in one AZ for "
+            f"{counts} (prefill and decode share an AZ); {where}",
+        )
+    ]
+
+
+def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """Each endpoint fits the nodes of its type in one AZ (prefill and decode share an AZ),
+    and the endpoints of a type fit its nodes together."""
+    found = []
+    demand: Counter[str] = Counter()
+    for i, endpoint in enumerate(endpoints):
+        gpus = sum(role.replicas * role.gpus for role in (endpoint.prefill, endpoint.decode))
+        needed = _nodes_for(gpus, endpoint.instance_type)
+        demand[endpoint.instance_type] += needed
+        counts = (
+            f"{endpoint.prefill.replicas} prefill x {endpoint.prefill.gpus} GPUs and "
+            f"{endpoint.decode.replicas} decode x {endpoint.decode.gpus} GPUs"
+        )
+        found += _in_one_az(cluster, i, endpoint, needed, counts, "not-enough-nodes")
+    if found:
+        return found
+    for kind, needed in demand.items():
+        total = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
+        if total < needed:
+            found.append(
+                error(
+                    "not-enough-nodes-total",
+                    _az_nodes(cluster, kind, None).raise_key(),
+                    f"the endpoints on {kind} need {needed} nodes together; the groups have "
+                    f"{total}: raise an instanceCount of a {kind} group",
+                )
+            )
+    return found
+
+
+def _claimed_gpus(endpoints: Sequence[DpdEndpointSpec], kind: str) -> int:
+    """The most GPUs the endpoints on `kind` can claim: every role at its maxReplicas."""
+    return sum(endpoint_replicas(e).max_gpus for e in endpoints if e.instance_type == kind)
+
+
+def _autoscaling_capacity(
+    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
+) -> list[Finding]:
+    """Each autoscaling endpoint, both roles at maxReplicas, fits its type's nodes in one AZ;
+    and the endpoints of a type, at their maxima, fit its nodes together (with node
+    autoscaling, the groups' instanceCount is the most they hold)."""
+    autoscaling = [
+        (i, e) for i, e in enumerate(endpoints) if e.prefill.autoscaling or e.decode.autoscaling
+    ]
+    found = []
+    for i, endpoint in autoscaling:
+        most = endpoint_replicas(endpoint)
+        counts = (
+            f"its autoscaling maxima, {most.prefill.maximum} prefill x {most.prefill.gpus} "
+            f"GPUs and {most.decode.maximum} decode x {most.decode.gpus} GPUs (or lower "
+            "maxReplicas)"
+        )
+        needed = _nodes_for(most.max_gpus, endpoint.instance_type)
+        found += _in_one_az(cluster, i, endpoint, needed, counts, "autoscaling-beyond-az")
+    if found:
+        return found
+    for kind in sorted({e.instance_type for _, e in autoscaling}):
+        nodes = sum(g.instance_count for g in cluster.instance_groups if g.instance_type == kind)
+        held = nodes * DPD_INSTANCE_TYPES[kind].gpus
+        claimed = _claimed_gpus(endpoints, kind)
+        if claimed <= held:
+            continue
+        limit = ", its node-autoscaling maximum" if cluster.autoscaling.enabled else ""
+        found.append(
+            error(
+                "autoscaling-beyond-cluster",
+                _az_nodes(cluster, kind, None).raise_key(),
+                f"the endpoints on {kind} claim up to {claimed} GPUs at their maxReplicas "
+                f"(prefill max x GPUs + decode max x GPUs), but its groups hold {held} "
+                f"({nodes} nodes x {DPD_INSTANCE_TYPES[kind].gpus}{limit}), so the cluster can "
+                "never run them; raise an instanceCount of a group of that type, or lower "
+                "the endpoints' maxReplicas",
+            )
+        )
+    return found
+
+
+def _topology_zones(network: NetworkSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """An endpoint's AZ, given by ID, is one of the stack's (names are the preflight's)."""
+    azs = network_azs(network)
+    return [
+        error(
+            "topology-outside-network",
+            field_path("endpoints", i, "topologySpec", "availabilityZone"),
+            f"{zone} is not one of the stack's AZs ({', '.join(azs)}); its pods would never "
+            "find a node",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if (zone := _topology_az(endpoint)) is not None and zone not in azs
+    ]
+
+
+def _tiered_storage(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    if cluster.tiered_storage is not False:
+        return []
+    return [
+        error(
+            "tiered-storage-disabled",
+            field_path("endpoints", i, "kvCache", "l2CacheBackend"),
+            "'tieredstorage' needs the HyperPod cluster's tiered storage, which "
+            "cluster.tieredStorage false disables; unset it (it then follows the endpoints) or "
+            "set it true",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if endpoint.kv_cache.l2_cache_backend == "tieredstorage"
+    ]
+
+
+# Label domains that Kubernetes, EKS and HyperPod set on nodes themselves.
+SYSTEM_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "amazonaws.com")
+
+
+def _system_label(key: str) -> bool:
+    prefix = key.rpartition("/")[0]
+    return any(prefix == d or prefix.endswith(f".{d}") for d in SYSTEM_LABEL_DOMAINS)
+
+
+def _node_selectors(
+    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec], region: str
+) -> list[Finding]:
+    """A role's own node labels must be on some instance group of its instance type, or its
+    pods never schedule."""
+    found = []
+    for i, endpoint in enumerate(endpoints):
+        groups = [g for g in cluster.instance_groups if g.instance_type == endpoint.instance_type]
+        offered = sorted({f"{k}={v}" for g in groups for k, v in g.labels.items()})
+        for role in ("prefill", "decode"):
+            for key, value in getattr(endpoint, role).node_selector.items():
+                field = field_path("endpoints", i, role, "nodeSelector", key)
+                if problem := _well_known_selector(key, value, endpoint, region):
+                    found.append(error("selector-matches-no-node", field, problem))
+                    continue
+                if _system_label(key) or any(g.labels.get(key) == value for g in groups):
+                    continue
+                found.append(
+                    error(
+                        "selector-matches-no-group",
+                        field_path("endpoints", i, role, "nodeSelector", key),
+                        f"{key}={value} is on no instance group of {endpoint.instance_type}, "
+                        f"so its pods would never schedule; their labels: "
+                        f"{', '.join(offered) or 'none'} (set it in a group's labels)",
+                    )
+                )
+    return found
+
+
+# Labels every node carries, set by Kubernetes from the instance itself. HyperPod nodes carry
+# the SageMaker instance type (`ml.p5.48xlarge`) and the region's zone names.
+INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
+ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
+REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
+# The five DPD types are x86 Linux instances (kubelet sets kubernetes.io/arch from GOARCH).
+NODE_PLATFORM = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux"}
+
+
+def _well_known_selector(
+    key: str, value: str, endpoint: DpdEndpointSpec, region: str
+) -> str | None:
+    """Why a selector on a label Kubernetes sets matches none of the endpoint's nodes."""
+    if key in INSTANCE_TYPE_LABELS and value.startswith("ml.") and value != endpoint.instance_type:
+        return (
+            f"{key}={value} selects another instance type than the endpoint's "
+            f"{endpoint.instance_type}, so its pods would never schedule; drop it"
+        )
+    if key in NODE_PLATFORM and value != NODE_PLATFORM[key]:
+        return (
+            f"{key}={value} matches none of the endpoint's {endpoint.instance_type} nodes, "
+            f"which carry {key}={NODE_PLATFORM[key]}"
+        )
+    if key in REGION_LABELS and value != region:
+        return f"{key}={value} is not the stack's region {region}, so its pods would never schedule"
+    if key in ZONE_LABELS and not value.startswith(f"{region}"):
+        return (
+            f"{key}={value} is not a zone of {region}, the stack's region, so its pods would "
+            "never schedule"
+        )
+    return None
+
+
+def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+    """An InferenceEndpointConfig has no tolerations (its CRD, operator 3.2 and 3.3, offers
+    none), so a hard taint on every group of an endpoint's type strands its pods."""
+    found = []
+    groups = list(enumerate(cluster.instance_groups))
+    reported = set()
+    for k, endpoint in enumerate(endpoints):
+        of_type = [(i, g) for i, g in groups if g.instance_type == endpoint.instance_type]
+        tainted = [(i, hard_taint(g)) for i, g in of_type]
+        if not of_type or any(taint is None for _, taint in tainted):
+            continue
+        i, (j, taint) = tainted[0]
+        if i in reported:
+            continue
+        reported.add(i)
+        found.append(
+            error(
+                "taint-strands-endpoint",
+                field_path("cluster", "instanceGroups", i, "taints", j),
+                f"{taint} keeps endpoints[{k}]'s pods off every {endpoint.instance_type} group, "
+                "and an InferenceEndpointConfig sets no tolerations; use PreferNoSchedule, or "
+                "leave one group of that type untainted",
+            )
+        )
+    return found
+
+
+def idle_gpu_nodes(
+    cluster: ClusterSpec,
+    endpoints: Sequence[DpdEndpointSpec],
+    region: str,
+    prices: PriceTable = PRICES,
+) -> list[Finding]:
+    """GPU nodes no endpoint can claim, paid for by the hour: per type, the nodes beyond the
+    endpoints' GPUs at maxReplicas. Not idle: groups Karpenter scales (they hold nodes only
+    while pods need them), groups on a training plan (paid for by the plan anyway, so the claims
+    fill them first), and CPU groups (the operator and the add-ons run there)."""
+    found = []
+    for kind, facts in DPD_INSTANCE_TYPES.items():
+        groups = [
+            (i, g)
+            for i, g in enumerate(cluster.instance_groups)
+            if g.instance_type == kind and not autoscaled(cluster, g)
+        ]
+        on_demand = [(i, g) for i, g in groups if g.training_plan_arn is None]
+        if not on_demand:
+            continue
+        claimed_gpus = _claimed_gpus(endpoints, kind)
+        claimed_nodes = math.ceil(claimed_gpus / facts.gpus)
+        planned = sum(g.instance_count for _, g in groups if g.training_plan_arn is not None)
+        held = sum(g.instance_count for _, g in on_demand)
+        idle = held - max(0, claimed_nodes - planned)
+        if idle <= 0:
+            continue
+        # The group to lower: the largest of the type, so one change removes the most.
+        i, group = max(on_demand, key=lambda pair: pair[1].instance_count)
+        price = prices.price(kind, region)
+        if price is None:
+            cost = f"an unknown amount (the price table has no {kind} price in {region})"
+        else:
+            hourly = usd(idle * price.usd_per_hour)
+            cost = f"{at_least(price.lower_bound)}{hourly}/h on demand in {region}"
+            if price.lower_bound:
+                cost += " (at EC2's rate for the same hardware; HyperPod's is higher)"
+        found.append(
+            warning(
+                "idle-gpu-nodes",
+                field_path("cluster", "instanceGroups", i, "instanceCount"),
+                f"{idle} of the {held + planned} {kind} nodes are claimed by no endpoint and "
+                f"would stand idle, costing {cost}: the endpoints on {kind} claim at most "
+                f"{claimed_gpus} GPUs ({claimed_nodes} nodes of {facts.gpus}) at their "
+                f"maxReplicas; lower {group.name}'s instanceCount from {group.instance_count} "
+                f"to {group.instance_count - min(idle, group.instance_count)}, or give the "
+                "endpoints more replicas",
+            )
+        )
+    return found
+
+
+def check_cluster_fit(
+    cluster: ClusterSpec,
+    network: NetworkSpec | None,
+    endpoints: Sequence[DpdEndpointSpec],
+    region: str,
+) -> list[Finding]:
+    """The endpoints on a cluster this stack builds, in `network`."""
+    found = idle_gpu_nodes(cluster, endpoints, region)
+    found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints, region)
+    found += _taints(cluster, endpoints)
+    if network is None:
+        return found
+    zones = _topology_zones(network, endpoints)
+    capacity = [] if zones else _capacity(cluster, endpoints)
+    if not zones and not capacity:
+        capacity = _autoscaling_capacity(cluster, endpoints)
+    return found + zones + capacity

@@ -1,0 +1,108 @@
+from typing import Any
+
+import pytest
+
+from components.endpoint.environment import check_environment
+from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, env, refusal
+from tests.support import by_code, endpoint_configs, render
+
+
+def codes(env: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    return by_code(check_environment(env))
+
+
+@pytest.mark.parametrize(
+    "env, code, field",
+    [
+        ({"PD_BUFFER_SIZE": "1"}, "pd-buffer-in-env", "environmentVariables.PD_BUFFER_SIZE"),
+        ({"PYTHONHASHSEED": "42"}, "pinned-env", "environmentVariables.PYTHONHASHSEED"),
+        (
+            {"LMCACHE_SAVE_DECODE_CACHE": "True"},
+            "pinned-env",
+            "environmentVariables.LMCACHE_SAVE_DECODE_CACHE",
+        ),
+    ],
+)
+def test_a_variable_the_program_sets_is_refused_naming_it(env, code, field):
+    assert ("error", field) in codes(env)[code]
+
+
+def test_the_pinned_variables_restated_with_their_values_pass():
+    assert "pinned-env" not in codes({"PYTHONHASHSEED": "0", "LMCACHE_SAVE_DECODE_CACHE": "False"})
+
+
+# Through the whole program, naming the full key (issue 21, sections 3 and 5).
+REFUSED = [
+    (
+        {"endpoints[0].environmentVariables": {"BLOB": "x" * (2 * 1024 * 1024)}},
+        "endpoints[0].environmentVariables.BLOB",
+        "etcd's 1.5 MiB",
+    ),
+    *[
+        (
+            {"endpoints[0].environmentVariables": {name: "0,1"}},
+            f"endpoints[0].environmentVariables.{name}",
+            "the device plugin makes visible the GPUs prefill.gpus and decode.gpus request",
+        )
+        for name in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
+    ],
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_a_variable_kubernetes_or_the_device_plugin_would_undo_is_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+CLI_REFUSED = {
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: is a Hugging Face token in plain text; set "
+            "modelSource.huggingFace.tokenConfigKey (a key encrypted with `pulumi config set "
+            "--secret`) or tokenSecretRef (a Kubernetes Secret) instead",
+        )
+        for name in ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+    },
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: is an AWS credential in plain text; the pods get "
+            "AWS access from IAM roles (the S3 CSI driver's reads the weights), so remove it",
+        )
+        for name in ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID")
+    },
+    **{
+        f"{name} in environmentVariables": (
+            env(name),
+            f"{EP}.environmentVariables.{name}: looks like a credential, which would sit in plain "
+            "text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
+            "credentials in a Kubernetes Secret, not in environmentVariables",
+        )
+        for name in ("WANDB_API_KEY", "VLLM_API_KEY", "DB_PASSWORD")
+    },
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_secret_in_plain_text_is_refused_with_the_secret_backed_way(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+def test_a_large_but_reasonable_environment_passes():
+    assert endpoint_configs(
+        render(dev_with({"endpoints[0].environmentVariables": {"BIG": "x" * (200 * 1024)}}))
+    )
+
+
+CLI_VALID = {
+    "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
+    "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
+    "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
+}
+
+
+@pytest.mark.parametrize("case", CLI_VALID)
+def test_variables_that_hold_no_credential_render(tmp_path, case):
+    assert cli_renders(tmp_path, CLI_VALID[case])

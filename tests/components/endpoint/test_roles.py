@@ -1,0 +1,42 @@
+from typing import Any
+
+import pytest
+
+from components.endpoint.roles import check_role_gpus, check_topology
+from components.endpoint.spec import DpdEndpointSpec
+from tests.components.endpoint.test_manifest import MINIMAL
+from tests.support import by_code
+
+
+def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
+    spec = DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+    roles = {"prefill": spec.prefill, "decode": spec.decode}
+    return by_code(
+        check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type)
+        + check_topology(spec.topology_spec)
+    )
+
+
+@pytest.mark.parametrize(
+    "changes, code, level, field",
+    [
+        ({"prefill": {"gpus": 9}}, "gpus-exceed-node", "error", "prefill.gpus"),
+        ({"decode": {"gpus": 4}}, "gpus-below-tp", "error", "decode.gpus"),
+        ({"tensorParallelSize": 4}, "gpus-idle", "warning", "prefill.gpus"),
+        ({"topologySpec": {"sameAZ": False}}, "dpd-across-azs", "error", "topologySpec.sameAZ"),
+    ],
+)
+def test_each_rule_reports_its_setting(changes, code, level, field):
+    assert (level, field) in codes(**changes)[code]
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        ({"prefill": {"gpus": 8}, "decode": {"gpus": 8}}, "gpus-below-tp"),
+        ({"tensorParallelSize": 8}, "gpus-idle"),
+        ({"topologySpec": {"sameAZ": True}}, "dpd-across-azs"),
+    ],
+)
+def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
+    assert code not in codes(**changes)

@@ -1,0 +1,141 @@
+from typing import Any
+
+import pytest
+
+from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
+from components.endpoint.spec import DpdEndpointSpec
+from tests.components.endpoint.test_manifest import MINIMAL
+from tests.stack_changes import EP, dev_with, refusal
+from tests.support import by_code, dev_config, endpoint_configs, render
+
+
+def spec(**changes: Any) -> DpdEndpointSpec:
+    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+
+
+def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
+    endpoint = spec(**changes)
+    return by_code(
+        check_routing(endpoint) + check_router_name(endpoint) + check_kv_cache(endpoint.kv_cache)
+    )
+
+
+@pytest.mark.parametrize(
+    "changes, code, level, field",
+    [
+        (
+            {"routingStrategy": "kvaware"},
+            "kvaware-needs-completions",
+            "error",
+            "invocationEndpoint",
+        ),
+        ({"prefill": {"replicas": 2}}, "prefixaware-many-prefills", "warning", "routingStrategy"),
+        (
+            {"prefill": {"autoscaling": {"minReplicas": 1, "maxReplicas": 3}}},
+            "prefixaware-many-prefills",
+            "warning",
+            "routingStrategy",
+        ),
+        (
+            {"kvCache": {"l2CacheBackend": "redis"}},
+            "redis-needs-url",
+            "error",
+            "kvCache.l2CacheLocalUrl",
+        ),
+        # 30 + 7 (the generation's -g<digest>) + 1 + 10 + 16: over 63.
+        ({"name": "a" * 30, "namespace": "b" * 10}, "router-service-name", "error", "name"),
+        ({"name": "70b-llama"}, "router-service-name", "error", "name"),
+    ],
+)
+def test_each_rule_reports_its_setting(changes, code, level, field):
+    assert (level, field) in codes(**changes)[code]
+
+
+@pytest.mark.parametrize(
+    "changes, code",
+    [
+        (
+            {"routingStrategy": "kvaware", "invocationEndpoint": "v1/chat/completions"},
+            "kvaware-needs-completions",
+        ),
+        (
+            {"prefill": {"replicas": 2}, "routingStrategy": "roundrobin"},
+            "prefixaware-many-prefills",
+        ),
+        ({"kvCache": {"l2CacheBackend": "tieredstorage"}}, "redis-needs-url"),
+    ],
+)
+def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
+    assert code not in codes(**changes)
+
+
+def test_the_routing_advice_says_following_it_brings_a_new_generation():
+    scaled = {"prefill": {"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 3}}}
+    (advice,) = [f for f in check_routing(spec(**scaled)) if f.field == "routingStrategy"]
+    assert advice.message.startswith(
+        "prefixaware with up to 3 prefill replicas (prefill.autoscaling.maxReplicas)"
+    )
+    assert "changing routingStrategy brings a new generation" in advice.message
+
+
+# Through the whole program, naming the full key (issue 21, section 3).
+REFUSED = [
+    (
+        {"endpoints[0].name": "70b-llama", "endpoints[0].endpointName": "llama-70b"},
+        "endpoints[0].name",
+        "must start with a letter",
+    ),
+    (
+        {"endpoints[0].name": "a" * 30, "endpoints[0].namespace": "b" * 20},
+        "endpoints[0].name",
+        "over Kubernetes' 63",
+    ),
+    (
+        {
+            "endpoints[0].kvCache": {
+                "l2CacheBackend": "redis",
+                "l2CacheLocalUrl": "https://cache:6379",
+            }
+        },
+        "endpoints[0].kvCache.l2CacheLocalUrl",
+        "redis://, rediss://",
+    ),
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_a_router_name_or_cache_url_the_operator_would_fail_on_is_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+VALID = [
+    {
+        "endpoints[0].kvCache": {
+            "l2CacheBackend": "redis",
+            "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
+        }
+    },
+    {
+        "endpoints[0].kvCache": {
+            "l2CacheBackend": "redis",
+            "l2CacheLocalUrl": "redis-sentinel://s1:26379,s2:26379",
+        }
+    },
+    {"endpoints[0].name": "llama-70b", "endpoints[0].namespace": "n" * 30},
+]
+
+
+@pytest.mark.parametrize("changes", VALID)
+def test_unusual_but_valid_routing_and_caches_pass(changes):
+    assert endpoint_configs(render(dev_with(changes)))
+
+
+def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowhere_else():
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["kvCache"] = {
+        "l2CacheBackend": "redis",
+        "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
+    }
+    assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
+        render(config).warnings
+    )

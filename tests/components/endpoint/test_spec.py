@@ -1,0 +1,85 @@
+"""An endpoint's settings refused in words, naming the full key (issue 21, sections 3 and 6)."""
+
+import pytest
+
+from tests.stack_changes import EP, cli_refusal, dev_with, endpoint, refusal
+from tests.support import endpoint_configs, render
+
+REFUSED = [
+    (
+        {"endpoints[0].healthCheckPath": "/he alth"},
+        "endpoints[0].healthCheckPath",
+        "without spaces",
+    ),
+    *[
+        (
+            {"endpoints[0].invocationEndpoint": path},
+            "endpoints[0].invocationEndpoint",
+            "the path the operator appends to http://<host>:<port>/",
+        )
+        for path in ("", "v1 chat/completions", "https://llm.example.com/v1/completions")
+    ],
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_a_path_the_load_balancer_or_operator_would_refuse_is_refused(changes, key, says):
+    assert says in refusal(changes, key)
+
+
+CLI_REFUSED = {
+    "an endpoint name Kubernetes refuses, in words rather than a regex": (
+        endpoint(name="Dpd_Test"),
+        f"{EP}.name: 'Dpd_Test' is not allowed; must be a Kubernetes name: at most 63 lowercase "
+        "letters, digits or '-', starting and ending with a letter or digit",
+    ),
+    "a negative PD buffer": (
+        endpoint(pdBufferSize=-1),
+        f"{EP}.pdBufferSize: -1 is not allowed; must be a size such as 8GiB",
+    ),
+    "a model name the operator refuses": (
+        endpoint(modelName="-llama"),
+        f"{EP}.modelName: '-llama' is not allowed; must be at most 63 characters, starting with "
+        "a letter or digit, such as Llama-3.3-70B-Instruct (the operator's rule)",
+    ),
+    "a metrics path without its slash": (
+        endpoint(metrics={"modelMetrics": {"path": "metrics"}}),
+        f"{EP}.metrics.modelMetrics.path: 'metrics' is not allowed; must be a URL path of "
+        "letters, digits, '-', '_', '.' or '/', starting with '/', such as /metrics",
+    ),
+    "a certificate ID where its ARN goes": (
+        endpoint(
+            tlsConfig={
+                "customCertificateConfig": {
+                    "acmArn": "certificate/0123abcd",
+                    "domainName": "inference.example.com",
+                }
+            }
+        ),
+        f"{EP}.tlsConfig.customCertificateConfig.acmArn: 'certificate/0123abcd' is not allowed; "
+        "must be an ACM certificate ARN such as "
+        "arn:aws:acm:us-west-2:123456789012:certificate/0123abcd-4567-89ef-0123-456789abcdef",
+    ),
+    "a worker resource that is not a quantity, refused on its setting rather than the CRD": (
+        endpoint(workerResources={"cpu": "96", "memory": "16 GB"}),
+        f"{EP}.workerResources.memory: '16 GB' is not allowed; must be a Kubernetes quantity such "
+        "as 500m, 4 or 16Gi",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]
+
+
+VALID = [
+    {"endpoints[0].healthCheckPath": "/v1/models?format=json&x=%20"},
+    {"endpoints[0].invocationEndpoint": "/v1/chat/completions?stream=false"},
+]
+
+
+@pytest.mark.parametrize("changes", VALID)
+def test_unusual_but_valid_paths_pass(changes):
+    assert endpoint_configs(render(dev_with(changes)))

@@ -1,0 +1,80 @@
+"""The network's rules, through the whole program, naming the full key."""
+
+import pytest
+
+from tests.stack_changes import changed, refusal
+from tests.support import dev_config, problem_for, problems
+
+
+def test_the_network_needs_two_azs():
+    found = problems(changed(network={"availabilityZoneIds": ["usw2-az2"]}))
+    assert "EKS needs two or more distinct AZ IDs" in problem_for(
+        "hyperpod-dpd:network.availabilityZoneIds", found
+    )
+
+
+def test_a_subnet_too_small_for_its_nodes_is_refused():
+    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}}))
+    assert problem_for("hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found).endswith(
+        "10.0.0.0/24 holds 0 nodes, but the instance groups put 3 in usw2-az2 (about 81 "
+        "addresses a node, a /21 per 16 nodes)"
+    )
+
+
+def test_overlapping_subnets_are_refused():
+    cidrs = {"usw2-az2": "10.0.0.0/21", "usw2-az3": "10.0.4.0/22"}
+    found = problems(changed(network={"privateSubnetCidrs": cidrs}))
+    assert "10.0.4.0/22 overlaps 10.0.0.0/21 of usw2-az2" in problem_for(
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az3", found
+    )
+
+
+def test_a_subnet_outside_the_vpc_is_refused():
+    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.9.0.0/21"}}))
+    assert "is not inside vpcCidr 10.0.0.0/16" in problem_for(
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found
+    )
+
+
+def test_a_vpc_too_small_for_the_subnets_is_refused():
+    found = problems(changed(network={"vpcCidr": "10.0.0.0/22"}))
+    assert "10.0.0.0/22 is smaller than the /21" in problem_for(
+        "hyperpod-dpd:network.vpcCidr", found
+    )
+
+
+def test_the_network_is_required_to_build_a_cluster():
+    config = dev_config()
+    del config["hyperpod-dpd:network"]
+    assert problems(config) == [
+        "hyperpod-dpd:network: is required unless cluster.existing names a cluster"
+    ]
+
+
+REFUSED = [
+    (
+        {"network.availabilityZoneIds": ["usw2-az2", "usw2-az3", "usw2-az2"]},
+        "network.availabilityZoneIds[2]",
+        "already availabilityZoneIds[0]",
+    ),
+    (
+        {
+            "network": {
+                "existing": {
+                    "vpcId": "vpc-0123456789abcdef0",
+                    "privateSubnetIds": {
+                        "usw2-az2": "subnet-0123456789abcdef0",
+                        "usw2-az3": "subnet-0123456789abcdef0",
+                    },
+                }
+            }
+        },
+        "network.existing.privateSubnetIds.usw2-az3",
+        "already the subnet of usw2-az2",
+    ),
+]
+
+
+@pytest.mark.parametrize("changes, key, says", REFUSED)
+def test_an_az_or_subnet_named_twice_is_refused(changes, key, says):
+    assert says in refusal(changes, key)

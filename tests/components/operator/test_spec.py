@@ -1,0 +1,25 @@
+"""The operator's settings refused in words, with an example of a value they take."""
+
+import pytest
+
+from tests.stack_changes import cli_refusal, setting
+
+CLI_REFUSED = {
+    "an operator version written like an add-on's": (
+        setting("hyperpod-dpd:operator", {"operatorVersion": "v3.2"}),
+        "hyperpod-dpd:operator.operatorVersion: 'v3.2' is not allowed; must be an operator "
+        "version: two or three numbers, such as 3.2 or 3.3.1",
+    ),
+    "a dependency pinned without its v, answered with its own floor": (
+        setting("hyperpod-dpd:operator", {"dependencyVersions": {"certManager": "1.18.2"}}),
+        "hyperpod-dpd:operator.dependencyVersions.certManager: '1.18.2' is not allowed; must be "
+        "an EKS add-on version: v, three numbers and an optional -eksbuild.N, such as "
+        "v1.18.2-eksbuild.2",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]

@@ -1,0 +1,102 @@
+"""calibration/<stack>.yaml as the program reads it: runs of the endpoint's own model, instance
+type and image correct it; anything the file holds that is not runs is a warning, never a
+refusal or a crash."""
+
+import pytest
+import yaml
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.model.catalog import MODEL_CATALOG
+from components.performance.measured import Load, MeasuredRun
+from infra import calibration_runs
+from infra.calibration_runs import endpoint_calibration, read_runs
+from tests.support import dev_config, dev_endpoint, render
+
+SPEC = DpdEndpointSpec.model_validate(dev_endpoint())
+LLAMA = MODEL_CATALOG["llama-3.3-70b"]
+
+
+@pytest.fixture(autouse=True)
+def calibration_dir(tmp_path, monkeypatch):
+    monkeypatch.setattr(calibration_runs, "CALIBRATION_DIR", tmp_path)
+    return tmp_path
+
+
+def run(**changes) -> MeasuredRun:
+    fields = {
+        "date": "2026-12-05", "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instance_type": "ml.p5.48xlarge", "image": SPEC.image, "prefill_replicas": 1,
+        "decode_replicas": 1, "tensor_parallel": 8, "load": Load(5000, 512, 3.0),
+        "ttft_ms": 742.0, "tpot_ms": 16.8,
+    }  # fmt: skip
+    return MeasuredRun(**{**fields, **changes})
+
+
+def test_the_endpoints_own_runs_correct_it():
+    calibration = endpoint_calibration(SPEC, LLAMA, [run()])
+    assert calibration is not None and calibration.runs == 1
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"model": "Llama-3.1-8B-Instruct"},
+        {"instance_type": "ml.p5en.48xlarge"},
+        {"endpoint": "another"},
+        {"image": "lmcache/vllm-openai:v0.4.3"},
+    ],
+)
+def test_never_across_models_instance_types_endpoints_or_images(other):
+    assert endpoint_calibration(SPEC, LLAMA, [run(**other)]) is None
+
+
+def test_no_file_no_runs_and_no_warning():
+    assert read_runs("dev") == ([], [])
+
+
+@pytest.mark.parametrize(
+    ("text", "warning"),
+    [
+        ("runs: [", "not YAML"),
+        ("- a\n- b\n", "must be a mapping with `runs:`"),
+        ("runs: [{date: 2026-12-05}]\n", "runs.0.started: Field required"),
+        ("a: &a [1]\nb: *a\n", "holds a YAML alias"),
+        ("[" * 5000 + "]" * 5000, ""),
+    ],
+)
+def test_a_file_that_is_not_runs_is_a_warning(calibration_dir, text, warning):
+    (calibration_dir / "dev.yaml").write_text(text)
+    runs, warnings = read_runs("dev")
+    assert runs == []
+    (line,) = warnings
+    assert warning in line and line.endswith("the predictions are not corrected by measured runs")
+
+
+def test_a_nan_figure_is_not_a_run(calibration_dir):
+    (calibration_dir / "dev.yaml").write_text(
+        "runs:\n- date: 2026-12-05\n  started: 20261205-143012\n  recorded: 2026-12-06\n"
+        "  endpoint: dpd-test\n  model: m\n  instanceType: ml.p5.48xlarge\n  image: i\n"
+        "  layout: {prefillReplicas: 1, decodeReplicas: 1, tensorParallelSize: 8}\n"
+        "  load: {typicalInputTokens: 5000, outputTokens: 512, requestsPerSecond: 3}\n"
+        "  measured: {completed: 9, durationSeconds: 3, requestThroughput: 3,"
+        " outputThroughput: 1536, ttftMs: {mean: .nan}, tpotMs: {mean: 16}}\n"
+    )
+    runs, (warning,) = read_runs("dev")
+    assert runs == [] and "measured.ttftMs.mean" in warning
+
+
+def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
+    """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
+    run = {
+        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
+        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
+        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
+        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
+        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
+                     "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
+    }  # fmt: skip
+    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
+    warnings = [w for w in render(dev_config(), stack="dev").warnings if "slo" in w.lower()]
+    (warning,) = [w for w in warnings if "workload" in w]
+    assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning

@@ -1,0 +1,45 @@
+"""What pydantic refuses, said as one readable line naming the key (issue 21, section 6)."""
+
+import pytest
+
+from tests.stack_changes import EP, cli_refusal, endpoint, env, setting
+from tests.support import dev_config
+
+CLI_REFUSED = {
+    "a very long value, cut to keep one readable line": (
+        endpoint(routingStrategy="x" * 5000),
+        f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
+        "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
+    ),
+    "no endpoints at all": (
+        setting("hyperpod-dpd:endpoints", []),
+        "hyperpod-dpd:endpoints: must have at least 1 item, not 0",
+    ),
+    "a list where a mapping goes": (
+        endpoint(prefill=[1]),
+        f"{EP}.prefill: must be a mapping of settings (replicas, gpus, maxNumSeqs, "
+        "gpuMemoryUtilization, args, nodeSelector, autoscaling)",
+    ),
+    "null for a list": (
+        setting(
+            "hyperpod-dpd:network",
+            {**dev_config()["hyperpod-dpd:network"], "availabilityZoneIds": None},
+        ),
+        "hyperpod-dpd:network.availabilityZoneIds: null is not allowed; must be a list",
+    ),
+    "a mapping where a setting's mapping of other keys goes, answered with those keys": (
+        setting("hyperpod-dpd:operator", {"installed": "v1.3.0-eksbuild.1"}),
+        "hyperpod-dpd:operator.installed: 'v1.3.0-eksbuild.1' is not allowed; must be a mapping "
+        "of settings (operatorVersion, addonVersion)",
+    ),
+    "a boolean where text goes": (
+        env("ENABLE_FEATURE", True),
+        f"{EP}.environmentVariables.ENABLE_FEATURE: true is not allowed; must be text (quote it)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CLI_REFUSED)
+def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
+    change, line = CLI_REFUSED[case]
+    assert cli_refusal(tmp_path, capsys, change) == [line]

@@ -1,0 +1,1 @@
+"""The live endpoint against the prediction: the vllm bench serve Job, and its results."""

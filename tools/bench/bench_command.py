@@ -1,0 +1,220 @@
+"""`python -m infra bench --stack NAME --endpoint NAME [--out FILE] [--rate R1,R2]`: the Job
+that load-tests a live endpoint; `bench results ... --result FILE [--record]`: its result held
+against the prediction (results_command.py)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.performance.endpoint_scenario import scenario_from_endpoint
+from components.performance.measured import Load, corrected, scenario_at
+from components.performance.predict import predict
+from components.performance.scenario import ScenarioError
+from infra.config_errors import PROJECT
+from infra.settings import CheckedConfig
+from tools.bench.endpoint import (
+    BenchError,
+    CheckedStack,
+    checked_endpoint,
+    endpoint_load,
+    endpoint_parser,
+)
+from tools.bench.job import bench_manifests, job_name
+from tools.bench.results_command import run_results
+from tools.bench.vllm_bench import BenchRun, prompt_count
+from tools.render import yaml_io
+
+# More loads than this in one Job run for hours.
+MOST_RATES = 12
+# Beyond any endpoint HyperPod hosts.
+MOST_RATE = 10_000.0
+
+
+def _rates(text: str) -> list[float]:
+    rates = []
+    for part in text.split(","):
+        try:
+            rate = float(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not a number; give requests per second, e.g. 1.5,3,4.5"
+            ) from None
+        if not (math.isfinite(rate) and 0 < rate <= MOST_RATE):
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()} is not a request rate; allowed: above 0, at most {MOST_RATE:g}"
+            )
+        rates.append(rate)
+    if len(rates) > MOST_RATES:
+        raise argparse.ArgumentTypeError(
+            f"{len(rates)} rates; at most {MOST_RATES}, each runs for 5 minutes or more"
+        )
+    return rates
+
+
+def add_bench_commands(
+    commands: argparse._SubParsersAction,
+    stack_arguments: Callable[[argparse.ArgumentParser], None],
+) -> argparse.ArgumentParser:
+    bench = endpoint_parser(
+        commands,
+        "bench",
+        "a Job that load-tests an endpoint with vllm bench serve; `bench results` holds what "
+        "it measured against the prediction",
+        stack_arguments,
+    )
+    bench.add_argument("--out", type=Path, help="write the manifest here instead of stdout")
+    bench.add_argument(
+        "--account-id",
+        help="the AWS account, for the model bucket's default name (which holds it)",
+    )
+    bench.add_argument(
+        "--rate",
+        type=_rates,
+        help="request rates to sweep, e.g. 1.5,3,4.5 (default: the workload's load)",
+    )
+    bench.add_argument(
+        "action",
+        nargs="?",
+        choices=["results"],
+        help="results: hold a vllm bench serve result (--result) against the prediction",
+    )
+    bench.add_argument(
+        "--result", type=Path, help="results: vLLM's result JSON, or the Job's log holding it"
+    )
+    bench.add_argument(
+        "--record",
+        action="store_true",
+        help="results: append the run to calibration/<stack>.yaml, which corrects the "
+        "stack's predictions for the endpoint",
+    )
+    return bench
+
+
+def _model_bucket(checked: CheckedConfig, stack: str, account_id: str | None) -> str | None:
+    """The stack's model bucket; its default name holds the account ID, which offline only
+    the user knows."""
+    configured = checked.stack.buckets.model.name
+    if configured or account_id is None:
+        return configured
+    # settings._stack_prefix's rule, with the stack's name as the CLI has it.
+    prefix = checked.stack.cluster.name or f"{PROJECT}-{stack}"
+    return f"{prefix}-models-{account_id}"
+
+
+def _bench_runs(checked: CheckedConfig, index: int, loads: list[Load]) -> list[BenchRun]:
+    spec = checked.stack.endpoints[index]
+    scenario = scenario_from_endpoint(spec, checked.sizing[index].sizing.architecture)
+    assert scenario is not None  # the load says the output tokens
+    ep = checked.predictions[index]
+    calibration = ep.calibration if ep else None
+    runs = []
+    for load in loads:
+        at_load = scenario_at(scenario, load)
+        prediction = corrected(predict(at_load), at_load, calibration)
+        runs.append(BenchRun(load, prompt_count(load, prediction), prediction))
+    return runs
+
+
+def _minutes(seconds: float) -> str:
+    return f"about {max(1, round(seconds / 60))} min"
+
+
+def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
+    """What the Job does and the commands that run it, read it back and clean up."""
+    job, ns = job_name(spec), spec.namespace
+    timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
+    log = f"{job}.log"
+    lines = [
+        f"vllm bench serve against {spec.name} through its router, from its own image:",
+        *(
+            f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); predicted "
+            f"TTFT {run.prediction.ttft_ms:,.0f} ms, TPOT {run.prediction.tpot_ms:.3g} ms"
+            + (" (past the layout's capacity)" if run.prediction.saturated else "")
+            for run in runs
+        ),
+        "Run it, read the result and hold it against the prediction:",
+        f"  kubectl apply -f {file}",
+        f"  kubectl wait --for=condition=complete job/{job} -n {ns} --timeout={timeout}s",
+        f"  kubectl logs job/{job} -n {ns} > {log}",
+        f"  python -m infra bench results --stack {stack} --endpoint {spec.name} --result {log}",
+        "  (add --record to correct the stack's predictions by it), then clean up:",
+        f"  kubectl delete -f {file}",
+    ]
+    return lines
+
+
+def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    found = checked_endpoint(args, checked_stack)
+    if found is None:
+        return 2
+    checked, index, spec = found
+    try:
+        load = endpoint_load(index, spec)
+        loads = [Load(load.input_tokens, load.output_tokens, rate) for rate in args.rate or []]
+        runs = _bench_runs(checked, index, loads or [load])
+        bucket = _model_bucket(checked, args.stack, args.account_id)
+        if spec.model_source.s3 and not spec.model_source.s3.bucket and bucket is None:
+            raise BenchError(
+                "--account-id: the Job reads the tokenizer from the model bucket, whose name "
+                f"holds the account ID ({PROJECT}-{args.stack}-models-<account>); pass "
+                '--account-id "$(aws sts get-caller-identity --query Account --output text)"'
+            )
+        manifests = bench_manifests(
+            args.stack, spec, index, runs, model_bucket=bucket or "", region=checked.region
+        )
+    except (BenchError, ScenarioError) as refused:
+        print(refused, file=sys.stderr)
+        return 2
+    file = str(args.out) if args.out else f"{job_name(spec)}.yaml"
+    lines = instructions(args.stack, spec, runs, file)
+    document = "".join(f"# {line}\n" for line in lines) + "---\n".join(
+        yaml_io.dump(obj) for obj in manifests
+    )
+    if args.out is None:
+        print(document, end="")
+        return 0
+    try:
+        args.out.write_text(document)
+    except OSError as failed:
+        print(f"--out: cannot write {args.out}: {failed.strerror or failed}", file=sys.stderr)
+        return 2
+    print(f"Wrote {args.out}.")
+    print("\n".join(lines))
+    return 0
+
+
+def run_bench(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    """`bench` writes the Job, `bench results` reads what it measured; each refuses the
+    other's flags rather than ignore them."""
+    if args.action == "results":
+        stray = [flag for flag, value in (("--out", args.out), ("--rate", args.rate)) if value]
+        if stray:
+            print(
+                f"bench results: {' and '.join(stray)} belong to `bench`, which writes the Job",
+                file=sys.stderr,
+            )
+            return 2
+        if args.result is None:
+            print(
+                "bench results: --result FILE is required: vLLM's result JSON, or the bench "
+                "Job's log that holds it",
+                file=sys.stderr,
+            )
+            return 2
+        return run_results(args, checked_stack)
+    stray = [
+        flag for flag, value in (("--result", args.result), ("--record", args.record)) if value
+    ]
+    if stray:
+        print(
+            f"bench: {' and '.join(stray)} belong to `bench results`; run "
+            "`python -m infra bench results --endpoint NAME --result FILE`",
+            file=sys.stderr,
+        )
+        return 2
+    return run_job(args, checked_stack)

@@ -1,0 +1,241 @@
+"""A vLLM result held against the endpoint and against the model's prediction at its load.
+
+Refused (ResultError, naming the field): another endpoint's, model's or instance type's run,
+and a load the model does not describe or the workload does not have: every request at once,
+both a rate and a concurrency limit, arrivals that are not Poisson, a ramp, prompts or outputs
+of other lengths than the workload's. A rate other than the workload's is a point of a sweep,
+and is predicted at that rate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from components.endpoint.manifest import MODEL_PATH
+from components.endpoint.spec import DpdEndpointSpec, Slo
+from components.performance.measured import Load, end_to_end_ms
+from components.performance.predict import Prediction
+from tools.bench.vllm_result import ResultError, VllmResult
+
+# vLLM's random prompts are exactly --random-input-len tokens, and --ignore-eos makes every
+# output --random-output-len; a mean 10% away is another workload.
+LENGTH_TOLERANCE = 0.10
+# The percentile the SLO is set at (components/endpoint/spec.py, Slo).
+SLO_PERCENTILE = "p90"
+NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
+
+
+@dataclass(frozen=True)
+class RunLayout:
+    prefill_replicas: int
+    decode_replicas: int
+    tensor_parallel: int
+    # Whether the run says its layout (the bench Job's --metadata), or it is assumed.
+    stated: bool
+
+
+def _metadata_int(result: VllmResult, key: str, fallback: int) -> int:
+    value = result.metadata.get(key)
+    if value is None:
+        return fallback
+    if not value.isdigit() or int(value) < 1:
+        raise ResultError(f"{result.where}: {key}: {value!r:.40} is not a count")
+    return int(value)
+
+
+def run_layout(result: VllmResult, spec: DpdEndpointSpec) -> RunLayout:
+    return RunLayout(
+        prefill_replicas=_metadata_int(result, "dpd_prefill_replicas", spec.prefill.replicas),
+        decode_replicas=_metadata_int(result, "dpd_decode_replicas", spec.decode.replicas),
+        tensor_parallel=_metadata_int(
+            result, "dpd_tensor_parallel_size", spec.tensor_parallel_size
+        ),
+        stated="dpd_prefill_replicas" in result.metadata,
+    )
+
+
+def _check_identity(result: VllmResult, spec: DpdEndpointSpec, index: int) -> None:
+    where, said = result.where, result.metadata
+    expected = {
+        "dpd_endpoint": (spec.name, f"endpoints[{index}].name"),
+        "dpd_model": (spec.model_name, f"endpoints[{index}].modelName"),
+        "dpd_instance_type": (spec.instance_type, f"endpoints[{index}].instanceType"),
+    }
+    for key, (value, setting) in expected.items():
+        if key in said and said[key] != value:
+            raise ResultError(
+                f"{where}: {key}: the run is {said[key]!r}'s, and {setting} is {value!r}; "
+                "a measurement applies to what it measured"
+            )
+    if "dpd_model" not in said:
+        served = {MODEL_PATH, spec.model_name}
+        if spec.model_source.hugging_face is not None:
+            served.add(spec.model_source.hugging_face.model_id)
+        if result.model_id not in served:
+            raise ResultError(
+                f"{where}: model_id: {result.model_id!r:.80} is not the model endpoint "
+                f"{spec.name} serves ({', '.join(sorted(served))})"
+            )
+
+
+def _check_arrivals(result: VllmResult) -> None:
+    where = result.where
+    if result.ramp_up_strategy is not None:
+        raise ResultError(
+            f"{where}: ramp_up_strategy: {result.ramp_up_strategy!r:.20}: the rate changes "
+            "during the run, so no one load describes it"
+        )
+    if result.max_concurrency is not None and result.request_rate is not None:
+        raise ResultError(
+            f"{where}: max_concurrency: {result.max_concurrency} clients and a request rate "
+            f"of {result.request_rate:g} at once: neither an open nor a closed loop, which "
+            "are the loads the model predicts"
+        )
+    if result.max_concurrency is None and result.request_rate is None:
+        raise ResultError(
+            f"{where}: request_rate: inf sends every request at once, a burst, not a steady "
+            "load; run it with --request-rate or --max-concurrency"
+        )
+    if result.request_rate is not None and result.burstiness != 1.0:
+        raise ResultError(
+            f"{where}: burstiness: {result.burstiness:g} makes arrivals other than Poisson "
+            "(1), which the model assumes"
+        )
+
+
+def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
+    for field, measured, expected, setting in (
+        (
+            "total_input_tokens",
+            result.mean_input_tokens,
+            load.input_tokens,
+            "typicalInputTokens",
+        ),
+        ("total_output_tokens", result.mean_output_tokens, load.output_tokens, "outputTokens"),
+    ):
+        if abs(measured - expected) > LENGTH_TOLERANCE * expected:
+            raise ResultError(
+                f"{result.where}: {field}: {measured:,.0f} tokens a request, where the "
+                f"workload's are {expected:,} (endpoints[{index}].workload.{setting}): another "
+                "load; run the Job `python -m infra bench` writes, which sends the workload's"
+            )
+
+
+def check_result(result: VllmResult, spec: DpdEndpointSpec, index: int, load: Load) -> None:
+    """Refuse a result that is not of this endpoint, or not at the workload's load."""
+    _check_identity(result, spec, index)
+    _check_arrivals(result)
+    _check_lengths(result, load, index)
+
+
+def predicted_figures(prediction: Prediction, output_tokens: int) -> dict[tuple[str, str], float]:
+    """What the model predicts, by (metric, statistic): the means of TTFT and TPOT, ITL (the
+    time between tokens, TPOT without speculative decoding) and end-to-end latency."""
+    return {
+        ("ttft", "mean"): prediction.ttft_ms,
+        ("tpot", "mean"): prediction.tpot_ms,
+        ("itl", "mean"): prediction.tpot_ms,
+        ("e2el", "mean"): end_to_end_ms(prediction, output_tokens),
+    }
+
+
+def error(predicted: float, measured: float) -> float | None:
+    """The model's signed relative error, (predicted - measured) / measured."""
+    return None if measured == 0 else (predicted - measured) / measured
+
+
+def _ms(value: float) -> str:
+    return f"{value:,.0f} ms" if value >= 100 else f"{value:.3g} ms"
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:+.0%}"
+
+
+def _statistic_order(statistic: str) -> tuple[int, float]:
+    if statistic == "mean":
+        return (0, 0.0)
+    if statistic == "median":
+        return (1, 0.0)
+    return (2, float(statistic[1:]))
+
+
+def comparison_rows(
+    result: VllmResult, predicted: Prediction, calibrated: Prediction | None
+) -> list[list[str]]:
+    """One row per latency figure vLLM wrote (std aside), then throughput."""
+    output_tokens = round(result.mean_output_tokens)
+    model = predicted_figures(predicted, output_tokens)
+    corrected = predicted_figures(calibrated, output_tokens) if calibrated else {}
+    rows = []
+    for metric in sorted(result.latency, key=list(NAMES).index):
+        figures = result.latency[metric]
+        for statistic in sorted((s for s in figures if s != "std"), key=_statistic_order):
+            measured = figures[statistic]
+            row = [NAMES[metric], statistic, _ms(measured)]
+            for source in (model, corrected) if calibrated else (model,):
+                value = source.get((metric, statistic))
+                row += (
+                    ["-", "-"] if value is None else [_ms(value), _percent(error(value, measured))]
+                )
+            rows.append(row)
+    for name, measured, value, value_calibrated in (
+        (
+            "requests/s",
+            result.request_throughput,
+            predicted.requests_per_second,
+            calibrated.requests_per_second if calibrated else None,
+        ),
+        (
+            "output tok/s",
+            result.output_throughput,
+            predicted.output_tokens_per_second,
+            calibrated.output_tokens_per_second if calibrated else None,
+        ),
+    ):
+        row = [
+            "throughput",
+            name,
+            f"{measured:,.4g}",
+            f"{value:,.4g}",
+            _percent(error(value, measured)),
+        ]
+        if calibrated and value_calibrated is not None:
+            row += [f"{value_calibrated:,.4g}", _percent(error(value_calibrated, measured))]
+        rows.append(row)
+    return rows
+
+
+def table(rows: list[list[str]], header: list[str]) -> list[str]:
+    width = max(len(header), *(len(row) for row in rows))
+    padded = [cells + [""] * (width - len(cells)) for cells in [header, *rows]]
+    widths = [max(len(cells[i]) for cells in padded) for i in range(width)]
+    return [
+        "  " + "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in
+                         enumerate(zip(cells, widths, strict=True))).rstrip()
+        for cells in padded
+    ]  # fmt: skip
+
+
+def slo_lines(result: VllmResult, slo: Slo | None, index: int) -> list[str]:
+    """The SLO judged on what was measured, at its percentile."""
+    if slo is None:
+        return [f"  no SLO to judge (endpoints[{index}].workload.slo)"]
+    lines = []
+    for metric, limit in (("ttft", slo.ttft_ms), ("tpot", slo.tpot_ms)):
+        if limit is None:
+            continue
+        figures = result.latency.get(metric, {})
+        statistic = SLO_PERCENTILE if SLO_PERCENTILE in figures else "mean"
+        measured = figures[statistic]
+        verdict = "met" if measured <= limit else "missed"
+        caveat = (
+            ""
+            if statistic == SLO_PERCENTILE
+            else f" (no {SLO_PERCENTILE} in the result: run with --metric-percentiles 50,90,99)"
+        )
+        lines.append(
+            f"  SLO {NAMES[metric]} <= {_ms(limit)} at {SLO_PERCENTILE}: measured "
+            f"{statistic} {_ms(measured)}, {verdict}{caveat}"
+        )
+    return lines

@@ -1,0 +1,71 @@
+"""The stack's endpoint a benchmark is about, and the load its workload describes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.performance.measured import Load, workload_load
+from infra.settings import CheckedConfig
+
+
+class BenchError(ValueError):
+    """Why the Job can't be written; the message starts with the key or flag to change."""
+
+
+def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, DpdEndpointSpec]:
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    listed = ", ".join(names) or "none"
+    if name is None:
+        raise BenchError(f"--endpoint: name the endpoint; the stack's endpoints: {listed}")
+    if name not in names:
+        raise BenchError(f"--endpoint: the stack has no endpoint {name!r}; its endpoints: {listed}")
+    index = names.index(name)
+    return index, checked.stack.endpoints[index]
+
+
+def endpoint_load(index: int, spec: DpdEndpointSpec) -> Load:
+    load = workload_load(spec.workload, spec.routing_threshold)
+    if load is None:
+        raise BenchError(
+            f"endpoints[{index}].workload.outputTokens: the benchmark sends the workload's "
+            "traffic; set outputTokens, typicalInputTokens and requestsPerSecond or concurrency"
+        )
+    return load
+
+
+CheckedStack = Callable[[argparse.Namespace], CheckedConfig | None]
+
+
+def endpoint_parser(
+    commands: argparse._SubParsersAction,
+    name: str,
+    help_text: str,
+    stack_arguments: Callable[[argparse.ArgumentParser], None],
+) -> argparse.ArgumentParser:
+    """A command about one endpoint of a stack: --stack, --config-file and --endpoint."""
+    parser = commands.add_parser(name, help=help_text)
+    stack_arguments(parser)
+    parser.add_argument("--endpoint", help="the endpoint's name (endpoints[i].name)")
+    return parser
+
+
+def checked_endpoint(
+    args: argparse.Namespace, checked_stack: CheckedStack
+) -> tuple[CheckedConfig, int, DpdEndpointSpec] | None:
+    """The checked stack and the endpoint --endpoint names; None once the problem is printed."""
+    checked = checked_stack(args)
+    if checked is None:
+        return None
+    try:
+        index, spec = find_endpoint(checked, args.endpoint)
+    except BenchError as refused:
+        print(refused, file=sys.stderr)
+        return None
+    return checked, index, spec
+
+
+def labels(spec: DpdEndpointSpec) -> dict[str, str]:
+    return {"app.kubernetes.io/name": "vllm-bench", "app.kubernetes.io/instance": spec.name}

@@ -1,0 +1,157 @@
+"""The `vllm bench serve` runs the Job makes (vLLM 0.19.0, vllm/benchmarks/serve.py): how many
+prompts make a steady state, each run's command line, and the script that prints each result
+between two marker lines, so that `kubectl logs job/...` gives it back."""
+
+from __future__ import annotations
+
+import math
+import shlex
+from dataclasses import dataclass
+
+from components.endpoint.manifest import (
+    MODEL_PATH,
+    stable_router_url,
+)
+from components.endpoint.spec import DpdEndpointSpec
+from components.performance.measured import Load, end_to_end_ms
+from components.performance.predict import Prediction
+
+# The lines around each result in the Job's log.
+BEGIN_MARKER = "----- vllm bench serve result begin -----"
+
+END_MARKER = "----- vllm bench serve result end -----"
+
+# Steady state: each load runs at least 5 minutes and at least ten times the requests it holds
+# in flight (Little's law: rate x end-to-end latency), so the ramp at the start and the drain
+# at the end are a small part of what is measured; never fewer than 100 prompts.
+STEADY_SECONDS = 300
+
+IN_FLIGHT_WAVES = 10
+
+MIN_PROMPTS = 100
+
+# Sent and waited for before each measured run, and left out of its figures: the first
+# requests pay for cold connections on the router and the KV path.
+WARMUP_REQUESTS = 4
+
+# vLLM's percentiles the report reads: the SLO is at the 90th.
+PERCENTILES = "50,90,99"
+
+PERCENTILE_METRICS = "ttft,tpot,itl,e2el"
+
+# vllm bench serve polls the endpoint this long before its first request.
+READY_SECONDS = 600
+
+RESULTS = "/tmp/results"
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One `vllm bench serve` in the Job: its load, how many prompts, and the prediction the
+    prompts were counted from."""
+
+    load: Load
+    prompts: int
+    prediction: Prediction
+
+    @property
+    def seconds(self) -> float:
+        """How long the model says it takes: the prompts at the served rate, then one
+        request's end-to-end latency to drain."""
+        served = max(self.prediction.requests_per_second, 1e-9)
+        return self.prompts / served + end_to_end_ms(self.prediction, self.load.output_tokens) / 1e3
+
+
+def prompt_count(load: Load, prediction: Prediction) -> int:
+    """Enough prompts for a steady state: an open loop arrives at its own rate, even past the
+    layout's capacity; a closed loop at the rate its clients are served."""
+    if load.closed_loop:
+        rate = prediction.requests_per_second
+        in_flight = float(load.concurrency or 1)
+    else:
+        rate = load.requests_per_second or prediction.requests_per_second
+        in_flight = rate * end_to_end_ms(prediction, load.output_tokens) / 1e3
+    return max(
+        MIN_PROMPTS,
+        math.ceil(rate * STEADY_SECONDS),
+        math.ceil(IN_FLIGHT_WAVES * in_flight),
+    )
+
+
+def client(spec: DpdEndpointSpec) -> tuple[str, str]:
+    """vLLM's backend and the request path: the endpoint's own completions API when its
+    invocationEndpoint names one, else the plain completions API vLLM always serves."""
+    path = (spec.invocation_endpoint or "").strip("/")
+    if path == "v1/chat/completions":
+        return "openai-chat", "/v1/chat/completions"
+    return "openai", "/v1/completions"
+
+
+def _metadata_args(stack: str, spec: DpdEndpointSpec) -> list[str]:
+    """What `bench results` checks the result against, written by vLLM into its JSON
+    (`--metadata KEY=VALUE`: serve.py puts each at the top level)."""
+    tp = spec.tensor_parallel_size
+    return [
+        f"dpd_stack={stack}",
+        f"dpd_endpoint={spec.name}",
+        f"dpd_model={spec.model_name}",
+        f"dpd_instance_type={spec.instance_type}",
+        f"dpd_image={spec.image}",
+        f"dpd_prefill_replicas={spec.prefill.replicas}",
+        f"dpd_decode_replicas={spec.decode.replicas}",
+        f"dpd_tensor_parallel_size={tp}",
+    ]
+
+
+def bench_args(
+    stack: str, spec: DpdEndpointSpec, tokenizer: str, run: BenchRun, result_file: str
+) -> list[str]:
+    """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py)."""
+    backend, path = client(spec)
+    load = run.load
+    arrivals = (
+        ["--max-concurrency", str(load.concurrency)]
+        if load.closed_loop
+        else ["--request-rate", f"{load.requests_per_second:g}"]
+    )
+    return [
+        "vllm", "bench", "serve",
+        "--backend", backend,
+        "--base-url", stable_router_url(spec.name, spec.namespace),
+        "--endpoint", path,
+        # The name vLLM serves the model under: the path of its weights (--model).
+        "--model", MODEL_PATH,
+        "--tokenizer", tokenizer,
+        "--dataset-name", "random",
+        "--random-input-len", str(load.input_tokens),
+        "--random-output-len", str(load.output_tokens),
+        # Every request generates its full output, as the workload's outputTokens says.
+        "--ignore-eos",
+        "--num-prompts", str(run.prompts),
+        *arrivals,
+        "--num-warmups", str(WARMUP_REQUESTS),
+        "--percentile-metrics", PERCENTILE_METRICS,
+        "--metric-percentiles", PERCENTILES,
+        "--ready-check-timeout-sec", str(READY_SECONDS),
+        "--disable-tqdm",
+        "--label", "hyperpod-dpd",
+        "--save-result",
+        "--result-dir", RESULTS,
+        "--result-filename", result_file,
+        "--metadata", *_metadata_args(stack, spec),
+    ]  # fmt: skip
+
+
+def bench_script(stack: str, spec: DpdEndpointSpec, tokenizer: str, runs: list[BenchRun]) -> str:
+    """The container's POSIX shell script: each run, then its result between the markers."""
+    lines = ["set -eu", f"mkdir -p {RESULTS}"]
+    for n, run in enumerate(runs, start=1):
+        result = f"run-{n}.json"
+        lines += [
+            shlex.join(bench_args(stack, spec, tokenizer, run, result)),
+            f"echo {shlex.quote(BEGIN_MARKER)}",
+            f"cat {RESULTS}/{result}",
+            "echo",
+            f"echo {shlex.quote(END_MARKER)}",
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,93 @@
+"""What the signature rules read (the stack's view of the endpoint and the cluster's), what
+they find, and the helpers they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from components.endpoint.spec import DpdEndpointSpec
+from components.sizing.kv import EndpointSizing
+from infra.stack_settings import StackSettings
+from tools.diagnose.cluster_view import EndpointStatus, EventView, PodView
+
+TROUBLESHOOTING = "AWS, Disaggregated Prefill and Decode (DPD) deployment issues"
+
+GUIDE = "AWS, Disaggregated Prefill and Decode for HyperPod inference"
+
+
+@dataclass(frozen=True)
+class Finding:
+    signature: str
+    where: str
+    cause: str
+    seen: str
+    key: str
+    value: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Observed:
+    """What the rules read: the stack's view of the endpoint, and the cluster's."""
+
+    stack: StackSettings
+    index: int
+    sizing: EndpointSizing
+    status: EndpointStatus
+    pods: list[PodView]
+    routers: list[PodView]
+    events: list[EventView]
+    # Log file name (`<pod>.<container>[.previous].log`) -> text.
+    logs: dict[str, str]
+    operator_image: str | None
+    captured_at: datetime
+    # The InferenceEndpointConfig read: `<name>-g<digest>`, the generation's; None: the name.
+    iec_name: str | None = None
+
+    @property
+    def spec(self) -> DpdEndpointSpec:
+        return self.stack.endpoints[self.index]
+
+    @property
+    def object_name(self) -> str:
+        return self.iec_name or self.spec.name
+
+    def key(self, field: str) -> str:
+        return f"endpoints[{self.index}].{field}"
+
+    def log(self, pod: PodView, previous: bool = False) -> str:
+        return self.logs.get(f"{pod.name}.{pod.main}{'.previous' * previous}.log", "")
+
+    def role(self, role: str) -> list[PodView]:
+        return [pod for pod in self.pods if pod.role == role]
+
+    def worker_ready(self, pod: PodView) -> bool:
+        main = pod.container(pod.main)
+        return main is not None and main.ready
+
+
+def seconds_since(when: datetime | None, now: datetime) -> float:
+    return 0.0 if when is None else (now - when).total_seconds()
+
+
+def minutes(seconds: float) -> str:
+    return f"{seconds / 60:.0f} min"
+
+
+def count(lines: list, what: str = "such lines") -> str:
+    return f" ({len(lines)} {what})" if len(lines) > 1 else ""
+
+
+def operator_advice(seen: Observed) -> tuple[str, str]:
+    operator = seen.stack.operator
+    if operator.installed is not None:
+        key = "operator.installed.addonVersion"
+        pinned = operator.installed.addon_version or operator.installed.operator_version
+    else:
+        key, pinned = "operator.addonVersion", operator.addon_version
+    running = f"; the cluster's operator runs {seen.operator_image}" if seen.operator_image else ""
+    return key, (
+        f"v1.3.0-eksbuild.1 or later (operator 3.2, the first with DPD); the stack says "
+        f"{pinned}{running}"
+    )

@@ -1,0 +1,52 @@
+"""The known ways a DPD endpoint fails, each a rule over what `diagnose` read: one finding per
+signature seen, with its cause, the line that shows it, the stack key to change and the value
+to try.
+
+Sources: AWS's "Disaggregated Prefill and Decode (DPD) deployment issues" page
+(sagemaker-hyperpod-model-deployment-ts-dpd: pods in ContainerCreating over 10 minutes with
+`Failed to pull image` or `MountVolume.SetUp failed`, pods at 2/3 Ready while the worker loads
+70B for 5-10 minutes, `EngineDeadError` or `TimeoutError` from an operator older than 3.2,
+`Retrieved 0 out of N required tokens` from a wrong `pd_role`, different images or an unset
+`PYTHONHASHSEED`, `Failed to allocate memory object, retrying...` from a full PD buffer (16 or
+32 GiB, or more decoders), KV throughput under 1 GB/s when EFA is not used); AWS's DPD guide
+(sagemaker-hyperpod-model-deployment-dpd: the roles' `pd_role` lines, the healthy `Retrieved
+6035 out of 6035` at 176 GB/s, the router's `Conditional routing` lines); LMCache's source for
+the lines themselves (log_lines.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tools.diagnose.kv_signatures import (
+    buffer_full,
+    kv_not_retrieved,
+    routing_shares,
+    slow_transfers,
+    wrong_roles,
+)
+from tools.diagnose.observed import Finding, Observed
+from tools.diagnose.pod_signatures import (
+    engine_death,
+    image_or_mount,
+    no_pods,
+    operator_failure,
+    still_loading,
+)
+
+RULES: tuple[Callable[[Observed], list[Finding]], ...] = (
+    operator_failure,
+    no_pods,
+    image_or_mount,
+    still_loading,
+    engine_death,
+    wrong_roles,
+    kv_not_retrieved,
+    buffer_full,
+    slow_transfers,
+    routing_shares,
+)
+
+
+def findings(seen: Observed) -> list[Finding]:
+    return [found for rule in RULES for found in rule(seen)]
