@@ -11,7 +11,6 @@ Usage: python scripts/derive_create_only.py OUT_JSON
 
 from __future__ import annotations
 
-import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -20,6 +19,7 @@ from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from scripts.derived_json import write_derived
 from tools.diff.cloudformation_types import (
     AWS_NATIVE_TYPES,
     NAME_ONLY_TWINS,
@@ -75,13 +75,5 @@ def derive() -> dict:
     }
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    Path(argv[1]).write_text(json.dumps(derive(), indent=1) + "\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(write_derived(derive, __doc__, sys.argv))
