@@ -113,32 +113,42 @@ def transitive_dependencies(resources: Sequence[Resource], urn: str) -> set[str]
 class Deletion:
     type: str
     name: str
-    # Why the engine makes no delete call, if it makes none.
-    skipped: str | None = None
+    # Why the engine makes no delete call, if it makes none, or what a remote component stands for.
+    note: str | None = None
 
 
 def _deletion(resource: Resource, by_urn: dict[str, Resource]) -> Deletion:
     options = resource.get("options", {})
-    skipped = None
-    if options.get("retainOnDelete"):
-        skipped = "retainOnDelete: left in place"
+    note = None
+    if not resource.get("custom", True):
+        note = REMOTE
+    elif options.get("retainOnDelete"):
+        note = "retainOnDelete: left in place"
     elif options.get("deletedWith") in by_urn:
-        skipped = f"deleted with {by_urn[options['deletedWith']]['name']}"
-    return Deletion(resource["type"], resource["name"], skipped)
+        note = f"deleted with {by_urn[options['deletedWith']]['name']}"
+    return Deletion(resource["type"], resource["name"], note)
+
+
+REMOTE = "remote component: its provider's resources, not in the render, are deleted by here"
 
 
 def destroy_lines(resources: Sequence[Resource]) -> list[str]:
     """The waves as people read them: each wave's resources, components left out (deleting a
-    component calls no provider), and waves left with none dropped."""
+    component calls no provider), and waves left with none dropped. A component with no
+    children in the render is a remote one (pulumi-eks' Cluster), whose children (the EKS
+    cluster, its roles and security group) its provider registers in a real deploy: they are
+    deleted after everything that depends on the component and before it, so by its wave."""
     by_urn = {r["urn"]: r for r in resources}
+    children = _children(resources)
+
+    def shown(urn: str) -> bool:
+        return by_urn[urn].get("custom", True) or not children[urn]
+
     lines = []
-    waves = [
-        [by_urn[urn] for urn in wave if by_urn[urn].get("custom", True)]
-        for wave in destroy_waves(resources)
-    ]
+    waves = [[by_urn[urn] for urn in wave if shown(urn)] for wave in destroy_waves(resources)]
     for n, wave in enumerate([w for w in waves if w], start=1):
         lines.append(f"wave {n}:")
         for deletion in sorted(_deletion(r, by_urn) for r in wave):
-            note = f"  ({deletion.skipped})" if deletion.skipped else ""
+            note = f"  ({deletion.note})" if deletion.note else ""
             lines.append(f"  {deletion.type}  {deletion.name}{note}")
     return lines

@@ -60,6 +60,27 @@ def test_the_lines_say_which_deletes_are_skipped():
     ]
 
 
+def test_a_remote_component_is_shown_where_its_providers_resources_are_gone():
+    # pulumi-eks' Cluster: its children are made by its provider, so the render holds none;
+    # a local component, whose children are in the render, calls no provider and is left out.
+    subnet = resource("subnet")
+    eks = resource("eks", "subnet", custom=False)
+    local = resource("local", custom=False)
+    child = resource("child", parent="local")
+    addon = resource("addon", "eks")
+    lines = destroy_lines([subnet, eks, local, child, addon])
+    assert lines == [
+        "wave 1:",
+        "  test:index:Thing  addon",
+        "wave 2:",
+        "  test:index:Component  eks  (remote component: its provider's resources, not in the "
+        "render, are deleted by here)",
+        "  test:index:Thing  child",
+        "wave 3:",
+        "  test:index:Thing  subnet",
+    ]
+
+
 PLUMBING = (
     "aws:ec2/routeTableAssociation:RouteTableAssociation",
     "aws:ec2/routeTable:RouteTable",
