@@ -8,6 +8,11 @@ them (cluster_fit.py). The cluster's GPUs of the endpoint's type that no endpoin
 handed out in the endpoints' order, so that swaps the program allows together also fit
 together; one that does not fit falls back to deleting first, an outage, and the diff says so.
 
+Both generations are counted on the endpoint's instance type as configured: the program sees
+no deployed state, so when `instanceType` itself changes, the old generation, which runs on the
+old type, is counted on the new one too, and a swap is asked one endpoint's worth of GPUs more
+than it takes (the diff says so).
+
 The GPUs are counted across the type's groups. Where those sit in several AZs, a new
 generation that fits only in sum cannot share one AZ: its pods stay Pending, `pulumi up` stops
 when the wait for it runs out, and the old generation goes on serving. On an existing cluster,

@@ -11,7 +11,14 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
-from tools.diff.endpoint_swaps import ENDPOINT, Plans, delete_first_detail, is_swap, swap_lines
+from tools.diff.endpoint_swaps import (
+    ENDPOINT,
+    Plans,
+    delete_first_detail,
+    is_swap,
+    lost_nodes_line,
+    swap_lines,
+)
 from tools.diff.stack_diff import Change
 
 SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
@@ -101,7 +108,9 @@ def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
     head replaces each endpoint (endpoint_swaps.py); a swap is no outage."""
     plans = plans or {}
     replaced = [
-        outage.format(name=f"`{c.name}`") + delete_first_detail(c, plans)
+        lost_nodes_line(c)
+        if c.loses_nodes
+        else outage.format(name=f"`{c.name}`") + delete_first_detail(c, plans)
         for type_, outage in OUTAGES.items()
         for c in changes
         if c.kind == "replace" and c.type == type_ and not is_swap(c, plans)

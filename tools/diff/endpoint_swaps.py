@@ -16,10 +16,8 @@ from typing import Any
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.endpoint.generation import stable_address
-from components.endpoint.kind import API_VERSION, KIND
+from tools.diff.stack_diff import ENDPOINT_TYPE as ENDPOINT
 from tools.diff.stack_diff import Change
-
-ENDPOINT = f"kubernetes:{API_VERSION}:{KIND}"
 
 Plans = dict[str, dict[str, Any]]
 
@@ -73,6 +71,7 @@ def is_swap(change: Change, plans: Plans) -> bool:
         and change.because is None
         and plan is not None
         and plan["createFirst"]
+        and change.loses_nodes is None
     )
 
 
@@ -104,10 +103,31 @@ def delete_first_detail(change: Change, plans: Plans) -> str:
     per_node = DPD_INSTANCE_TYPES[plan["instanceType"]].gpus
     short = plan["claimedGpus"] + plan["gpus"] - plan["clusterGpus"]
     nodes = max(1, math.ceil(short / per_node))
+    moved = _old_new(change, "spec.instanceType")
+    # The program sees only the head's config: both generations are counted on the new type.
+    counted = (
+        f" (the program counts both on it: it does not see that the deployed one runs on "
+        f"{moved[0]})"
+        if moved is not None
+        else ""
+    )
     return (
-        f" It deletes first because a swap would hold {_gpus(plan)}, and {_held(plan)}: "
+        f" It deletes first because a swap would hold {_gpus(plan)}{counted}, and {_held(plan)}: "
         f"{nodes} more {plan['instanceType']} node{'s' if nodes > 1 else ''} (an instanceCount) "
         f"would let it swap with no outage.{_renamed(change)}"
+    )
+
+
+def lost_nodes_line(change: Change) -> str:
+    """An endpoint whose deployed generation runs on nodes the HyperPod update takes away."""
+    gone = change.loses_nodes
+    return (
+        f"endpoint `{change.name}`: its deployed generation runs on the {gone} nodes that the "
+        "HyperPod update below takes away, which Pulumi makes before the endpoint (it waits "
+        "for the cluster), so it stops with them, creation-first or not; no answers until the "
+        "new generation's pods have pulled the image and loaded the weights. An outage-free "
+        f"move keeps those nodes until the new generation is ready: add the new type as a "
+        f"group of its own, and remove the {gone} group in a later update.{_renamed(change)}"
     )
 
 

@@ -40,6 +40,16 @@ def _arrival(group: dict[str, Any]) -> str:
     return "they take pods once they have joined"
 
 
+def replaced_types(base: Resource, head: Resource) -> set[str]:
+    """The instance types of the groups whose nodes an update of the cluster takes away."""
+    old, new = _groups(base), _groups(head)
+    return {
+        group["instanceType"]
+        for name, group in old.items()
+        if name not in new or new[name]["instanceType"] != group["instanceType"]
+    }
+
+
 def node_outages(base: Resource, head: Resource) -> list[str]:
     """One line per instance group whose nodes an update of the cluster replaces or deletes."""
     old, new = _groups(base), _groups(head)

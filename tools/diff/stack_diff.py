@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from components.endpoint.kind import API_VERSION, KIND
 from tools.diff.cascade import dependent_replacements
-from tools.diff.node_changes import HYPERPOD_TYPE, node_outages
+from tools.diff.node_changes import HYPERPOD_TYPE, node_outages, replaced_types
 from tools.diff.property_paths import covers
 from tools.diff.replacements import replacing
 
@@ -51,9 +52,13 @@ class Change:
     # What an update takes down though it replaces nothing, such as the nodes of an instance
     # group whose type changes.
     outages: tuple[str, ...] = ()
+    # An endpoint's: the instance type of the nodes its deployed generation runs on, when an
+    # update of the HyperPod cluster takes them away (before the endpoint, which waits for it).
+    loses_nodes: str | None = None
 
 
 _ABSENT = object()
+ENDPOINT_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
 
 
 def _as_json_document(value: Any) -> Any:
@@ -169,9 +174,15 @@ def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
         r = after[urn]
         paths = changes[urn].paths if urn in changes else []
         changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+    gone: set[str] = set()
     for urn, change in changes.items():
         if change.kind == "update" and change.type == HYPERPOD_TYPE:
             changes[urn] = replace(change, outages=tuple(node_outages(before[urn], after[urn])))
+            gone |= replaced_types(before[urn], after[urn])
+    for urn, change in changes.items():
+        on = before[urn]["inputs"].get("spec", {}).get("instanceType") if urn in before else None
+        if change.type == ENDPOINT_TYPE and change.kind != "add" and on in gone:
+            changes[urn] = replace(change, loses_nodes=on)
     deleted = {urn for urn, c in changes.items() if c.kind in ("remove", "replace")}
     for urn, change in changes.items():
         if change.kind in ("remove", "replace"):

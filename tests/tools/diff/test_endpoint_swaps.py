@@ -55,5 +55,29 @@ def test_a_new_gpu_type_is_an_outage_for_its_nodes_however_the_endpoint_goes():
         config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = kind
         return config
 
-    listed = outages(report(on("ml.p5.48xlarge"), on("ml.p5en.48xlarge")))
-    assert any(o.startswith("  - HyperPod instance group `p5-dpd`: instanceType") for o in listed)
+    text = report(on("ml.p5.48xlarge"), on("ml.p5en.48xlarge"))
+    endpoint, nodes = outages(text)
+    assert nodes.startswith("  - HyperPod instance group `p5-dpd`: instanceType")
+    # The cluster holds both generations, but the old one's nodes go before the new one starts.
+    assert endpoint.startswith(
+        "  - endpoint `default/dpd-test`: its deployed generation runs on the ml.p5.48xlarge "
+        "nodes that the HyperPod update below takes away"
+    )
+    assert "add the new type as a group of its own, and remove the ml.p5.48xlarge group" in endpoint
+    assert "Swaps (replaced with no outage)" not in text
+
+
+def test_a_new_endpoint_type_counted_twice_says_so():
+    # A group of the new type beside the old: the old generation keeps its nodes, but the
+    # program, which sees no deployed state, counts both generations on the new type.
+    config = with_endpoints(dev_endpoint(), gpu_nodes=2)
+    groups = config["hyperpod-dpd:cluster"]["instanceGroups"]
+    groups.append({**groups[0], "name": "p5en-dpd", "instanceType": "ml.p5en.48xlarge"})
+    moved = with_endpoints({**dev_endpoint(), "instanceType": "ml.p5en.48xlarge"}, gpu_nodes=2)
+    moved["hyperpod-dpd:cluster"]["instanceGroups"] = groups
+    (outage,) = outages(report(config, moved))
+    assert (
+        "a swap would hold 32 GPUs of ml.p5en.48xlarge at once (16 each at their most) (the "
+        "program counts both on it: it does not see that the deployed one runs on "
+        "ml.p5.48xlarge)"
+    ) in outage
