@@ -79,10 +79,11 @@ class EndpointPrediction:
 
 
 def meets(prediction: Prediction, slo: Slo) -> bool:
+    """At the SLO's percentile: TTFT, and the time between tokens (inter-token latency)."""
     if prediction.saturated:
         return False
-    ttft_ok = slo.ttft_ms is None or prediction.ttft_ms <= slo.ttft_ms
-    return ttft_ok and (slo.tpot_ms is None or prediction.tpot_ms <= slo.tpot_ms)
+    ttft_ok = slo.ttft_ms is None or prediction.ttft_at(slo.percentile) <= slo.ttft_ms
+    return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
 
 
 def at_rate(scenario: Scenario, rate: float) -> Scenario:
@@ -184,7 +185,9 @@ def ms(value: float) -> str:
 
 def slo_text(slo: Slo) -> str:
     limits = [("TTFT", slo.ttft_ms), ("TPOT", slo.tpot_ms)]
-    return ", ".join(f"{name} <= {ms(limit)}" for name, limit in limits if limit is not None)
+    return ", ".join(
+        f"p{slo.percentile} {name} <= {ms(limit)}" for name, limit in limits if limit is not None
+    )
 
 
 def layout(prediction: Prediction) -> str:
@@ -197,14 +200,18 @@ def _key(spec: DpdEndpointSpec, role: str) -> str:
     return f"{role}.autoscaling.maxReplicas" if scales else f"{role}.replicas"
 
 
-def _figures(prediction: Prediction) -> str:
-    ttft = (
-        f"TTFT without bound (the layout serves at most "
-        f"{prediction.max_requests_per_second:.3g} requests per second; beyond, the queue grows)"
-        if prediction.saturated
-        else f"TTFT {ms(prediction.ttft_ms)}"
+def _figures(prediction: Prediction, percentile: int = 90) -> str:
+    if prediction.saturated and not math.isfinite(prediction.ttft_ms):
+        ttft = (
+            f"saturated: the layout serves at most {prediction.max_requests_per_second:.3g} "
+            "requests per second, and beyond, the queue grows without bound"
+        )
+    else:
+        ttft = f"TTFT {ms(prediction.ttft_ms)} (p{percentile} {ms(prediction.ttft_at(percentile))})"
+    return (
+        f"{ttft}, TPOT {ms(prediction.tpot_ms)} (p{percentile} inter-token "
+        f"{ms(prediction.itl_at(percentile))})"
     )
-    return f"{ttft}, TPOT {ms(prediction.tpot_ms)}"
 
 
 def _advice(spec: DpdEndpointSpec, ep: EndpointPrediction) -> str:
@@ -244,8 +251,8 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
             f"at {ep.load:.3g} requests per second the model"
             + (f" ({ep.calibration.label()})" if ep.calibration else "")
             + " predicts "
-            f"{_figures(judged)} with {layout(judged)} ({which}), missing the SLO "
-            f"({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
+            f"{_figures(judged, ep.slo.percentile)} with {layout(judged)} ({which}), missing "
+            f"the SLO ({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
             "measure before you buy",
         )
     ]

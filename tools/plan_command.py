@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from components.core.findings import field_path
 from components.core.user_files import UnreadableFileError, read_text
+from components.performance.endpoint_item import endpoint_item, nodes_needed
 from components.performance.predict import Prediction, predict
 from components.performance.recommend import (
     Option,
@@ -46,6 +47,12 @@ def add_plan_commands(commands: argparse._SubParsersAction) -> argparse.Argument
         action = actions.add_parser(name, help=text)
         action.add_argument("--scenario", type=Path, required=True, help="scenario YAML file")
         action.add_argument("--json", action="store_true", help="print JSON")
+        if name == "recommend":
+            action.add_argument(
+                "--emit-endpoint",
+                action="store_true",
+                help="print the winning layout as a hyperpod-dpd:endpoints item to paste",
+            )
     return plan
 
 
@@ -98,44 +105,62 @@ def _role_line(role: dict[str, Any], name: str) -> str:
     )
 
 
-def prediction_lines(prediction: Prediction) -> list[str]:
+def prediction_lines(prediction: Prediction, percentile: int = 90) -> list[str]:
     document = prediction.to_json()
     mode = document["mode"]
+    if document["ttftMs"] is None:
+        ttft = "saturated (no TTFT: past its capacity the queue grows without bound)"
+    else:
+        ttft = (
+            f"TTFT {document['ttftMs']:g} ms (p50 {document['p50TtftMs']:g}, "
+            f"p{percentile} {document[f'p{percentile}TtftMs']:g})"
+        )
     lines = [
-        f"{mode}: TTFT {document['ttftMs']:g} ms, TPOT {document['tpotMs']:g} ms, "
-        f"{document['outputTokensPerSecond']:g} output tokens/s "
-        f"({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
+        f"{mode}: {ttft}, TPOT {document['tpotMs']:g} ms (p{percentile} inter-token "
+        f"{document[f'p{percentile}ItlMs']:g} ms), {document['outputTokensPerSecond']:g} output "
+        f"tokens/s ({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
         f"({instances_phrase(prediction.instances)})",
-        f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
-        + (f" + KV transfer {document['kvTransferMs']:g} ms" if prediction.disaggregated else "")
-        + " + first decode step",
     ]
+    if document["ttftMs"] is not None:
+        lines.append(
+            f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
+            + (
+                f" + KV transfer and hop {document['kvTransferMs']:g} ms"
+                if prediction.disaggregated
+                else ""
+            )
+            + " + first decode step"
+        )
     lines += [_role_line(document[role.name], role.name) for role in prediction.roles]
     if prediction.saturated:
         lines.append(
             f"  saturated: the layout serves at most {document['maxRequestsPerSecond']:g} "
-            "requests/s; the figures are at that limit and the queue grows"
+            "requests/s; the queue grows past it"
         )
     return lines
 
 
-def _option_lines(title: str, option: Option | None, price: Price | None) -> list[str]:
+def _option_lines(
+    title: str, option: Option | None, price: Price | None, percentile: int
+) -> list[str]:
     if option is None:
         return [f"{title}: none meets the SLO"]
     cost = "no price in the table"
     if option.cost_per_hour is not None and price is not None:
         cost = f"{at_least(price.lower_bound)}{usd(option.cost_per_hour)}/h"
     meets = "meets the SLO" if option.meets_slo else "misses the SLO"
-    lines = prediction_lines(option.prediction)
+    lines = prediction_lines(option.prediction, percentile)
     return [f"{title} ({meets}, {cost}):", *("  " + line for line in lines)]
 
 
-def _threshold_line(threshold: int | None) -> str:
+def _threshold_lines(recommendation: Recommendation) -> list[str]:
+    threshold = recommendation.routing_threshold
     if threshold is None:
-        return "routingThreshold: none; no prompt gains by the disaggregated path"
-    if threshold == 0:
-        return "routingThreshold: 0; every prompt gains by the prefill role"
-    return f"routingThreshold: {threshold}; prompts from this many tokens gain by the prefill role"
+        return ["routingThreshold: none; no prompt gains by the prefill role"]
+    return [
+        f"routingThreshold: {threshold}; prompts from this many tokens gain by the prefill role:",
+        f"  {recommendation.threshold_reason}",
+    ]
 
 
 def _price_line(price: Price | None) -> list[str]:
@@ -146,16 +171,30 @@ def _price_line(price: Price | None) -> list[str]:
 
 def recommendation_lines(recommendation: Recommendation, price: Price | None) -> list[str]:
     """`price`: the instance type's, which the costs are at."""
+    percentile = recommendation.percentile
     return [
-        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated, price),
         *_option_lines(
-            "Best aggregated layout on the same GPUs", recommendation.aggregated_same_gpus, price
+            "Cheapest disaggregated layout", recommendation.disaggregated, price, percentile
         ),
-        *_option_lines("Cheapest aggregated layout", recommendation.cheapest_aggregated, price),
+        *_option_lines("Cheapest aggregated layout", recommendation.aggregated, price, percentile),
         recommendation.verdict,
-        _threshold_line(recommendation.routing_threshold),
+        *(_threshold_lines(recommendation) if recommendation.disaggregated else []),
         *_price_line(price),
     ]
+
+
+def endpoint_lines(scenario: Scenario, recommendation: Recommendation, base_dir: Path) -> list[str]:
+    """The winning layout as a `hyperpod-dpd:endpoints` item, ready to paste."""
+    item = endpoint_item(scenario, recommendation, base_dir)
+    mode = "disaggregated" if "prefill" in item else "aggregated (serving: the colocated mode)"
+    header = [
+        f"# {mode}, as plan recommend predicted it; paste under hyperpod-dpd:endpoints in",
+        "# Pulumi.<stack>.yaml, point modelSource at your weights, and give the cluster",
+        f"# {nodes_needed(recommendation)} {scenario.instance_type} node(s) for it "
+        "(cluster.instanceGroups[i].instanceCount).",
+    ]
+    body = yaml.safe_dump([item], sort_keys=False, default_flow_style=False).splitlines()
+    return header + body
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -175,6 +214,13 @@ def run_plan(args: argparse.Namespace) -> int:
     except ScenarioError as refused:
         print(refused, file=sys.stderr)
         return 2
+    if getattr(args, "emit_endpoint", False):
+        try:
+            print("\n".join(endpoint_lines(scenario, result, base_dir)))
+        except ScenarioError as refused:
+            print(refused, file=sys.stderr)
+            return 2
+        return 0
     if args.json:
         document = result.to_json()
         if isinstance(result, Recommendation):

@@ -30,22 +30,42 @@ class EngineEfficiency:
     # running request in it (its scheduling, sampling and output processing on the CPU).
     step_overhead_s: float
     request_overhead_s: float
+    # Whether a step carries prompts' chunks beside the running decodes (chunked prefill that
+    # schedules running requests first, then prompts in the token budget left), or runs a
+    # batch of prompts on its own while decodes wait.
+    mixes_prefill: bool = True
+    # Requests a replica runs at once by default, when the KV pool allows: vLLM's
+    # --max-num-seqs on GPUs of 70 GiB and more (vllm/engine/arg_utils.py,
+    # `_set_default_args`), TensorRT-LLM's max_batch_size (trtllm-serve's 2,048); SGLang sets
+    # none and lets the KV pool bind.
+    max_batch: int = 1024
+    # vLLM profiles a sampler run over --max-num-seqs requests before it sizes the KV pool.
+    profiles_sampler: bool = False
+    # Grouped expert GEMMs run small per-expert batches and wait on routing: their share of
+    # the dense GEMMs' efficiency (DESIGN.md: DeepSeek-class prefill reaches about a quarter of
+    # peak). Fitted per engine, the three come out alike (docs/planning.md).
+    moe_gemm: float = 0.6
 
 
 # TensorRT-LLM's compiled kernels and C++ runtime lead; SGLang and vLLM trail it by about a
 # tenth in GEMM efficiency and add Python scheduling per step.
+# How each schedules prompts: vLLM's scheduler takes its running requests first, then waiting
+# prompts in what is left of `max_num_batched_tokens` (vllm/v1/core/sched/scheduler.py,
+# `Scheduler.schedule`); TensorRT-LLM's in-flight batching puts context chunks and generation
+# in one iteration; SGLang runs a prefill batch whenever waiting requests fit and decodes
+# otherwise (python/sglang/srt/managers/scheduler.py, `get_next_batch_to_run`), unless
+# `--enable-mixed-chunk`, which is off by default.
 ENGINE_EFFICIENCY: dict[Engine, EngineEfficiency] = {
-    "vllm": EngineEfficiency(0.55, 0.70, 0.0008, 40e-6),
-    "sglang": EngineEfficiency(0.55, 0.72, 0.0006, 30e-6),
-    "trtllm": EngineEfficiency(0.60, 0.75, 0.0004, 10e-6),
+    "vllm": EngineEfficiency(0.52, 0.70, 0.00088, 44e-6, profiles_sampler=True),
+    "sglang": EngineEfficiency(0.52, 0.72, 0.00066, 33e-6, mixes_prefill=False, max_batch=65_536),
+    "trtllm": EngineEfficiency(0.57, 0.75, 0.00044, 11e-6, max_batch=2048),
 }
 
 # Lower precisions double the peak but feed it less well (scaling, smaller tiles): the share
-# of their own peak that GEMMs reach, relative to BF16's.
-PRECISION_COMPUTE = {"bf16": 1.0, "fp8": 0.8, "fp4": 0.6}
-# Grouped expert GEMMs run small per-expert batches and wait on routing: their share of the
-# dense GEMMs' efficiency (DESIGN.md: DeepSeek-class prefill reaches about a quarter of peak).
-MOE_COMPUTE = 0.55
+# of their own peak that GEMMs reach, relative to BF16's. INT8 (W8A8) scales like FP8; W4A16
+# dequantizes its 4-bit weights in the GEMM's main loop at the BF16 peak, taken at FP8's
+# factor: no public run in the calibration set measures either, so neither is fitted.
+PRECISION_COMPUTE = {"bf16": 1.0, "fp8": 0.84, "fp4": 0.48, "int8": 0.84, "w4a16": 0.84}
 # Kernel launches and synchronisation per layer and forward pass, beyond the kernels' own
 # time, even under CUDA graphs: about 20 us per layer; MoE layers add routing, permutation and
 # grouped-GEMM launches. Fitted on batch-1 decode (Llama 3.1 8B and 70B, DeepSeek-R1 on 8
@@ -64,5 +84,7 @@ EFA_LATENCY_S = 40e-6
 # interfaces (4 x 100 Gbps = 50 GB/s): about a fifth of line rate. Source:
 # ai-dynamo/dynamo docs/kubernetes/disagg-communication-guide.md (DESIGN.md).
 KV_TRANSFER_BANDWIDTH = 0.19
-# Per transfer: the handshake, the decoder's allocation and the scheduling of its first step.
+# Per transfer: the hop from prefill to decoder (the router's proxy, LMCache's allocation
+# request to the decoder and its answer, the proxy's notice that the KV arrived) and the
+# scheduling of the decoder's first step.
 KV_TRANSFER_LATENCY_S = 0.005

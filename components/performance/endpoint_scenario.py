@@ -1,13 +1,28 @@
 """The scenario an endpoint's settings describe: its model, instance type, roles and workload.
 
-The stack serves with vLLM; both roles run the endpoint's tensorParallelSize.
+The stack serves with vLLM and LMCache's PD backend; both roles run the endpoint's
+tensorParallelSize, spread their experts over it with `--enable-expert-parallel` in
+workerArgs, and take their `--max-num-seqs` and `--gpu-memory-utilization` from the roles'
+settings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
-from components.performance.scenario import RoleLayout, Scenario
+from components.performance.scenario import RoleLayout, Scenario, ScenarioWorkload
+
+# vLLM's switch that spreads a MoE model's experts over the tensor-parallel GPUs.
+EXPERT_PARALLEL_FLAG = "--enable-expert-parallel"
+
+
+def expert_parallel(args: Sequence[str], tensor_parallel: int) -> int:
+    """The experts' spread that `args` ask for: every GPU of the replica, or none."""
+    named = {canonical_flag(name) for name in flag_names(args)}
+    return tensor_parallel if EXPERT_PARALLEL_FLAG in named else 1
 
 
 def scenario_from_endpoint(
@@ -31,20 +46,22 @@ def scenario_from_endpoint(
             update={"typical_input_tokens": max(spec.routing_threshold, 1)}
         )
     tp = spec.tensor_parallel_size
+
+    def role(settings, replicas: int | None, max_num_seqs: int) -> RoleLayout:
+        return RoleLayout(
+            replicas=replicas or settings.replicas,
+            tensor_parallel=tp,
+            expert_parallel=expert_parallel([*spec.worker_args, *settings.args], tp),
+            max_num_seqs=max_num_seqs,
+        )
+
     return Scenario(
         model=architecture,
         instance_type=spec.instance_type,
         engine="vllm",
-        prefill=RoleLayout(
-            replicas=prefill_replicas or spec.prefill.replicas,
-            tensor_parallel=tp,
-            max_num_seqs=spec.prefill_max_num_seqs,
-        ),
-        decode=RoleLayout(
-            replicas=decode_replicas or spec.decode.replicas,
-            tensor_parallel=tp,
-            max_num_seqs=spec.decode_max_num_seqs,
-        ),
-        workload=workload,
+        kv_connector="lmcache",
+        prefill=role(spec.prefill, prefill_replicas, spec.prefill_max_num_seqs),
+        decode=role(spec.decode, decode_replicas, spec.decode_max_num_seqs),
+        workload=ScenarioWorkload.model_validate(workload.model_dump()),
         gpu_memory_utilization=spec.decode_gpu_memory_utilization,
     )

@@ -11,6 +11,10 @@ Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
 - B300: NVIDIA HGX B300 datasheet as tabulated by glennklockwood.com/garden/processors/B300:
   BF16 2,250, FP8 4,500 and FP4 13,125 TFLOPS dense per GPU, 288 GB HBM3e at 8 TB/s, NVLink 5
   at 1.8 TB/s.
+- INT8 (W8A8 integer GEMMs): the same rate as FP8 on H100, H200 and B200 (their datasheets);
+  Blackwell Ultra cut it to 0.15 POPS dense on B300 (verda.com/blog/gb300-nvl72-architecture,
+  per-GPU table), so INT8 there runs far below even BF16. glennklockwood.com lists 4,500 for
+  B300 as for B200; the later per-GPU table is taken.
 - NVLink figures are both directions; one direction, what an all-reduce or all-to-all moves
   out of a GPU, is half.
 HBM capacity (what CUDA sees), GPUs and EFA per instance: `components.cluster.instance_types`.
@@ -37,19 +41,30 @@ class Gpu:
     hbm_bytes_per_second: float
     # One direction, per GPU.
     nvlink_bytes_per_second: float
+    int8_ops: float
 
     def peak_flops(self, precision: str) -> float:
         """The GEMM peak for weights in `precision`. Hopper has no FP4 unit: FP4 weights are
-        unpacked to FP8 there (vLLM's Marlin and TensorRT-LLM's W4A8 paths)."""
+        unpacked to FP8 there (vLLM's Marlin and TensorRT-LLM's W4A8 paths). W4A16 (AWQ,
+        GPTQ) keeps 16-bit activations: its GEMMs dequantize the weights and run at the BF16
+        peak (vLLM's Marlin kernels)."""
         if precision == "fp4":
             return self.fp4_flops or self.fp8_flops
+        if precision == "int8":
+            return self.int8_ops
         return self.fp8_flops if precision == "fp8" else self.bf16_flops
 
+    @property
+    def attention_flops(self) -> float:
+        """Attention's peak: softmax(QK^T)V runs on 16-bit activations whatever the weights'
+        precision (FlashAttention and FlashInfer in vLLM's default paths), so the BF16 one."""
+        return self.bf16_flops
 
-H100 = Gpu("H100", 989.5 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9)
-H200 = Gpu("H200", 989.5 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9)
-B200 = Gpu("B200", 2_250 * TERA, 4_500 * TERA, 9_000 * TERA, 8 * TERA, 900e9)
-B300 = Gpu("B300", 2_250 * TERA, 4_500 * TERA, 13_125 * TERA, 8 * TERA, 900e9)
+
+H100 = Gpu("H100", 989.5 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9, 1_979 * TERA)
+H200 = Gpu("H200", 989.5 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9, 1_979 * TERA)
+B200 = Gpu("B200", 2_250 * TERA, 4_500 * TERA, 9_000 * TERA, 8 * TERA, 900e9, 4_500 * TERA)
+B300 = Gpu("B300", 2_250 * TERA, 4_500 * TERA, 13_125 * TERA, 8 * TERA, 900e9, 150 * TERA)
 GPUS = {gpu.name: gpu for gpu in (H100, H200, B200, B300)}
 
 

@@ -141,7 +141,8 @@ class Calibration:
         return f"{', '.join(parts)} of the model's figures"
 
     def apply(self, prediction: Prediction, load: Load | None = None) -> Prediction:
-        """The prediction corrected. TTFT's parts scale with it. The throughput of an open-loop
+        """The prediction corrected. TTFT's parts and percentiles scale with it, the
+        inter-token percentiles with TPOT. The throughput of an open-loop
         load is the load itself and stays; a closed loop's clients send as fast as requests
         end, so its throughput falls as its latency grows."""
         ttft = self.ttft_factor or 1.0
@@ -153,6 +154,8 @@ class Calibration:
             queue_ms=prediction.queue_ms * ttft,
             prefill_ms=prediction.prefill_ms * ttft,
             kv_transfer_ms=prediction.kv_transfer_ms * ttft,
+            ttft_percentiles_ms=tuple(p * ttft for p in prediction.ttft_percentiles_ms),
+            itl_percentiles_ms=tuple(p * tpot for p in prediction.itl_percentiles_ms),
         )
         if load is None or not load.closed_loop:
             return corrected

@@ -158,14 +158,40 @@ def decode_pairs(model: ModelArchitecture, context: float) -> float:
     return model.full_attention_layers * context + model.sliding_window_layers * window
 
 
-def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> tuple[float, float]:
-    """FLOPs to prefill one prompt of `tokens`, logits for its last token only: (those outside
-    the routed experts, those in them)."""
-    dense = 2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters)
-    dense += costs.prefill_pair_flops * causal_pairs(model, tokens)
-    return dense, 2 * costs.routed_active_parameters * tokens
+@dataclass(frozen=True)
+class Flops:
+    """FLOPs of a piece of work by the unit that runs them: the linear layers outside the
+    routed experts (at the weights' GEMM precision), attention's QK^T and weighted V (on 16-bit
+    activations), and the routed experts' GEMMs."""
+
+    linear: float
+    attention: float
+    experts: float = 0.0
+
+    def __mul__(self, factor: float) -> Flops:
+        return Flops(self.linear * factor, self.attention * factor, self.experts * factor)
+
+    def __add__(self, other: Flops) -> Flops:
+        return Flops(
+            self.linear + other.linear,
+            self.attention + other.attention,
+            self.experts + other.experts,
+        )
 
 
-def decode_token_flops(model: ModelArchitecture, costs: ModelCosts, context: float) -> float:
+def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> Flops:
+    """FLOPs to prefill one prompt of `tokens`, logits for its last token only."""
+    return Flops(
+        linear=2 * (costs.always_active_parameters * tokens + costs.lm_head_parameters),
+        attention=costs.prefill_pair_flops * causal_pairs(model, tokens),
+        experts=2 * costs.routed_active_parameters * tokens,
+    )
+
+
+def decode_token_flops(model: ModelArchitecture, costs: ModelCosts, context: float) -> Flops:
     """FLOPs to produce one token with `context` tokens behind it."""
-    return 2 * costs.active_parameters + costs.decode_pair_flops * decode_pairs(model, context)
+    return Flops(
+        linear=2 * (costs.always_active_parameters + costs.lm_head_parameters),
+        attention=costs.decode_pair_flops * decode_pairs(model, context),
+        experts=2 * costs.routed_active_parameters,
+    )

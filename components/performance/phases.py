@@ -17,9 +17,7 @@ from components.performance.efficiency import (
     COLLECTIVE_BANDWIDTH,
     EFA_LATENCY_S,
     KV_TRANSFER_BANDWIDTH,
-    KV_TRANSFER_LATENCY_S,
     LAYER_OVERHEAD_S,
-    MOE_COMPUTE,
     MOE_LAYER_OVERHEAD_S,
     NVLINK_LATENCY_S,
     PRECISION_COMPUTE,
@@ -27,6 +25,7 @@ from components.performance.efficiency import (
 )
 from components.performance.hardware import Machine
 from components.performance.model_costs import (
+    Flops,
     ModelCosts,
     decode_token_flops,
     model_costs,
@@ -42,6 +41,8 @@ ALL_TO_ALL_BYTES = 1.5
 ALL_REDUCES_PER_LAYER = 2
 # MoE layers dispatch tokens to experts and combine them back.
 ALL_TO_ALLS_PER_MOE_LAYER = 2
+# The sampler's FP32 logits and probabilities, per vocabulary entry and request.
+SAMPLER_BYTES_PER_LOGIT = 8
 # Prefill runs long prompts in chunks of this many tokens (vLLM's --max-num-batched-tokens
 # default for serving on large GPUs); each chunk is a forward pass with its fixed cost.
 PREFILL_CHUNK_TOKENS = 8192
@@ -169,14 +170,20 @@ def _all_to_all(deployment: Deployment, ranks: int, tokens: float) -> float:
     return ALL_TO_ALLS_PER_MOE_LAYER * costs.moe_layers * (latency + max(nvlink, efa))
 
 
-def _compute_efficiency(deployment: Deployment, base: float) -> float:
-    efficiency = base * PRECISION_COMPUTE[deployment.precision]
-    if deployment.moe:
-        # Weighted by the FLOPs in expert GEMMs: attention and dense layers keep full speed.
-        costs = deployment.costs
-        expert_share = costs.routed_active_parameters / costs.active_parameters
-        efficiency /= 1 + expert_share * (1 / MOE_COMPUTE - 1)
-    return efficiency
+def _compute_seconds(
+    deployment: Deployment, flops: Flops, dense_ranks: float, expert_ranks: float
+) -> float:
+    """Time for `flops`: the linear layers at the weights' GEMM peak over `dense_ranks` GPUs,
+    attention at the BF16 peak (it multiplies 16-bit activations, not weights) and the routed
+    experts' grouped GEMMs at their lower efficiency over `expert_ranks`."""
+    engine, gpu = deployment.efficiency, deployment.machine.gpu
+    linear_rate = deployment.peak_flops * engine.gemm * PRECISION_COMPUTE[deployment.precision]
+    attention_rate = gpu.attention_flops * engine.gemm
+    return (
+        flops.linear / (dense_ranks * linear_rate)
+        + flops.attention / (dense_ranks * attention_rate)
+        + flops.experts / (expert_ranks * linear_rate * engine.moe_gemm)
+    )
 
 
 def _layer_overhead(deployment: Deployment) -> float:
@@ -189,14 +196,14 @@ def prefill_seconds(
     deployment: Deployment, layout: Parallelism, tokens: int, prompts: int = 1
 ) -> float:
     """Prefill of `prompts` prompts of `tokens` each, together, on an otherwise idle replica."""
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
-    rate = deployment.peak_flops * efficiency
     # A prompt's attention and dense layers run on its own data-parallel attention group;
     # the routed experts on every GPU of the replica.
-    dense, experts = prefill_flops(deployment.model, deployment.costs, tokens)
     groups = min(prompts, layout.data_parallel_attention)
-    compute = prompts * (
-        dense / (groups * layout.tensor_parallel * rate) + experts / (layout.gpus * rate)
+    compute = _compute_seconds(
+        deployment,
+        prefill_flops(deployment.model, deployment.costs, tokens) * prompts,
+        groups * layout.tensor_parallel,
+        layout.gpus,
     )
     tokens_per_group = prompts * tokens / groups
     passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
@@ -242,9 +249,8 @@ def decode_step_seconds(
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
     reads = (weights + kv) / bandwidth
-    efficiency = _compute_efficiency(deployment, deployment.efficiency.gemm)
-    flops = tokens * decode_token_flops(model, costs, context)
-    compute = flops / (layout.gpus * deployment.peak_flops * efficiency)
+    flops = decode_token_flops(model, costs, context) * tokens
+    compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
     communication = _communication(deployment, layout, per_group * tokens_per_request)
     engine = deployment.efficiency
     # The CPU's work per request runs per data-parallel group, each its own scheduler.
@@ -254,23 +260,59 @@ def decode_step_seconds(
     return max(reads, compute) + communication + overhead
 
 
-def kv_transfer_seconds(
-    deployment: Deployment,
-    prefill: Parallelism,
-    decode: Parallelism,
-    tokens: int,
-    prefill_seconds: float,
-) -> tuple[float, float]:
-    """(bytes / bandwidth, what TTFT sees) for one prompt's KV from prefill to decode.
+def chunk_seconds(deployment: Deployment, layout: Parallelism, tokens: float, prompt: int) -> float:
+    """What `tokens` of prompts of `prompt` tokens add to a decode step that carries them
+    (chunked prefill): their share of the prompts' FLOPs and collectives. The step reads the
+    weights once for both, but the prompts' compute does not hide under the decodes' reads: in
+    the calibration's mixed batches (TensorRT-LLM's online table, MLPerf Server) decode slows
+    by the prefill's whole compute time, as if the two shared the GPU in turns."""
+    if tokens <= 0:
+        return 0.0
+    flops = prefill_flops(deployment.model, deployment.costs, prompt) * (tokens / prompt)
+    compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
+    return compute + _communication(deployment, layout, tokens / layout.data_parallel_attention)
 
-    Every decode rank receives its share over its own EFA links, from as many prefill ranks as
-    send in parallel. The transfer starts as the first layers finish, so only what outlasts the
-    prefill shows, and at least one layer's share.
+
+def kv_transfer_seconds(
+    deployment: Deployment, prefill: Parallelism, decode: Parallelism, tokens: int
+) -> float:
+    """Moving one prompt's KV from a prefill replica to a decoder: every decode rank receives
+    its share over its own EFA links, from as many prefill ranks as send in parallel.
+
+    LMCache's PD backend, which HyperPod wires, sends it after the forward pass and blocks the
+    prefiller meanwhile: vLLM calls the connector's `wait_for_save` at the end of each step
+    (lmcache/integration/vllm/vllm_v1_adapter.py), which stores the step's tokens with the
+    request's disagg spec; `PDBackend.batched_submit_put_task` (storage_backend/pd_backend.py)
+    allocates on the decoder and calls `NixlChannel.batched_write`, which polls the NIXL
+    transfer until it is done (transfer_channel/nixl_channel.py). Its layer-by-layer store
+    (`save_kv_layer`) carries no disagg spec ("TODO: need to make layerwise storing compatible
+    with disagg spec"). So the transfer adds to TTFT whole, and to the prefiller's busy time.
     """
     model = deployment.model
     moved = kv_bytes_per_rank(model, decode.tensor_parallel, tokens) * decode.tensor_parallel
     links = min(prefill.tensor_parallel, decode.tensor_parallel)
     bandwidth = links * deployment.machine.efa_bytes_per_second_per_gpu * KV_TRANSFER_BANDWIDTH
-    whole = moved / bandwidth
-    visible = max(whole - prefill_seconds, whole / model.layers) + KV_TRANSFER_LATENCY_S
-    return whole, visible
+    return moved / bandwidth
+
+
+def activation_bytes_per_gpu(deployment: Deployment, layout: Parallelism, max_seqs: int) -> float:
+    """The activations vLLM reserves before it sizes the KV pool: it profiles a forward pass of
+    its token budget (`--max-num-batched-tokens`) and a sampler run over `--max-num-seqs`
+    requests, and subtracts their peak from `gpuMemoryUtilization` x HBM
+    (vllm/v1/worker/gpu_worker.py, `determine_available_memory`).
+
+    Per token of the pass: the residual stream and the layer's input (2 x hidden), QKV, and the
+    MLP's gate, up and activated outputs (3 x its width per rank), in BF16; a MoE layer's
+    grouped GEMMs hold each token's top-k expert outputs. The sampler holds FP32 logits and
+    probabilities of the vocabulary per request."""
+    costs, model = deployment.costs, deployment.model
+    tp = layout.tensor_parallel
+    hidden = costs.hidden_size
+    width = (model.intermediate_size or 4 * hidden) / tp
+    per_token = ACTIVATION_BYTES * (2 * hidden + 3 * width + 3 * hidden / tp)
+    if deployment.moe:
+        expert_width = (model.expert_intermediate_size or model.intermediate_size or hidden) / tp
+        per_token += ACTIVATION_BYTES * costs.experts_per_token * 3 * expert_width
+    sampled = max_seqs if deployment.efficiency.profiles_sampler else 0
+    sampler = sampled * (model.vocab_size or 0) * SAMPLER_BYTES_PER_LOGIT
+    return PREFILL_CHUNK_TOKENS * per_token / layout.data_parallel_attention + sampler

@@ -1,27 +1,49 @@
-"""The cheapest disaggregated layout that meets a workload's SLO, by the model's own
-prediction, beside the best aggregated layout on the same GPUs.
+"""The cheapest layouts the stack can deploy that meet a workload's SLO, by the model's own
+prediction, disaggregated and aggregated, and whether disaggregation pays.
 
-For each prefill and decode parallelism, the decode replicas are the fewest that keep TPOT
-within the SLO, then the prefill replicas the fewest that keep TTFT within it. So a replica
-fewer of either role would miss it. Cost is whole instances (pods of both roles share nodes)
-at the on-demand price when one is given.
+Only layouts an endpoint deploys are searched: one `tensorParallelSize` of 1, 2, 4 or 8 for
+both roles (the endpoint has one, and LMCache's PD backend pairs each prefill rank with the
+decode rank of the same index: `PDBackend.batched_submit_put_task` sends to
+`receiver_init_port[self.tp_rank]`, and its cache keys carry the world size and rank), with
+expert parallelism over those GPUs for MoE models (vLLM's `--enable-expert-parallel`), and no
+data-parallel attention (the endpoint refuses `--data-parallel-size` above 1).
+
+For each layout, the decode replicas are the fewest that keep the inter-token latency within
+the SLO at its percentile, then the prefill replicas the fewest that keep TTFT within it; so
+a replica fewer of either role would miss it. Each role's `--max-num-seqs` is then the
+smallest power of two that holds its batch with room (the autoscaler's default target is
+three quarters of it), and the prediction is made again with it. Cost is whole instances at
+the on-demand price when one is given, else instances alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from components.performance.phases import kv_transfer_seconds, prefill_seconds
-from components.performance.predict import Prediction, predict, system_of
-from components.performance.queueing import md1_wait
+from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
+from components.performance.predict import Prediction, deployment_of, predict
+from components.performance.routing import routing_threshold
 from components.performance.scenario import RoleLayout, Scenario, ScenarioError
+from components.pricing.cost import cost_per_million_output_tokens
 
 # The most GPUs a recommendation may use (16 instances).
 MAX_GPUS = 128
-# routingThreshold candidates: LMCache's 256-token chunks up to 128 Ki tokens.
-THRESHOLD_STEP = 256
-THRESHOLD_MAX = 131_072
+# What the endpoint's tensorParallelSize takes (components/endpoint/spec.py).
+ENDPOINT_TENSOR_PARALLEL = (1, 2, 4, 8)
+# A role's --max-num-seqs holds its predicted batch at most at this share: the decode
+# autoscaler's default target (components/endpoint/autoscaling.py).
+BATCH_SHARE = 0.75
+# A prefill role that queues nothing: replicas enough never to hold the decoders back.
+ROOMY_PREFILLS = 64
+# Where HyperPod's DPD guide says disaggregation pays off, all of these holding: a dense model
+# of 70B parameters or more, inputs over 4,000 tokens, more than 2 requests per second
+# sustained, outputs over 256 tokens (the seed, DESIGN.md "DPD pays off only when").
+ENVELOPE_PARAMETERS = 70e9
+ENVELOPE_INPUT_TOKENS = 4000
+ENVELOPE_REQUESTS_PER_SECOND = 2
+ENVELOPE_OUTPUT_TOKENS = 256
 
 
 @dataclass(frozen=True)
@@ -40,16 +62,25 @@ class Option:
         )
         return document
 
+    @property
+    def cost_key(self) -> tuple[float, ...]:
+        """What ranks layouts: $/h (whole instances), then GPUs."""
+        prediction = self.prediction
+        return (self.cost_per_hour or prediction.instances, prediction.gpus)
+
 
 @dataclass(frozen=True)
 class Recommendation:
     disaggregated: Option | None
-    aggregated_same_gpus: Option | None
-    cheapest_aggregated: Option | None
-    # Prompts from this many tokens gain by the disaggregated path; None: none do.
+    aggregated: Option | None
+    # Prompts from this many tokens gain by the prefill role; None: none do.
     routing_threshold: int | None
     disaggregation_pays: bool
     verdict: str
+    # The SLO's percentile, which every figure is held at.
+    percentile: int
+    # What the threshold weighs, for the reader (routing.Threshold.explain).
+    threshold_reason: str = ""
 
     def to_json(self) -> dict[str, object]:
         disaggregated = self.disaggregated.to_json() if self.disaggregated else None
@@ -57,41 +88,13 @@ class Recommendation:
             "prefill": disaggregated["prefill"] if disaggregated else None,
             "decode": disaggregated["decode"] if disaggregated else None,
             "disaggregated": disaggregated,
-            "aggregated": self.aggregated_same_gpus.to_json()
-            if self.aggregated_same_gpus
-            else None,
-            "cheapestAggregated": self.cheapest_aggregated.to_json()
-            if self.cheapest_aggregated
-            else None,
+            "aggregated": self.aggregated.to_json() if self.aggregated else None,
             "disaggregationPays": self.disaggregation_pays,
             "routingThreshold": self.routing_threshold,
+            "routingThresholdReason": self.threshold_reason,
+            "percentile": self.percentile,
             "verdict": self.verdict,
         }
-
-
-def _parallelisms(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
-    """Layouts worth trying for one replica: tensor parallel within a node, and for MoE models
-    expert parallel with tensor- or data-parallel attention; those that hold the weights."""
-    moe = system_of(_aggregated(scenario, RoleLayout(tensor_parallel=8)), base_dir).deployment.moe
-    layouts = [RoleLayout(tensor_parallel=tp) for tp in (1, 2, 4, 8, 16)]
-    if moe:
-        for gpus in (8, 16):
-            layouts.append(RoleLayout(tensor_parallel=gpus, expert_parallel=gpus))
-            layouts.append(
-                RoleLayout(tensor_parallel=1, data_parallel_attention=gpus, expert_parallel=gpus)
-            )
-    fitting = []
-    for layout in layouts:
-        try:
-            system_of(_aggregated(scenario, layout), base_dir)
-        except ScenarioError:
-            continue
-        fitting.append(layout)
-    if not fitting:
-        raise ScenarioError(
-            "scenario.model: no layout of up to 16 GPUs per replica holds its weights"
-        )
-    return fitting
 
 
 def _aggregated(scenario: Scenario, layout: RoleLayout) -> Scenario:
@@ -100,6 +103,33 @@ def _aggregated(scenario: Scenario, layout: RoleLayout) -> Scenario:
 
 def _disaggregated(scenario: Scenario, prefill: RoleLayout, decode: RoleLayout) -> Scenario:
     return scenario.model_copy(update={"serving": None, "prefill": prefill, "decode": decode})
+
+
+def with_replicas(layout: RoleLayout, replicas: int) -> RoleLayout:
+    return layout.model_copy(update={"replicas": replicas})
+
+
+def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
+    """Replica layouts the endpoint deploys that hold the model's weights and a request."""
+    moe = deployment_of(scenario, base_dir).moe
+    layouts = [RoleLayout(tensor_parallel=tp) for tp in ENDPOINT_TENSOR_PARALLEL]
+    if moe:
+        layouts += [
+            RoleLayout(tensor_parallel=tp, expert_parallel=tp) for tp in ENDPOINT_TENSOR_PARALLEL
+        ]
+    fitting = []
+    for layout in layouts:
+        try:
+            predict(_aggregated(scenario, layout), base_dir)
+        except ScenarioError:
+            continue
+        fitting.append(layout)
+    if not fitting:
+        raise ScenarioError(
+            "scenario.model: no tensorParallelSize an endpoint takes (1, 2, 4 or 8) holds its "
+            f"weights and one request on {scenario.instance_type}"
+        )
+    return fitting
 
 
 class _Search:
@@ -112,161 +142,106 @@ class _Search:
                 "scenario.workload.requestsPerSecond: required, the load to plan for"
             )
         self.scenario, self.base_dir, self.price = scenario, base_dir, price
-        self.ttft_ms, self.tpot_ms = slo.ttft_ms, slo.tpot_ms
+        self.ttft_ms, self.tpot_ms, self.percentile = slo.ttft_ms, slo.tpot_ms, slo.percentile
+
+    def meets(self, prediction: Prediction) -> bool:
+        return (
+            not prediction.saturated
+            and prediction.ttft_at(self.percentile) <= self.ttft_ms
+            and prediction.itl_at(self.percentile) <= self.tpot_ms
+        )
 
     def option(self, scenario: Scenario) -> Option:
         prediction = predict(scenario, self.base_dir)
-        meets = (
-            not prediction.saturated
-            and prediction.ttft_ms <= self.ttft_ms
-            and prediction.tpot_ms <= self.tpot_ms
-        )
         cost = None if self.price is None else prediction.instances * self.price
-        return Option(prediction, meets, cost)
+        return Option(prediction, self.meets(prediction), cost)
 
-    @staticmethod
-    def rank(option: Option) -> tuple[float, ...]:
-        prediction = option.prediction
-        return (prediction.instances, prediction.gpus, prediction.ttft_ms + prediction.tpot_ms)
-
-    def fewest(self, build, meets, role: int = -1) -> Option | None:
-        """The option with the fewest replicas (1, 2, ...) of `role` that `meets` accepts,
+    def fewest(self, build, accepts, role: int = -1) -> Option | None:
+        """The option with the fewest replicas (1, 2, ...) of `role` that `accepts` takes,
         within MAX_GPUS for that role."""
         replicas = 1
         while True:
-            scenario = build(replicas)
-            option = self.option(scenario)
+            option = self.option(build(replicas))
             if option.prediction.roles[role].gpus > MAX_GPUS:
                 return None
-            if meets(option):
+            if accepts(option):
                 return option
             replicas += 1
 
-    def fewest_decoders(self, decode: RoleLayout, roomy_prefill: RoleLayout) -> int | None:
-        """The fewest decode replicas that keep TPOT within the SLO; TPOT depends on them
-        alone, so a prefill role too large to queue stands in for the other."""
+    def disaggregated(self, layout: RoleLayout) -> Option | None:
+        roomy = with_replicas(layout, ROOMY_PREFILLS)
 
-        def build(replicas: int) -> Scenario:
-            return _disaggregated(self.scenario, roomy_prefill, replace_replicas(decode, replicas))
+        def decoding(option: Option) -> bool:
+            prediction = option.prediction
+            within = prediction.itl_at(self.percentile) <= self.tpot_ms
+            return within and not prediction.saturated
 
-        def meets(option: Option) -> bool:
-            decode_role = option.prediction.roles[1]
-            unsaturated = decode_role.batch < decode_role.max_batch
-            return option.prediction.tpot_ms <= self.tpot_ms and unsaturated
-
-        found = self.fewest(build, meets)
-        return None if found is None else found.prediction.roles[1].replicas
-
-    def fewest_prefills(self, prefill: RoleLayout, decode: RoleLayout) -> Option | None:
-        def build(replicas: int) -> Scenario:
-            return _disaggregated(self.scenario, replace_replicas(prefill, replicas), decode)
-
-        return self.fewest(build, lambda option: option.meets_slo, role=0)
-
-    def disaggregated(self, layouts: list[RoleLayout]) -> Option | None:
-        roomy_prefill = replace_replicas(layouts[-1], 64)
-        candidates = []
-        for decode in layouts:
-            decoders = self.fewest_decoders(decode, roomy_prefill)
-            if decoders is None:
-                continue
-            for prefill in layouts:
-                option = self.fewest_prefills(prefill, replace_replicas(decode, decoders))
-                if option is not None and option.prediction.gpus <= MAX_GPUS:
-                    candidates.append(option)
-        return min(candidates, key=self.rank) if candidates else None
-
-    def aggregated_on(self, gpus: int, layouts: list[RoleLayout]) -> Option | None:
-        options = [
-            self.option(_aggregated(self.scenario, replace_replicas(layout, gpus // _gpus(layout))))
-            for layout in layouts
-            if gpus >= _gpus(layout)
-        ]
-        if not options:
+        decoders = self.fewest(
+            lambda n: _disaggregated(self.scenario, roomy, with_replicas(layout, n)), decoding
+        )
+        if decoders is None:
             return None
-        return min(options, key=lambda option: (not option.meets_slo, self._overshoot(option)))
-
-    def cheapest_aggregated(self, layouts: list[RoleLayout]) -> Option | None:
-        found = [
-            self.fewest(
-                lambda n, s=layout: _aggregated(self.scenario, replace_replicas(s, n)),
-                lambda option: option.meets_slo,
-            )
-            for layout in layouts
-        ]
-        found = [option for option in found if option is not None]
-        return min(found, key=self.rank) if found else None
-
-    def _overshoot(self, option: Option) -> float:
-        prediction = option.prediction
-        return max(prediction.ttft_ms / self.ttft_ms, prediction.tpot_ms / self.tpot_ms)
-
-
-def _gpus(layout: RoleLayout) -> int:
-    return (layout.tensor_parallel or 1) * layout.data_parallel_attention
-
-
-def replace_replicas(layout: RoleLayout, replicas: int) -> RoleLayout:
-    return layout.model_copy(update={"replicas": replicas})
-
-
-def routing_threshold(scenario: Scenario, base_dir: Path | None, option: Option) -> int | None:
-    """The shortest prompt for which the disaggregated path costs the users less delay than
-    prefilling on the decoder: there a prompt of L tokens stalls every running decode for its
-    prefill; through the prefill role it waits in that role's queue and for the visible KV
-    transfer. None: no prompt up to 128 Ki tokens gains."""
-    system = system_of(scenario, base_dir)
-    deployment = system.deployment
-    prefill_role, decode_role = system.roles
-    prediction = option.prediction
-    batch = prediction.roles[1].batch
-    rate = prediction.requests_per_second / prefill_role.replicas
-    # The queue a prompt joins is the one the workload's typical prompts build: a short prompt
-    # waits behind them as long as any other (M/D/1, the typical prompt as the service time).
-    typical = prefill_seconds(
-        deployment, prefill_role.parallelism, scenario.workload.typical_input_tokens or 1
-    )
-    wait = md1_wait(rate * typical, typical)
-    # 0 routes every prompt the disaggregated way: even a one-token prompt gains.
-    for tokens in (1, *range(THRESHOLD_STEP, THRESHOLD_MAX + 1, THRESHOLD_STEP)):
-        local = prefill_seconds(deployment, decode_role.parallelism, tokens)
-        remote = prefill_seconds(deployment, prefill_role.parallelism, tokens)
-        transfer = kv_transfer_seconds(
-            deployment, prefill_role.parallelism, decode_role.parallelism, tokens, remote
-        )[1]
-        if wait + remote + transfer <= local * (1 + batch):
-            return 0 if tokens == 1 else tokens
-    return None
-
-
-def instances_phrase(count: int) -> str:
-    return f"{count} instance" if count == 1 else f"{count} instances"
-
-
-def _verdict(recommendation: Recommendation, ttft_ms: float, tpot_ms: float) -> str:
-    disaggregated = recommendation.disaggregated
-    aggregated = recommendation.cheapest_aggregated
-    slo = f"TTFT <= {ttft_ms:g} ms and TPOT <= {tpot_ms:g} ms"
-    if disaggregated is None and aggregated is None:
-        return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."
-    if disaggregated is None:
-        return (
-            f"Disaggregation does not pay: no disaggregated layout meets {slo}; aggregated "
-            f"does with {aggregated.prediction.gpus} GPUs."
+        decode = with_replicas(layout, decoders.prediction.roles[1].replicas)
+        found = self.fewest(
+            lambda n: _disaggregated(self.scenario, with_replicas(layout, n), decode),
+            lambda option: option.meets_slo,
+            role=0,
         )
-    if aggregated is None:
-        return (
-            f"Disaggregation pays: only a disaggregated layout meets {slo} "
-            f"({disaggregated.prediction.gpus} GPUs)."
+        return None if found is None else self.settled(found)
+
+    def aggregated(self, layout: RoleLayout) -> Option | None:
+        found = self.fewest(
+            lambda n: _aggregated(self.scenario, with_replicas(layout, n)),
+            lambda option: option.meets_slo,
         )
-    d, a = disaggregated.prediction, aggregated.prediction
-    sizes = (
-        f"{d.gpus} GPUs ({instances_phrase(d.instances)}) disaggregated, "
-        f"{a.gpus} ({instances_phrase(a.instances)}) aggregated"
+        return None if found is None else self.settled(found)
+
+    def settled(self, option: Option) -> Option:
+        """`option` with each role's --max-num-seqs set to what it needs, predicted again."""
+        layouts = [_role_layout(option.prediction, i) for i in range(len(option.prediction.roles))]
+        while True:
+            if len(layouts) == 2:
+                scenario = _disaggregated(self.scenario, *layouts)
+            else:
+                scenario = _aggregated(self.scenario, layouts[0])
+            settled = self.option(scenario)
+            if settled.meets_slo:
+                return settled
+            grown = [_grown(layout) for layout in layouts]
+            if grown == layouts:
+                return option
+            layouts = grown
+
+
+def _max_num_seqs(role_name: str, batch: float, ceiling: int) -> int:
+    floor = (
+        OPERATOR_PREFILL_MAX_NUM_SEQS if role_name == "prefill" else OPERATOR_DECODE_MAX_NUM_SEQS
     )
-    if recommendation.disaggregation_pays:
-        return f"Disaggregation pays: meeting {slo} takes {sizes}."
-    return f"Disaggregation does not pay: meeting {slo} takes {sizes}."
+    needed = max(floor, math.ceil(batch / BATCH_SHARE))
+    return min(2 ** math.ceil(math.log2(needed)), ceiling)
+
+
+def _role_layout(prediction: Prediction, index: int) -> RoleLayout:
+    role = prediction.roles[index]
+    per_group = role.batch / role.data_parallel_attention
+    return RoleLayout(
+        replicas=role.replicas,
+        tensor_parallel=role.tensor_parallel,
+        expert_parallel=role.expert_parallel,
+        data_parallel_attention=role.data_parallel_attention,
+        max_num_seqs=_max_num_seqs(role.name, per_group, role.max_num_seqs),
+    )
+
+
+def _grown(layout: RoleLayout) -> RoleLayout:
+    """Twice the --max-num-seqs, up to vLLM's default."""
+    seqs = min((layout.max_num_seqs or 1024) * 2, 1024)
+    return layout.model_copy(update={"max_num_seqs": seqs})
+
+
+def _cheapest(options: list[Option | None]) -> Option | None:
+    found = [option for option in options if option is not None]
+    return min(found, key=lambda o: (*o.cost_key, o.prediction.ttft_ms)) if found else None
 
 
 def recommend(
@@ -275,34 +250,122 @@ def recommend(
     *,
     price_per_instance_hour: float | None = None,
 ) -> Recommendation:
-    """The cheapest disaggregated layout meeting `workload.slo` at `workload.requestsPerSecond`,
-    the best aggregated one on the same GPUs, and the cheapest aggregated one."""
+    """The cheapest disaggregated and aggregated layouts meeting `workload.slo` at
+    `workload.requestsPerSecond`, and whether disaggregation pays."""
     search = _Search(scenario, base_dir, price_per_instance_hour)
-    layouts = _parallelisms(scenario, base_dir)
-    disaggregated = search.disaggregated(layouts)
-    gpus = disaggregated.prediction.gpus if disaggregated else None
-    same_gpus = search.aggregated_on(gpus, layouts) if gpus else None
-    cheapest = search.cheapest_aggregated(layouts)
-    pays = disaggregated is not None and (
-        cheapest is None or _Search.rank(disaggregated)[:2] < _Search.rank(cheapest)[:2]
-    )
+    layouts = _layouts(scenario, base_dir)
+    disaggregated = _cheapest([search.disaggregated(layout) for layout in layouts])
+    aggregated = _cheapest([search.aggregated(layout) for layout in layouts])
     threshold = None
     if disaggregated is not None:
         chosen = _disaggregated(
             scenario,
-            _layout_of(disaggregated.prediction, 0),
-            _layout_of(disaggregated.prediction, 1),
+            _role_layout(disaggregated.prediction, 0),
+            _role_layout(disaggregated.prediction, 1),
         )
-        threshold = routing_threshold(chosen, base_dir, disaggregated)
-    recommendation = Recommendation(disaggregated, same_gpus, cheapest, threshold, pays, "")
-    return replace(recommendation, verdict=_verdict(recommendation, search.ttft_ms, search.tpot_ms))
+        threshold = routing_threshold(chosen, base_dir, disaggregated.prediction)
+    cheaper = disaggregated is not None and (
+        aggregated is None or disaggregated.cost_key[0] < aggregated.cost_key[0]
+    )
+    outside = outside_envelope(scenario, base_dir)
+    pays = cheaper and not outside
+    text = verdict(search, disaggregated, aggregated, cheaper)
+    if cheaper and outside:
+        text = (
+            f"Aggregated: the workload is outside where HyperPod's DPD guide finds "
+            f"disaggregation pays ({'; '.join(outside)}). By the model alone: "
+            f"{text.removeprefix('Disaggregation pays: ')} Measure before you choose it."
+        )
+    return Recommendation(
+        disaggregated,
+        aggregated,
+        None if threshold is None else threshold.tokens,
+        pays,
+        text,
+        search.percentile,
+        "" if threshold is None else threshold.explain(),
+    )
 
 
-def _layout_of(prediction: Prediction, index: int) -> RoleLayout:
-    role = prediction.roles[index]
-    return RoleLayout(
-        replicas=role.replicas,
-        tensor_parallel=role.tensor_parallel,
-        expert_parallel=role.expert_parallel,
-        data_parallel_attention=role.data_parallel_attention,
+def outside_envelope(scenario: Scenario, base_dir: Path | None = None) -> list[str]:
+    """Which of the DPD guide's conditions the workload misses."""
+    deployment = deployment_of(scenario, base_dir)
+    workload = scenario.workload
+    misses = []
+    if deployment.moe:
+        misses.append("a mixture-of-experts model, where the guide asks for a dense one")
+    elif deployment.model.parameters < ENVELOPE_PARAMETERS:
+        misses.append(
+            f"{deployment.model.parameters / 1e9:.0f}B parameters, under the guide's "
+            f"{ENVELOPE_PARAMETERS / 1e9:.0f}B"
+        )
+    if (workload.typical_input_tokens or 0) <= ENVELOPE_INPUT_TOKENS:
+        misses.append(
+            f"inputs of {workload.typical_input_tokens:,} tokens, not over "
+            f"{ENVELOPE_INPUT_TOKENS:,}"
+        )
+    if (workload.requests_per_second or 0) <= ENVELOPE_REQUESTS_PER_SECOND:
+        misses.append(
+            f"{workload.requests_per_second:g} requests/s, not over {ENVELOPE_REQUESTS_PER_SECOND}"
+        )
+    if (workload.output_tokens or 0) <= ENVELOPE_OUTPUT_TOKENS:
+        misses.append(
+            f"outputs of {workload.output_tokens:,} tokens, not over {ENVELOPE_OUTPUT_TOKENS}"
+        )
+    return misses
+
+
+def instances_phrase(count: int) -> str:
+    return f"{count} instance" if count == 1 else f"{count} instances"
+
+
+def _money(option: Option, priced: bool) -> str:
+    if priced and option.cost_per_hour is not None:
+        return f"${option.cost_per_hour:,.2f}/h ({instances_phrase(option.prediction.instances)})"
+    return instances_phrase(option.prediction.instances)
+
+
+def verdict(
+    search: _Search, disaggregated: Option | None, aggregated: Option | None, pays: bool
+) -> str:
+    """Whether disaggregation pays, in money and in the SLO, with what it costs in TTFT."""
+    p = search.percentile
+    slo = f"p{p} TTFT <= {search.ttft_ms:g} ms and p{p} ITL <= {search.tpot_ms:g} ms"
+    priced = search.price is not None
+    if disaggregated is None and aggregated is None:
+        return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."
+    if disaggregated is None:
+        return (
+            f"Aggregated: no disaggregated layout meets {slo}; aggregated does on "
+            f"{_money(aggregated, priced)}."
+        )
+    if aggregated is None:
+        return (
+            f"Disaggregation pays: only a disaggregated layout meets {slo} "
+            f"({_money(disaggregated, priced)}); no aggregated one does at any size up to "
+            f"{MAX_GPUS} GPUs, since prompts' chunks lengthen the decode steps they ride in."
+        )
+    d, a = disaggregated.prediction, aggregated.prediction
+    ttft_cost = d.ttft_at(p) - a.ttft_at(p)
+    longer = "longer" if ttft_cost >= 0 else "shorter"
+    in_ttft = f"disaggregated's p{p} TTFT is {abs(ttft_cost):,.0f} ms {longer}"
+    if not pays:
+        return (
+            f"Aggregated: disaggregated costs {_money(disaggregated, priced)} against "
+            f"{_money(aggregated, priced)} aggregated to meet {slo}; {in_ttft}."
+        )
+    saving = _saving(disaggregated, aggregated, priced)
+    return f"Disaggregation pays: {saving} to meet {slo}; {in_ttft}."
+
+
+def _saving(disaggregated: Option, aggregated: Option, priced: bool) -> str:
+    d, a = disaggregated.prediction, aggregated.prediction
+    if not priced or disaggregated.cost_per_hour is None or aggregated.cost_per_hour is None:
+        fewer = a.instances - d.instances
+        return f"{instances_phrase(fewer)} fewer than aggregated"
+    hourly = aggregated.cost_per_hour - disaggregated.cost_per_hour
+    per_million = cost_per_million_output_tokens(hourly, d.output_tokens_per_second)
+    return (
+        f"it saves ${hourly:,.2f}/h (${per_million:,.3f} per million output tokens) on "
+        f"{_money(disaggregated, priced)} against {_money(aggregated, priced)}"
     )

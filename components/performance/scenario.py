@@ -8,6 +8,8 @@ explicit architecture fields), `precision`, `instanceType`, `engine`, then eithe
 from __future__ import annotations
 
 import json
+import math
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,14 +18,17 @@ from pydantic import Field, field_validator, model_validator
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.regions import AwsRegion
 from components.core.spec import Spec
-from components.endpoint.spec import Workload
+from components.core.user_files import UnreadableFileError, read_text
+from components.endpoint.spec import GPU_MEMORY_UTILIZATION, Workload
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
-from components.model.hf_config import HF_DTYPES, architecture_from_hf_config
+from components.model.hf_config import HF_DTYPES, MAX_CONFIG_BYTES, architecture_from_hf_config
 from components.performance.efficiency import Engine
 from components.performance.model_costs import model_costs
 
-Precision = Literal["bf16", "fp8", "fp4"]
+# GEMM precisions: weights and activations alike (bf16, fp8, fp4, int8), or 4-bit integer
+# weights with 16-bit activations (w4a16: AWQ, GPTQ).
+Precision = Literal["bf16", "fp8", "fp4", "int8", "w4a16"]
 # What people call the same GEMM precisions.
 PRECISION_ALIASES = {
     "bfloat16": "bf16",
@@ -36,25 +41,76 @@ PRECISION_ALIASES = {
     "mxfp4": "fp4",
     "nvfp4": "fp4",
     "float4": "fp4",
-    # Integer weight formats run like the float ones of their width.
-    "int8": "fp8",
-    "w8a8": "fp8",
-    "int4": "fp4",
-    "w4a16": "fp4",
-    "awq": "fp4",
-    "gptq": "fp4",
+    # Integer formats: INT8 GEMMs have their own peak (B300 has almost none), and 4-bit
+    # integer checkpoints (AWQ, GPTQ) keep 16-bit activations.
+    "w8a8": "int8",
+    "int4": "w4a16",
+    "awq": "w4a16",
+    "gptq": "w4a16",
 }
 # For scenarios that name the GPU: its newest instance type, the table's last row with it
 # (ml.p5en.48xlarge for H200).
 INSTANCE_TYPE_BY_GPU = {t.gpu.lower(): name for name, t in DPD_INSTANCE_TYPES.items()}
 # Weights' bytes per parameter: FP4 formats carry a scale per block (NVFP4: one FP8 scale per
-# 16 values, 4.5 bits; MXFP4: one 8-bit scale per 32, 4.25 bits).
-PRECISION_WEIGHT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 4.5 / 8}
+# 16 values, 4.5 bits; MXFP4: one 8-bit scale per 32, 4.25 bits); AWQ and GPTQ a 16-bit scale
+# and a 4-bit zero point per group of 128 (4.16 bits).
+PRECISION_WEIGHT_BYTES = {
+    "bf16": 2.0,
+    "fp8": 1.0,
+    "fp4": 4.5 / 8,
+    "int8": 1.0,
+    "w4a16": (4 + 20 / 128) / 8,
+}
 KvDtype = Literal["bf16", "fp8"]
+# How the KV moves from prefill to decode: LMCache's PD backend (HyperPod's: sent after the
+# forward pass, the prefiller waiting for it), or a NIXL connector that the decoder pulls from
+# while the prefiller goes on (vLLM's NixlConnector, Dynamo, SGLang's and TensorRT-LLM's).
+KvConnector = Literal["lmcache", "nixl"]
+# The most tokens a step may draft (vLLM's num_speculative_tokens; MTP and EAGLE use 1 to 7).
+MAX_DRAFT_TOKENS = 15
+_DRAFTS = re.compile(r"(?:[a-z][a-z0-9]*?[-_:]?)?([0-9]{1,2})", re.ASCII)
+NO_DRAFTS = ("off", "none", "no", "false", "0")
 
 
 class ScenarioError(ValueError):
     """A scenario the model can't predict; the message starts with the key to fix."""
+
+
+def draft_tokens(value: Any) -> int:
+    """Drafted tokens per step from `mtp3`, `eagle-4`, `3`, or off."""
+    if value is None or value is False or value == 0:
+        return 0
+    if isinstance(value, bool):
+        raise ValueError("must name the drafted tokens per step, such as mtp3; true says none")
+    if isinstance(value, int):
+        # Not through str(): a 5,000-digit number is more than Python will print.
+        value = str(value) if abs(value) < 10**6 else "the number given"
+    elif isinstance(value, float):
+        value = f"{value:g}" if math.isfinite(value) and abs(value) < 1e6 else "the number given"
+    text = str(value).strip().lower()
+    if text in NO_DRAFTS:
+        return 0
+    found = _DRAFTS.fullmatch(text)
+    drafts = int(found.group(1)) if found else 0
+    if not 1 <= drafts <= MAX_DRAFT_TOKENS:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(
+            f"{shown!r} is not a number of drafted tokens; write the method and the tokens it "
+            f"drafts per step (mtp3, eagle4), a whole number 1 to {MAX_DRAFT_TOKENS}, or off"
+        )
+    return drafts
+
+
+class ScenarioWorkload(Workload):
+    """The endpoint's workload keys, and how a benchmark ran: its requests in all, and
+    whether it measured only once its clients had settled."""
+
+    # Requests a run sends: over its `concurrency` clients (None: ten a client, the
+    # convention of InferenceMAX's sweeps, `--num-prompts` = 10 x concurrency), or at
+    # `requestsPerSecond` (None: for ever, so past capacity the queue has no end).
+    requests: int | None = Field(None, ge=1)
+    # The run measured only the rounds after its first wave (genai-perf's stable windows).
+    steady_state: bool = False
 
 
 class ScenarioModel(Spec):
@@ -123,18 +179,19 @@ class Scenario(Spec):
     serving: RoleLayout | None = None
     prefill: RoleLayout | None = None
     decode: RoleLayout | None = None
-    workload: Workload = Workload()
+    workload: ScenarioWorkload = ScenarioWorkload()
     # None: the model's dtype (BF16). FP8 halves the KV bytes read and moved.
     kv_cache_dtype: KvDtype | None = None
-    # The share of HBM the engine takes (vLLM --gpu-memory-utilization, SGLang
-    # --mem-fraction-static); the rest holds activations and the CUDA context.
-    gpu_memory_utilization: float = Field(0.9, gt=0, le=1)
+    kv_connector: KvConnector = "lmcache"
+    # The share of HBM the engine takes for weights, activations and the KV pool (vLLM
+    # --gpu-memory-utilization, SGLang --mem-fraction-static); the endpoints' default.
+    gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     # For prices; None: the price table's default.
     region: AwsRegion | None = None
     name: str | None = None
     description: str | None = None
-    # Speculative decoding (e.g. mtp3, eagle3): drafts this many tokens per step.
-    speculative_decoding: str | None = None
+    # Speculative decoding (e.g. mtp3, eagle3): drafts this many tokens per step; 0: none.
+    speculative_decoding: int = 0
 
     @model_validator(mode="before")
     @classmethod
@@ -156,6 +213,11 @@ class Scenario(Spec):
         if isinstance(value, dict):
             return ModelArchitecture.model_validate(value)
         return handler(value)
+
+    @field_validator("speculative_decoding", mode="before")
+    @classmethod
+    def _drafts(cls, value: Any) -> Any:
+        return draft_tokens(value)
 
     @field_validator("precision", mode="before")
     @classmethod
@@ -206,7 +268,8 @@ class Scenario(Spec):
 
 def _config_path(config_file: str, base_dir: Path | None) -> Path:
     path = Path(config_file)
-    if not path.is_absolute() and base_dir is not None and (base_dir / path).is_file():
+    # Beside the scenario when anything is there (the reader then says what it is).
+    if not path.is_absolute() and base_dir is not None and (base_dir / path).exists():
         return base_dir / path
     return path
 
@@ -215,10 +278,12 @@ def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitectu
     key = f"scenario.model.configFile: {model.config_file}"
     path = _config_path(model.config_file, base_dir)
     try:
-        config = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise ScenarioError(f"{key}: no such file") from None
-    except (OSError, json.JSONDecodeError) as unreadable:
+        # As the stack reads a config.json: regular files only, size-capped (no FIFO or
+        # /dev/zero), UTF-8 or a byte order mark.
+        config = json.loads(read_text(path, MAX_CONFIG_BYTES))
+    except UnreadableFileError as unreadable:
+        raise ScenarioError(f"{key}: {unreadable}") from None
+    except (json.JSONDecodeError, RecursionError) as unreadable:
         raise ScenarioError(f"{key}: not a readable JSON file ({unreadable})") from None
     if not isinstance(config, dict):
         raise ScenarioError(f"{key}: not a config.json object")

@@ -35,9 +35,10 @@ def review(spec: DpdEndpointSpec):
 
 
 def configured_ttft(spec: DpdEndpointSpec) -> float:
+    """The configured layout's TTFT at the SLO's percentile (90 unless set)."""
     scenario = scenario_from_endpoint(spec, endpoint_architecture(spec))
     assert scenario is not None
-    return predict(scenario).ttft_ms
+    return predict(scenario).ttft_at(90)
 
 
 @pytest.mark.parametrize(
@@ -158,7 +159,7 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
     ep, (found,) = review(spec)
     assert ep is not None and ep.configured.saturated
     assert ep.load == 50
-    assert found.message.startswith("at 50 requests per second the model predicts TTFT without")
+    assert found.message.startswith("at 50 requests per second the model predicts saturated")
     capacity = ep.configured.max_requests_per_second
     assert f"the layout serves at most {capacity:.3g} requests per second" in found.message
 

@@ -160,3 +160,41 @@ def test_a_scenario_file_is_read_as_stack_files_are(tmp_path, capsys, make, says
     err = capsys.readouterr().err
     assert status == 2 and f"--scenario: {tmp_path}/{says}" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "model, says",
+    [
+        ("{configFile: /dev/zero}", "scenario.model.configFile: /dev/zero: is a character device"),
+        ("{configFile: pipe.json}", "is a named pipe (FIFO), not a file"),
+    ],
+)
+def test_a_config_file_that_is_no_file_stops_at_once_in_one_line(tmp_path, capsys, model, says):
+    os.mkfifo(tmp_path / "pipe.json")
+    text = SCENARIO.replace("{name: llama-3.3-70b}", model)
+    status, out, err = run(tmp_path, capsys, "predict", text)
+    assert status == 2 and out == "" and says in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "line, key",
+    [
+        ("speculativeDecoding: banana", "scenario.speculativeDecoding:"),
+        ("speculativeDecoding: 'mtp\u00b2'", "scenario.speculativeDecoding:"),
+        (f"speculativeDecoding: {'9' * 5000}", "scenario.speculativeDecoding:"),
+    ],
+)
+def test_speculative_decoding_that_names_no_drafts_is_one_line(tmp_path, capsys, line, key):
+    status, _, err = run(tmp_path, capsys, "predict", SCENARIO + line + "\n")
+    assert status == 2 and key in err and len(err.strip().splitlines()) == 1
+
+
+def test_predict_prints_the_percentiles_and_past_capacity_no_ttft(tmp_path, capsys):
+    status, out, _ = run(tmp_path, capsys, "predict", SCENARIO)
+    assert status == 0 and "(p50 " in out and "p90 inter-token" in out
+    flooded = SCENARIO.replace("requestsPerSecond: 2", "requestsPerSecond: 500")
+    status, out, _ = run(tmp_path, capsys, "predict", flooded)
+    assert status == 0 and out.startswith("disaggregated: saturated (no TTFT")
+    status, out, _ = run(tmp_path, capsys, "predict", flooded, "--json")
+    assert json.loads(out)["ttftMs"] is None

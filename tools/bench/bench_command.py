@@ -133,7 +133,12 @@ def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: 
         f"vllm bench serve against {spec.name} through its router, from its own image:",
         *(
             f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); predicted "
-            f"TTFT {run.prediction.ttft_ms:,.0f} ms, TPOT {run.prediction.tpot_ms:.3g} ms"
+            + (
+                f"TTFT {run.prediction.ttft_ms:,.0f} ms"
+                if math.isfinite(run.prediction.ttft_ms)
+                else "TTFT without bound"
+            )
+            + f", TPOT {run.prediction.tpot_ms:.3g} ms"
             + (" (past the layout's capacity)" if run.prediction.saturated else "")
             for run in runs
         ),

@@ -9,19 +9,19 @@ and is predicted at that rate.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
 from components.endpoint.spec import DpdEndpointSpec, Slo
 from components.performance.measured import Load, end_to_end_ms
-from components.performance.predict import Prediction
+from components.performance.predict import PERCENTILES, Prediction
 from tools.bench.vllm_result import ResultError, VllmResult
 
 # vLLM's random prompts are exactly --random-input-len tokens, and --ignore-eos makes every
 # output --random-output-len; a mean 10% away is another workload.
 LENGTH_TOLERANCE = 0.10
 # The percentile the SLO is set at (components/endpoint/spec.py, Slo).
-SLO_PERCENTILE = "p90"
 NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 
 
@@ -130,13 +130,20 @@ def check_result(result: VllmResult, spec: DpdEndpointSpec, index: int, load: Lo
 
 def predicted_figures(prediction: Prediction, output_tokens: int) -> dict[tuple[str, str], float]:
     """What the model predicts, by (metric, statistic): the means of TTFT and TPOT, ITL (the
-    time between tokens, TPOT without speculative decoding) and end-to-end latency."""
-    return {
+    time between tokens, TPOT without speculative decoding) and end-to-end latency, and the
+    percentiles of TTFT and ITL (a request's TPOT and end-to-end latency it gives as means)."""
+    figures = {
         ("ttft", "mean"): prediction.ttft_ms,
         ("tpot", "mean"): prediction.tpot_ms,
         ("itl", "mean"): prediction.tpot_ms,
         ("e2el", "mean"): end_to_end_ms(prediction, output_tokens),
     }
+    for percentile in PERCENTILES:
+        figures[("ttft", f"p{percentile}")] = prediction.ttft_at(percentile)
+        figures[("itl", f"p{percentile}")] = prediction.itl_at(percentile)
+    figures[("ttft", "median")] = prediction.ttft_at(50)
+    figures[("itl", "median")] = prediction.itl_at(50)
+    return figures
 
 
 def error(predicted: float, measured: float) -> float | None:
@@ -145,6 +152,8 @@ def error(predicted: float, measured: float) -> float | None:
 
 
 def _ms(value: float) -> str:
+    if not math.isfinite(value):
+        return "without bound"
     return f"{value:,.0f} ms" if value >= 100 else f"{value:.3g} ms"
 
 
@@ -218,24 +227,27 @@ def table(rows: list[list[str]], header: list[str]) -> list[str]:
 
 
 def slo_lines(result: VllmResult, slo: Slo | None, index: int) -> list[str]:
-    """The SLO judged on what was measured, at its percentile."""
+    """The SLO judged on what was measured, at its percentile: `tpotMs` on the time between
+    tokens (ITL), as the planner judges it, where the result has it."""
     if slo is None:
         return [f"  no SLO to judge (endpoints[{index}].workload.slo)"]
     lines = []
-    for metric, limit in (("ttft", slo.ttft_ms), ("tpot", slo.tpot_ms)):
+    between = "itl" if "itl" in result.latency else "tpot"
+    for metric, limit in (("ttft", slo.ttft_ms), (between, slo.tpot_ms)):
         if limit is None:
             continue
         figures = result.latency.get(metric, {})
-        statistic = SLO_PERCENTILE if SLO_PERCENTILE in figures else "mean"
+        percentile = f"p{slo.percentile}"
+        statistic = percentile if percentile in figures else "mean"
         measured = figures[statistic]
         verdict = "met" if measured <= limit else "missed"
         caveat = (
             ""
-            if statistic == SLO_PERCENTILE
-            else f" (no {SLO_PERCENTILE} in the result: run with --metric-percentiles 50,90,99)"
+            if statistic == percentile
+            else f" (no {percentile} in the result: run with --metric-percentiles 50,90,95,99)"
         )
         lines.append(
-            f"  SLO {NAMES[metric]} <= {_ms(limit)} at {SLO_PERCENTILE}: measured "
+            f"  SLO {NAMES[metric]} <= {_ms(limit)} at {percentile}: measured "
             f"{statistic} {_ms(measured)}, {verdict}{caveat}"
         )
     return lines

@@ -108,8 +108,8 @@ def compared_lines(
         header += ["calibrated", "error"]
     lines += table(comparison_rows(result, predicted, compared.calibrated), header)
     lines.append(
-        "  The model predicts means, so percentiles have no predicted figure; ITL is held "
-        "against TPOT. Error: (predicted - measured) / measured."
+        "  The model predicts TTFT's and ITL's percentiles, and TPOT and end-to-end latency "
+        "as means; ITL's mean is held against TPOT. Error: (predicted - measured) / measured."
     )
     if compared.calibrated is not None and calibration is not None:
         lines.append(f"  Calibrated: {calibration.label()}, {calibration.factors_text()}.")

@@ -34,8 +34,8 @@ MIN_PROMPTS = 100
 # requests pay for cold connections on the router and the KV path.
 WARMUP_REQUESTS = 4
 
-# vLLM's percentiles the report reads: the SLO is at the 90th.
-PERCENTILES = "50,90,99"
+# vLLM's percentiles the report reads, those an SLO may be set at (90 unless it says).
+PERCENTILES = "50,90,95,99"
 
 PERCENTILE_METRICS = "ttft,tpot,itl,e2el"
 
@@ -59,7 +59,16 @@ class BenchRun:
         """How long the model says it takes: the prompts at the served rate, then one
         request's end-to-end latency to drain."""
         served = max(self.prediction.requests_per_second, 1e-9)
-        return self.prompts / served + end_to_end_ms(self.prediction, self.load.output_tokens) / 1e3
+        return self.prompts / served + _latency_ms(self.prediction, self.load.output_tokens) / 1e3
+
+
+def _latency_ms(prediction: Prediction, output_tokens: int) -> float:
+    """A request's predicted end-to-end latency; past the layout's capacity, where the queue
+    has no bound, the latency without it: the run ends as fast as the layout serves."""
+    if math.isfinite(prediction.ttft_ms):
+        return end_to_end_ms(prediction, output_tokens)
+    unqueued = prediction.prefill_ms + prediction.kv_transfer_ms
+    return unqueued + max(output_tokens - 1, 0) * prediction.tpot_ms
 
 
 def prompt_count(load: Load, prediction: Prediction) -> int:
@@ -70,7 +79,9 @@ def prompt_count(load: Load, prediction: Prediction) -> int:
         in_flight = float(load.concurrency or 1)
     else:
         rate = load.requests_per_second or prediction.requests_per_second
-        in_flight = rate * end_to_end_ms(prediction, load.output_tokens) / 1e3
+        # Past capacity the layout holds what it serves at once; the rest waits in the queue.
+        held = rate if not prediction.saturated else prediction.max_requests_per_second
+        in_flight = held * _latency_ms(prediction, load.output_tokens) / 1e3
     return max(
         MIN_PROMPTS,
         math.ceil(rate * STEADY_SECONDS),

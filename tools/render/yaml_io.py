@@ -132,6 +132,16 @@ def _compose(text: str) -> Node | None:
         return _composed(text, _ConfigLoader)
 
 
+# A number's text longer than this is cut in messages: the line must stay one readable line.
+_SHOWN_CHARACTERS = 80
+
+
+def _cut(text: str) -> str:
+    if len(text) <= _SHOWN_CHARACTERS:
+        return text
+    return f"{text[:_SHOWN_CHARACTERS]}... ({len(text):,} characters)"
+
+
 class _Converter:
     """A composed document as the JSON values Pulumi would hand the program."""
 
@@ -178,10 +188,10 @@ class _Converter:
             try:
                 number = _go_number(text.replace(".inf", "inf").replace(".nan", "nan"))
             except ValueError:
-                raise DocumentError(f"{text!r} is not a number", node, path) from None
+                raise DocumentError(f"{_cut(repr(text))} is not a number", node, path) from None
             if isinstance(number, float) and not math.isfinite(number):
                 raise DocumentError(
-                    f"{text} is not a number JSON can hold (NaN or infinite); write a finite "
+                    f"{_cut(text)} is not a number JSON can hold (NaN or infinite); write a finite "
                     "number, or quote it if it is text",
                     node,
                     path,

@@ -65,9 +65,13 @@ def calibration_line(ep: EndpointPrediction) -> str | None:
 
 
 def _figures(prediction: Prediction) -> str:
-    ttft = "without bound (past capacity)" if prediction.saturated else ms(prediction.ttft_ms)
+    ttft = (
+        "saturated (past capacity, no TTFT)"
+        if not math.isfinite(prediction.ttft_ms)
+        else f"TTFT {ms(prediction.ttft_ms)}"
+    )
     return (
-        f"TTFT {ttft}, TPOT {ms(prediction.tpot_ms)}, "
+        f"{ttft}, TPOT {ms(prediction.tpot_ms)}, "
         f"{prediction.output_tokens_per_second:,.0f} output tokens/s"
     )
 
@@ -115,7 +119,7 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
 
 
 def _cell(value: float | None) -> str:
-    if value is None:
+    if value is None or not math.isfinite(value):
         return "-"
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
@@ -163,7 +167,7 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
                 name,
                 f"{ep.load:.3g}",
                 layout(judged),
-                ("> " if judged.saturated else "") + _cell(judged.ttft_ms),
+                "saturated" if not math.isfinite(judged.ttft_ms) else _cell(judged.ttft_ms),
                 _cell(judged.tpot_ms),
                 _cell(judged.output_tokens_per_second),
                 slo,
@@ -187,7 +191,7 @@ def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
         endpoint=name,
         requests_per_second=rates,
         # Past its capacity the prefill queue grows without bound: TTFT has no figure.
-        ttft_ms=[math.inf if p.saturated else p.ttft_ms for p in points],
+        ttft_ms=[p.ttft_ms for p in points],
         tpot_ms=[p.tpot_ms for p in points],
         slo_ttft_ms=ep.slo.ttft_ms if ep.slo else None,
         slo_tpot_ms=ep.slo.tpot_ms if ep.slo else None,

@@ -391,7 +391,7 @@ EVERY_OPTION = {
         "outputTokens": 512,
         "requestsPerSecond": 4,
         "concurrency": 32,
-        "slo": {"ttftMs": 800, "tpotMs": 40},
+        "slo": {"ttftMs": 800, "tpotMs": 40, "percentile": 99},
     },
 }
 SOURCES = [

@@ -50,3 +50,22 @@ def test_no_scenario_without_a_workload_that_says_its_output():
     )
     spec = DpdEndpointSpec.model_validate({**ENDPOINT, "workload": {"typicalInputTokens": 100}})
     assert scenario_from_endpoint(spec, LLAMA) is None
+
+
+def test_experts_spread_over_the_tensor_parallel_gpus_when_worker_args_ask():
+    spec = DpdEndpointSpec.model_validate(
+        {**ENDPOINT, "architecture": "qwen3-30b-a3b", "workerArgs": ["--enable-expert-parallel"]}
+    )
+    scenario = scenario_from_endpoint(spec, MODEL_CATALOG["qwen3-30b-a3b"])
+    assert scenario.prefill.expert_parallel == scenario.decode.expert_parallel == 8
+    plain = scenario_from_endpoint(DpdEndpointSpec.model_validate(ENDPOINT), LLAMA)
+    assert plain.decode.expert_parallel == 1
+
+
+def test_the_endpoint_moves_its_kv_through_lmcache_at_its_slo_percentile():
+    spec = DpdEndpointSpec.model_validate(
+        {**ENDPOINT, "workload": {**ENDPOINT["workload"], "slo": {"ttftMs": 900, "percentile": 99}}}
+    )
+    scenario = scenario_from_endpoint(spec, LLAMA)
+    assert scenario.kv_connector == "lmcache"
+    assert scenario.workload.slo.percentile == 99

@@ -38,3 +38,15 @@ def test_lower_precisions_double_the_peak_and_hopper_runs_fp4_weights_at_fp8():
     assert hopper.peak_flops("fp8") == 2 * hopper.peak_flops("bf16")
     assert hopper.peak_flops("fp4") == hopper.peak_flops("fp8")
     assert blackwell.peak_flops("fp4") == 2 * blackwell.peak_flops("fp8")
+
+
+def test_int8_runs_at_fp8_speed_except_on_blackwell_ultra_and_w4a16_at_bf16():
+    hopper, b200, b300 = (
+        machine(t).gpu for t in ("ml.p5.48xlarge", "ml.p6-b200.48xlarge", "ml.p6-b300.48xlarge")
+    )
+    assert hopper.peak_flops("int8") == hopper.peak_flops("fp8")
+    assert b200.peak_flops("int8") == b200.peak_flops("fp8")
+    assert b300.peak_flops("int8") < b300.peak_flops("bf16") / 10
+    assert b300.peak_flops("w4a16") == b300.peak_flops("bf16")
+    # Attention multiplies 16-bit activations whatever the weights are.
+    assert b300.attention_flops == b300.peak_flops("bf16")

@@ -1,6 +1,8 @@
 """The scenario file's keys: what is taken, and the one-line refusals."""
 
 import json
+import os
+import re
 
 import pytest
 from pydantic import ValidationError
@@ -33,12 +35,39 @@ def scenario(**changes):
         ("nvfp4", "fp4"),
         ("mxfp4", "fp4"),
         ("fp16", "bf16"),
-        ("int4", "fp4"),
-        ("w8a8", "fp8"),
+        # Integer formats keep their own kernels: INT8 GEMMs, and 4-bit weights with 16-bit
+        # activations (AWQ, GPTQ).
+        ("int4", "w4a16"),
+        ("AWQ", "w4a16"),
+        ("gptq", "w4a16"),
+        ("w8a8", "int8"),
+        ("int8", "int8"),
     ],
 )
 def test_precisions_are_taken_under_their_common_names(written, taken):
     assert scenario(precision=written).precision == taken
+
+
+def test_the_memory_share_defaults_to_the_endpoints_075():
+    assert scenario().gpu_memory_utilization == 0.75
+
+
+@pytest.mark.parametrize(
+    "written, drafts",
+    [("mtp3", 3), ("eagle-4", 4), ("MTP1", 1), (2, 2), ("7", 7), ("off", 0), (False, 0), (None, 0)],
+)
+def test_speculative_decoding_names_its_drafted_tokens_or_is_off(written, drafts):
+    assert scenario(speculativeDecoding=written).speculative_decoding == drafts
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["banana", "mtp²", "9" * 5000, 10**5000, 16, True, "mtp-3.5"],
+    ids=["banana", "superscript", "5000-digit-text", "5000-digit-number", "16", "true", "3.5"],
+)
+def test_speculative_decoding_that_names_no_drafts_is_refused_in_words(written):
+    with pytest.raises(ValidationError, match=r"not a number of drafted tokens|true says none"):
+        scenario(speculativeDecoding=written)
 
 
 @pytest.mark.parametrize("written", ["TensorRT-LLM", "trtllm", "tensorrt_llm"])
@@ -128,6 +157,24 @@ def test_a_missing_config_file_names_the_key(tmp_path):
         ScenarioError, match=r"^scenario\.model\.configFile: nope\.json: no such file"
     ):
         resolve_model(scenario(model={"configFile": "nope.json"}), base_dir=tmp_path)
+
+
+@pytest.mark.parametrize(
+    "special, says",
+    [("/dev/zero", "is a character device, not a file"), ("fifo", "is a named pipe (FIFO)")],
+)
+def test_a_config_file_that_is_no_file_is_refused_at_once(tmp_path, special, says):
+    # Read as the stack reads config.json: /dev/zero would fill memory, a FIFO never ends.
+    if special == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(ScenarioError, match=rf"^scenario\.model\.configFile: .*{re.escape(says)}"):
+        resolve_model(scenario(model={"configFile": special}), base_dir=tmp_path)
+
+
+def test_a_config_file_past_the_size_cap_is_refused(tmp_path):
+    (tmp_path / "big.json").write_bytes(b" " * (4 * 2**20 + 1))
+    with pytest.raises(ScenarioError, match="is larger than 4 MiB"):
+        resolve_model(scenario(model={"configFile": "big.json"}), base_dir=tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def test_the_job_runs_vllm_bench_serve_in_the_workers_image_at_the_dev_workload(
     assert flag(args, "--random-input-len") == "5000"
     assert flag(args, "--random-output-len") == "512"
     assert flag(args, "--request-rate") == "3"
-    assert flag(args, "--metric-percentiles") == "50,90,99"
+    assert flag(args, "--metric-percentiles") == "50,90,95,99"
     assert "--ignore-eos" in args and "--save-result" in args
     # Five minutes at 3 requests/s: the steady state, well past the requests in flight.
     assert int(flag(args, "--num-prompts")) == 900

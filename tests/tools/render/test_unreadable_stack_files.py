@@ -123,6 +123,11 @@ BROKEN_FILES = {
         ":39:29: hyperpod-dpd:endpoints[0].gpuMemoryUtilization: 1e400 is not a number JSON "
         "can hold",
     ),
+    "a number of 5,000 digits, cut in the message": (
+        DEV.replace("gpuMemoryUtilization: 0.75", "gpuMemoryUtilization: " + "9" * 5000),
+        ":39:29: hyperpod-dpd:endpoints[0].gpuMemoryUtilization: " + "9" * 80 + "... (5,000 "
+        "characters) is not a number JSON can hold",
+    ),
     "an alias bomb": (
         _alias_bomb(),
         ":2:12: hyperpod-dpd:a5[0][3][3][7][2][0]: expands to more than 100,000 values through "

@@ -33,14 +33,14 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
     assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Predictions (performance model, an estimate):" in out
-    assert "    meets the SLO (TTFT <= 2,000 ms, TPOT <= 50 ms)" in out
+    assert "    meets the SLO (p90 TTFT <= 2,000 ms, p90 TPOT <= 50 ms)" in out
     assert "workload" not in out.split("Warnings", 1)[1]
     (endpoint,) = json.loads((tmp_path / "sizing.json").read_text())["endpoints"]
     prediction = endpoint["prediction"]
     assert prediction["requestsPerSecond"] == 3
     assert {"ttftMs", "tpotMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
     assert prediction["meetsSlo"] is True
-    assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50}
+    assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50, "percentile": 90}
     # Two ml.p5.48xlarge nodes' GPUs at EC2's rate for the hardware: HyperPod's is higher.
     assert (prediction["costPerHour"], prediction["priceBasis"]) == (110.08, "ec2-on-demand")
     assert prediction["costPerMillionOutputTokens"] > 0
@@ -58,7 +58,7 @@ def test_a_missed_slo_reaches_the_warnings_naming_the_workload():
     result = render(with_slo(ttftMs=1, tpotMs=50))
     (warning,) = [w for w in result.warnings if "workload" in w]
     assert warning.startswith("hyperpod-dpd:endpoints[0].workload: at 3 requests per second")
-    assert "missing the SLO (TTFT <= 1 ms, TPOT <= 50 ms)" in warning
+    assert "missing the SLO (p90 TTFT <= 1 ms, p90 TPOT <= 50 ms)" in warning
 
 
 def test_plan_stack_prints_each_endpoints_prediction_a_table_and_charts(capsys):
