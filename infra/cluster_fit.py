@@ -70,7 +70,7 @@ def _configured_pods(endpoint: DpdEndpointSpec) -> Pods:
     return pods
 
 
-def _pods_at_maxima(endpoint: DpdEndpointSpec) -> Pods:
+def pods_at_maxima(endpoint: DpdEndpointSpec) -> Pods:
     pods: Pods = Counter()
     most = endpoint_replicas(endpoint)
     for role in (most.prefill, most.decode):
@@ -194,7 +194,7 @@ def _claimed_pods(endpoints: Sequence[DpdEndpointSpec], kind: str) -> Pods:
     pods: Pods = Counter()
     for endpoint in endpoints:
         if endpoint.instance_type == kind:
-            pods.update(_pods_at_maxima(endpoint))
+            pods.update(pods_at_maxima(endpoint))
     return pods
 
 
@@ -215,7 +215,7 @@ def _autoscaling_capacity(
             f"GPUs and {most.decode.maximum} decode x {most.decode.gpus} GPUs (or lower "
             "maxReplicas)"
         )
-        needed = _nodes_for(_pods_at_maxima(endpoint), endpoint.instance_type)
+        needed = _nodes_for(pods_at_maxima(endpoint), endpoint.instance_type)
         found += _in_one_az(cluster, i, endpoint, needed, counts, "autoscaling-beyond-az")
     if found:
         return found

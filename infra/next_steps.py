@@ -1,12 +1,14 @@
 """The commands a user runs after `pulumi up`, with the stack's real names: no Pulumi here.
 
-The stack exports them as `nextSteps`, and the offline render prints them. Sources: AWS's DPD
-guide ("Disaggregated Prefill and Decode for HyperPod inference", SageMaker developer guide,
-sagemaker-hyperpod-model-deployment-dpd) for the role label, the ready message, the router URL
-(plain HTTP on port 443) and the request body; the AWS CLI reference for `eks
-update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`; huggingface_hub's
-`cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth login`, and its
-download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
+The stack exports them as `nextSteps`, one shell script with a comment above each step, so
+that `pulumi stack output nextSteps` prints text that pastes into bash as it is (a JSON
+document would not: its strings come out escaped); the offline render prints them.
+Sources: AWS's DPD guide ("Disaggregated Prefill and Decode for HyperPod inference",
+SageMaker developer guide, sagemaker-hyperpod-model-deployment-dpd) for the role label, the
+ready message, the router URL (plain HTTP on port 443) and the request body; the AWS CLI
+reference for `eks update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`;
+huggingface_hub's `cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth
+login`, and its download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
 
 Every value a setting gives goes through `shlex.quote` where its command is built, so a pasted
 command runs what it says, whatever the stack file holds; the settings' own patterns keep the
@@ -23,20 +25,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.core.terminal_text import one_line
-from components.endpoint.manifest import MODEL_PATH, router_url
+from components.endpoint.kind import READY_MESSAGE
+from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH, stable_router_url
 
-# What the operator says once both roles serve (AWS's DPD guide, which reads it from
-# `.status.conditions[0].message`). The CRD declares `status.conditions` as standard Kubernetes
-# conditions but names no condition type, so no `?(@.type==...)` filter can be written against a
-# documented type; matching the message among every condition does not depend on their order.
-READY_MESSAGE = "DPD prefill and decode deployments are ready"
-CONDITION_MESSAGES = "{.status.conditions[*].message}"
+# Every generation's conditions: the endpoint's object is found by its label, which every
+# generation carries, so the command stays the same when a change brings a new generation.
+CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
 # The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
 # guide says the operator runs each role as a Deployment but never names those Deployments, so
 # the commands select pods by this label rather than guess a Deployment's name.
 ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
-# How often the wait asks the API server again.
+# How often the wait asks the API server again, and for how long. `pulumi up` waits for the
+# endpoint itself (60 minutes at most, components/endpoint/dpd_endpoint.py); this bound is for
+# a wait run after it, which should return at once.
 POLL_SECONDS = 30
+WAIT_MINUTES = 30
+# Where to look when it does not become ready: the diagnostics command and its guide.
+DIAGNOSTICS_GUIDE = 'docs/operations.md, "When it does not become ready"'
 # vLLM's OpenAI-compatible route, the one AWS's guide sends through the router.
 ROUTER_PATH = "v1/chat/completions"
 PROMPT = "What is disaggregated prefill and decode, in one sentence?"
@@ -56,6 +61,8 @@ GATED_PUBLISHERS = ("meta-llama",)
 class EndpointTarget:
     name: str
     namespace: str
+    # The InferenceEndpointConfig of the endpoint's generation.
+    object_name: str
     model_name: str
     # The SageMaker endpoint the operator creates; None when it creates none.
     sagemaker_endpoint: str | None
@@ -111,9 +118,31 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     return steps
 
 
-def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
-    name, ns = shlex.quote(target.name), f"-n {shlex.quote(target.namespace)}"
-    in_region = f"--region {shlex.quote(region)}"
+def wait_until_ready(target: EndpointTarget, stack: str) -> str:
+    """A loop that returns once the operator reports both roles ready, or after WAIT_MINUTES,
+    saying where to look then."""
+    tries = WAIT_MINUTES * 60 // POLL_SECONDS
+    diagnose = (
+        f"not ready after {WAIT_MINUTES} minutes: run .venv/bin/python -m infra diagnose "
+        f"--stack {shlex.quote(stack)} --endpoint {shlex.quote(target.name)}, and see "
+        f"{DIAGNOSTICS_GUIDE}"
+    )
+    return (
+        f"tries={tries}; until kubectl get inferenceendpointconfig "
+        f"-n {shlex.quote(target.namespace)} -l {shlex.quote(f'{ENDPOINT_LABEL}={target.name}')} "
+        f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} "
+        f"| grep -q {shlex.quote(READY_MESSAGE)}; do tries=$((tries - 1)); "
+        f'if [ "$tries" -eq 0 ]; then echo {shlex.quote(diagnose)} >&2; break; fi; '
+        f"sleep {POLL_SECONDS}; done"
+    )
+
+
+def _region(region: str) -> str:
+    return f"--region {shlex.quote(region)}"
+
+
+def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str, Any]:
+    ns = f"-n {shlex.quote(target.namespace)}"
     steps: dict[str, Any] = {}
     if target.weights_uri is not None:
         steps["uploadWeights"] = upload_weights(target.model_name, target.weights_uri)
@@ -121,20 +150,19 @@ def endpoint_steps(target: EndpointTarget, region: str) -> dict[str, Any]:
     # the operator has not created yet, as `kubectl wait` on its Deployments or pods would.
     steps["waitUntilReady"] = [
         f"kubectl get pods {ns} -l {ROLE_LABEL}",
-        f"until kubectl get inferenceendpointconfig {name} {ns} "
-        f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} | grep -q {shlex.quote(READY_MESSAGE)}; "
-        f"do sleep {POLL_SECONDS}; done",
+        wait_until_ready(target, stack),
     ]
     steps["readyMessage"] = READY_MESSAGE
     body = shlex.quote(_body(target.invocation_path))
     if target.sagemaker_endpoint:
         steps["invokeSageMaker"] = (
             "aws sagemaker-runtime invoke-endpoint "
-            f"--endpoint-name {shlex.quote(target.sagemaker_endpoint)} {in_region} "
+            f"--endpoint-name {shlex.quote(target.sagemaker_endpoint)} {_region(region)} "
             f"--content-type application/json --cli-binary-format raw-in-base64-out "
             f"--body {body} answer.json && cat answer.json"
         )
-    url = shlex.quote(f"{router_url(target.name, target.namespace)}/{ROUTER_PATH}")
+    # The stable address, which follows the endpoint from generation to generation.
+    url = shlex.quote(f"{stable_router_url(target.name, target.namespace)}/{ROUTER_PATH}")
     steps["invokeRouter"] = (
         f"kubectl run {shlex.quote(f'curl-{target.name}')} --rm -it --restart=Never "
         f"--image=curlimages/curl {ns} -- curl -s {url} -H 'Content-Type: application/json' "
@@ -148,6 +176,7 @@ def next_steps(
     cluster: str,
     region: str,
     endpoints: Sequence[EndpointTarget],
+    stack: str = "dev",
     prometheus_endpoint: str | None = None,
     grafana_url: str | None = None,
 ) -> dict[str, Any]:
@@ -159,9 +188,41 @@ def next_steps(
         metrics["prometheusEndpoint"] = prometheus_endpoint
     if grafana_url:
         metrics["grafana"] = grafana_url
-    in_region = f"--region {shlex.quote(region)}"
     return {
-        "kubeconfig": f"aws eks update-kubeconfig --name {shlex.quote(cluster)} {in_region}",
-        "endpoints": {f"{t.namespace}/{t.name}": endpoint_steps(t, region) for t in endpoints},
+        "kubeconfig": f"aws eks update-kubeconfig --name {shlex.quote(cluster)} {_region(region)}",
+        "endpoints": {
+            f"{t.namespace}/{t.name}": endpoint_steps(t, region, stack) for t in endpoints
+        },
         "metrics": metrics,
     }
+
+
+# The order a user goes through an endpoint's steps, and what each is for.
+ENDPOINT_STEPS = (
+    ("uploadWeights", "put the weights in the model prefix (start once the bucket exists)"),
+    ("waitUntilReady", "wait until it serves (pulumi up has waited for it already)"),
+    ("invokeSageMaker", "one request through the SageMaker endpoint"),
+    ("invokeRouter", "one request through its stable address, from inside the cluster"),
+)
+
+
+def _commands(value: str | list[str]) -> list[str]:
+    return [value] if isinstance(value, str) else value
+
+
+def next_steps_script(steps: dict[str, Any]) -> str:
+    """The steps as one shell script, each under a comment saying what it is for."""
+    lines = ["# Reach the cluster:", steps["kubeconfig"]]
+    for name, endpoint in steps["endpoints"].items():
+        for key, purpose in ENDPOINT_STEPS:
+            if key in endpoint:
+                lines += ["", _comment(f"{name}: {purpose}"), *_commands(endpoint[key])]
+    metrics = steps["metrics"]
+    if metrics:
+        lines += ["", "# Metrics and dashboards:"]
+        if "grafana" in metrics:
+            lines.append(_comment(f"  Grafana {metrics['grafana']}"))
+        lines.append(
+            _comment(f"  Amazon Managed Prometheus {metrics['prometheusEndpoint']} (SigV4 queries)")
+        )
+    return "\n".join(lines) + "\n"

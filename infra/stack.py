@@ -30,6 +30,11 @@ from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
 from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.endpoint.manifest import (
+    endpoint_generation,
+    object_name,
+    sagemaker_endpoint_name,
+)
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
 from components.network.zones import zone_name
@@ -38,7 +43,7 @@ from components.observability.workspace import workspace_arn
 from components.operator.checks import resolved_operator_version
 from components.operator.inference_operator import InferenceOperator, InferenceOperatorArgs
 from components.storage.buckets import Buckets, BucketsArgs
-from infra.next_steps import EndpointTarget, next_steps
+from infra.next_steps import EndpointTarget, next_steps, next_steps_script
 from infra.settings import Settings
 from infra.watched_endpoints import watched_endpoints
 
@@ -110,6 +115,10 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             else None,
         ),
     )
+    # What the clusters reach the network through, beyond its subnets: with it as their
+    # dependency, a destroy deletes the clusters and every endpoint in them first (the
+    # operator and the load balancer controller still call AWS through the NAT then).
+    plumbing = [*network.plumbing, *security_group.rules]
     eks = EksCluster(
         "eks",
         EksClusterArgs(
@@ -125,6 +134,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             endpoint_access=stack.cluster.endpoint_access,
             protect=stack.cluster.protect,
         ),
+        opts=pulumi.ResourceOptions(depends_on=plumbing),
     )
     scripts = LifecycleScripts(
         "lifecycle-scripts",
@@ -156,7 +166,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
                 stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints]
             ),
         ),
-        opts=pulumi.ResourceOptions(depends_on=[dependencies]),
+        opts=pulumi.ResourceOptions(depends_on=[dependencies, *plumbing]),
     )
     ready: list[pulumi.Resource] = [hyperpod]
     if stack.cluster.autoscaling.enabled:
@@ -191,7 +201,19 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
     )
 
 
-def _observability(settings: Settings, cluster: Cluster) -> Observability | None:
+def _generations(settings: Settings) -> list[str]:
+    """Each endpoint's generation, from its settings and the model bucket it reads."""
+    return [
+        endpoint_generation(
+            spec, model_bucket=settings.bucket_names.model, region=settings.account.region
+        )
+        for spec in settings.stack.endpoints
+    ]
+
+
+def _observability(
+    settings: Settings, cluster: Cluster, generations: list[str]
+) -> Observability | None:
     spec = settings.stack.observability
     if not spec.enabled:
         return None
@@ -202,7 +224,7 @@ def _observability(settings: Settings, cluster: Cluster) -> Observability | None
             cluster_name=settings.cluster_name,
             eks_cluster=cluster.name,
             account=settings.account,
-            endpoints=watched_endpoints(settings.stack.endpoints),
+            endpoints=watched_endpoints(settings.stack.endpoints, generations),
         ),
         opts=pulumi.ResourceOptions(depends_on=cluster.ready),
     )
@@ -283,18 +305,21 @@ def _operator(
     return [operator]
 
 
-def _export_next_steps(settings: Settings, observability: Observability | None) -> None:
+def _export_next_steps(
+    settings: Settings, observability: Observability | None, generations: list[str]
+) -> None:
     """The commands a user runs once `pulumi up` returns, with this stack's names."""
     targets = []
-    for spec in settings.stack.endpoints:
+    for spec, generation in zip(settings.stack.endpoints, generations, strict=True):
         s3 = spec.model_source.s3
         bucket = (s3.bucket if s3 else None) or settings.bucket_names.model
         targets.append(
             EndpointTarget(
                 name=spec.name,
                 namespace=spec.namespace,
+                object_name=object_name(spec, generation),
                 model_name=spec.model_name,
-                sagemaker_endpoint=spec.endpoint_name,
+                sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
                 weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
             )
@@ -311,12 +336,15 @@ def _export_next_steps(settings: Settings, observability: Observability | None) 
     pulumi.export(
         "nextSteps",
         pulumi.Output.all(*metrics).apply(
-            lambda found: next_steps(
-                cluster=settings.cluster_name,
-                region=settings.account.region,
-                endpoints=targets,
-                prometheus_endpoint=found[0],
-                grafana_url=found[1],
+            lambda found: next_steps_script(
+                next_steps(
+                    cluster=settings.cluster_name,
+                    region=settings.account.region,
+                    endpoints=targets,
+                    stack=pulumi.get_stack(),
+                    prometheus_endpoint=found[0],
+                    grafana_url=found[1],
+                )
             )
         ),
     )
@@ -339,7 +367,8 @@ def build_stack(settings: Settings) -> None:
         cluster = _build_cluster(settings, buckets)
     else:
         cluster = _adopt_cluster(settings)
-    observability = _observability(settings, cluster)
+    generations = _generations(settings)
+    observability = _observability(settings, cluster, generations)
     workspaces = _queried_workspaces(settings, observability)
     # The operator serves the CRD's conversion webhook: endpoints wait for it.
     ready = cluster.ready + _operator(settings, cluster, buckets, workspaces)
@@ -357,7 +386,7 @@ def build_stack(settings: Settings) -> None:
         for namespace in sorted({e.namespace for e in stack.endpoints} - {"default"})
     }
     endpoints = {}
-    for spec in stack.endpoints:
+    for spec, generation, swap in zip(stack.endpoints, generations, settings.swaps, strict=True):
         hf = spec.model_source.hugging_face
         token_key = hf.token_config_key if hf else None
         name = f"{spec.namespace}/{spec.name}"
@@ -366,6 +395,8 @@ def build_stack(settings: Settings) -> None:
             DpdEndpointArgs(
                 spec=spec,
                 region=account.region,
+                generation=generation,
+                create_first=swap.create_first,
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
                 prometheus_address=observability.prometheus_endpoint if observability else None,
@@ -387,6 +418,7 @@ def build_stack(settings: Settings) -> None:
         "endpoints",
         {
             name: {
+                "objectName": endpoint.object_name,
                 "routerUrl": endpoint.router_url,
                 "prefillArgs": endpoint.prefill_args,
                 "decodeArgs": endpoint.decode_args,
@@ -394,4 +426,4 @@ def build_stack(settings: Settings) -> None:
             for name, endpoint in endpoints.items()
         },
     )
-    _export_next_steps(settings, observability)
+    _export_next_steps(settings, observability, generations)

@@ -6,13 +6,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.endpoint.autoscaling import METRIC_SERIES, metric_of
+from components.endpoint.manifest import object_name
 from components.endpoint.spec import DpdEndpointSpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
 
 
-def watched_endpoints(endpoints: Sequence[DpdEndpointSpec]) -> list[WatchedEndpoint]:
+def watched_endpoints(
+    endpoints: Sequence[DpdEndpointSpec], generations: Sequence[str]
+) -> list[WatchedEndpoint]:
+    """`generations`: each endpoint's, whose name its pods carry."""
     watched = []
-    for endpoint in endpoints:
+    for endpoint, generation in zip(endpoints, generations, strict=True):
         roles = []
         for name, (role, _) in endpoint.roles().items():
             scaling = role.autoscaling
@@ -30,6 +34,7 @@ def watched_endpoints(endpoints: Sequence[DpdEndpointSpec]) -> list[WatchedEndpo
             WatchedEndpoint(
                 name=endpoint.name,
                 namespace=endpoint.namespace,
+                pods_of=object_name(endpoint, generation),
                 roles=tuple(roles),
                 ttft_ms=slo.ttft_ms if slo else None,
                 tpot_ms=slo.tpot_ms if slo else None,

@@ -17,6 +17,10 @@ from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts.derived_json import write_derived
+
 SCHEMAS = "cfnlint.data.schemas"
 
 
@@ -54,13 +58,5 @@ def derive() -> dict:
     }
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 2:
-        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
-        return 2
-    Path(argv[1]).write_text(json.dumps(derive(), indent=1) + "\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(write_derived(derive, __doc__, sys.argv))

@@ -2,7 +2,9 @@
 objects as manifests, scanned by checkov from its own environment (scanners/.venv).
 
 Each check skipped here carries its reason, which goes into the template next to the resource
-(`Metadata.checkov.skip[].comment`), where checkov reads it and reports it with the skip.
+(`Metadata.checkov.skip[].comment`), or into a Kubernetes object's `checkov.io/skip<n>`
+annotation, where checkov reads it and reports it with the skip. Only the scanned copy carries
+them: what the stack deploys is left as it is.
 """
 
 from __future__ import annotations
@@ -67,6 +69,41 @@ SKIPS = [
 ]
 
 
+@dataclass(frozen=True)
+class KubernetesSkip:
+    check: str
+    # The objects it is for: their kind and namespace.
+    kind: str
+    namespace: str
+    # No '=': checkov splits the annotation at it.
+    reason: str
+
+
+KUBERNETES_SKIPS = [
+    KubernetesSkip(
+        "CKV_K8S_21",
+        "Service",
+        "default",
+        "an endpoint's stable address lives in the endpoint's namespace, which the stack file "
+        "names; dev keeps the default namespace of AWS's DPD guide, and prod names its own",
+    ),
+]
+
+
+def with_kubernetes_skips(obj: dict, skips: Sequence[KubernetesSkip] = KUBERNETES_SKIPS) -> dict:
+    metadata = obj.get("metadata", {})
+    found = [
+        s for s in skips if s.kind == obj.get("kind") and s.namespace == metadata.get("namespace")
+    ]
+    if not found:
+        return obj
+    annotations = {
+        f"checkov.io/skip{n}": f"{s.check}={s.reason}" for n, s in enumerate(found, start=1)
+    }
+    merged = {**metadata.get("annotations", {}), **annotations}
+    return {**obj, "metadata": {**metadata, "annotations": merged}}
+
+
 def with_skips(cloudformation: dict, skips: Sequence[Skip] = SKIPS) -> dict:
     for skip in skips:
         resource = cloudformation["Resources"].get(skip.resource)
@@ -104,7 +141,7 @@ def scan(renders: dict[str, Iterable[Registration] | RenderResult], folder: Path
             manifests = folder / f"{label}-k8s"
             manifests.mkdir()
             for n, obj in enumerate(kubernetes_objects(result)):
-                (manifests / f"{n}.yaml").write_text(yaml.safe_dump(obj))
+                (manifests / f"{n}.yaml").write_text(yaml.safe_dump(with_kubernetes_skips(obj)))
     if not CHECKOV.exists():
         raise AssertionError(f"{CHECKOV} is missing: run `make setup`")
     # --skip-download: nothing reaches the network; the checks ship with checkov.

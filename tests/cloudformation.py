@@ -4,7 +4,8 @@ aws-native resources are CloudFormation resources already: their inputs are the 
 properties in camelCase (`volumeSizeInGb` for `VolumeSizeInGB`), and the provider maps them back
 by the resource's schema, as `_cloudformation_names` does with cfn-lint's copy of it. For
 pulumi-aws resources whose CloudFormation twin takes the same settings, a table maps the input
-names. Where pulumi-aws splits one CloudFormation resource into several, they are folded back:
+names (tools/diff/cloudformation_types.py, which the offline diff reads too). Where pulumi-aws
+splits one CloudFormation resource into several, they are folded back:
 a bucket takes its encryption, public access block, versioning, logging and ownership; a role
 its inline policies and attached managed policies; a route table's routes become AWS::EC2::Route.
 pulumi-eks's cluster becomes AWS::EKS::Cluster. Values that reference other resources stay as
@@ -20,76 +21,14 @@ from typing import Any
 
 from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
+from tools.diff.cloudformation_types import TWINS as _TWINS
+from tools.diff.cloudformation_types import aws_native_type
 from tools.render.mocks import ACCOUNT_ID
 from tools.render.render import Registration
 
 REGION = "us-west-2"
 
-_TAGGED = {"tags": "Tags"}
-# pulumi-aws type -> (CloudFormation type, input name -> property name).
-_TWINS: dict[str, tuple[str, dict[str, str]]] = {
-    "aws:ec2/vpc:Vpc": (
-        "AWS::EC2::VPC",
-        {"cidrBlock": "CidrBlock", "enableDnsSupport": "EnableDnsSupport",
-         "enableDnsHostnames": "EnableDnsHostnames", **_TAGGED},
-    ),
-    "aws:ec2/subnet:Subnet": (
-        "AWS::EC2::Subnet",
-        {"vpcId": "VpcId", "cidrBlock": "CidrBlock", "availabilityZoneId": "AvailabilityZoneId",
-         "mapPublicIpOnLaunch": "MapPublicIpOnLaunch", **_TAGGED},
-    ),
-    "aws:ec2/securityGroup:SecurityGroup": (
-        "AWS::EC2::SecurityGroup",
-        {"description": "GroupDescription", "vpcId": "VpcId", **_TAGGED},
-    ),
-    "aws:vpc/securityGroupIngressRule:SecurityGroupIngressRule": (
-        "AWS::EC2::SecurityGroupIngress",
-        {"securityGroupId": "GroupId", "ipProtocol": "IpProtocol", "fromPort": "FromPort",
-         "toPort": "ToPort", "cidrIpv4": "CidrIp", "description": "Description",
-         "referencedSecurityGroupId": "SourceSecurityGroupId"},
-    ),
-    "aws:vpc/securityGroupEgressRule:SecurityGroupEgressRule": (
-        "AWS::EC2::SecurityGroupEgress",
-        {"securityGroupId": "GroupId", "ipProtocol": "IpProtocol", "fromPort": "FromPort",
-         "toPort": "ToPort", "cidrIpv4": "CidrIp", "description": "Description",
-         "referencedSecurityGroupId": "DestinationSecurityGroupId"},
-    ),
-    "aws:iam/role:Role": (
-        "AWS::IAM::Role",
-        {"assumeRolePolicy": "AssumeRolePolicyDocument", "description": "Description",
-         "name": "RoleName"},
-    ),
-    "aws:ec2/internetGateway:InternetGateway": ("AWS::EC2::InternetGateway", {**_TAGGED}),
-    "aws:ec2/eip:Eip": ("AWS::EC2::EIP", {"domain": "Domain", **_TAGGED}),
-    "aws:ec2/natGateway:NatGateway": (
-        "AWS::EC2::NatGateway",
-        {"allocationId": "AllocationId", "subnetId": "SubnetId", **_TAGGED},
-    ),
-    "aws:ec2/routeTable:RouteTable": ("AWS::EC2::RouteTable", {"vpcId": "VpcId", **_TAGGED}),
-    "aws:ec2/routeTableAssociation:RouteTableAssociation": (
-        "AWS::EC2::SubnetRouteTableAssociation",
-        {"routeTableId": "RouteTableId", "subnetId": "SubnetId"},
-    ),
-    "aws:ec2/vpcEndpoint:VpcEndpoint": (
-        "AWS::EC2::VPCEndpoint",
-        {"vpcId": "VpcId", "serviceName": "ServiceName", "vpcEndpointType": "VpcEndpointType",
-         "routeTableIds": "RouteTableIds"},
-    ),
-    "aws:s3/bucket:Bucket": ("AWS::S3::Bucket", {"bucket": "BucketName", **_TAGGED}),
-    "aws:s3/bucketPolicy:BucketPolicy": (
-        "AWS::S3::BucketPolicy", {"bucket": "Bucket", "policy": "PolicyDocument"}
-    ),
-    "aws:eks/addon:Addon": (
-        "AWS::EKS::Addon",
-        {"clusterName": "ClusterName", "addonName": "AddonName", "addonVersion": "AddonVersion",
-         "serviceAccountRoleArn": "ServiceAccountRoleArn",
-         "configurationValues": "ConfigurationValues",
-         "resolveConflictsOnCreate": "ResolveConflicts"},
-    ),
-}  # fmt: skip
 _JSON_DOCUMENTS = {"AssumeRolePolicyDocument", "PolicyDocument"}
-# aws-native's module names, where they differ from CloudFormation's service names.
-_CFN_SERVICE = {"sagemaker": "SageMaker"}
 
 
 def _branches(schema: dict, root: dict) -> list[dict]:
@@ -125,8 +64,7 @@ def _tags(tags: dict[str, str]) -> list[dict[str, str]]:
 
 def _twin(type_: str, inputs: dict) -> tuple[str, dict] | None:
     if type_.startswith("aws-native:"):
-        _, service, name = type_.split(":")
-        cfn_type = f"AWS::{_CFN_SERVICE.get(service, service.upper())}::{name}"
+        cfn_type = aws_native_type(type_)
         schema = PROVIDER_SCHEMA_MANAGER.get_resource_schema(REGION, cfn_type).schema
         return cfn_type, _cloudformation_names(inputs, schema, schema)
     if type_ not in _TWINS:

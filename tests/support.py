@@ -81,6 +81,22 @@ def existing_cluster_config() -> dict[str, Any]:
     return config
 
 
+def existing_network_config(security_group_id: str | None = None) -> dict[str, Any]:
+    """The dev stack in a VPC it does not manage, with its security group if named."""
+    config = dev_config()
+    existing: dict[str, Any] = {
+        "vpcId": "vpc-0123456789abcdef0",
+        "privateSubnetIds": {
+            "usw2-az2": "subnet-0123456789abcdef0",
+            "usw2-az3": "subnet-0123456789abcdef1",
+        },
+    }
+    if security_group_id is not None:
+        existing["securityGroupId"] = security_group_id
+    config["hyperpod-dpd:network"] = {"existing": existing}
+    return config
+
+
 def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 

@@ -24,6 +24,8 @@ from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
+from tools.render.destroy_order import destroy_lines
+from tools.render.mocks import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
@@ -59,12 +61,23 @@ def _stack_name(name: str) -> str:
     return name
 
 
+def _account_id(value: str) -> str:
+    if not re.fullmatch(r"\d{12}", value):
+        raise argparse.ArgumentTypeError(f"{value!r} is not an AWS account ID; it is 12 digits")
+    return value
+
+
 def _stack_arguments(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
     )
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
+    )
+    command.add_argument(
+        "--account",
+        type=_account_id,
+        help=f"the AWS account the mocks answer as, for ARNs of your own (default: {ACCOUNT_ID})",
     )
 
 
@@ -88,6 +101,10 @@ def _parser() -> argparse.ArgumentParser:
     _stack_arguments(diff)
     diff.add_argument("--format", choices=("text", "markdown"), default="text")
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    destroy_order = commands.add_parser(
+        "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
+    )
+    _stack_arguments(destroy_order)
     plan = add_plan_commands(commands)
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
@@ -105,10 +122,10 @@ def _stack_config(args: argparse.Namespace) -> StackConfig | None:
         return None
 
 
-def _checked(stack: str, config: StackConfig) -> CheckedConfig:
+def _checked(stack: str, config: StackConfig, account_id: str | None = None) -> CheckedConfig:
     """The stack's configuration checked as the program checks it, in the same mocked run."""
     checked: list[CheckedConfig] = []
-    run_program(stack, config, lambda: checked.append(check_config()))
+    run_program(stack, config, lambda: checked.append(check_config()), account_id)
     return checked[0]
 
 
@@ -118,7 +135,7 @@ def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
     if config is None:
         return None
     try:
-        return _checked(args.stack, config)
+        return _checked(args.stack, config, args.account)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return None
@@ -135,14 +152,18 @@ def render(args: argparse.Namespace) -> int:
         return 2
     settings: list[Settings] = []
     try:
-        result = run_program(args.stack, config, lambda: settings.append(program.main()))
+        result = run_program(
+            args.stack, config, lambda: settings.append(program.main()), args.account
+        )
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return 2
     sizing, predictions = settings[0].sizing, settings[0].predictions
     names = [endpoint.name for endpoint in settings[0].stack.endpoints]
     cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
-    document = sizing_document(sizing, cost, [prediction_document(p) for p in predictions])
+    document = sizing_document(
+        sizing, cost, [prediction_document(p) for p in predictions], settings[0].swaps
+    )
     plan = predictions_markdown(names, predictions)
     try:
         manifests = write_render(result, out, document, plan)
@@ -167,7 +188,8 @@ def size(args: argparse.Namespace) -> int:
     if args.json:
         cost = stack_cost(checked.stack.cluster, checked.region)
         predicted = [prediction_document(p) for p in checked.predictions]
-        print(json.dumps(sizing_document(checked.sizing, cost, predicted), indent=2))
+        document = sizing_document(checked.sizing, cost, predicted, checked.swaps)
+        print(json.dumps(document, indent=2))
     else:
         tables = [
             sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])
@@ -217,7 +239,22 @@ def diff(args: argparse.Namespace) -> int:
     if _stack_config(args) is None:
         return 2
     path = args.config_file or stack_file(args.stack)
-    return run_diff(args.base, args.stack, path, markdown=args.format == "markdown")
+    return run_diff(
+        args.base, args.stack, path, markdown=args.format == "markdown", account_id=args.account
+    )
+
+
+def destroy_order(args: argparse.Namespace) -> int:
+    config = _stack_config(args)
+    if config is None:
+        return 2
+    try:
+        result = run_program(args.stack, config, program.main, args.account)
+    except ConfigError as invalid:
+        print("\n".join(invalid.problems), file=sys.stderr)
+        return 2
+    print("\n".join(destroy_lines([r.as_json() for r in result.resources])))
+    return 0
 
 
 def chart(args: argparse.Namespace) -> int:
@@ -267,6 +304,7 @@ def _run_command(args: argparse.Namespace) -> int:
         "diff": diff,
         "chart": chart,
         "plan": plan,
+        "destroy-order": destroy_order,
         "bench": lambda args: run_bench(args, _checked_stack),
         "diagnose": lambda args: run_diagnose(args, _checked_stack),
     }

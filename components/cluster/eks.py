@@ -16,6 +16,7 @@ from components.cluster.eks_versions import SupportType
 from components.cluster.kubeconfig import eks_kubeconfig, oidc_provider_arn
 from components.cluster.spec import AddonVersions, EndpointAccess
 from components.core.aws_account import AwsAccount
+from components.core.options import inherited_depends_on
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,10 @@ def delete_control_plane_first(
 
 
 class EksCluster(pulumi.ComponentResource):
-    """No node groups: HyperPod brings the nodes. coredns waits for them (see NodeAddons)."""
+    """No node groups: HyperPod brings the nodes. coredns waits for them (see NodeAddons).
+
+    Pass what the cluster needs of the network beyond its subnets (routes, NAT, the security
+    group's rules) in `opts.depends_on`."""
 
     def __init__(
         self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None
@@ -99,7 +103,9 @@ class EksCluster(pulumi.ComponentResource):
             # offline diff see; the transform puts it on the control plane, where it acts.
             opts=pulumi.ResourceOptions(
                 parent=self,
-                depends_on=[args.security_group],
+                # The caller's, such as the network's plumbing: a remote component's children
+                # are deleted before it, so they go before what it waits for.
+                depends_on=[args.security_group, *inherited_depends_on(opts)],
                 protect=args.protect,
                 delete_before_replace=True,
                 transforms=[delete_control_plane_first],

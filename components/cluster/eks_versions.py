@@ -4,7 +4,9 @@ Source: "Understand the Kubernetes version lifecycle on EKS", section "Amazon EK
 release calendar" (docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html), read
 2026-12-01 through its source in awsdocs/amazon-eks-user-guide
 (latest/ug/versioning/kubernetes-versions.adoc): the newest copy found lists 1.29 to 1.34, an
-older one 1.27 to 1.33; their shared rows agree. No copy found lists 1.35 yet. The same page:
+older one 1.27 to 1.33; their shared rows agree. 1.35's row is from the calendar as DESIGN.md
+("Kubernetes versions", issue 27) records it: released 2026-01-28, standard support until
+2027-03-27, extended support until 2028-03-27. The same page:
 
 - A version has standard support for 14 months after EKS releases it, then extended support
   for 12 more, at an additional cost per cluster hour. The calendar's dates are UTC+0, and
@@ -62,6 +64,7 @@ EKS_KUBERNETES_VERSIONS = {
     "1.32": EksSupport(end_of_standard=date(2026, 3, 23), end_of_extended=date(2027, 3, 23)),
     "1.33": EksSupport(end_of_standard=date(2026, 7, 29), end_of_extended=date(2027, 7, 29)),
     "1.34": EksSupport(end_of_standard=date(2026, 12, 2), end_of_extended=date(2027, 12, 2)),
+    "1.35": EksSupport(end_of_standard=date(2027, 3, 27), end_of_extended=date(2028, 3, 27)),
 }
 
 

@@ -2,14 +2,16 @@
 
 Source: "Getting started with Amazon EKS support in SageMaker HyperPod", requirement 1,
 Kubernetes version support (docs.aws.amazon.com/sagemaker/latest/dg/
-sagemaker-hyperpod-eks-prerequisites.html), read 2026-12-01. The newest copy found lists
-1.28 to 1.34 (docs.amazonaws.cn/sagemaker/latest/dg/sagemaker-hyperpod-eks-prerequisites.md);
-older copies stop at 1.32 or 1.33. No copy lists 1.35, so 1.35 is refused until one does.
+sagemaker-hyperpod-eks-prerequisites.html). Its newest copy lists 1.30 to 1.35 (read for issue
+27, as the project's DESIGN.md "Kubernetes versions" records it); the copies read on
+2026-12-01 list 1.28 to 1.34 (docs.amazonaws.cn/sagemaker/latest/dg/
+sagemaker-hyperpod-eks-prerequisites.md), older ones stop at 1.32 or 1.33. The newest copy
+drops 1.28 and 1.29, which EKS no longer creates clusters on either (eks_versions.py).
 """
 
 from __future__ import annotations
 
-HYPERPOD_KUBERNETES_VERSIONS = ("1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34")
+HYPERPOD_KUBERNETES_VERSIONS = ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35")
 
 
 def minor_version(version: str) -> str:

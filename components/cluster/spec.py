@@ -56,7 +56,7 @@ NodeValue = shaped_str(
 )
 # Major.minor only, as EKS's CreateCluster takes it (`1.34`, not `v1.34` or `1.34.2`).
 KUBERNETES_MINOR = r"\d+\.\d+"
-DEFAULT_KUBERNETES_VERSION = "1.34"
+DEFAULT_KUBERNETES_VERSION = "1.35"
 # An EKS add-on version, as DescribeAddonVersions lists them.
 EKS_ADDON_VERSION = r"v\d+\.\d+\.\d+-eksbuild\.\d+"
 AddonVersion = shaped_str(
@@ -215,7 +215,7 @@ class UpgradePolicy(Spec):
     """What EKS does to the control plane on its version's end-of-standard-support day."""
 
     # EXTENDED stays on the version, billed as extended support; STANDARD is upgraded to the
-    # next version by EKS. EXTENDED by default: HyperPod supports nothing newer than 1.34, so
+    # next version by EKS. EXTENDED by default: HyperPod supports nothing newer than 1.35, so
     # STANDARD would move the cluster onto a version HyperPod doesn't list (see
     # components/cluster/eks_versions.py for the sources, kubernetes_version_checks.py for
     # the warnings).

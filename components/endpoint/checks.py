@@ -9,6 +9,7 @@ from components.core.findings import Finding, error
 from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling
 from components.endpoint.environment import check_environment
+from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
@@ -42,6 +43,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics),
         *check_router_name(spec),
+        *check_sagemaker_name(spec.endpoint_name),
         *check_image(spec.image),
         *check_overrides(spec),
         *check_workload(spec),

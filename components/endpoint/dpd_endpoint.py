@@ -1,4 +1,5 @@
-"""DpdEndpoint: one Disaggregated Prefill and Decode endpoint, as an InferenceEndpointConfig."""
+"""DpdEndpoint: one Disaggregated Prefill and Decode endpoint, as an InferenceEndpointConfig of
+its generation and the stable Service in front of it (generation.py says how they swap)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,25 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from components.core.options import inherited_depends_on
+from components.endpoint.generation import stable_service
 from components.endpoint.manifest import (
     API_VERSION,
     HF_TOKEN_KEY,
     KIND,
+    ROUTER_PORT,
     build_manifest,
     hf_token_secret_name,
-    router_url,
+    object_name,
+    routing_service_host,
+    stable_router_url,
 )
 from components.endpoint.spec import DpdEndpointSpec
 from components.endpoint.vllm_args import effective_args
+
+# How long `pulumi up` waits for a generation to serve: its pods pull the image and load the
+# weights first, "5 to 10 minutes from a cold S3 fetch" for a 70B model (AWS), longer for
+# bigger ones. Deleting lets the operator tear down the SageMaker endpoint and load balancer.
+READY_TIMEOUTS = pulumi.CustomTimeouts(create="60m", update="60m", delete="30m")
 
 
 @dataclass(frozen=True)
@@ -25,6 +35,8 @@ class DpdEndpointArgs:
     spec: DpdEndpointSpec
     # Region of the model bucket, for S3 sources that don't name their own.
     region: str
+    # The endpoint's generation (manifest.endpoint_generation), which names its object.
+    generation: str
     # Bucket holding the weights, for S3 sources that don't name their own.
     model_bucket: pulumi.Input[str] | None = None
     # The Hugging Face token, when the spec's source supplies one through config.
@@ -34,10 +46,14 @@ class DpdEndpointArgs:
     # The deploying account's name for topologySpec.availabilityZone (network/zones.py), the
     # zone label nodes carry; None writes the setting as given.
     zone_name: pulumi.Input[str] | None = None
+    # Replace by creating the new generation beside the old one, which the cluster must hold
+    # (infra/endpoint_swaps.py); False deletes the old one first, an outage.
+    create_first: bool = True
 
 
 class DpdEndpoint(pulumi.ComponentResource):
-    """Registers the endpoint's InferenceEndpointConfig, and its token Secret if any.
+    """Registers the endpoint's InferenceEndpointConfig, its stable Service, and its token
+    Secret if any.
 
     Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
     (the inference operator, whose webhook serves the CRD) in `opts.depends_on`.
@@ -58,12 +74,13 @@ class DpdEndpoint(pulumi.ComponentResource):
                 "names a tokenConfigKey"
             )
         depends_on = inherited_depends_on(opts)
-        metadata = {"name": spec.name, "namespace": spec.namespace}
+        generation = args.generation
 
         if args.hf_token is not None:
+            # One Secret for every generation: the token is no part of what they differ in.
             token = k8s.core.v1.Secret(
                 f"{name}-hf-token",
-                metadata={**metadata, "name": hf_token_secret_name(spec.name)},
+                metadata={"name": hf_token_secret_name(spec.name), "namespace": spec.namespace},
                 type="Opaque",
                 string_data={HF_TOKEN_KEY: pulumi.Output.secret(args.hf_token)},
                 opts=pulumi.ResourceOptions(parent=self, depends_on=depends_on),
@@ -80,8 +97,12 @@ class DpdEndpoint(pulumi.ComponentResource):
                 region=args.region,
                 prometheus_address=v[1],
                 zone_name=v[2],
+                digest=generation,
             )["spec"]
         )
+        metadata = build_manifest(spec, model_bucket=None, region=args.region, digest=generation)[
+            "metadata"
+        ]
         self.custom_resource = k8s.apiextensions.CustomResource(
             name,
             api_version=API_VERSION,
@@ -91,24 +112,39 @@ class DpdEndpoint(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=depends_on,
-                # The operator rejects changes to intelligentRoutingSpec on a live endpoint,
-                # and a fixed metadata.name cannot exist twice, so delete first.
-                replace_on_changes=["spec.intelligentRoutingSpec"],
-                delete_before_replace=True,
+                # A new generation has a new name, so both can exist: it is created, waited
+                # for, and the old one deleted after, unless the cluster cannot hold both.
+                delete_before_replace=not args.create_first,
+                custom_timeouts=READY_TIMEOUTS,
             ),
+        )
+        self.object_name: str = object_name(spec, generation)
+        # Moved to a new generation once it serves, and before the old one goes.
+        address = stable_service(
+            spec.name,
+            spec.namespace,
+            routing_service_host(self.object_name, spec.namespace),
+            ROUTER_PORT,
+        )
+        k8s.core.v1.Service(
+            f"{name}-address",
+            metadata=address["metadata"],
+            spec=address["spec"],
+            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.custom_resource]),
         )
 
         # Known from the spec alone, so plain values: Output.from_input would wrap every
         # element of the argument lists in an Output of its own, a cost per flag.
         self.endpoint_name: str = spec.name
         self.namespace: str = spec.namespace
-        self.router_url: str = router_url(spec.name, spec.namespace)
+        self.router_url: str = stable_router_url(spec.name, spec.namespace)
         self.prefill_args: list[str] = effective_args(spec, spec.prefill)
         self.decode_args: list[str] = effective_args(spec, spec.decode)
         self.register_outputs(
             {
                 "name": self.endpoint_name,
                 "namespace": self.namespace,
+                "objectName": self.object_name,
                 "routerUrl": self.router_url,
                 "prefillArgs": self.prefill_args,
                 "decodeArgs": self.decode_args,

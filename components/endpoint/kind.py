@@ -2,3 +2,11 @@
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
+
+# What the operator says once both roles serve (AWS's DPD guide, which reads it from
+# `.status.conditions[0].message`). The CRD declares `status.conditions` as standard Kubernetes
+# conditions but names no condition type, so no `?(@.type==...)` filter can be written against
+# a documented type; matching the message among every condition does not depend on their order.
+READY_MESSAGE = "DPD prefill and decode deployments are ready"
+# The same, as a JSONPath selecting that condition: present once the endpoint serves.
+READY_CONDITION = f"{{.status.conditions[?(@.message=='{READY_MESSAGE}')]}}"

@@ -12,7 +12,13 @@ from typing import Any
 from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
-from components.endpoint.kind import API_VERSION, KIND
+from components.endpoint.generation import (
+    generation,
+    generation_name,
+    ready_annotations,
+    stable_address,
+)
+from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
 from components.endpoint.roles import RoleSpec
 from components.endpoint.routing import router_service
 from components.endpoint.spec import DpdEndpointSpec, Metrics
@@ -23,14 +29,44 @@ MODEL_VOLUME = "model-weights"
 GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
+# The label every generation of an endpoint carries, with the endpoint's name: what finds its
+# object whatever the generation.
+ENDPOINT_LABEL = "hyperpod-dpd/endpoint"
+# The port of the operator's routing Service (AWS's DPD guide: plain HTTP on 443).
+ROUTER_PORT = 443
+
+# What the operator changes on a live endpoint without a new generation: scaling (each role's
+# replicas, KEDA's triggers), the router's threshold, and SageMaker's tags. Everything else
+# either rolls the prefill and decode Deployments one apart from the other, which pairs old
+# pods with new ones (a KV-format risk when the image, vLLM's flags, the environment, the
+# weights or the KV cache change), or cannot change at all (intelligentRoutingSpec, whose
+# `enabled` the CRD says "cannot be modified"): a new generation (generation.py).
+IN_PLACE = (
+    "pdSpec.prefillSpec.replicas",
+    "pdSpec.decodingSpec.replicas",
+    "pdSpec.autoScalingSpec",
+    "pdSpec.routingThreshold",
+    "tags",
+)
 
 
 def hf_token_secret_name(endpoint_name: str) -> str:
     return f"{endpoint_name}-hf-token"
 
 
-def router_url(name: str, namespace: str) -> str:
-    return f"http://{router_service(name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local:443"
+def routing_service_host(object_name: str, namespace: str) -> str:
+    """The operator's routing Service of an endpoint object, as a DNS name in the cluster."""
+    return f"{router_service(object_name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local"
+
+
+def router_url(object_name: str, namespace: str) -> str:
+    return f"http://{routing_service_host(object_name, namespace)}:{ROUTER_PORT}"
+
+
+def stable_router_url(name: str, namespace: str) -> str:
+    """The router of whichever generation of the endpoint serves, through the stack's Service
+    in front of it (generation.py)."""
+    return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
 
 
 def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
@@ -131,12 +167,14 @@ def check_metrics_port(metrics: Metrics) -> list[Finding]:
     ]
 
 
-def _autoscaling(spec: DpdEndpointSpec, prometheus_address: str | None) -> dict[str, Any]:
+def _autoscaling(
+    spec: DpdEndpointSpec, prometheus_address: str | None, object_name: str
+) -> dict[str, Any]:
     return {
         CRD_ROLE_KEYS[name]: role_autoscaling(
             role.autoscaling,
             name,
-            endpoint_name=spec.name,
+            endpoint_name=object_name,
             namespace=spec.namespace,
             max_num_seqs=max_num_seqs,
             stack_server_address=prometheus_address,
@@ -157,7 +195,10 @@ def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
 
 
 def _pd_spec(
-    spec: DpdEndpointSpec, prometheus_address: str | None, zone_name: str | None
+    spec: DpdEndpointSpec,
+    prometheus_address: str | None,
+    zone_name: str | None,
+    object_name: str,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "prefillSpec": _role(spec.prefill),
@@ -166,7 +207,7 @@ def _pd_spec(
     }
     if spec.topology_spec is not None:
         out["topologySpec"] = _topology(spec, zone_name)
-    if autoscaling := _autoscaling(spec, prometheus_address):
+    if autoscaling := _autoscaling(spec, prometheus_address, object_name):
         out["autoScalingSpec"] = autoscaling
     return out
 
@@ -300,6 +341,22 @@ def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[
     return found
 
 
+def _generation_of(name: str, digest: str | None) -> str:
+    return name if digest is None else generation_name(name, digest)
+
+
+def object_name(spec: DpdEndpointSpec, digest: str | None) -> str:
+    """The InferenceEndpointConfig's name: the endpoint's, in its generation."""
+    return _generation_of(spec.name, digest)
+
+
+def sagemaker_endpoint_name(spec: DpdEndpointSpec, digest: str | None) -> str | None:
+    """The SageMaker endpoint the operator creates: the configured name, in the generation
+    (SageMaker's names are unique per account and region, and both generations run at once);
+    None when the endpoint asks for none."""
+    return None if spec.endpoint_name is None else _generation_of(spec.endpoint_name, digest)
+
+
 def build_manifest(
     spec: DpdEndpointSpec,
     *,
@@ -307,17 +364,21 @@ def build_manifest(
     region: str,
     prometheus_address: str | None = None,
     zone_name: str | None = None,
+    digest: str | None = None,
 ) -> dict:
     """The manifest the typed settings write, with `specOverrides` added where they write
     nothing.
 
     `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
     they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
-    (components/network/zones.py); without it the setting is written as given.
+    (components/network/zones.py); without it the setting is written as given. `digest` is the
+    endpoint's generation (`endpoint_generation`), which names the object, its pods and its
+    SageMaker endpoint, and has `pulumi up` wait until it serves (`pulumi.com/waitFor`); None
+    names them after the endpoint alone.
     """
     out: dict[str, Any] = {}
-    if spec.endpoint_name is not None:
-        out["endpointName"] = spec.endpoint_name
+    if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
+        out["endpointName"] = sagemaker
     out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
@@ -328,15 +389,31 @@ def build_manifest(
     out["metrics"] = _metrics(spec)
     out["kvCacheSpec"] = _kv_cache(spec)
     out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
-    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name)
+    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, object_name(spec, digest))
     if spec.tls_config is not None:
         out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)
+    metadata: dict[str, Any] = {
+        "name": object_name(spec, digest),
+        "namespace": spec.namespace,
+        "labels": {ENDPOINT_LABEL: spec.name},
+    }
+    if digest is not None:
+        metadata["annotations"] = ready_annotations(READY_CONDITION)
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,
-        "metadata": {"name": spec.name, "namespace": spec.namespace},
+        "metadata": metadata,
         "spec": _add_absent(out, spec.spec_overrides),
     }
+
+
+def endpoint_generation(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> str:
+    """The endpoint's generation: a digest of its manifest, less what changes in place
+    (`IN_PLACE`), taken before the generation names anything (the SageMaker endpointName as
+    configured). The AZ is taken as configured (an AZ ID) rather than by the account's name for
+    it, which the same ID always keeps."""
+    manifest = build_manifest(spec, model_bucket=model_bucket, region=region)
+    return generation(manifest["spec"], IN_PLACE)

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import NAME_MAX, SERVICE_NAME
+from components.endpoint.generation import GENERATION_DIGITS, generation_name
 from components.endpoint.spec import DpdEndpointSpec, KvCache
 
 # The URL schemes LMCache's Redis connectors parse (lmcache/v1/storage_backend/connector:
@@ -53,26 +54,30 @@ def check_routing(spec: DpdEndpointSpec) -> list[Finding]:
             else f"{prefills} prefill replicas"
         )
         # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
-        # operator docs): following the advice replaces the endpoint.
+        # operator docs): following the advice brings a new generation of the endpoint.
         found.append(
             warning(
                 "prefixaware-many-prefills",
                 "routingStrategy",
                 f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
-                "spreads it evenly, but changing routingStrategy replaces the endpoint (deleted "
-                "and created again: no answers until its pods are ready again)",
+                "spreads it evenly, but on a deployed endpoint changing routingStrategy brings "
+                "a new generation, created beside the old one if the cluster holds both, else "
+                "after deleting it (no answers until its pods are ready again); `python -m "
+                "infra diff` says which",
             )
         )
     return found
 
 
 def check_router_name(spec: DpdEndpointSpec) -> list[Finding]:
-    # The API server refuses a bad Service name, and the endpoint never gets its router.
-    service = router_service(spec.name, spec.namespace)
+    # The API server refuses a bad Service name, and the endpoint never gets its router. The
+    # operator names it after the endpoint's object, whose name carries its generation.
+    object_name = generation_name(spec.name, "0" * GENERATION_DIGITS)
+    service = router_service(object_name, spec.namespace)
     if len(service) > NAME_MAX:
         problem = (
-            f"would be {len(service)} characters, over Kubernetes' {NAME_MAX}; shorten name "
-            f"or namespace by {len(service) - NAME_MAX}"
+            f"would be {len(service)} characters with the generation's -g<digest>, over "
+            f"Kubernetes' {NAME_MAX}; shorten name or namespace by {len(service) - NAME_MAX}"
         )
     elif not SERVICE_NAME.match(service):
         problem = "would start with a digit, and a Service name must start with a letter"

@@ -1,7 +1,11 @@
 """The network of a HyperPod EKS cluster: a new VPC, or an existing one adopted.
 
 Either way the result is the same: the VPC, its CIDR, and a private subnet per AZ ID, tagged
-so that internal load balancers land next to the nodes they serve.
+so that internal load balancers land next to the nodes they serve. `plumbing` lists what
+traffic needs besides the subnets (routes, their associations, NAT, the S3 endpoint, the
+subnets' tags): what runs in the network depends on it, so that `pulumi destroy`, which
+deletes a resource only once nothing that depends on it is left, keeps the network until the
+clusters, and every endpoint the operator still has to tear down through it, are gone.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ class Network(pulumi.ComponentResource):
         public_tags = subnet_tags(args.cluster_name, public=True)
         private_tags = subnet_tags(args.cluster_name, public=False)
         nats: dict[str, aws.ec2.NatGateway] = {}
+        self.plumbing: list[pulumi.Resource] = [gateway, public_routes]
         self.public_subnet_ids: list[pulumi.Output[str]] = []
         self.private_subnet_ids: dict[str, pulumi.Output[str]] = {}
         private_route_tables = []
@@ -76,11 +81,13 @@ class Network(pulumi.ComponentResource):
                 tags=tags(f"public-{az}", public_tags),
                 opts=child,
             )
-            aws.ec2.RouteTableAssociation(
-                f"{name}-public-{az}",
-                subnet_id=public.id,
-                route_table_id=public_routes.id,
-                opts=child,
+            self.plumbing.append(
+                aws.ec2.RouteTableAssociation(
+                    f"{name}-public-{az}",
+                    subnet_id=public.id,
+                    route_table_id=public_routes.id,
+                    opts=child,
+                )
             )
             self.public_subnet_ids.append(public.id)
             if spec.nat_gateways == "perAz" or not nats:
@@ -95,6 +102,7 @@ class Network(pulumi.ComponentResource):
                     # A NAT gateway needs the internet gateway attached first.
                     opts=pulumi.ResourceOptions(parent=self, depends_on=[gateway]),
                 )
+                self.plumbing.append(nats[az])
             nat = nats.get(az) or next(iter(nats.values()))
             private = aws.ec2.Subnet(
                 f"{name}-private-{az}",
@@ -111,14 +119,15 @@ class Network(pulumi.ComponentResource):
                 tags=tags(f"private-{az}"),
                 opts=child,
             )
-            aws.ec2.RouteTableAssociation(
+            association = aws.ec2.RouteTableAssociation(
                 f"{name}-private-{az}", subnet_id=private.id, route_table_id=routes.id, opts=child
             )
+            self.plumbing += [routes, association]
             self.private_subnet_ids[az] = private.id
             private_route_tables.append(routes.id)
 
         # Weights and images stream from S3 without paying for, or queueing behind, NAT.
-        aws.ec2.VpcEndpoint(
+        s3 = aws.ec2.VpcEndpoint(
             f"{name}-s3",
             vpc_id=vpc.id,
             service_name=f"com.amazonaws.{args.region}.s3",
@@ -127,6 +136,7 @@ class Network(pulumi.ComponentResource):
             tags=tags("s3"),
             opts=child,
         )
+        self.plumbing.append(s3)
         self.vpc_id = vpc.id
         self.vpc_cidr: pulumi.Input[str] = str(spec.vpc_cidr)
         self.register_outputs(
@@ -153,15 +163,18 @@ class AdoptedNetwork(pulumi.ComponentResource):
         super().__init__("hyperpod-dpd:network:AdoptedNetwork", name, None, opts)
         existing = args.existing
         vpc = aws.ec2.get_vpc(id=existing.vpc_id)
-        for az, subnet_id in existing.private_subnet_ids.items():
-            for key, value in subnet_tags(args.cluster_name, public=False).items():
-                aws.ec2.Tag(
-                    f"{name}-{az}-{key}",
-                    resource_id=subnet_id,
-                    key=key,
-                    value=value,
-                    opts=pulumi.ResourceOptions(parent=self),
-                )
+        # The VPC's routes are not this stack's; the tags it adds are what it plumbs.
+        self.plumbing: list[pulumi.Resource] = [
+            aws.ec2.Tag(
+                f"{name}-{az}-{key}",
+                resource_id=subnet_id,
+                key=key,
+                value=value,
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+            for az, subnet_id in existing.private_subnet_ids.items()
+            for key, value in subnet_tags(args.cluster_name, public=False).items()
+        ]
         self.vpc_id: pulumi.Input[str] = existing.vpc_id
         self.vpc_cidr: pulumi.Input[str] = vpc.cidr_block
         self.private_subnet_ids: dict[str, pulumi.Input[str]] = dict(existing.private_subnet_ids)

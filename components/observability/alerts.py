@@ -52,7 +52,7 @@ def _slo_rules(endpoint: WatchedEndpoint) -> list[AlertRule]:
     return [
         AlertRule(
             title=f"{where} {what} above SLO",
-            expr=p90(endpoint.name, endpoint.namespace),
+            expr=p90(endpoint.pod_name_prefix, endpoint.namespace),
             above=slo_ms / 1000,
             for_=SLO_FOR,
             summary=f"p90 {what} of {where} is above its SLO of {slo_ms:g} ms",
@@ -69,7 +69,7 @@ def _blind_autoscaling(endpoint: WatchedEndpoint) -> list[AlertRule]:
         AlertRule(
             title=f"{where} {role.role} autoscaling reads no series",
             expr=queries.absent(
-                role.autoscaling_series, role.role, endpoint.name, endpoint.namespace
+                role.autoscaling_series, role.role, endpoint.pod_name_prefix, endpoint.namespace
             ),
             above=0,
             for_=ABSENT_FOR,

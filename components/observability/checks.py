@@ -37,6 +37,24 @@ def _grafana_region(spec: ObservabilitySpec, region: str) -> list[Finding]:
     ]
 
 
+def _grafana_version(spec: ObservabilitySpec) -> list[Finding]:
+    """Grafana 13 migrates SigV4 Prometheus data sources to the
+    `grafana-amazonprometheus-datasource` type when it starts (issue 27, from Grafana's
+    migration of SigV4 data sources). The stack writes a `prometheus` data source, so every
+    refresh would read the migrated one as drift and every `pulumi up` write it back."""
+    if not spec.enabled or spec.grafana is None or spec.grafana.version != "13.2":
+        return []
+    return [
+        error(
+            "grafana-13",
+            "observability.grafana.version",
+            "13.2 is not allowed: Grafana 13 turns the stack's SigV4 prometheus data source "
+            "into another plugin type when it starts, which every pulumi up would then fight; "
+            "use 12.4 (the default) or 10.4",
+        )
+    ]
+
+
 def _addon_floor(spec: ObservabilitySpec) -> list[Finding]:
     if not spec.enabled or at_least(spec.addon_version, MINIMUM_ADDON_VERSION):
         return []
@@ -68,4 +86,9 @@ def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
 
 
 def check_observability(spec: ObservabilitySpec, region: str) -> list[Finding]:
-    return _addon_floor(spec) + _inference_metrics_level(spec) + _grafana_region(spec, region)
+    return (
+        _addon_floor(spec)
+        + _inference_metrics_level(spec)
+        + _grafana_region(spec, region)
+        + _grafana_version(spec)
+    )

@@ -48,7 +48,7 @@ def _per_role(
 ) -> tuple[Target, ...]:
     """One target per role, legended with the role's name."""
     return tuple(
-        Target(role.role, query(role.role, endpoint.name, endpoint.namespace))
+        Target(role.role, query(role.role, endpoint.pod_name_prefix, endpoint.namespace))
         for role in endpoint.roles
     )
 
@@ -68,7 +68,9 @@ def _replicas(endpoint: WatchedEndpoint) -> tuple[Target, ...]:
         target
         for role in endpoint.roles
         for target in (
-            Target(role.role, queries.replicas(role.role, endpoint.name, endpoint.namespace)),
+            Target(
+                role.role, queries.replicas(role.role, endpoint.pod_name_prefix, endpoint.namespace)
+            ),
             Target(f"{role.role} min", queries.constant(role.min_replicas)),
             Target(f"{role.role} max", queries.constant(role.max_replicas)),
         )
@@ -78,9 +80,9 @@ def _replicas(endpoint: WatchedEndpoint) -> tuple[Target, ...]:
 def endpoint_panels(endpoint: WatchedEndpoint) -> list[PanelSpec]:
     dpd_ttft = Target(
         "DPD request (prefill e2e + decode TTFT)",
-        queries.ttft_p90(endpoint.name, endpoint.namespace),
+        queries.ttft_p90(endpoint.pod_name_prefix, endpoint.namespace),
     )
-    tpot = Target("decode", queries.tpot_p90(endpoint.name, endpoint.namespace))
+    tpot = Target("decode", queries.tpot_p90(endpoint.pod_name_prefix, endpoint.namespace))
     return [
         PanelSpec(
             "Queued requests", "short", _per_role(endpoint, _of(queries.role_sum, queries.WAITING))

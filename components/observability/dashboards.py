@@ -9,7 +9,9 @@ workspace service account's token and creates, through the Grafana provider, the
 sources, a folder, the DPD dashboard (`dashboard`) and the alert rules (`alerts`).
 
 The token lives `TOKEN_SECONDS`, the most Amazon Managed Grafana allows (30 days): a
-`pulumi up` after that needs a new one (docs/operations.md, "Grafana").
+`pulumi up` after that needs a new one (docs/operations.md, "Grafana"). Everything here is
+`deletedWith` the workspace, which holds it: deleting the workspace deletes them, so
+`pulumi destroy` skips their own deletes, which would go through that token, expired or not.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pulumi_aws as aws
 import pulumiverse_grafana as grafana
 
 from components.observability.alerts import EVALUATION_SECONDS, alert_rules, rule_steps
-from components.observability.dashboard import DASHBOARD_UID, PROMETHEUS_UID, dpd_dashboard
+from components.observability.dashboard import PROMETHEUS_UID, dpd_dashboard
 from components.observability.data_sources import (
     CLOUDWATCH_NAME,
     CLOUDWATCH_UID,
@@ -35,12 +37,17 @@ from components.observability.watched import WatchedEndpoint
 
 TOKEN_SECONDS = 30 * 24 * 3600
 FOLDER_TITLE = "HyperPod DPD"
+# Grafana keeps folders and dashboards in one table keyed by uid, and refuses to save a
+# dashboard over a folder's (400 "Dashboard cannot be changed to a folder", grafana/grafana
+# dashboard_service_integration_test.go): the folder needs a uid of its own.
+FOLDER_UID = "hyperpod-dpd-folder"
 RULE_GROUP = "dpd-endpoints"
 
 
 @dataclass(frozen=True)
 class DashboardsArgs:
-    workspace_id: pulumi.Input[str]
+    # The workspace they are written into, and deleted with.
+    workspace: aws.grafana.Workspace
     # The workspace's address, https://<id>.grafana-workspace.<region>.amazonaws.com.
     grafana_url: pulumi.Input[str]
     prometheus_endpoint: pulumi.Input[str]
@@ -54,17 +61,18 @@ class Dashboards(pulumi.ComponentResource):
         self, name: str, args: DashboardsArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:
         super().__init__("hyperpod-dpd:observability:Dashboards", name, None, opts)
-        child = pulumi.ResourceOptions(parent=self)
+        workspace = args.workspace
+        child = pulumi.ResourceOptions(parent=self, deleted_with=workspace)
         account = aws.grafana.WorkspaceServiceAccount(
             name,
-            workspace_id=args.workspace_id,
+            workspace_id=workspace.id,
             name=f"{args.cluster_name}-pulumi",
             grafana_role="ADMIN",
             opts=child,
         )
         token = aws.grafana.WorkspaceServiceAccountToken(
             name,
-            workspace_id=args.workspace_id,
+            workspace_id=workspace.id,
             service_account_id=account.service_account_id,
             name=f"{args.cluster_name}-pulumi",
             seconds_to_live=TOKEN_SECONDS,
@@ -73,7 +81,7 @@ class Dashboards(pulumi.ComponentResource):
         provider = grafana.Provider(
             name, url=args.grafana_url, auth=pulumi.Output.secret(token.key), opts=child
         )
-        on_grafana = pulumi.ResourceOptions(parent=self, provider=provider)
+        on_grafana = pulumi.ResourceOptions(parent=self, provider=provider, deleted_with=workspace)
 
         prometheus = grafana.oss.DataSource(
             f"{name}-prometheus",
@@ -93,9 +101,9 @@ class Dashboards(pulumi.ComponentResource):
             json_data_encoded=json.dumps(cloudwatch_settings(args.region)),
             opts=on_grafana,
         )
-        folder = grafana.oss.Folder(name, title=FOLDER_TITLE, uid=DASHBOARD_UID, opts=on_grafana)
-        after_sources = pulumi.ResourceOptions(
-            parent=self, provider=provider, depends_on=[prometheus]
+        folder = grafana.oss.Folder(name, title=FOLDER_TITLE, uid=FOLDER_UID, opts=on_grafana)
+        after_sources = pulumi.ResourceOptions.merge(
+            on_grafana, pulumi.ResourceOptions(depends_on=[prometheus])
         )
         dashboard = grafana.oss.Dashboard(
             name,

@@ -131,7 +131,7 @@ class Observability(pulumi.ComponentResource):
             self.dashboard_url = Dashboards(
                 name,
                 DashboardsArgs(
-                    workspace_id=grafana.id,
+                    workspace=grafana,
                     grafana_url=self.grafana_url,
                     prometheus_endpoint=endpoint,
                     region=account.region,
@@ -168,6 +168,7 @@ class Observability(pulumi.ComponentResource):
             account_access_type="CURRENT_ACCOUNT",
             authentication_providers=list(args.spec.grafana.authentication_providers),
             permission_type="CUSTOMER_MANAGED",
+            grafana_version=args.spec.grafana.version,
             role_arn=role.arn,
             configuration=json.dumps({"unifiedAlerting": {"enabled": True}}),
             tags=SAGEMAKER_TAGS,

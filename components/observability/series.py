@@ -22,7 +22,8 @@ table. Where a label comes from:
 
 A DPD endpoint's pods are told apart by their names: the operator runs each role as the
 Deployment `prefill-<name>` / `decode-<name>`, whose pods are `<deployment>-<replica set
-hash>-<suffix>` (the operator's runtime names, HyperPod DPD docs). `resource_name` is not
+hash>-<suffix>` cut as Kubernetes cuts generated names (`role_pods`; the operator's runtime
+names, HyperPod DPD docs). `resource_name` is not
 used: no public source says which value it takes for a DPD role's pods (the endpoint's name,
 or the role's Deployment), and a wrong guess selects nothing.
 
@@ -105,14 +106,35 @@ def role_deployment(role: str, endpoint_name: str) -> str:
     return f"{role}-{endpoint_name}"
 
 
-def role_pods(role: str, endpoint_name: str) -> str:
-    """The regular expression of a role's pod names.
+# How Kubernetes names a Deployment's pods. The Deployment controller names each ReplicaSet
+# `<deployment>-<pod-template-hash>`, the hash being a 32-bit FNV sum written digit by digit in
+# an alphabet of 27 letters and digits, so 1 to 10 of them (kubernetes/kubernetes
+# pkg/controller/controller_utils.go, ComputeHash); the ReplicaSet gives its pods the
+# generateName `<replica set>-`, and the API server cuts a generateName to 58 characters
+# before adding 5 random ones (k8s.io/apiserver pkg/storage/names/generate.go).
+POD_TEMPLATE_HASH_MAX = 10
+GENERATED_NAME_BASE_MAX = 58
+GENERATED_SUFFIX = 5
 
-    Matching exactly the replica set hash and the pod suffix keeps endpoint `dpd` from
-    counting the pods of `dpd-test` (`prefill-dpd-test-...`); PromQL anchors `=~` at both
-    ends. Kubernetes names hold no regular-expression metacharacters, so none is escaped.
+
+def role_pods(role: str, endpoint_name: str) -> str:
+    """The regular expression of a role's pod names, `<deployment>-<hash>-<suffix>` as the API
+    server cuts it: for an endpoint name of about 39 characters or more, the 58-character cut
+    falls inside the hash or the deployment's name, and the dash before the suffix is gone.
+
+    Matching the hash and the suffix exactly keeps endpoint `dpd` from counting the pods of
+    `dpd-test` (`prefill-dpd-test-...`); PromQL anchors `=~` at both ends. Kubernetes names
+    hold no regular-expression metacharacters, so none is escaped.
     """
-    return f"{role_deployment(role, endpoint_name)}-[a-z0-9]+-[a-z0-9]+"
+    prefix = f"{role_deployment(role, endpoint_name)}-"
+    suffix = f"[a-z0-9]{{{GENERATED_SUFFIX}}}"
+    room = GENERATED_NAME_BASE_MAX - len(prefix)
+    if room <= 0:
+        return prefix[:GENERATED_NAME_BASE_MAX] + suffix
+    whole = [f"[a-z0-9]{{1,{min(POD_TEMPLATE_HASH_MAX, room - 1)}}}-"] if room > 1 else []
+    cut = [f"[a-z0-9]{{{room}}}"] if room <= POD_TEMPLATE_HASH_MAX else []
+    hashes = "|".join(whole + cut)
+    return f"{prefix}({hashes}){suffix}" if len(whole + cut) > 1 else f"{prefix}{hashes}{suffix}"
 
 
 def model_pods(role: str, endpoint_name: str, namespace: str) -> str:

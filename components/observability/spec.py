@@ -27,11 +27,20 @@ class InferenceMetrics(Spec):
     scrape_interval: int = Field(30, ge=1, le=3600)
 
 
+# The Grafana versions Amazon Managed Grafana creates workspaces with, as pulumi-aws 7.51's
+# `grafana.Workspace.grafanaVersion` lists them; unset, AWS picks its newest, so the workspace
+# would change version under the stack when AWS adds one.
+GrafanaVersion = Literal["9.4", "10.4", "12.4", "13.2"]
+
+
 class GrafanaSpec(Spec):
     """An Amazon Managed Grafana workspace for the add-on's dashboards. Signing in to it needs
     IAM Identity Center (AWS_SSO) or a SAML identity provider set up in the account."""
 
     authentication_providers: list[Literal["AWS_SSO", "SAML"]] = Field(["AWS_SSO"], min_length=1)
+    # Pinned: a workspace only ever moves to a newer version (AMG user guide, "Update your
+    # workspace version"), and 13 is refused (observability/checks.py says why).
+    version: GrafanaVersion = "12.4"
 
 
 class ObservabilitySpec(Spec):

@@ -23,6 +23,12 @@ class WatchedEndpoint:
     name: str
     namespace: str
     roles: tuple[WatchedRole, ...]
+    # The name the operator names the endpoint's pods after (its generation's); None: `name`.
+    pods_of: str | None = None
     # The endpoint's latency objectives at the 90th percentile, in milliseconds.
     ttft_ms: float | None = None
     tpot_ms: float | None = None
+
+    @property
+    def pod_name_prefix(self) -> str:
+        return self.pods_of or self.name

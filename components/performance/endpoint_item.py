@@ -31,7 +31,8 @@ from components.performance.scenario import (
     resolve_model,
 )
 
-# An endpoint's name leaves room for `-<namespace>-routing-service` within 63 characters.
+# An endpoint's name leaves room for its generation (`-g<digest>`, 7) and
+# `-<namespace>-routing-service` within 63 characters.
 NAME_MAX = 30
 NAMESPACE = "default"
 # The precisions whose weights' bytes say which kernel vLLM runs.

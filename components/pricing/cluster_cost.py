@@ -50,6 +50,8 @@ class Total:
     unpriced: list[str]
     # It counts an EC2 rate: HyperPod charges more, so the total is a lower bound.
     lower_bound: bool
+    # It counts a group Karpenter scales at its most nodes: the total is a ceiling in nodes.
+    upper_bound: bool = False
 
 
 def _total(groups: list[GroupCost]) -> Total:
@@ -59,6 +61,7 @@ def _total(groups: list[GroupCost]) -> Total:
         hourly=sum(g.count * p.usd_per_hour for g, p in priced) if priced or not billed else None,
         unpriced=[g.name for g in billed if g.price is None],
         lower_bound=any(p.lower_bound for _, p in priced),
+        upper_bound=any(g.billing == "on demand, at most" for g, _ in priced),
     )
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.checkov_scan import SKIPS, Findings, scan
+from tests.checkov_scan import KUBERNETES_SKIPS, SKIPS, Findings, scan
 from tests.support import dev_config, prod_config, render
 from tools.render.render import RenderResult
 
@@ -66,10 +66,16 @@ def test_the_template_passes_checkov_but_for_the_explained_skips(scanned, stack)
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
 def test_the_kubernetes_manifests_pass_checkov(scanned, stack):
-    # The renders' objects are an InferenceEndpointConfig (a kind checkov has no checks for)
-    # and namespaces: the pods are the operator's, at run time.
+    # The renders' objects are an InferenceEndpointConfig (a kind checkov has no checks for),
+    # its stable Service and namespaces: the pods are the operator's, at run time.
     findings = scanned[stack].get("kubernetes", Findings())
     assert findings.failed == [] and findings.parsing_errors == []
+    reasons = {(s.check, s.reason) for s in KUBERNETES_SKIPS}
+    assert {(check, reason) for check, _, reason in findings.skipped} <= reasons
+
+
+def test_prod_needs_no_kubernetes_skip(scanned):
+    assert scanned["prod"]["kubernetes"].skipped == []
 
 
 def test_a_privileged_pod_fails_checkov(scanned):

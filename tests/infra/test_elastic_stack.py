@@ -94,6 +94,15 @@ def test_grafana_is_refused_where_amazon_managed_grafana_is_not_offered():
     assert "is not offered in eu-south-1" in found
 
 
+def test_grafana_13_is_refused_for_migrating_the_prometheus_data_source():
+    config = dev_config() | {
+        "hyperpod-dpd:observability": {"enabled": True, "grafana": {"version": "13.2"}}
+    }
+    found = problem_for("hyperpod-dpd:observability.grafana.version", problems(config))
+    assert "13.2 is not allowed: Grafana 13 turns the stack's SigV4 prometheus data source" in found
+    assert found.endswith("use 12.4 (the default) or 10.4")
+
+
 def test_without_observability_metrics_get_a_warning_saying_where_they_go():
     result = render(dev_config() | UNOBSERVED)
     (warning,) = [w for w in result.warnings if ".metrics.enabled:" in w]

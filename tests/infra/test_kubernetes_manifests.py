@@ -6,7 +6,7 @@ import pytest
 from tests.support import dev_endpoint, prod_config, render, with_endpoints
 from tools.render.render_report import kubernetes_objects
 
-KUBERNETES_VERSION = "1.34"
+KUBERNETES_VERSION = "1.35"
 
 
 def built_in(result) -> list[dict]:
@@ -29,8 +29,8 @@ def objects() -> list[dict]:
     return built_in(render(prod, stack="prod")) + built_in(render(hugging_face))
 
 
-def test_the_renders_hold_a_namespace_and_a_secret(objects):
-    assert sorted(o["kind"] for o in objects) == ["Namespace", "Secret"]
+def test_the_renders_hold_a_namespace_a_secret_and_each_endpoints_stable_service(objects):
+    assert sorted(o["kind"] for o in objects) == ["Namespace", "Secret", "Service", "Service"]
 
 
 def test_every_built_in_object_is_valid_kubernetes(objects):

@@ -5,11 +5,12 @@ import shlex
 
 import pytest
 
+from components.endpoint.kind import READY_MESSAGE
 from infra.next_steps import (
-    READY_MESSAGE,
     EndpointTarget,
     hugging_face_repository,
     next_steps,
+    next_steps_script,
     upload_weights,
 )
 from tests.pasted import HOSTILE, expected_calls, paste
@@ -18,8 +19,9 @@ from tests.support import dev_config, render, shellcheck_findings
 DEV = EndpointTarget(
     name="dpd-test",
     namespace="default",
+    object_name="dpd-test-g0a1b2",
     model_name="Llama-3.3-70B-Instruct",
-    sagemaker_endpoint="dpd-test",
+    sagemaker_endpoint="dpd-test-g0a1b2",
     invocation_path="v1/chat/completions",
     weights_uri="s3://models-bucket/Llama-3.3-70B-Instruct/",
 )
@@ -78,16 +80,29 @@ def test_hugging_face_repositories_by_family(model, repository):
     assert hugging_face_repository(model) == repository
 
 
-def test_waiting_polls_the_endpoint_until_the_operator_reports_both_roles_ready():
+def test_waiting_polls_every_generation_until_the_operator_reports_both_roles_ready():
     pods, wait = endpoint()["waitUntilReady"]
     assert shlex.split(pods) == [
         "kubectl", "get", "pods", "-n", "default",
         "-l", "inference.sagemaker.aws.amazon.com/dpd-role",
     ]  # fmt: skip
-    assert wait.startswith("until kubectl get inferenceendpointconfig dpd-test -n default ")
-    assert "-o jsonpath='{.status.conditions[*].message}' " in wait
-    assert f"| grep -q '{READY_MESSAGE}'; do sleep 30; done" in wait
+    # By the label every generation carries, so the command outlives a new generation.
+    assert wait.startswith(
+        "tries=60; until kubectl get inferenceendpointconfig -n default "
+        "-l hyperpod-dpd/endpoint=dpd-test "
+    )
+    assert "-o jsonpath='{.items[*].status.conditions[*].message}' " in wait
+    assert f"| grep -q '{READY_MESSAGE}'; do tries=$((tries - 1)); " in wait
     assert endpoint()["readyMessage"] == READY_MESSAGE
+
+
+def test_the_wait_gives_up_after_half_an_hour_naming_the_diagnostics():
+    _, wait = endpoint()["waitUntilReady"]
+    assert (
+        'if [ "$tries" -eq 0 ]; then echo \'not ready after 30 minutes: run .venv/bin/python -m '
+        'infra diagnose --stack dev --endpoint dpd-test, and see docs/operations.md, "When it '
+        "does not become ready\"' >&2; break; fi; sleep 30; done"
+    ) in wait
 
 
 def _commands(found: dict) -> list[str]:
@@ -115,7 +130,7 @@ def test_every_command_is_one_the_shell_takes(target):
 def test_the_sagemaker_request_is_json_the_cli_sends_raw():
     words = shlex.split(endpoint()["invokeSageMaker"].removesuffix(" && cat answer.json"))
     assert words[:3] == ["aws", "sagemaker-runtime", "invoke-endpoint"]
-    assert words[words.index("--endpoint-name") + 1] == "dpd-test"
+    assert words[words.index("--endpoint-name") + 1] == "dpd-test-g0a1b2"
     assert words[words.index("--cli-binary-format") + 1] == "raw-in-base64-out"
     body = json.loads(words[words.index("--body") + 1])
     assert body["model"] == "/opt/ml/model" and body["messages"][0]["role"] == "user"
@@ -134,14 +149,11 @@ def test_no_sagemaker_endpoint_no_sagemaker_request():
     )
 
 
-def test_the_router_is_reached_over_plain_http_on_443_from_a_pod():
+def test_the_router_is_reached_at_the_stable_address_over_plain_http_on_443_from_a_pod():
     words = shlex.split(endpoint()["invokeRouter"])
     assert words[:3] == ["kubectl", "run", "curl-dpd-test"]
     url = words[words.index("curl") + 2]
-    assert url == (
-        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
-        "/v1/chat/completions"
-    )
+    assert url == "http://dpd-test.default.svc.cluster.local:443/v1/chat/completions"
 
 
 def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
@@ -153,10 +165,30 @@ def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
     }
 
 
+def test_the_export_is_one_script_that_pastes_into_the_shell():
+    script = next_steps_script(
+        steps(prometheus_endpoint="https://aps/ws-1", grafana_url="https://g")
+    )
+    lines = script.splitlines()
+    assert lines[:2] == [
+        "# Reach the cluster:",
+        "aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
+    ]
+    assert "# default/dpd-test: wait until it serves (pulumi up has waited for it already)" in lines
+    assert lines[-2:] == [
+        "#   Grafana https://g",
+        "#   Amazon Managed Prometheus https://aps/ws-1 (SigV4 queries)",
+    ]
+    # Plain text: shellcheck reads it as the shell would, no JSON escapes in it.
+    assert shellcheck_findings(lines) == ""
+    assert '\\"' not in script
+
+
 def _hostile_target(value: str) -> EndpointTarget:
     return EndpointTarget(
         name=f"dpd{value}",
         namespace=f"ns{value}",
+        object_name=f"dpd-g0{value}",
         model_name=f"Llama-3.3-70B{value}",
         sagemaker_endpoint=f"ep{value}",
         invocation_path=f"v1/completions{value}",
@@ -166,7 +198,9 @@ def _hostile_target(value: str) -> EndpointTarget:
 
 @pytest.mark.parametrize("value", HOSTILE)
 def test_pasted_commands_run_only_their_tools_whatever_the_values_hold(tmp_path, value):
-    found = next_steps(cluster=f"c{value}", region=f"r{value}", endpoints=[_hostile_target(value)])
+    found = next_steps(
+        cluster=f"c{value}", region=f"r{value}", endpoints=[_hostile_target(value)], stack="dev"
+    )
     commands = _commands(found)
     pasted = paste(commands, tmp_path)
     assert pasted.created == []
@@ -176,7 +210,7 @@ def test_pasted_commands_run_only_their_tools_whatever_the_values_hold(tmp_path,
     assert kubeconfig[4:7] == [f"c{value}", "--region", f"r{value}"]
     assert download[2] == f"meta-llama/Llama-3.3-70B{value}"
     assert sync[3:5] == [f"Llama-3.3-70B{value}", f"s3://models-bucket/{value}/"]
-    assert wait[3:6] == [f"dpd{value}", "-n", f"ns{value}"]
+    assert wait[3:7] == ["-n", f"ns{value}", "-l", f"hyperpod-dpd/endpoint=dpd{value}"]
     assert invoke[invoke.index("--endpoint-name") + 1] == f"ep{value}"
 
 
@@ -191,12 +225,13 @@ def test_a_newline_in_a_name_stays_inside_its_comment():
 SHELL_PREFIX = "weights/$(touch PWNED-1); touch PWNED-2 & echo 'x'!=@:+,?"
 
 
-def test_the_stack_exports_commands_that_paste_safely_whatever_the_prefix(tmp_path):
+def test_the_stack_exports_a_script_that_pastes_safely_whatever_the_prefix(tmp_path):
     config = dev_config()
     config["hyperpod-dpd:endpoints"][0]["modelSource"]["s3"]["prefix"] = SHELL_PREFIX
-    exported = render(config).outputs["nextSteps"]
-    commands = _commands(exported)
-    pasted = paste(commands, tmp_path)
+    script = render(config).outputs["nextSteps"]
+    # Pasted whole, as `pulumi stack output nextSteps` prints it.
+    pasted = paste([script], tmp_path)
+    commands = script.splitlines()
     assert pasted.created == []
     assert pasted.calls == expected_calls(commands)
     (sync,) = [call for call in pasted.calls if call[:3] == ["aws", "s3", "sync"]]

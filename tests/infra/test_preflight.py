@@ -71,9 +71,9 @@ def test_an_observability_add_on_newer_than_eks_offers_for_the_version_is_refuse
     (problem,) = problems(config)
     assert problem == (
         "hyperpod-dpd:observability.addonVersion: v1.1.0-eksbuild.1 is not offered for "
-        "Kubernetes 1.34; the newest amazon-sagemaker-hyperpod-observability EKS offers for it "
+        "Kubernetes 1.35; the newest amazon-sagemaker-hyperpod-observability EKS offers for it "
         "is v1.0.5-eksbuild.1 (`aws eks describe-addon-versions --addon-name "
-        "amazon-sagemaker-hyperpod-observability --kubernetes-version 1.34` lists them)"
+        "amazon-sagemaker-hyperpod-observability --kubernetes-version 1.35` lists them)"
     )
 
 
@@ -85,12 +85,11 @@ def test_an_observability_add_on_eks_offers_for_the_version_passes(monkeypatch):
 
 
 def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch):
-    account(monkeypatch, eks_version="1.35")
+    account(monkeypatch, eks_version="1.36")
     (problem,) = problems(existing_cluster_config())
     assert problem == (
-        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.35, "
-        "which is not allowed; SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, "
-        "1.34"
+        "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.36, "
+        "which is not allowed; SageMaker HyperPod supports 1.30, 1.31, 1.32, 1.33, 1.34, 1.35"
     )
 
 
@@ -113,7 +112,8 @@ def test_an_existing_cluster_near_the_end_of_standard_support_warns_by_its_own_p
     assert warned.startswith(
         "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.34: "
         "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType STANDARD "
-        "EKS then upgrades the control plane to 1.35 by itself, a version HyperPod refuses"
+        "EKS then upgrades the control plane to 1.35 by itself; HyperPod's nodes and the add-ons "
+        "stay behind until you update them"
     )
 
 

@@ -260,8 +260,10 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
     result = render(with_endpoints(endpoint, gpu_nodes=3))
     assert (
         f"{KEY}.routingStrategy: prefixaware with 2 prefill replicas can pile load on one "
-        "prefiller; roundrobin spreads it evenly, but changing routingStrategy replaces the "
-        "endpoint (deleted and created again: no answers until its pods are ready again)"
+        "prefiller; roundrobin spreads it evenly, but on a deployed endpoint changing "
+        "routingStrategy brings a new generation, created beside the old one if the cluster "
+        "holds both, else after deleting it (no answers until its pods are ready again); "
+        "`python -m infra diff` says which"
     ) in result.warnings
 
 

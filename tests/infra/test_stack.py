@@ -7,6 +7,7 @@ from tests.support import (
     dev_config,
     endpoint_configs,
     existing_cluster_config,
+    existing_network_config,
     one,
     prod_config,
     render,
@@ -111,17 +112,7 @@ def test_workloads_in_an_existing_cluster_go_through_its_provider():
 
 
 def test_an_existing_network_is_tagged_and_gets_the_efa_group_in_its_vpc():
-    config = dev_config()
-    config["hyperpod-dpd:network"] = {
-        "existing": {
-            "vpcId": "vpc-0123456789abcdef0",
-            "privateSubnetIds": {
-                "usw2-az2": "subnet-0123456789abcdef0",
-                "usw2-az3": "subnet-0123456789abcdef1",
-            },
-        }
-    }
-    result = render(config)
+    result = render(existing_network_config())
     types = {r.type for r in result.resources}
     assert "aws:ec2/vpc:Vpc" not in types and "aws:ec2/subnet:Subnet" not in types
     assert one(result, "aws:ec2/securityGroup:SecurityGroup").inputs["vpcId"] == (

@@ -11,10 +11,12 @@ def endpoint(**changes) -> DpdEndpointSpec:
 
 
 def test_fixed_roles_range_over_their_replicas_and_nothing_is_autoscaled():
-    (watched,) = watched_endpoints([endpoint(decode={"replicas": 2})])
+    (watched,) = watched_endpoints([endpoint(decode={"replicas": 2})], ["0a1b2"])
     assert watched == WatchedEndpoint(
         name=MINIMAL["name"],
         namespace="default",
+        # The generation's name, which its pods carry.
+        pods_of="chat-g0a1b2",
         roles=(WatchedRole("prefill", 1, 1), WatchedRole("decode", 2, 2)),
     )
 
@@ -31,7 +33,7 @@ def test_autoscaled_roles_carry_their_range_and_the_series_they_read():
             }
         },
     )
-    (watched,) = watched_endpoints([spec])
+    (watched,) = watched_endpoints([spec], ["0a1b2"])
     assert watched.roles == (
         WatchedRole("prefill", 1, 4, "vllm:num_requests_waiting"),
         # A query of the user's own is not one the stack can vouch for.
@@ -41,5 +43,5 @@ def test_autoscaled_roles_carry_their_range_and_the_series_they_read():
 
 def test_the_slo_comes_from_the_workload():
     spec = endpoint(workload={"slo": {"ttftMs": 1500, "tpotMs": 40}})
-    (watched,) = watched_endpoints([spec])
+    (watched,) = watched_endpoints([spec], ["0a1b2"])
     assert (watched.ttft_ms, watched.tpot_ms) == (1500, 40)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from components.endpoint.manifest import (
     MODEL_PATH,
-    router_url,
+    stable_router_url,
 )
 from components.endpoint.spec import DpdEndpointSpec
 from components.performance.measured import Load, end_to_end_ms
@@ -128,7 +128,7 @@ def bench_args(
     return [
         "vllm", "bench", "serve",
         "--backend", backend,
-        "--base-url", router_url(spec.name, spec.namespace),
+        "--base-url", stable_router_url(spec.name, spec.namespace),
         "--endpoint", path,
         # The name vLLM serves the model under: the path of its weights (--model).
         "--model", MODEL_PATH,

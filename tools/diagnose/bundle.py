@@ -4,6 +4,11 @@ DIR`, or read back with `--from DIR`, so a support ticket can carry it.
 Read-only, and whole objects: `kubectl get ... -o json` (no jsonpath), `kubectl get events -o
 json` and `kubectl logs`. Nothing else is run. A kubectl that fails (no access, no such
 endpoint) ends the reading with its own error in one line.
+
+The InferenceEndpointConfig is found by the label the stack puts on every generation of an
+endpoint (components/endpoint/generation.py): its object is named `<name>-g<digest>`, and while
+a replacement runs both generations are there. The newest is read, the one being created; an
+endpoint deployed before generations, without the label, is read by its name.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from components.core.user_files import MissingFileError, UnreadableFileError, read_text
+from components.endpoint.manifest import ENDPOINT_LABEL
 from components.operator.iam import CONTROLLER, OPERATOR_NAMESPACE
 
 IEC = "iec.json"
@@ -42,6 +48,30 @@ Runner = Callable[[Sequence[str]], subprocess.CompletedProcess]
 
 class BundleError(ValueError):
     """No bundle to diagnose: kubectl's error, or a directory that holds none; one line."""
+
+
+def newest_generation(text: str) -> str | None:
+    """Of `kubectl get -l ... -o json`'s answer, the newest object as JSON text; None when it
+    lists none. An answer that is one object rather than a List is that object."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        raise BundleError(
+            "kubectl get inferenceendpointconfig: not the JSON kubectl writes"
+        ) from None
+    if not isinstance(document, dict):
+        return None
+    if "items" not in document:
+        return text
+    items = [item for item in document["items"] or [] if isinstance(item, dict)]
+    if not items:
+        return None
+
+    def created(item: dict[str, Any]) -> tuple[str, str]:
+        metadata = item.get("metadata") if isinstance(item.get("metadata"), dict) else {}
+        return str(metadata.get("creationTimestamp") or ""), str(metadata.get("name") or "")
+
+    return json.dumps(max(items, key=created))
 
 
 def _run(argv: Sequence[str]) -> subprocess.CompletedProcess:
@@ -156,8 +186,20 @@ class ClusterReader:
         elif not optional:
             raise _kubectl_error([self.kubectl, *args], done)
 
+    def read_endpoint(self, name: str, namespace: str) -> None:
+        """The endpoint's newest generation (see the module's docstring), kept as IEC."""
+        iec = ["get", "inferenceendpointconfig", "-n", namespace]
+        done = self._output([*iec, "-l", f"{ENDPOINT_LABEL}={name}", "-o", "json"])
+        if done.returncode != 0:
+            raise _kubectl_error([self.kubectl, *iec, "-l", f"{ENDPOINT_LABEL}={name}"], done)
+        newest = newest_generation(done.stdout)
+        if newest is None:
+            self.keep(IEC, ["get", "inferenceendpointconfig", name, "-n", namespace, "-o", "json"])
+        else:
+            self.bundle.files[IEC] = newest
+
     def read(self, name: str, namespace: str) -> Bundle:
-        self.keep(IEC, ["get", "inferenceendpointconfig", name, "-n", namespace, "-o", "json"])
+        self.read_endpoint(name, namespace)
         self.keep(PODS, ["get", "pods", "-n", namespace, "-l", DPD_ROLE_LABEL, "-o", "json"])
         self.keep(ROUTER_PODS, ["get", "pods", "-n", OPERATOR_NAMESPACE, "-o", "json"])
         self.keep(EVENTS, ["get", "events", "-n", namespace, "-o", "json"])

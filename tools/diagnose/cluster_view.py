@@ -222,6 +222,12 @@ class EndpointStatus:
     environment: dict[str, str]
 
 
+def object_name(document: Any, endpoint: str) -> str:
+    """The InferenceEndpointConfig's name, `<endpoint>-g<digest>` in a generation, whose
+    pods and router carry it; the endpoint's own name when the object has none."""
+    return _text(_mapping(_mapping(document).get("metadata")).get("name")) or endpoint
+
+
 def endpoint_status(document: Any) -> EndpointStatus:
     spec, status = (
         _mapping(_mapping(document).get("spec")),

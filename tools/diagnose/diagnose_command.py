@@ -33,6 +33,7 @@ from tools.diagnose.cluster_view import (
     endpoint_pods,
     endpoint_status,
     events_of,
+    object_name,
     operator_image,
     router_pods,
 )
@@ -68,8 +69,9 @@ def _bundle(args: argparse.Namespace, name: str, namespace: str) -> Bundle:
         raise BundleError(f"--save: {save} exists and is not an empty directory")
     reader = ClusterReader()
     bundle = reader.read(name, namespace)
-    pods = endpoint_pods(bundle.json(PODS), name) + router_pods(
-        bundle.json(ROUTER_PODS), name, namespace
+    live = object_name(bundle.json(IEC), name)
+    pods = endpoint_pods(bundle.json(PODS), live) + router_pods(
+        bundle.json(ROUTER_PODS), live, namespace
     )
     reader.read_logs(
         [
@@ -84,9 +86,10 @@ def _bundle(args: argparse.Namespace, name: str, namespace: str) -> Bundle:
 
 def observe(bundle: Bundle, checked: CheckedConfig, index: int) -> Observed:
     spec = checked.stack.endpoints[index]
-    pods = endpoint_pods(bundle.json(PODS), spec.name)
-    routers = router_pods(bundle.json(ROUTER_PODS), spec.name, spec.namespace)
-    names = {pod.name for pod in pods + routers} | {spec.name}
+    live = object_name(bundle.json(IEC), spec.name)
+    pods = endpoint_pods(bundle.json(PODS), live)
+    routers = router_pods(bundle.json(ROUTER_PODS), live, spec.namespace)
+    names = {pod.name for pod in pods + routers} | {spec.name, live}
     return Observed(
         stack=checked.stack,
         index=index,
@@ -98,14 +101,17 @@ def observe(bundle: Bundle, checked: CheckedConfig, index: int) -> Observed:
         logs=bundle.logs(),
         operator_image=operator_image(bundle.json(OPERATOR)),
         captured_at=bundle.captured_at,
+        iec_name=live,
     )
 
 
 def summary(seen: Observed) -> list[str]:
     spec, status = seen.spec, seen.status
     messages = "; ".join(c[3] for c in status.conditions if c[3]) or "no condition"
+    generation = f" (object {seen.object_name})" if seen.object_name != spec.name else ""
     lines = [
-        f"{spec.name} in {spec.namespace}: state {status.state or '(none)'}: {messages}",
+        f"{spec.name}{generation} in {spec.namespace}: state {status.state or '(none)'}: "
+        f"{messages}",
         f"  read {seen.captured_at:%Y-%m-%d %H:%M:%S} UTC",
     ]
     for pod in seen.pods + seen.routers:

@@ -42,10 +42,16 @@ class Observed:
     logs: dict[str, str]
     operator_image: str | None
     captured_at: datetime
+    # The InferenceEndpointConfig read: `<name>-g<digest>`, the generation's; None: the name.
+    iec_name: str | None = None
 
     @property
     def spec(self) -> DpdEndpointSpec:
         return self.stack.endpoints[self.index]
+
+    @property
+    def object_name(self) -> str:
+        return self.iec_name or self.spec.name
 
     def key(self, field: str) -> str:
         return f"endpoints[{self.index}].{field}"

@@ -40,12 +40,12 @@ def operator_failure(seen: Observed) -> list[Finding]:
     return [
         Finding(
             "endpoint-failed",
-            f"InferenceEndpointConfig {seen.spec.name}",
+            f"InferenceEndpointConfig {seen.object_name}",
             f"the operator reports the endpoint {seen.status.state or 'not ready'}",
             message,
             "-",
             "what the operator's message says; `kubectl describe inferenceendpointconfig "
-            f"{seen.spec.name} -n {seen.spec.namespace}` shows its events",
+            f"{seen.object_name} -n {seen.spec.namespace}` shows its events",
             "the InferenceEndpointConfig's status (CRD v1: state, conditions)",
         )
     ]

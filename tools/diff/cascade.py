@@ -1,8 +1,10 @@
 """What a replacement takes with it, as Pulumi's engine decides it.
 
-Two rules of the engine (pulumi/pulumi, step generator, "dependent replacements"):
+Three rules of the engine (pulumi/pulumi, `pkg/resource/deploy/step_generator.go`, "dependent
+replacements"):
 - a resource whose provider is replaced is replaced too: a Kubernetes provider replaced for a
   new cluster takes every object it manages (the endpoint, the Helm release, namespaces);
+- a resource `deletedWith` a replaced resource is replaced too: the old one's delete takes it;
 - a resource replaced with deleteBeforeReplace is deleted first, so a resource that takes one of
   its outputs in an input that forces replacement is deleted and created again with it.
 """
@@ -25,6 +27,9 @@ def _why_replaced(
         return f"its provider {by_urn[provider]['name']!r} is replaced with the cluster it reaches"
     if not resource.get("custom", True):
         return None
+    deleted_with = resource.get("options", {}).get("deletedWith")
+    if deleted_with in replaced:
+        return f"it is deleted with {by_urn[deleted_with]['name']!r}, which is replaced"
     recorded = resource.get("options", {}).get("replaceOnChanges", [])
     for key, sources in sorted(resource.get("propertyDependencies", {}).items()):
         for source in sources:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from infra.paths import ROOT
 from tools.diff.diff_report import manifest_diffs, markdown_report, text_report
+from tools.diff.endpoint_swaps import replacement_plans
 from tools.diff.render_at import RenderError, checkout_at, render_checkout
 from tools.diff.stack_diff import compare
 from tools.render.graph import mermaid, owners
@@ -21,25 +22,32 @@ def _resources(out: Path) -> list[dict]:
     return json.loads((out / "resources.json").read_text())
 
 
+def _sizing(out: Path) -> dict | None:
+    sizing = out / "sizing.json"
+    return json.loads(sizing.read_text()) if sizing.is_file() else None
+
+
 def _cost(out: Path) -> dict | None:
     """The render's cost document; None for a base rendered before sizing.json had one."""
-    sizing = out / "sizing.json"
-    return json.loads(sizing.read_text()).get("cost") if sizing.is_file() else None
+    return (_sizing(out) or {}).get("cost")
 
 
-def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
+def run_diff(
+    base: str, stack: str, config_file: Path, markdown: bool, account_id: str | None = None
+) -> int:
+    """`account_id`: the account both sides render as; None leaves the mocks' own."""
     config_file = config_file.resolve()
     inside = config_file.is_relative_to(ROOT)
     with tempfile.TemporaryDirectory(prefix="hyperpod-dpd-diff-") as scratch:
         head_out, base_out = Path(scratch) / "head", Path(scratch) / "base"
         try:
-            render_checkout(ROOT, stack, config_file, head_out)
+            render_checkout(ROOT, stack, config_file, head_out, account_id)
             with checkout_at(ROOT, base) as checkout:
                 # The base renders its own version of the stack file; a stack new since
                 # then has nothing at the base.
                 base_file = checkout / config_file.relative_to(ROOT) if inside else config_file
                 if base_file.is_file():
-                    render_checkout(checkout, stack, base_file, base_out)
+                    render_checkout(checkout, stack, base_file, base_out, account_id)
         except RenderError as failed:
             print(f"{stack}: {failed}", file=sys.stderr)
             return ERROR
@@ -47,6 +55,7 @@ def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
         before = _resources(base_out) if base_out.is_dir() else []
         changes = compare(before, head)
         diffs = manifest_diffs(base_out if base_out.is_dir() else None, head_out)
+        plans = replacement_plans(_sizing(head_out))
         if markdown:
             owner = owners(head)
             changed = {owner[c.urn] for c in changes if c.urn in owner}
@@ -57,7 +66,7 @@ def run_diff(base: str, stack: str, config_file: Path, markdown: bool) -> int:
             if predictions:
                 plan += ["", *predictions]
             graph = mermaid(head, changed)
-            print(markdown_report(stack, base, changes, diffs, graph, plan), end="")
+            print(markdown_report(stack, base, changes, diffs, graph, plan, plans), end="")
         else:
-            print(text_report(stack, base, changes, diffs), end="")
+            print(text_report(stack, base, changes, diffs, plans), end="")
     return CHANGES if changes else NO_CHANGES

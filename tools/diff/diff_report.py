@@ -12,13 +12,19 @@ from typing import Any
 from components.core.terminal_text import one_line
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
-from components.endpoint.kind import API_VERSION, KIND
+from tools.diff.endpoint_swaps import (
+    ENDPOINT,
+    Plans,
+    delete_first_detail,
+    is_swap,
+    lost_nodes_line,
+    swap_lines,
+)
 from tools.diff.stack_diff import Change
 from tools.reports.markdown import cell, code, fenced
 
 SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
 VALUE_WIDTH = 80
-ENDPOINT = f"kubernetes:{API_VERSION}:{KIND}"
 # What replacing each costs, worst first: the outage and how long it lasts. Times from
 # DESIGN.md's sources: EKS about 15 minutes; HyperPod with p5 capacity and deep health checks
 # hours; the inference operator add-on over 40 minutes on p5.
@@ -37,7 +43,7 @@ OUTAGES = {
     ),
     ENDPOINT: (
         "endpoint {name}: deleted, then created again; no answers until its pods have pulled "
-        "the image and loaded the weights again"
+        "the image and loaded the weights again."
     ),
 }
 
@@ -104,20 +110,27 @@ def _path_lines(change: Change) -> list[str]:
     for p in change.paths:
         path, old = _readable(p.path, p.old)
         _, new = _readable(p.path, p.new)
-        replaces = f"  (replaces: {p.replaces})" if p.replaces else ""
+        why = f"  (replaces: {p.replaces})" if p.replaces else ""
+        if p.ignored:
+            why = "  (ignored: ignoreChanges keeps the deployed value)"
         # A key of a mapping (a tag's, an override's) is the user's too.
-        lines.append(one_line(f"{path}: {old} → {new}{replaces}"))
-    return lines
+        lines.append(one_line(f"{path}: {old} → {new}{why}"))
+    return lines + ([change.note] if change.note else [])
 
 
-def outages(changes: Sequence[Change]) -> list[str]:
-    """What the replacements cost, worst first."""
-    return [
-        outage.format(name=code(c.name))
+def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
+    """What the replacements cost, worst first, then what updates take down. `plans`: how the
+    head replaces each endpoint (endpoint_swaps.py); a swap is no outage."""
+    plans = plans or {}
+    replaced = [
+        lost_nodes_line(c)
+        if c.loses_nodes
+        else outage.format(name=code(c.name)) + delete_first_detail(c, plans)
         for type_, outage in OUTAGES.items()
         for c in changes
-        if c.kind == "replace" and c.type == type_
+        if c.kind == "replace" and c.type == type_ and not is_swap(c, plans)
     ]
+    return replaced + [outage for c in changes for outage in c.outages]
 
 
 def _ordered(changes: Sequence[Change]) -> list[Change]:
@@ -133,17 +146,27 @@ def _ordered(changes: Sequence[Change]) -> list[Change]:
     )
 
 
-def text_report(stack: str, base: str, changes: Sequence[Change], diffs: Sequence[str]) -> str:
+def text_report(
+    stack: str,
+    base: str,
+    changes: Sequence[Change],
+    diffs: Sequence[str],
+    plans: Plans | None = None,
+) -> str:
     lines = [headline(stack, base, changes)]
-    costs = outages(changes)
+    costs = outages(changes, plans)
     if costs:
-        lines += ["", "Outages:", *(f"  - {cost}" for cost in costs), ""]
+        lines += ["", "Outages:", *(f"  - {cost}" for cost in costs)]
+    swaps = swap_lines(changes, plans or {})
+    if swaps:
+        lines += ["", "Swaps (replaced with no outage):", *(f"  - {swap}" for swap in swaps)]
+    if costs or swaps:
+        lines.append("")
     for change in _ordered(changes):
         lines.append(f"{SYMBOLS[change.kind]:>2} {change.kind:<8} {change.type}  {change.name}")
         lines += [f"      {line}" for line in _path_lines(change)]
-    replaced = [c for c in changes if c.kind == "replace"]
-    if replaced:
-        lines += ["", "Replacements delete and create again: a replaced endpoint is an outage."]
+    if costs:
+        lines += ["", "A replacement deletes and creates again unless it is a swap above."]
     if diffs:
         lines += ["", "Kubernetes manifests:", *diffs]
     return "\n".join(lines).rstrip() + "\n"
@@ -156,19 +179,19 @@ def markdown_report(
     diffs: Sequence[str],
     graph: str,
     plan: Sequence[str] = (),
+    plans: Plans | None = None,
 ) -> str:
-    """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph."""
+    """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph.
+    `plans`: how the head replaces each endpoint."""
+    plans = plans or {}
     # The offline workflow puts each stack's report under its own heading in one comment.
     lines = [_markdown_headline(stack, base, changes)]
-    replaced = _ordered([c for c in changes if c.kind == "replace"])
-    if replaced:
-        names = ", ".join(code(c.name) for c in replaced)
-        lines += [
-            "",
-            f"> [!WARNING]\n> Replaced, so deleted and created again: {names}. "
-            "A replaced serving endpoint is an outage.",
-            *(f"> - {cost}" for cost in outages(changes)),
-        ]
+    costs = outages(changes, plans)
+    if costs:
+        lines += ["", "> [!WARNING]\n> Outages:", *(f"> - {cost}" for cost in costs)]
+    swaps = swap_lines(changes, plans)
+    if swaps:
+        lines += ["", "> [!NOTE]\n> Replaced with no outage:", *(f"> - {swap}" for swap in swaps)]
     if changes:
         lines += ["", "| | Resource | Type | Changes |", "|---|---|---|---|"]
         for change in _ordered(changes):

@@ -19,7 +19,10 @@ class RenderError(RuntimeError):
     """A side of the comparison could not be rendered."""
 
 
-def render_checkout(checkout: Path, stack: str, config_file: Path, out: Path) -> None:
+def render_checkout(
+    checkout: Path, stack: str, config_file: Path, out: Path, account_id: str | None = None
+) -> None:
+    """A base older than `render --account` refuses the option, and says so."""
     command = [
         sys.executable,
         "-m",
@@ -31,6 +34,7 @@ def render_checkout(checkout: Path, stack: str, config_file: Path, out: Path) ->
         str(config_file),
         "--out",
         str(out),
+        *(["--account", account_id] if account_id else []),
     ]
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode != 0:

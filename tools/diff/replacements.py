@@ -1,9 +1,13 @@
 """Which input changes replace a resource rather than update it, beyond what the program records.
 
-The program records `replaceOnChanges` where it or the SDK declares them (an
-InferenceEndpointConfig's `spec.intelligentRoutingSpec`, aws-native's create-only
-properties). Other providers decide at preview time; these are their immutable inputs for the
-types this stack creates (Terraform's ForceNew for pulumi-aws; the EKS API for pulumi-eks).
+The program records `replaceOnChanges` where it or the SDK declares them (aws-native's
+create-only properties). Other providers decide at preview time, so this module says what they
+decide for the types this stack creates:
+- every AWS type with a CloudFormation twin: the inputs behind its `createOnlyProperties`, as
+  cfn-lint's schemas give them (`create_only.json`, derived by scripts/derive_create_only.py),
+  less where Terraform's AWS provider, which pulumi-aws is built on, updates in place;
+- the types with no CloudFormation twin, by hand, each with its source;
+- every Kubernetes object: its name and namespace.
 
 The mocks derive each resource's ID from these inputs and the recorded ones, so that a
 replaced resource gets a new ID and the resources that carry it show their own replacements.
@@ -11,23 +15,50 @@ replaced resource gets a new ID and the resources that carry it show their own r
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
 
-PROVIDER_REPLACES: dict[str, tuple[str, ...]] = {
+from tools.diff.property_paths import covers, overlaps
+
+CREATE_ONLY_PATH = Path(__file__).with_name("create_only.json")
+_CREATE_ONLY: dict[str, tuple[str, ...]] = {
+    token: tuple(entry["replaces"])
+    for token, entry in json.loads(CREATE_ONLY_PATH.read_text())["types"].items()
+}
+
+# Create-only in CloudFormation, updated in place by Terraform's AWS provider:
+# aws_route_table_association's route_table_id has no ForceNew (it calls
+# ReplaceRouteTableAssociation; terraform-provider-aws internal/service/ec2/
+# vpc_route_table_association.go).
+TERRAFORM_IN_PLACE: dict[str, tuple[str, ...]] = {
+    "aws:ec2/routeTableAssociation:RouteTableAssociation": ("routeTableId",),
+}
+
+# The types with no CloudFormation twin of their own.
+HAND_REPLACES: dict[str, tuple[str, ...]] = {
+    # pulumi-eks's component: the EKS API cannot change a cluster's name, networking or
+    # encryption (Terraform's aws_eks_cluster marks them ForceNew; pulumi-eks passes them on).
     "eks:index:Cluster": (
         "name", "vpcId", "subnetIds", "privateSubnetIds", "publicSubnetIds",
         "clusterSecurityGroup", "encryptionConfigKeyArn", "ipFamily",
         "kubernetesServiceIpAddressRange",
     ),
-    "aws:ec2/vpc:Vpc": ("cidrBlock",),
-    "aws:ec2/subnet:Subnet": ("cidrBlock", "availabilityZoneId", "vpcId"),
-    "aws:ec2/securityGroup:SecurityGroup": ("vpcId", "description", "name"),
-    "aws:ec2/natGateway:NatGateway": ("allocationId", "subnetId"),
-    "aws:ec2/vpcEndpoint:VpcEndpoint": ("vpcId", "serviceName", "vpcEndpointType"),
-    "aws:s3/bucket:Bucket": ("bucket",),
-    "aws:iam/role:Role": ("name",),
-    "aws:iam/rolePolicy:RolePolicy": ("name", "role"),
-    "aws:eks/addon:Addon": ("clusterName", "addonName"),
+    # Parts of a bucket in pulumi-aws, its properties in CloudFormation: each names its bucket
+    # once ("bucket - (Required, Forces new resource)", Terraform's aws_s3_bucket_* docs).
+    "aws:s3/bucketLogging:BucketLogging": ("bucket",),
+    "aws:s3/bucketOwnershipControls:BucketOwnershipControls": ("bucket",),
+    "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock": ("bucket",),
+    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration": (
+        "bucket",
+    ),
+    "aws:s3/bucketVersioning:BucketVersioning": ("bucket",),
+    # An object is its bucket and key (Terraform's aws_s3_object: both force a new resource).
+    "aws:s3/bucketObjectv2:BucketObjectv2": ("bucket", "key"),
+    # A managed policy's attachment is the pair (aws_iam_role_policy_attachment: both ForceNew).
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("role", "policyArn"),
+    # A tag is its resource and key; only its value updates (aws_ec2_tag).
+    "aws:ec2/tag:Tag": ("resourceId", "key"),
     # Neither can be updated in place (terraform-provider-aws internal/service/grafana).
     "aws:grafana/workspaceServiceAccount:WorkspaceServiceAccount": (
         "workspaceId", "name", "grafanaRole",
@@ -42,11 +73,24 @@ PROVIDER_REPLACES: dict[str, tuple[str, ...]] = {
     "pulumi:providers:kubernetes": ("kubeconfig.clusters",),
 }  # fmt: skip
 
+# "Changing the identity of the resource always causes a replacement" (pulumi-kubernetes,
+# provider/pkg/provider/provider.go, Diff): a Kubernetes object's name and namespace.
+KUBERNETES_REPLACES = ("metadata.name", "metadata.namespace")
+
+
+def replace_triggers(type_: str) -> tuple[str, ...]:
+    """The inputs of `type_` whose change replaces it, whatever the program records."""
+    if type_.startswith("kubernetes:") and type_ not in HAND_REPLACES:
+        return KUBERNETES_REPLACES
+    in_place = TERRAFORM_IN_PLACE.get(type_, ())
+    derived = tuple(t for t in _CREATE_ONLY.get(type_, ()) if t not in in_place)
+    return derived + HAND_REPLACES.get(type_, ())
+
 
 def replacing(type_: str, recorded: Iterable[str], changed_path: str) -> str | None:
     """The replace-triggering input that `changed_path` falls under, if any."""
-    for trigger in [*recorded, *PROVIDER_REPLACES.get(type_, ())]:
-        if changed_path == trigger or changed_path.startswith((f"{trigger}.", f"{trigger}[")):
+    for trigger in [*recorded, *replace_triggers(type_)]:
+        if covers(trigger, changed_path):
             return trigger
     return None
 
@@ -54,7 +98,7 @@ def replacing(type_: str, recorded: Iterable[str], changed_path: str) -> str | N
 def replacing_when_unknown(type_: str, recorded: Iterable[str], key: str) -> str | None:
     """The replace-triggering input that an unknown top-level input `key` may change, if any:
     the trigger itself, one inside it, or one it lies inside."""
-    for trigger in [*recorded, *PROVIDER_REPLACES.get(type_, ())]:
-        if replacing(type_, [trigger], key) or trigger.startswith((f"{key}.", f"{key}[")):
+    for trigger in [*recorded, *replace_triggers(type_)]:
+        if overlaps(trigger, key):
             return trigger
     return None

@@ -3,16 +3,24 @@
 Works on `resources.json` documents. Resources are matched by URN; an input change that a
 provider cannot make in place marks the resource as replaced, which for a serving endpoint
 means an outage, and so does a replacement it goes down with (`cascade`).
+
+The program's resource options act as the engine applies them: a change under `ignoreChanges`
+is shown but changes nothing (the engine diffs the deployed value instead), `replaceOnChanges`
+replaces, a delete of a resource `deletedWith` another deleted in the same run is skipped, and
+`retainOnDelete` and `protect` are said where a delete would meet them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from components.endpoint.kind import API_VERSION, KIND
 from tools.diff.cascade import dependent_replacements
+from tools.diff.node_changes import HYPERPOD_TYPE, node_outages, replaced_types
+from tools.diff.property_paths import covers
 from tools.diff.replacements import replacing
 
 Resource = dict[str, Any]
@@ -26,6 +34,8 @@ class PathChange:
     new: Any
     # The replace-triggering input this change falls under, if any.
     replaces: str | None = None
+    # Under the resource's ignoreChanges: the deployed value stays.
+    ignored: bool = False
 
 
 @dataclass(frozen=True)
@@ -37,9 +47,18 @@ class Change:
     paths: list[PathChange] = field(default_factory=list)
     # Why it is replaced though none of its own inputs forces it: what it goes down with.
     because: str | None = None
+    # What the engine does with the delete this change needs, when that is not plain.
+    note: str | None = None
+    # What an update takes down though it replaces nothing, such as the nodes of an instance
+    # group whose type changes.
+    outages: tuple[str, ...] = ()
+    # An endpoint's: the instance type of the nodes its deployed generation runs on, when an
+    # update of the HyperPod cluster takes them away (before the endpoint, which waits for it).
+    loses_nodes: str | None = None
 
 
 _ABSENT = object()
+ENDPOINT_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
 
 
 def _as_json_document(value: Any) -> Any:
@@ -96,20 +115,44 @@ def changed_paths(old: Any, new: Any, path: str = "") -> list[tuple[str, Any, An
     return [(path, None if old is _ABSENT else old, None if new is _ABSENT else new)]
 
 
+def _input_change(head: Resource, path: str, old: Any, new: Any) -> PathChange:
+    options = head.get("options", {})
+    if any(covers(pattern, path) for pattern in options.get("ignoreChanges", [])):
+        return PathChange(path, old, new, ignored=True)
+    return PathChange(
+        path, old, new, replacing(head["type"], options.get("replaceOnChanges", []), path)
+    )
+
+
 def _update(base: Resource, head: Resource) -> Change | None:
-    recorded = head.get("options", {}).get("replaceOnChanges", [])
     paths = [
-        PathChange(path, old, new, replacing(head["type"], recorded, path))
+        _input_change(head, path, old, new)
         for path, old, new in changed_paths(base["inputs"], head["inputs"])
     ]
     paths += [
         PathChange(f"options.{path}", old, new)
         for path, old, new in changed_paths(base.get("options", {}), head.get("options", {}))
     ]
-    if not paths:
+    if all(p.ignored for p in paths):
         return None
     kind: Kind = "replace" if any(p.replaces for p in paths) else "update"
     return Change(kind, head["urn"], head["type"], head["name"], paths)
+
+
+def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resource]) -> str | None:
+    """What the engine does with a delete of `resource` (a removal, or the old half of a
+    replacement), when it is not a plain delete."""
+    options = resource.get("options", {})
+    if options.get("protect"):
+        return (
+            "protected: pulumi up refuses to delete it; set its protect setting to false (or "
+            "`pulumi state unprotect`) first"
+        )
+    if options.get("retainOnDelete"):
+        return "retainOnDelete: left in place in AWS, only dropped from the stack"
+    if options.get("deletedWith") in deleted:
+        return f"deleted with {by_urn[options['deletedWith']]['name']}: no delete call of its own"
+    return None
 
 
 def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
@@ -131,4 +174,18 @@ def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
         r = after[urn]
         paths = changes[urn].paths if urn in changes else []
         changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+    gone: set[str] = set()
+    for urn, change in changes.items():
+        if change.kind == "update" and change.type == HYPERPOD_TYPE:
+            changes[urn] = replace(change, outages=tuple(node_outages(before[urn], after[urn])))
+            gone |= replaced_types(before[urn], after[urn])
+    for urn, change in changes.items():
+        on = before[urn]["inputs"].get("spec", {}).get("instanceType") if urn in before else None
+        if change.type == ENDPOINT_TYPE and change.kind != "add" and on in gone:
+            changes[urn] = replace(change, loses_nodes=on)
+    deleted = {urn for urn, c in changes.items() if c.kind in ("remove", "replace")}
+    for urn, change in changes.items():
+        if change.kind in ("remove", "replace"):
+            note = _delete_note(before[urn], deleted, before)
+            changes[urn] = replace(change, note=note)
     return [changes[urn] for urn in sorted(changes)]

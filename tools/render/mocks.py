@@ -2,7 +2,8 @@
 
 Each resource echoes its inputs and adds the outputs its provider computes, with plausible
 values derived from the inputs: IDs shaped like AWS's (`vpc-…`, `sg-…`), ARNs in account
-123456789012, Kubernetes IDs `namespace/name`. Validators run over the render then see
+123456789012 (or the account the render is asked to play: `render --account`), Kubernetes IDs
+`namespace/name`. Validators run over the render then see
 realistic values, never None.
 
 Lookups of things that already exist answer like a typical account: an existing VPC is
@@ -27,7 +28,7 @@ from components.core.aws_account import AwsAccount
 from components.core.regions import AZ_ID_PREFIXES
 from components.observability.versions import DEFAULT_ADDON_VERSION as DEFAULT_OBSERVABILITY_ADDON
 from components.operator.versions import DEFAULT_ADDON_VERSION
-from tools.diff.replacements import PROVIDER_REPLACES
+from tools.diff.replacements import replace_triggers
 
 ACCOUNT_ID = "123456789012"
 PARTITION = "aws"
@@ -79,9 +80,9 @@ def _kubernetes_id(name: str, inputs: dict) -> str:
 
 
 class CloudMocks(pulumi.runtime.Mocks):
-    def __init__(self, region: str) -> None:
+    def __init__(self, region: str, account_id: str = ACCOUNT_ID) -> None:
         self.region = region
-        self.account = AwsAccount(ACCOUNT_ID, PARTITION, region)
+        self.account = AwsAccount(account_id, PARTITION, region)
         self.answers = ACCOUNT
         # Resources that exist without being registered (those inside remote components),
         # so that references to them resolve. The monitor looks resources up here.
@@ -105,7 +106,8 @@ class CloudMocks(pulumi.runtime.Mocks):
 
     def arn(self, service: str, resource: str, *, regional: bool = True) -> str:
         return (
-            f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{ACCOUNT_ID}:{resource}"
+            f"arn:{PARTITION}:{service}:{self.region if regional else ''}:{self.account.id}:"
+            f"{resource}"
         )
 
     def az_name(self, az_id: str) -> str:
@@ -168,7 +170,7 @@ def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> s
     """What a resource's mocked ID derives from: its logical name and the inputs that force its
     replacement. As in AWS, a replaced resource gets a new ID, so every input that carries that
     ID changes too, and the offline diff shows the replacements it cascades into."""
-    triggers = sorted({*recorded, *PROVIDER_REPLACES.get(typ, ())})
+    triggers = sorted({*recorded, *replace_triggers(typ)})
     immutable = {path: _input_at(inputs, path) for path in triggers}
     return f"{name}/{json.dumps(immutable, sort_keys=True)}" if triggers else name
 
@@ -180,7 +182,7 @@ def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> s
 def _ec2(prefix: str, kind: str):
     def compute(m: CloudMocks, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
         id_ = f"{prefix}-{_hex(kind, identity)}"
-        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": ACCOUNT_ID}
+        return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": m.account.id}
 
     return compute
 
@@ -399,10 +401,10 @@ RESOURCES = {
 
 def _caller_identity(m: CloudMocks, args: dict) -> dict:
     return {
-        "accountId": ACCOUNT_ID,
-        "arn": f"arn:{PARTITION}:sts::{ACCOUNT_ID}:assumed-role/deployer/session",
+        "accountId": m.account.id,
+        "arn": f"arn:{PARTITION}:sts::{m.account.id}:assumed-role/deployer/session",
         "userId": "AROADEPLOYER:session",
-        "id": ACCOUNT_ID,
+        "id": m.account.id,
     }
 
 

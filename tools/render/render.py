@@ -23,7 +23,7 @@ from pulumi.runtime.sync_await import _sync_await
 
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
-from tools.render.mocks import CloudMocks, WireRegistration
+from tools.render.mocks import ACCOUNT_ID, CloudMocks, WireRegistration
 from tools.render.stack_config import SECRET_PLACEHOLDER, StackConfig
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -119,6 +119,8 @@ def _options(request: Any) -> dict[str, Any]:
         "retainOnDelete": request.retainOnDelete,
         "replaceOnChanges": sorted(request.replaceOnChanges),
         "ignoreChanges": sorted(request.ignoreChanges),
+        # The resource whose deletion deletes this one: `pulumi destroy` then skips its own.
+        "deletedWith": request.deletedWith,
         "customTimeouts": {
             phase: getattr(timeouts, phase)
             for phase in ("create", "update", "delete")
@@ -194,15 +196,23 @@ def _without_shell_config() -> Iterator[None]:
         os.environ.update(hidden)
 
 
-def run_program(stack: str, config: StackConfig, program: Callable[[], None]) -> RenderResult:
+def run_program(
+    stack: str,
+    config: StackConfig,
+    program: Callable[[], None],
+    account_id: str | None = None,
+) -> RenderResult:
     """Run `program` as the stack `stack` would, with mocks in place of the engine and only the
-    stack file's config."""
+    stack file's config, answering as the AWS account `account_id` (None: the mocks' own,
+    123456789012)."""
     with _without_shell_config():
-        return _run(stack, config, program)
+        return _run(stack, config, program, account_id or ACCOUNT_ID)
 
 
-def _run(stack: str, config: StackConfig, program: Callable[[], None]) -> RenderResult:
-    mocks = CloudMocks(config.values.get("aws:region", ""))
+def _run(
+    stack: str, config: StackConfig, program: Callable[[], None], account_id: str
+) -> RenderResult:
+    mocks = CloudMocks(config.values.get("aws:region", ""), account_id)
     monitor = RecordingMonitor(mocks)
     collector = _WarningCollector()
     logger = logging.getLogger(f"{PROJECT}.render")

@@ -9,7 +9,13 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
-from components.endpoint.manifest import API_VERSION, KIND, router_url
+from components.endpoint.manifest import (
+    API_VERSION,
+    ENDPOINT_LABEL,
+    KIND,
+    router_url,
+    stable_router_url,
+)
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from tools.render import yaml_io
@@ -92,14 +98,17 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     scaling = pd.get("autoScalingSpec", {})
     prefill, prefill_gpus = _role("prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling"))
     decode, decode_gpus = _role("decode", pd["decodingSpec"], scaling.get("decodingAutoScaling"))
+    name, namespace = meta["labels"][ENDPOINT_LABEL], meta["namespace"]
+    sagemaker = f", SageMaker endpoint {spec['endpointName']}" if "endpointName" in spec else ""
     return [
-        f"  {meta['namespace']}/{meta['name']}  model {spec['modelName']} on "
-        f"{spec['instanceType']}",
+        f"  {namespace}/{name}  model {spec['modelName']} on {spec['instanceType']}",
+        f"    generation {meta['name']}{sagemaker}",
         f"    {prefill}, {decode}, at most {prefill_gpus + decode_gpus} GPUs, "
         f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
         f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
         f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
-        f"    router {router_url(meta['name'], meta['namespace'])}",
+        f"    address {stable_router_url(name, namespace)}, the router "
+        f"{router_url(meta['name'], namespace)}",
     ]
 
 

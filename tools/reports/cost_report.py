@@ -2,7 +2,10 @@
 
 The figures come from the price table (components/pricing); where it has no price, the report
 says so instead of guessing, and a total counts the groups with a price and names the others.
-A figure on EC2's rate for the same hardware reads "at least", with the caveat said once.
+A figure on EC2's rate for the same hardware reads "at least", with the caveat said once. A
+figure that counts a group Karpenter scales at its most nodes reads "at most" (the nodes are a
+ceiling), and "at most ... at EC2's rate" when it is both: a group's line and the totals say
+its bounds the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ NO_PRICES = (
 
 
 def _totals(key: str, total: Total) -> dict[str, Any]:
-    return {key: total.hourly, f"{key}Unpriced": total.unpriced, f"{key}AtLeast": total.lower_bound}
+    return {
+        key: total.hourly,
+        f"{key}Unpriced": total.unpriced,
+        f"{key}AtLeast": total.lower_bound,
+        f"{key}AtMost": total.upper_bound,
+    }
 
 
 def cost_document(cost: ClusterCost) -> dict[str, Any]:
@@ -58,6 +66,13 @@ def _ec2(group: dict[str, Any]) -> bool:
     return group["priceBasis"] == EC2_ON_DEMAND
 
 
+def _bounded(amount: str, *, at_most: bool, ec2: bool) -> str:
+    """A cost with the words for its bounds: Karpenter's node ceiling, EC2's rate floor."""
+    if at_most:
+        return f"at most {amount}" + (" at EC2's rate" if ec2 else "")
+    return at_least(ec2) + amount
+
+
 def _group(group: dict[str, Any]) -> str:
     nodes = f"{group['count']} x {group['instanceType']}"
     if group["billing"] == "training plan":
@@ -65,22 +80,20 @@ def _group(group: dict[str, Any]) -> str:
     if group["hourly"] is None:
         return f"{nodes}, no price in the table"
     price = usd(group["hourlyPrice"]) + (" (EC2)" if _ec2(group) else "")
-    amount = f"{usd(group['hourly'])}/h"
-    if group["billing"] == "on demand, at most":
-        amount = f"at most {amount}" + (" at EC2's rate" if _ec2(group) else "")
-    else:
-        amount = at_least(_ec2(group)) + amount
-    return f"{nodes} at {price} = {amount}"
+    at_most = group["billing"] == "on demand, at most"
+    return f"{nodes} at {price} = " + _bounded(
+        f"{usd(group['hourly'])}/h", at_most=at_most, ec2=_ec2(group)
+    )
 
 
 def _amount(doc: dict[str, Any], key: str) -> str:
     hourly = doc[key]
     if hourly is None:
         return "unknown (no group has a price)"
-    amount = (
-        f"{at_least(doc[f'{key}AtLeast'])}{usd(hourly)}/h, "
-        f"about {usd(hourly * HOURS_PER_MONTH)} a month"
+    bounded = _bounded(
+        f"{usd(hourly)}/h", at_most=doc.get(f"{key}AtMost", False), ec2=doc[f"{key}AtLeast"]
     )
+    amount = f"{bounded}, about {usd(hourly * HOURS_PER_MONTH)} a month"
     unpriced = doc[f"{key}Unpriced"]
     return f"{amount}, leaving out {', '.join(unpriced)} (no price)" if unpriced else amount
 
@@ -145,7 +158,8 @@ def cost_markdown(head: dict[str, Any] | None, base: dict[str, Any] | None) -> l
     for g in head["groups"]:
         hourly = "no price in the table"
         if g["hourly"] is not None:
-            hourly = f"{at_least(_ec2(g))}{usd(g['hourly'])}"
+            at_most = g["billing"] == "on demand, at most"
+            hourly = _bounded(usd(g["hourly"]), at_most=at_most, ec2=_ec2(g))
         if g["billing"] == "training plan":
             hourly = "training plan"
         lines.append(

@@ -13,6 +13,7 @@ from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
 from components.sizing.kv import CHUNK_TOKENS, Transfer
 from components.sizing.replicas import RoleReplicas
+from infra.endpoint_swaps import EndpointSwap
 
 
 def _transfer_json(transfer: Transfer) -> dict[str, Any]:
@@ -68,17 +69,34 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     }
 
 
+def replacement_json(swap: EndpointSwap) -> dict[str, Any]:
+    """How a replacement of the endpoint goes: its new generation first if the cluster holds
+    both, else the old one deleted first."""
+    return {
+        "endpoint": swap.endpoint,
+        "createFirst": swap.create_first,
+        "instanceType": swap.instance_type,
+        "gpus": swap.gpus,
+        "gpusDuring": swap.gpus_during,
+        "clusterGpus": swap.cluster_gpus,
+        "claimedGpus": swap.claimed_gpus,
+    }
+
+
 def sizing_document(
     reports: list[SizingReport],
     cost: dict[str, Any] | None = None,
     predictions: list[dict[str, Any] | None] | None = None,
+    swaps: list[EndpointSwap] | None = None,
 ) -> dict[str, Any]:
-    """sizing.json: each endpoint's sizing and the performance model's `prediction` (None
-    without a workload to predict), and what the nodes cost (None: an existing cluster's)."""
+    """sizing.json: each endpoint's sizing, the performance model's `prediction` (None
+    without a workload to predict) and how a replacement of it goes (`replacement`), and what
+    the nodes cost (None: an existing cluster's)."""
     predicted = predictions or [None] * len(reports)
+    replacements = [replacement_json(s) for s in swaps] if swaps else [None] * len(reports)
     endpoints = [
-        {**_endpoint_json(report), "prediction": prediction}
-        for report, prediction in zip(reports, predicted, strict=True)
+        {**_endpoint_json(report), "prediction": prediction, "replacement": replacement}
+        for report, prediction, replacement in zip(reports, predicted, replacements, strict=True)
     ]
     return {"endpoints": endpoints, "cost": cost}
 

@@ -9,7 +9,7 @@ REFUSED = [
     (
         {"cluster.addonVersions": {"kubeProxy": "v1.33.5-eksbuild.2"}},
         "cluster.addonVersions.kubeProxy",
-        "runs Kubernetes 1.34",
+        "runs Kubernetes 1.35",
     ),
     *[
         (

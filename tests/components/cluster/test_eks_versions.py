@@ -25,7 +25,7 @@ def test_the_phase_of_1_31_turns_on_the_calendar_dates(today, phase):
 
 def test_the_version_eks_reports_finds_its_minor_version():
     assert eks_support("v1.33.4-eks-1234567") == EKS_KUBERNETES_VERSIONS["1.33"]
-    assert eks_support("1.35") is None
+    assert eks_support("1.36") is None
 
 
 def test_every_version_hyperpod_supports_has_eks_dates():

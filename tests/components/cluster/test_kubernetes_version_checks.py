@@ -18,8 +18,8 @@ from tests.support import dev_config, endpoint_configs, problems, prod_config, r
 DEC_1_2026 = date(2026, 12, 1)
 
 
-def test_on_dec_1_2026_a_new_cluster_may_take_1_32_to_1_34():
-    assert list(creatable_versions(DEC_1_2026)) == ["1.32", "1.33", "1.34"]
+def test_on_dec_1_2026_a_new_cluster_may_take_1_32_to_1_35():
+    assert list(creatable_versions(DEC_1_2026)) == ["1.32", "1.33", "1.34", "1.35"]
 
 
 def test_a_version_in_standard_support_far_from_its_end_passes():
@@ -33,7 +33,8 @@ def test_a_version_past_extended_support_is_refused_naming_the_date_and_todays_v
             "kubernetes-version",
             "cluster.kubernetesVersion",
             "'1.31' is not allowed; EKS's extended support for it ended on 2026-11-26, and EKS "
-            "creates no cluster on it since. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34",
+            "creates no cluster on it since. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34, "
+            "1.35",
         )
     ]
 
@@ -42,7 +43,7 @@ def test_a_version_past_extended_support_is_refused_naming_the_date_and_todays_v
 def test_every_older_version_hyperpod_lists_is_refused_too(version):
     (found,) = check_new_cluster_version(version, DEC_1_2026)
     assert found.level == "error"
-    assert found.message.endswith("Versions allowed on 2026-12-01: 1.32, 1.33, 1.34")
+    assert found.message.endswith("Versions allowed on 2026-12-01: 1.32, 1.33, 1.34, 1.35")
 
 
 def test_the_day_before_its_end_the_version_only_warns():
@@ -52,12 +53,13 @@ def test_the_day_before_its_end_the_version_only_warns():
         "eks-extended-support",
         "cluster.kubernetesVersion",
         "1.31 is in EKS extended support since 2025-11-26 (until 2026-11-26), which bills "
-        "$0.60 per cluster hour instead of $0.10; in standard support: 1.34",
+        "$0.60 per cluster hour instead of $0.10; in standard support: 1.34, 1.35",
     )
 
 
 def test_extended_support_warns_without_advice_when_no_version_has_standard_support():
-    (found,) = check_new_cluster_version("1.33", date(2026, 12, 2))
+    # 1.35, the newest, leaves standard support on 2027-03-27.
+    (found,) = check_new_cluster_version("1.33", date(2027, 4, 1))
     assert found.message == (
         "1.33 is in EKS extended support since 2026-07-29 (until 2027-07-29), which bills "
         "$0.60 per cluster hour instead of $0.10"
@@ -65,18 +67,18 @@ def test_extended_support_warns_without_advice_when_no_version_has_standard_supp
 
 
 def test_once_every_version_has_ended_none_is_allowed():
-    (found,) = check_new_cluster_version("1.34", date(2027, 12, 2))
+    (found,) = check_new_cluster_version("1.35", date(2028, 3, 27))
     assert found.message.endswith(
-        "ended on 2027-12-02, and EKS creates no cluster on it since. Versions allowed on "
-        "2027-12-02: none"
+        "ended on 2028-03-27, and EKS creates no cluster on it since. Versions allowed on "
+        "2028-03-27: none"
     )
 
 
 def test_a_version_hyperpod_does_not_support_is_refused_with_todays_versions():
-    (found,) = check_new_cluster_version("1.35", DEC_1_2026)
+    (found,) = check_new_cluster_version("1.36", DEC_1_2026)
     assert found.message == (
-        "'1.35' is not allowed; SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, "
-        "1.33, 1.34. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34"
+        "'1.36' is not allowed; SageMaker HyperPod supports 1.30, 1.31, 1.32, 1.33, 1.34, "
+        "1.35. Versions allowed on 2026-12-01: 1.32, 1.33, 1.34, 1.35"
     )
 
 
@@ -115,27 +117,27 @@ def test_an_existing_cluster_near_the_end_of_standard_support_says_what_its_poli
     )
 
 
-# 1.34 leaves standard support on 2026-12-02; the notice starts 60 days before.
+# 1.35 leaves standard support on 2027-03-27; the notice starts 60 days before.
 @pytest.mark.parametrize(
     ("today", "support_type", "message"),
     [
-        (date(2026, 10, 2), "EXTENDED", None),
-        (date(2026, 10, 2), "STANDARD", None),
+        (date(2027, 1, 25), "EXTENDED", None),
+        (date(2027, 1, 25), "STANDARD", None),
         (
-            date(2026, 10, 3),
+            date(2027, 1, 26),
             "EXTENDED",
-            "1.34 leaves EKS standard support on 2026-12-02 (in 60 days); with supportType "
+            "1.35 leaves EKS standard support on 2027-03-27 (in 60 days); with supportType "
             "EXTENDED the cluster stays on it and EKS bills $0.60 per cluster hour instead of "
             "$0.10, $0.50 more (aws.amazon.com/eks/pricing); SageMaker HyperPod supports no "
             "newer version, so extended support is what keeps the cluster on one it supports",
         ),
         (
-            DEC_1_2026,
+            date(2027, 3, 26),
             "STANDARD",
-            "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType "
-            "STANDARD EKS then upgrades the control plane to 1.35 by itself, a version "
-            "HyperPod refuses (SageMaker HyperPod supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, "
-            "1.34); set EXTENDED to stay on 1.34 for $0.60 per cluster hour instead of $0.10, "
+            "1.35 leaves EKS standard support on 2027-03-27 (tomorrow); with supportType "
+            "STANDARD EKS then upgrades the control plane to 1.36 by itself, a version "
+            "HyperPod refuses (SageMaker HyperPod supports 1.30, 1.31, 1.32, 1.33, 1.34, "
+            "1.35); set EXTENDED to stay on 1.35 for $0.60 per cluster hour instead of $0.10, "
             "$0.50 more (aws.amazon.com/eks/pricing)",
         ),
     ],
@@ -143,7 +145,7 @@ def test_an_existing_cluster_near_the_end_of_standard_support_says_what_its_poli
 def test_from_60_days_before_standard_support_ends_the_support_type_says_what_follows(
     today, support_type, message
 ):
-    found = check_new_cluster_version("1.34", today, support_type)
+    found = check_new_cluster_version("1.35", today, support_type)
     expected = (
         [
             Finding(
@@ -161,7 +163,7 @@ def test_from_60_days_before_standard_support_ends_the_support_type_says_what_fo
 
 def test_with_a_newer_version_hyperpod_supports_the_notice_names_it():
     (extended,) = check_new_cluster_version("1.33", date(2026, 6, 1), "EXTENDED")
-    assert extended.message.endswith("; upgrade to 1.34 before then to avoid it")
+    assert extended.message.endswith("; upgrade to 1.34, 1.35 before then to avoid it")
     (standard,) = check_new_cluster_version("1.33", date(2026, 6, 1), "STANDARD")
     assert standard.message.endswith(
         "upgrades the control plane to 1.34 by itself; HyperPod's nodes and the add-ons stay "
@@ -187,11 +189,11 @@ def with_kubernetes(version: str) -> dict:
 
 
 def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
-    (problem,) = problems(with_kubernetes("1.35"))
+    (problem,) = problems(with_kubernetes("1.36"))
     assert problem == (
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; SageMaker HyperPod "
-        "supports 1.28, 1.29, 1.30, 1.31, 1.32, 1.33, 1.34. Versions allowed on 2026-12-01: "
-        "1.32, 1.33, 1.34"
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.36' is not allowed; SageMaker HyperPod "
+        "supports 1.30, 1.31, 1.32, 1.33, 1.34, 1.35. Versions allowed on 2026-12-01: "
+        "1.32, 1.33, 1.34, 1.35"
     )
 
 
@@ -199,7 +201,7 @@ def test_a_kubernetes_version_past_eks_extended_support_is_refused():
     assert problems(with_kubernetes("1.31")) == [
         "hyperpod-dpd:cluster.kubernetesVersion: '1.31' is not allowed; EKS's extended support "
         "for it ended on 2026-11-26, and EKS creates no cluster on it since. Versions allowed "
-        "on 2026-12-01: 1.32, 1.33, 1.34"
+        "on 2026-12-01: 1.32, 1.33, 1.34, 1.35"
     ]
 
 
@@ -207,7 +209,7 @@ def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
     assert (
         "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
         "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
-        "in standard support: 1.34"
+        "in standard support: 1.34, 1.35"
     ) in render(with_kubernetes("1.33")).warnings
 
 
@@ -222,20 +224,19 @@ def test_the_example_stacks_take_a_version_in_standard_support(stack, config):
 
 
 def test_the_day_the_program_runs_decides(monkeypatch):
-    monkeypatch.setattr(clock, "utc_today", lambda: date(2027, 12, 2))
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2028, 3, 27))
     (problem,) = problems(dev_config())
     assert problem.startswith(
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.34' is not allowed; EKS's extended support "
-        "for it ended on 2027-12-02"
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
+        "for it ended on 2028-03-27"
     )
 
 
-def test_the_render_warns_on_the_dev_stack_that_1_34_leaves_standard_support_tomorrow():
+def test_the_render_warns_a_1_34_stack_that_it_leaves_standard_support_tomorrow():
     # On 2026-12-01 (tests/conftest.py), the day before 1.34 leaves standard support.
     assert (
         "hyperpod-dpd:cluster.upgradePolicy.supportType: 1.34 leaves EKS standard support on "
         "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
         "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
-        " SageMaker HyperPod supports no newer version, so extended support is what keeps the "
-        "cluster on one it supports"
-    ) in render(dev_config()).warnings
+        " upgrade to 1.35 before then to avoid it"
+    ) in render(with_kubernetes("1.34")).warnings

@@ -156,7 +156,7 @@ CLI_REFUSED = {
             {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": 1.3},
         ),
         "hyperpod-dpd:cluster.kubernetesVersion: 1.3 is not allowed; must be quoted text such "
-        'as "1.34", since YAML reads an unquoted 1.30 as the number 1.3',
+        'as "1.35", since YAML reads an unquoted 1.30 as the number 1.3',
     ),
     "a Kubernetes version that holds no version at all": (
         setting(
@@ -164,7 +164,7 @@ CLI_REFUSED = {
             {**dev_config()["hyperpod-dpd:cluster"], "kubernetesVersion": "latest"},
         ),
         "hyperpod-dpd:cluster.kubernetesVersion: 'latest' is not allowed; EKS takes a "
-        "major.minor version such as '1.34', without 'v' or a patch number",
+        "major.minor version such as '1.35', without 'v' or a patch number",
     ),
     "an instance group name HyperPod refuses": (
         gpu_group(name="p5_dpd"),
@@ -206,11 +206,12 @@ def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
 
 VALID = [
     {
+        "cluster.kubernetesVersion": "1.34",
         "cluster.addonVersions": {
             "kubeProxy": "v1.34.1-eksbuild.2",
             "coredns": "v1.12.3-eksbuild.1",
             "podIdentityAgent": "v1.3.8-eksbuild.2",
-        }
+        },
     },
     {f"{GPU_GROUP}.labels": {"example.com/team": "ml", "tier": "A_1.b"}},
     {"cluster.endpointAccess.publicCidrs": [f"52.94.{i}.0/24" for i in range(40)]},

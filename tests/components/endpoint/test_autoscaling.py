@@ -47,7 +47,7 @@ def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it(ope
                 "name": "prefill-waiting",
                 "serverAddress": ADDRESS,
                 "query": "sum(vllm:num_requests_waiting"
-                '{namespace="default",pod_name=~"prefill-dpd-test-[a-z0-9]+-[a-z0-9]+"})',
+                '{namespace="default",pod_name=~"prefill-dpd-test-[a-z0-9]{1,10}-[a-z0-9]{5}"})',
                 "targetValue": 4,
                 "metricType": "Average",
             },
@@ -59,7 +59,7 @@ def test_both_roles_scale_on_their_own_trigger_and_the_crd_schema_accepts_it(ope
                 "name": "decode-running",
                 "serverAddress": ADDRESS,
                 "query": "sum(vllm:num_requests_running"
-                '{namespace="default",pod_name=~"decode-dpd-test-[a-z0-9]+-[a-z0-9]+"})',
+                '{namespace="default",pod_name=~"decode-dpd-test-[a-z0-9]{1,10}-[a-z0-9]{5}"})',
                 "targetValue": 24,
                 "metricType": "Average",
             },
@@ -106,7 +106,7 @@ def test_the_default_decode_target_follows_its_own_max_num_seqs():
 def test_concurrent_requests_are_the_operator_metric_over_the_role_pods():
     assert named_query("concurrent", "decode", "llama", "inference") == (
         "sum(model_concurrent_requests"
-        '{namespace="inference",pod_name=~"decode-llama-[a-z0-9]+-[a-z0-9]+"})'
+        '{namespace="inference",pod_name=~"decode-llama-[a-z0-9]{1,10}-[a-z0-9]{5}"})'
     )
 
 

@@ -15,26 +15,57 @@ HF_SOURCE = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"
 
 
 def endpoint(spec: DpdEndpointSpec, **args) -> DpdEndpoint:
-    return DpdEndpoint("default/chat", DpdEndpointArgs(spec=spec, region="us-east-2", **args))
+    return DpdEndpoint(
+        "default/chat", DpdEndpointArgs(spec=spec, region="us-east-2", generation="0a1b2", **args)
+    )
 
 
-def test_registers_the_built_manifest_as_a_custom_resource_in_its_namespace():
+def test_registers_the_built_manifest_of_its_generation_in_its_namespace():
     spec = DpdEndpointSpec.model_validate(MINIMAL)
     result = run_component(lambda: endpoint(spec, model_bucket="weights"))
     (config,) = result.of_type(CONFIG_TYPE)
-    expected = build_manifest(spec, model_bucket="weights", region="us-east-2")
+    expected = build_manifest(spec, model_bucket="weights", region="us-east-2", digest="0a1b2")
     assert config.inputs == expected
-    assert config.inputs["metadata"] == {"name": "chat", "namespace": "default"}
+    assert config.inputs["metadata"]["name"] == "chat-g0a1b2"
+    assert config.inputs["metadata"]["labels"] == {"hyperpod-dpd/endpoint": "chat"}
     assert config.parent == result.of_type("hyperpod-dpd:endpoint:DpdEndpoint")[0].urn
 
 
-def test_a_routing_change_replaces_the_endpoint_deleting_it_first():
+def test_pulumi_waits_until_the_operator_reports_the_generation_ready():
     result = run_component(
         lambda: endpoint(DpdEndpointSpec.model_validate(MINIMAL), model_bucket="b")
     )
     (config,) = result.of_type(CONFIG_TYPE)
-    assert config.options["replaceOnChanges"] == ["spec.intelligentRoutingSpec"]
-    assert config.options["deleteBeforeReplace"] is True
+    assert config.inputs["metadata"]["annotations"] == {
+        "pulumi.com/waitFor": "jsonpath={.status.conditions[?(@.message=='DPD prefill and decode "
+        "deployments are ready')]}"
+    }
+    assert config.options["customTimeouts"] == {"create": "60m", "update": "60m", "delete": "30m"}
+
+
+def test_a_new_generation_is_created_first_unless_the_cluster_cannot_hold_both():
+    spec = DpdEndpointSpec.model_validate(MINIMAL)
+    (first,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
+    assert "deleteBeforeReplace" not in first.options
+    (cramped,) = run_component(
+        lambda: endpoint(spec, model_bucket="b", create_first=False)
+    ).of_type(CONFIG_TYPE)
+    assert cramped.options["deleteBeforeReplace"] is True
+
+
+def test_the_stable_service_aliases_the_generations_router_once_it_serves():
+    result = run_component(
+        lambda: endpoint(DpdEndpointSpec.model_validate(MINIMAL), model_bucket="b")
+    )
+    (service,) = result.of_type("kubernetes:core/v1:Service")
+    (config,) = result.of_type(CONFIG_TYPE)
+    assert service.inputs["metadata"] == {"name": "chat", "namespace": "default"}
+    assert service.inputs["spec"]["type"] == "ExternalName"
+    assert service.inputs["spec"]["externalName"] == (
+        "chat-g0a1b2-default-routing-service.hyperpod-inference-system.svc.cluster.local"
+    )
+    # Moved only once the new generation is ready, before the old one is deleted.
+    assert config.urn in service.dependencies
 
 
 def test_the_model_bucket_may_be_an_output_of_another_resource():
@@ -49,6 +80,7 @@ def test_a_hugging_face_token_becomes_a_secret_the_endpoint_waits_for():
     result = run_component(lambda: endpoint(spec, hf_token=pulumi.Output.secret("hf_abc")))
     (secret,) = result.of_type("kubernetes:core/v1:Secret")
     (config,) = result.of_type(CONFIG_TYPE)
+    # One token for every generation.
     assert secret.inputs["metadata"] == {"name": "chat-hf-token", "namespace": "default"}
     assert secret.inputs["stringData"] == {"token": "[secret]"}
     assert secret.urn in config.dependencies
@@ -63,7 +95,7 @@ def test_the_caller_dependencies_reach_every_child():
         operator = k8s.core.v1.Namespace("operator", metadata={"name": "ops"})
         DpdEndpoint(
             "default/chat",
-            DpdEndpointArgs(spec=spec, region="r", hf_token="t"),
+            DpdEndpointArgs(spec=spec, region="r", generation="0a1b2", hf_token="t"),
             opts=pulumi.ResourceOptions(depends_on=[operator]),
         )
 
@@ -79,7 +111,7 @@ def test_a_token_without_a_source_that_wants_one_is_a_programming_error():
         run_component(lambda: endpoint(spec, model_bucket="b", hf_token="t"))
 
 
-def test_outputs_name_the_router_and_the_effective_role_args():
+def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_args():
     spec = DpdEndpointSpec.model_validate({**MINIMAL, "decode": {"maxNumSeqs": 48}})
 
     def build() -> None:
@@ -91,11 +123,14 @@ def test_outputs_name_the_router_and_the_effective_role_args():
                 "prefill": e.prefill_args,
                 "decode": e.decode_args,
                 "name": e.endpoint_name,
+                "object": e.object_name,
             },
         )
 
     exported = run_component(build).outputs["e"]
-    assert exported["url"].startswith("http://chat-default-routing-service.")
+    # The stable address, whatever the generation.
+    assert exported["url"] == "http://chat.default.svc.cluster.local:443"
+    assert exported["object"] == "chat-g0a1b2"
     assert exported["decode"][-2:] == ["--max-num-seqs", "48"]
     assert "--max-num-seqs" not in exported["prefill"]
     assert exported["name"] == "chat"

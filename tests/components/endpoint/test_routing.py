@@ -42,7 +42,8 @@ def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
             "error",
             "kvCache.l2CacheLocalUrl",
         ),
-        ({"name": "a" * 30, "namespace": "b" * 20}, "router-service-name", "error", "name"),
+        # 30 + 7 (the generation's -g<digest>) + 1 + 10 + 16: over 63.
+        ({"name": "a" * 30, "namespace": "b" * 10}, "router-service-name", "error", "name"),
         ({"name": "70b-llama"}, "router-service-name", "error", "name"),
     ],
 )
@@ -68,13 +69,13 @@ def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
     assert code not in codes(**changes)
 
 
-def test_the_routing_advice_says_following_it_replaces_the_endpoint():
+def test_the_routing_advice_says_following_it_brings_a_new_generation():
     scaled = {"prefill": {"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 3}}}
     (advice,) = [f for f in check_routing(spec(**scaled)) if f.field == "routingStrategy"]
     assert advice.message.startswith(
         "prefixaware with up to 3 prefill replicas (prefill.autoscaling.maxReplicas)"
     )
-    assert "changing routingStrategy replaces the endpoint" in advice.message
+    assert "changing routingStrategy brings a new generation" in advice.message
 
 
 # Through the whole program, naming the full key (issue 21, section 3).

@@ -45,7 +45,7 @@ def test_a_role_autoscaling_on_a_named_series_is_watched_for_its_absence():
     assert blind.title == "default/dpd prefill autoscaling reads no series"
     assert blind.expr == (
         'absent(vllm:num_requests_waiting{namespace="default",'
-        'pod_name=~"prefill-dpd-[a-z0-9]+-[a-z0-9]+"})'
+        'pod_name=~"prefill-dpd-[a-z0-9]{1,10}-[a-z0-9]{5}"})'
     )
     assert (blind.above, blind.for_, blind.severity) == (0, "30m", "critical")
     assert "holds 2 replicas" in blind.summary

@@ -43,9 +43,9 @@ def test_queues_and_running_requests_are_shown_per_role():
     queued = targets(panels(dpd_dashboard([ENDPOINT]))["Queued requests"])
     assert queued == {
         "prefill": 'sum(vllm:num_requests_waiting{namespace="default",'
-        'pod_name=~"prefill-dpd-[a-z0-9]+-[a-z0-9]+"})',
+        'pod_name=~"prefill-dpd-[a-z0-9]{1,10}-[a-z0-9]{5}"})',
         "decode": 'sum(vllm:num_requests_waiting{namespace="default",'
-        'pod_name=~"decode-dpd-[a-z0-9]+-[a-z0-9]+"})',
+        'pod_name=~"decode-dpd-[a-z0-9]{1,10}-[a-z0-9]{5}"})',
     }
 
 
@@ -82,7 +82,7 @@ def test_replicas_are_drawn_against_each_role_range():
 def test_gpu_use_reads_dcgm_by_the_kubernetes_pod_label():
     gpu = targets(panels(dpd_dashboard([ENDPOINT]))["GPU use"])
     assert gpu["decode"] == (
-        'avg(DCGM_FI_DEV_GPU_UTIL{namespace="default",pod=~"decode-dpd-[a-z0-9]+-[a-z0-9]+"})'
+        'avg(DCGM_FI_DEV_GPU_UTIL{namespace="default",pod=~"decode-dpd-[a-z0-9]{1,10}-[a-z0-9]{5}"})'
     )
 
 

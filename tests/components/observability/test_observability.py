@@ -208,6 +208,29 @@ def test_the_dashboard_is_in_its_folder_and_its_address_is_an_output(with_grafan
     )
 
 
+def test_the_folder_and_the_dashboard_have_uids_of_their_own(with_grafana):
+    # Grafana keys folders and dashboards in one table: a shared uid fails the dashboard's save.
+    folder = one(with_grafana, "grafana:oss/folder:Folder")
+    dashboard = one(with_grafana, "grafana:oss/dashboard:Dashboard")
+    assert folder.inputs["uid"] != json.loads(dashboard.inputs["configJson"])["uid"]
+
+
+def test_the_workspace_runs_the_pinned_grafana_version(with_grafana):
+    assert one(with_grafana, "aws:grafana/workspace:Workspace").inputs["grafanaVersion"] == "12.4"
+    older = observability(grafana={"version": "10.4"})
+    assert one(older, "aws:grafana/workspace:Workspace").inputs["grafanaVersion"] == "10.4"
+
+
+def test_what_lives_in_the_workspace_is_deleted_with_it(with_grafana):
+    # A destroy then skips their own deletes, which would need the 30-day token.
+    workspace = one(with_grafana, "aws:grafana/workspace:Workspace")
+    prefixes = ("grafana:", "pulumi:providers:grafana", "aws:grafana/workspaceServiceAccount")
+    inside = [r for r in with_grafana.resources if r.type.startswith(prefixes)]
+    assert len(inside) == 8
+    assert {r.options.get("deletedWith") for r in inside} == {workspace.urn}
+    assert "deletedWith" not in workspace.options
+
+
 def test_the_alert_rules_carry_each_endpoint_slo(with_grafana):
     group = one(with_grafana, "grafana:alerting/ruleGroup:RuleGroup")
     assert group.inputs["intervalSeconds"] == 60

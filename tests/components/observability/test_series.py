@@ -73,7 +73,7 @@ def test_the_check_refuses_what_does_not_parse():
 
 def test_model_series_select_a_role_by_namespace_and_pod_name():
     assert model_pods("decode", "dpd", "inference") == (
-        'namespace="inference",pod_name=~"decode-dpd-[a-z0-9]+-[a-z0-9]+"'
+        'namespace="inference",pod_name=~"decode-dpd-[a-z0-9]{1,10}-[a-z0-9]{5}"'
     )
 
 
@@ -81,6 +81,29 @@ def test_a_role_pattern_does_not_reach_an_endpoint_whose_name_extends_it():
     pattern = re.compile(role_pods("prefill", "dpd"))
     assert pattern.fullmatch("prefill-dpd-7c9f8d6b5-x2x4q")
     assert not pattern.fullmatch("prefill-dpd-test-7c9f8d6b5-x2x4q")
+
+
+def pod_name(deployment: str, template_hash: str) -> str:
+    """A pod's name as the API server makes it: the ReplicaSet's generateName cut to 58
+    characters, then 5 random ones."""
+    return f"{deployment}-{template_hash}-"[:58] + "x2x4q"
+
+
+@pytest.mark.parametrize("length", [30, 38, 39, 42, 47, 48, 49, 55])
+@pytest.mark.parametrize("template_hash", ["5", "7c9f8d6b5", "7c9f8d6b5b"])
+def test_a_long_endpoint_name_still_finds_its_pods_where_kubernetes_cuts_their_names(
+    length, template_hash
+):
+    name = ("llama-3-3-70b-instruct-" * 3)[:length].rstrip("-")
+    pod = pod_name(f"prefill-{name}", template_hash)
+    assert re.fullmatch(role_pods("prefill", name), pod), pod
+
+
+def test_a_cut_pattern_still_refuses_a_longer_neighbour_in_full():
+    name = "a" * 40
+    pattern = re.compile(role_pods("decode", name))
+    assert pattern.fullmatch(pod_name(f"decode-{name}", "7c9f8d6b5"))
+    assert not pattern.fullmatch(pod_name(f"decode-{name}-b", "7c9f8d6b5"))
 
 
 def test_each_documented_series_names_its_source():

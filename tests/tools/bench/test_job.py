@@ -75,9 +75,8 @@ def test_the_job_runs_vllm_bench_serve_in_the_workers_image_at_the_dev_workload(
     # The dev endpoint keeps the default worker image.
     assert container["image"] == DLC_IMAGE
     args = command(job)
-    assert flag(args, "--base-url") == (
-        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
-    )
+    # The stable address, whatever generation serves.
+    assert flag(args, "--base-url") == "http://dpd-test.default.svc.cluster.local:443"
     assert flag(args, "--backend") == "openai-chat"
     assert flag(args, "--endpoint") == "/v1/chat/completions"
     assert flag(args, "--model") == "/opt/ml/model"

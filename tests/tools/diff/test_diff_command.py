@@ -1,6 +1,7 @@
 """`python -m infra diff` end to end, in a temporary git repository holding this project."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,12 +99,14 @@ def test_an_intelligent_routing_change_is_marked_as_a_replacement(repository, de
     edit_endpoint(dev_stack, routingStrategy="session")
     done = diff(repository, "--format", "markdown")
     assert done.returncode == 1, done.stderr
-    assert "Stack `dev`: 1 to replace (from `HEAD`)." in done.stdout
-    assert "Replaced, so deleted and created again: `default/dpd-test`" in done.stdout
-    assert (
-        "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session  "
-        "(replaces: spec.intelligentRoutingSpec)`"
-    ) in done.stdout
+    # A new generation, and the stable Service moved to it.
+    assert "Stack `dev`: 1 to update, 1 to replace (from `HEAD`)." in done.stdout
+    # dev's two nodes cannot hold both generations: it deletes first, an outage.
+    assert "> - endpoint `default/dpd-test`: deleted, then created again" in done.stdout
+    assert "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session`" in done.stdout
+    assert re.search(
+        r"`metadata\.name: dpd-test-g\w{5} → dpd-test-g\w{5}  \(replaces: ", done.stdout
+    )
     assert "  class n_default_dpd_test changed" in done.stdout
     # The comment says what the stack's nodes cost, group by group.
     assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in done.stdout
@@ -130,7 +133,10 @@ def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
         "  default/dpd-long" in done.stdout
     )
     assert "instanceGroups[0].instanceCount: 2 → 4" in done.stdout
-    assert "+++ b/manifests/default.inferenceendpointconfig.dpd-long.yaml" in done.stdout
+    assert re.search(
+        r"\+\+\+ b/manifests/default\.inferenceendpointconfig\.dpd-long-g[0-9a-f]{5}\.yaml",
+        done.stdout,
+    )
 
 
 def test_a_stack_new_since_the_base_is_all_additions(repository, dev_stack):

@@ -35,6 +35,19 @@ def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render
     # the CRD's default 8080 (AWS's KV-caching page: it must equal the containerPort).
     documented["spec"]["metrics"]["modelMetrics"] = {"port": 8000}
     (rendered,) = [o for o in kubernetes_objects(dev_render) if o["kind"] == documented["kind"]]
+    # And the generation's names (components/endpoint/generation.py): the object's and its
+    # SageMaker endpoint's carry it, a label finds every generation, and pulumi up waits for it.
+    generation = rendered["metadata"]["name"]
+    assert re.fullmatch(r"dpd-test-g[0-9a-f]{5}", generation)
+    documented["metadata"] |= {
+        "name": generation,
+        "labels": {"hyperpod-dpd/endpoint": "dpd-test"},
+        "annotations": {
+            "pulumi.com/waitFor": "jsonpath={.status.conditions[?(@.message=='DPD prefill and "
+            "decode deployments are ready')]}"
+        },
+    }
+    documented["spec"]["endpointName"] = generation
     assert rendered == documented
 
 
@@ -46,11 +59,11 @@ def test_the_endpoint_is_registered_under_its_component_with_the_cluster_provide
     assert config.provider == provider.urn
 
 
-def test_the_stack_exports_each_endpoint_router_and_effective_args(dev_render):
+def test_the_stack_exports_each_endpoint_address_generation_and_effective_args(dev_render):
     exported = dev_render.outputs["endpoints"]["default/dpd-test"]
-    assert exported["routerUrl"] == (
-        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
-    )
+    # The stable address in front of whichever generation serves.
+    assert exported["routerUrl"] == "http://dpd-test.default.svc.cluster.local:443"
+    assert exported["objectName"].startswith("dpd-test-g")
     assert exported["prefillArgs"] == exported["decodeArgs"]
     assert exported["decodeArgs"][-2:] == ["--gpu-memory-utilization", "0.75"]
 
@@ -66,15 +79,19 @@ def test_several_endpoints_render_each_one():
     }
     configs = endpoint_configs(render(with_endpoints(dev_endpoint(), second, gpu_nodes=5)))
     assert sorted(
-        (c["metadata"]["name"], c["spec"]["pdSpec"]["routingThreshold"]) for c in configs
+        (c["metadata"]["labels"]["hyperpod-dpd/endpoint"], c["spec"]["pdSpec"]["routingThreshold"])
+        for c in configs
     ) == [("dpd-long", 8192), ("dpd-test", 4096)]
 
 
 def test_render_writes_manifests_resources_and_prints_a_summary(tmp_path, capsys):
     assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
-    (manifest,) = (tmp_path / "manifests").iterdir()
-    assert manifest.name == "default.inferenceendpointconfig.dpd-test.yaml"
+    manifest, service = sorted((tmp_path / "manifests").iterdir())
+    assert re.fullmatch(
+        r"default\.inferenceendpointconfig\.dpd-test-g[0-9a-f]{5}\.yaml", manifest.name
+    )
     assert yaml.safe_load(manifest.read_text())["kind"] == "InferenceEndpointConfig"
+    assert service.name == "default.service.dpd-test.yaml"
     resources = json.loads((tmp_path / "resources.json").read_text())
     assert {"type", "name", "parent", "dependencies", "inputs"} <= resources[0].keys()
     out = capsys.readouterr().out
@@ -165,13 +182,13 @@ def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsy
     out = capsys.readouterr().out
     after = out[out.index("After `pulumi up`") :]
     for line in (
-        "    aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
-        "      aws s3 sync Llama-3.3-70B-Instruct "
+        "  aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
+        "  aws s3 sync Llama-3.3-70B-Instruct "
         "s3://hyperpod-dpd-dev-models-123456789012/Llama-3.3-70B-Instruct/ --exclude '.cache/*'",
-        "      (returns once the operator reports: DPD prefill and decode deployments are ready)",
+        "  # default/dpd-test: wait until it serves (pulumi up has waited for it already)",
     ):
         assert line in after.splitlines()
-    assert "--endpoint-name dpd-test --region us-west-2" in after
+    assert re.search(r"--endpoint-name dpd-test-g[0-9a-f]{5} --region us-west-2", after)
     assert "Amazon Managed Prometheus https://aps-workspaces.us-west-2.amazonaws.com/" in after
 
 

@@ -68,8 +68,16 @@ def test_an_autoscaled_group_on_an_ec2_rate_says_both():
     spec = dev_config()["hyperpod-dpd:cluster"]
     spec["autoscaling"] = {"enabled": True}
     doc = cost_document(cluster_cost(ClusterSpec.model_validate(spec), "us-west-2", EC2_GPUS))
-    assert cost_lines(doc)[0] == (
+    lines = cost_lines(doc)
+    assert lines[0] == (
         "  p5-dpd  2 x ml.p5.48xlarge at $55.04 (EC2) = at most $110.08/h at EC2's rate"
+    )
+    # The totals say the group's bounds the same way, not "at least".
+    assert lines[2] == "  GPU nodes at most $110.08/h at EC2's rate, about $80,358.40 a month"
+    assert lines[3].startswith("  all nodes at most $110.08/h at EC2's rate")
+    assert (
+        "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand, at most | at most $110.08 at EC2's rate |"
+        in (cost_markdown(doc, None))
     )
 
 

@@ -33,6 +33,7 @@ def test_the_document_has_exactly_the_published_shape():
         "recommendedPdBufferBytes",
         "findings",
         "prediction",
+        "replacement",
     }
     assert set(endpoint["transfers"]) == {"routingThreshold", "maxModelLen", "typicalInput"}
     assert set(endpoint["transfers"]["routingThreshold"]) == TRANSFER_KEYS
@@ -72,6 +73,8 @@ def test_the_dev_endpoint_document_carries_the_documented_figures():
         "findings": [],
         # Predictions are the performance model's (tests/tools/reports/test_prediction_report.py).
         "prediction": None,
+        # The replacement plan is the program's (tests/infra/test_endpoint_swaps.py).
+        "replacement": None,
     }
     assert endpoint["transfers"]["routingThreshold"] == {
         "tokens": 4096,
