@@ -43,7 +43,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics),
         *check_router_name(spec),
-        *check_sagemaker_name(spec.endpoint_name),
+        *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *check_image(spec.image),
         *check_overrides(spec),
         *check_workload(spec),
