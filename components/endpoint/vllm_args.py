@@ -120,6 +120,8 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
 # vLLM serves the model where the operator mounts it, on the port the operator routes to.
 MODEL_PATH = "/opt/ml/model"
 PORT = 8000
+# The flags every pod gets whatever the settings say.
+FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0", "--port": str(PORT)}
 
 
 def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
@@ -127,9 +129,7 @@ def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
     controls it (None: fixed). Extra args may not repeat them, or the settings would stop
     describing what runs."""
     return {
-        "--model": (MODEL_PATH, None),
-        "--host": ("0.0.0.0", None),
-        "--port": (str(PORT), None),
+        **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),

@@ -1,0 +1,279 @@
+"""An InferenceEndpointConfig read back into the endpoint item (`hyperpod-dpd:endpoints[]`) whose
+settings write it: the reverse of components/endpoint/manifest.py.
+
+Each typed setting takes the manifest fields it writes. What no setting takes goes to
+`specOverrides` when no setting owns it (manifest.py's owner tables), and is refused otherwise,
+naming the manifest's field: an override of an owned field would slip past the setting's checks,
+and the program refuses it too. Whether the item really writes the manifest back is for the
+round trip (round_trip.py) to say; this module only reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.manifest import DPD_FIELDS, GPU_RESOURCE, Fixed, leaf_paths, owned_field
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from tools.import_endpoint.manifests import Manifest
+
+# The vLLM flags typed settings write (vllm_args.worker_flags and role_flags), by flag: the
+# item key that takes the value, and its type.
+TYPED_FLAGS = {
+    "--tensor-parallel-size": ("tensorParallelSize", int),
+    "--max-model-len": ("maxModelLen", int),
+    "--gpu-memory-utilization": ("gpuMemoryUtilization", float),
+}
+ROLE_FLAGS = {
+    "--max-num-seqs": ("maxNumSeqs", int),
+    "--gpu-memory-utilization": ("gpuMemoryUtilization", float),
+}
+
+
+@dataclass
+class Reading:
+    """The item read from one manifest, with the manifest field behind each of its keys (to
+    name the field when the stack refuses a key) and the fields no setting can write."""
+
+    item: dict[str, Any]
+    sources: dict[str, str] = field(default_factory=dict)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Spec:
+    """The manifest's spec, and the paths of it that settings have taken."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.taken: set[str] = set()
+
+    def get(self, path: str) -> Any:
+        value: Any = self.spec
+        for key in path.split("."):
+            if not isinstance(value, dict) or key not in value:
+                return None
+            value = value[key]
+        return value
+
+    def take(self, path: str) -> Any:
+        value = self.get(path)
+        if value is not None:
+            self.taken.add(path)
+        return value
+
+    def is_taken(self, leaf: str) -> bool:
+        return any(leaf == t or leaf.startswith(f"{t}.") for t in self.taken)
+
+
+def _set(reading: Reading, key: str, value: Any, source: str) -> None:
+    """Put `value` at the dotted item `key`, noting the manifest field it came from."""
+    if value is None:
+        return
+    *parents, last = key.split(".")
+    place = reading.item
+    for parent in parents:
+        place = place.setdefault(parent, {})
+    place[last] = value
+    reading.sources[key] = f"spec.{source}"
+
+
+def _copy(reading: Reading, spec: _Spec, path: str, key: str) -> None:
+    _set(reading, key, spec.take(path), path)
+
+
+def _number(text: str | None, kind: type) -> int | float | str | None:
+    if text is None:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        return text
+
+
+def _model_source(reading: Reading, spec: _Spec) -> None:
+    source = spec.get("modelSourceConfig") or {}
+    kind = source.get("modelSourceType")
+    base = "modelSourceConfig"
+    if kind == "s3" and isinstance(source.get("s3Storage"), dict):
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.s3.prefix")
+        _copy(reading, spec, f"{base}.s3Storage.bucketName", "modelSource.s3.bucket")
+        _copy(reading, spec, f"{base}.s3Storage.region", "modelSource.s3.region")
+    elif kind == "fsx" and isinstance(source.get("fsxStorage"), dict):
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.fsx.path")
+        for name in ("fileSystemId", "dnsName", "mountName"):
+            _copy(reading, spec, f"{base}.fsxStorage.{name}", f"modelSource.fsx.{name}")
+    elif kind == "huggingface" and isinstance(source.get("huggingFaceModel"), dict):
+        spec.take(f"{base}.modelSourceType")
+        hf = f"{base}.huggingFaceModel"
+        _copy(reading, spec, f"{hf}.modelId", "modelSource.huggingFace.modelId")
+        _copy(reading, spec, f"{hf}.commitSHA", "modelSource.huggingFace.commitSHA")
+        _copy(reading, spec, f"{hf}.tokenSecretRef", "modelSource.huggingFace.tokenSecretRef")
+
+
+def _kv_cache(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "kvCacheSpec.enableL1Cache", "kvCache.enableL1Cache")
+    if spec.get("kvCacheSpec.enableL2Cache") is True:
+        spec.take("kvCacheSpec.enableL2Cache")
+        l2 = "kvCacheSpec.l2CacheSpec"
+        _copy(reading, spec, f"{l2}.l2CacheBackend", "kvCache.l2CacheBackend")
+        _copy(reading, spec, f"{l2}.l2CacheLocalUrl", "kvCache.l2CacheLocalUrl")
+
+
+def _metrics(reading: Reading, spec: _Spec) -> None:
+    for name in ("enabled", "metricsScrapeIntervalSeconds", "modelMetrics"):
+        _copy(reading, spec, f"metrics.{name}", f"metrics.{name}")
+
+
+def _gpus(resources: Any) -> int | None:
+    """The GPUs a role's pods request, when requests and limits say the same and nothing else."""
+    if not isinstance(resources, dict):
+        return None
+    requests, limits = resources.get("requests"), resources.get("limits")
+    if requests != limits or not isinstance(requests, dict) or set(requests) != {GPU_RESOURCE}:
+        return None
+    return _number(str(requests[GPU_RESOURCE]), int)
+
+
+def _args(
+    reading: Reading, spec: _Spec, path: str, key: str, typed: dict[str, tuple[str, type]]
+) -> None:
+    """Flags typed settings write go to their settings; the rest, in order, to `key`."""
+    args = spec.get(path)
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return
+    spec.take(path)
+    rest: list[str] = []
+    prefix = key.rsplit(".", 1)[0] + "." if "." in key else ""
+    for name, tokens in split_flags(args):
+        value = tokens[1] if len(tokens) == 2 else None
+        if name in typed and value is not None:
+            setting, kind = typed[name]
+            _set(reading, f"{prefix}{setting}", _number(value, kind), path)
+        elif not (
+            key == "workerArgs" and value is not None and FIXED_WORKER_FLAGS.get(name) == value
+        ):
+            rest.extend(tokens)
+    if rest:
+        _set(reading, key, rest, path)
+
+
+def _role(reading: Reading, spec: _Spec, crd: str, role: str) -> None:
+    base = f"pdSpec.{crd}"
+    _copy(reading, spec, f"{base}.replicas", f"{role}.replicas")
+    gpus = _gpus(spec.get(f"{base}.resources"))
+    if gpus is not None:
+        spec.take(f"{base}.resources")
+        _set(reading, f"{role}.gpus", gpus, f"{base}.resources")
+    _args(reading, spec, f"{base}.args", f"{role}.args", ROLE_FLAGS)
+    _copy(reading, spec, f"{base}.nodeSelector", f"{role}.nodeSelector")
+
+
+def _dpd(reading: Reading, spec: _Spec) -> None:
+    _role(reading, spec, "prefillSpec", "prefill")
+    _role(reading, spec, "decodingSpec", "decode")
+    _copy(reading, spec, "pdSpec.routingThreshold", "routingThreshold")
+    _copy(reading, spec, "pdSpec.topologySpec", "topologySpec")
+
+
+def _environment(reading: Reading, spec: _Spec) -> None:
+    variables = spec.get("worker.environmentVariables")
+    path = "worker.environmentVariables"
+    if not isinstance(variables, list) or not all(
+        isinstance(v, dict) and set(v) == {"name", "value"} for v in variables
+    ):
+        return
+    spec.take(path)
+    user = {}
+    for variable in variables:
+        name, value = variable["name"], variable["value"]
+        if name == PD_BUFFER_SIZE:
+            _set(reading, "pdBufferSize", _number(str(value), int), path)
+        elif PINNED_ENV.get(name) != value:
+            user[name] = value
+    _set(reading, "environmentVariables", user or None, path)
+
+
+def _worker(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "worker.image", "image")
+    _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
+    _environment(reading, spec)
+    resources = spec.get("worker.resources")
+    if isinstance(resources, dict) and resources.get("requests") == resources.get("limits"):
+        requests = resources.get("requests")
+        if isinstance(requests, dict):
+            spec.take("worker.resources")
+            other = {k: v for k, v in requests.items() if k != GPU_RESOURCE}
+            _set(reading, "workerResources", other, "worker.resources")
+    # Fixed: the round trip holds them to the values the operator routes to and mounts at.
+    spec.take("worker.modelInvocationPort")
+    spec.take("worker.modelVolumeMount")
+
+
+def _top_level(reading: Reading, spec: _Spec) -> None:
+    for path, key in (
+        ("endpointName", "endpointName"),
+        ("instanceType", "instanceType"),
+        ("invocationEndpoint", "invocationEndpoint"),
+        ("modelName", "modelName"),
+        ("loadBalancer.healthCheckPath", "healthCheckPath"),
+        ("tlsConfig.customCertificateConfig", "tlsConfig.customCertificateConfig"),
+    ):
+        _copy(reading, spec, path, key)
+    routing = spec.get("intelligentRoutingSpec")
+    if isinstance(routing, dict) and routing.get("enabled") is True:
+        spec.take("intelligentRoutingSpec.enabled")
+        _copy(reading, spec, "intelligentRoutingSpec.routingStrategy", "routingStrategy")
+    tags = spec.get("tags")
+    if isinstance(tags, list) and all(
+        isinstance(t, dict) and set(t) == {"name", "value"} for t in tags
+    ):
+        spec.take("tags")
+        _set(reading, "tags", {t["name"]: t["value"] for t in tags}, "tags")
+
+
+def _why_owned(path: str, owner: str | Fixed) -> str:
+    if isinstance(owner, Fixed):
+        return f"is fixed by the stack, because {owner.why}"
+    return f"is written by the setting {owner}, which cannot write this value"
+
+
+def _rest(reading: Reading, spec: _Spec) -> None:
+    """What no setting took: an override when no setting owns it, else a problem."""
+    overrides: dict[str, Any] = {}
+    for leaf in leaf_paths(spec.spec):
+        if spec.is_taken(leaf):
+            continue
+        owned = owned_field(leaf, DPD_FIELDS)
+        if owned is not None:
+            reading.problems.append((f"spec.{leaf}", _why_owned(leaf, DPD_FIELDS[owned])))
+            continue
+        *parents, last = leaf.split(".")
+        place = overrides
+        for parent in parents:
+            place = place.setdefault(parent, {})
+        place[last] = spec.get(leaf)
+        reading.sources[f"specOverrides.{leaf}"] = f"spec.{leaf}"
+    if overrides:
+        reading.item["specOverrides"] = overrides
+
+
+def read_item(manifest: Manifest) -> Reading:
+    """The endpoint item that should write `manifest` back, adopted under its live name."""
+    reading = Reading({"name": manifest.name})
+    reading.sources["name"] = "metadata.name"
+    if "namespace" in manifest.body["metadata"]:
+        _set(reading, "namespace", manifest.namespace, "")
+        reading.sources["namespace"] = "metadata.namespace"
+    reading.item["adopted"] = True
+    spec = _Spec(manifest.spec)
+    _top_level(reading, spec)
+    _model_source(reading, spec)
+    _metrics(reading, spec)
+    _kv_cache(reading, spec)
+    _dpd(reading, spec)
+    _worker(reading, spec)
+    _rest(reading, spec)
+    return reading
