@@ -1,5 +1,5 @@
-"""InferenceEndpoint: one Disaggregated Prefill and Decode endpoint, as an InferenceEndpointConfig of
-its generation and the stable Service in front of it (generation.py says how they swap)."""
+"""InferenceEndpoint: one endpoint, DPD or aggregated, as an InferenceEndpointConfig of its
+generation and the stable Service in front of it (generation.py says how they swap)."""
 
 from __future__ import annotations
 
