@@ -153,7 +153,7 @@ INVOCATION_PATH = (
 )
 
 
-class DpdEndpointSpec(Spec):
+class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
     # An endpoint adopted from a live InferenceEndpointConfig (`python -m infra
