@@ -12,13 +12,15 @@ in the same file; `logicalName` is the resource's name, and `name` is only what 
 generation would call it (pulumi/pulumi, `pkg/cmd/pulumi/import.go`, the import file's format).
 
 The ID of a namespaced Kubernetes object is `<namespace>/<name>` (pulumi-kubernetes' import
-docs). Every value of the printed command goes through `shlex.quote`.
+docs). The file is written beside the stack's file; every value of the printed command goes
+through `shlex.quote`.
 """
 
 from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 from typing import Any
 
 from tools.render.render import STACK_TYPE, Registration, RenderResult
@@ -62,19 +64,20 @@ def import_file(result: RenderResult, objects: list[Registration]) -> dict[str, 
     return {"nameTable": name_table, "resources": resources}
 
 
-def import_commands(stack: str, document: dict[str, Any]) -> list[str]:
-    """The shell lines that write the import file and run the import into `stack`."""
-    path = f"import-{stack}-endpoints.json"
-    text = json.dumps(document, indent=2)
-    return [
-        f"printf '%s\\n' {shlex.quote(text)} > {shlex.quote(path)}",
-        " ".join(
-            [
-                "pulumi import",
-                f"--stack {shlex.quote(stack)}",
-                f"--file {shlex.quote(path)}",
-                # The items in the stack file are the program's description of the objects.
-                "--generate-code=false",
-            ]
-        ),
-    ]
+def import_file_path(stack_file: Path, stack: str) -> Path:
+    """Where the import file goes: beside the stack's file."""
+    return stack_file.parent / f"import-{stack}-endpoints.json"
+
+
+def write_import_file(path: Path, document: dict[str, Any]) -> None:
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def import_command(stack: str, path: Path) -> str:
+    """The `pulumi import` that adopts what the import file at `path` lists into `stack`; the
+    items in the stack file are the program's description of the objects, so no code is
+    generated."""
+    return (
+        f"pulumi import --stack {shlex.quote(stack)} --file {shlex.quote(str(path))} "
+        "--generate-code=false"
+    )

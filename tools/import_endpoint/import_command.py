@@ -22,7 +22,12 @@ from typing import Any
 
 from infra.config_errors import config_key
 from infra.paths import ROOT
-from tools.import_endpoint.adoption import import_commands, import_file
+from tools.import_endpoint.adoption import (
+    import_command,
+    import_file,
+    import_file_path,
+    write_import_file,
+)
 from tools.import_endpoint.manifests import Manifest, Refusal, read_manifests
 from tools.import_endpoint.reverse import Reading, read_item
 from tools.import_endpoint.round_trip import (
@@ -172,11 +177,12 @@ def _finish(
             return 2
     print(text, end="")
     if args.stack:
-        lines = import_commands(stack, import_file(result, objects))
+        path = import_file_path(_stack_path(args), stack)
+        write_import_file(path, import_file(result, objects))
         print(
-            f"# Appended to {_stack_path(args)}. Adopt the live objects before the next "
-            "`pulumi up`:",
-            *lines,
+            f"# Appended to {_stack_path(args)}, and wrote {path}. Adopt the live objects "
+            "before the next `pulumi up`:",
+            import_command(stack, path),
             sep="\n",
             file=sys.stderr,
         )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.manifest import DPD_FIELDS, GPU_RESOURCE, Fixed, leaf_paths, owned_field
+from components.endpoint.manifest import DPD_FIELDS, GPU_RESOURCE, Fixed, owned_field
 from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
 from tools.import_endpoint.manifests import Manifest
 
@@ -41,29 +41,52 @@ class Reading:
     problems: list[tuple[str, str]] = field(default_factory=list)
 
 
+Path = tuple[str, ...]
+
+
+def _path(dotted: str) -> Path:
+    return tuple(dotted.split("."))
+
+
+def shown(path: Path) -> str:
+    """A spec path as the manifest's field: `spec.` and the keys, dots and all."""
+    return ".".join(("spec", *path))
+
+
+def leaves(value: Any, here: Path = ()) -> list[Path]:
+    """The paths of every leaf under `value` (an empty mapping is a leaf); keys may hold dots
+    (`nvidia.com/gpu`), so a path is a tuple of keys."""
+    if isinstance(value, dict) and value:
+        return [leaf for key, child in value.items() for leaf in leaves(child, (*here, str(key)))]
+    return [here]
+
+
 class _Spec:
     """The manifest's spec, and the paths of it that settings have taken."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
-        self.taken: set[str] = set()
+        self.taken: set[Path] = set()
 
-    def get(self, path: str) -> Any:
+    def at(self, path: Path) -> Any:
         value: Any = self.spec
-        for key in path.split("."):
+        for key in path:
             if not isinstance(value, dict) or key not in value:
                 return None
             value = value[key]
         return value
 
-    def take(self, path: str) -> Any:
-        value = self.get(path)
+    def get(self, dotted: str) -> Any:
+        return self.at(_path(dotted))
+
+    def take(self, dotted: str) -> Any:
+        value = self.get(dotted)
         if value is not None:
-            self.taken.add(path)
+            self.taken.add(_path(dotted))
         return value
 
-    def is_taken(self, leaf: str) -> bool:
-        return any(leaf == t or leaf.startswith(f"{t}.") for t in self.taken)
+    def is_taken(self, leaf: Path) -> bool:
+        return any(leaf[: len(t)] == t for t in self.taken)
 
 
 def _set(reading: Reading, key: str, value: Any, source: str) -> None:
@@ -75,7 +98,7 @@ def _set(reading: Reading, key: str, value: Any, source: str) -> None:
     for parent in parents:
         place = place.setdefault(parent, {})
     place[last] = value
-    reading.sources[key] = f"spec.{source}"
+    reading.sources[key] = shown(_path(source))
 
 
 def _copy(reading: Reading, spec: _Spec, path: str, key: str) -> None:
@@ -234,7 +257,7 @@ def _top_level(reading: Reading, spec: _Spec) -> None:
         _set(reading, "tags", {t["name"]: t["value"] for t in tags}, "tags")
 
 
-def _why_owned(path: str, owner: str | Fixed) -> str:
+def _why_owned(owner: str | Fixed) -> str:
     if isinstance(owner, Fixed):
         return f"is fixed by the stack, because {owner.why}"
     return f"is written by the setting {owner}, which cannot write this value"
@@ -243,19 +266,19 @@ def _why_owned(path: str, owner: str | Fixed) -> str:
 def _rest(reading: Reading, spec: _Spec) -> None:
     """What no setting took: an override when no setting owns it, else a problem."""
     overrides: dict[str, Any] = {}
-    for leaf in leaf_paths(spec.spec):
+    for leaf in leaves(spec.spec):
         if spec.is_taken(leaf):
             continue
-        owned = owned_field(leaf, DPD_FIELDS)
+        owned = owned_field(".".join(leaf), DPD_FIELDS)
         if owned is not None:
-            reading.problems.append((f"spec.{leaf}", _why_owned(leaf, DPD_FIELDS[owned])))
+            reading.problems.append((shown(leaf), _why_owned(DPD_FIELDS[owned])))
             continue
-        *parents, last = leaf.split(".")
+        *parents, last = leaf
         place = overrides
         for parent in parents:
             place = place.setdefault(parent, {})
-        place[last] = spec.get(leaf)
-        reading.sources[f"specOverrides.{leaf}"] = f"spec.{leaf}"
+        place[last] = spec.at(leaf)
+        reading.sources[".".join(("specOverrides", *leaf))] = shown(leaf)
     if overrides:
         reading.item["specOverrides"] = overrides
 
@@ -265,7 +288,7 @@ def read_item(manifest: Manifest) -> Reading:
     reading = Reading({"name": manifest.name})
     reading.sources["name"] = "metadata.name"
     if "namespace" in manifest.body["metadata"]:
-        _set(reading, "namespace", manifest.namespace, "")
+        reading.item["namespace"] = manifest.namespace
         reading.sources["namespace"] = "metadata.namespace"
     reading.item["adopted"] = True
     spec = _Spec(manifest.spec)
