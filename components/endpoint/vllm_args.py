@@ -117,9 +117,8 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
     return merged
 
 
-# vLLM serves the model where the operator mounts it, on the port the operator routes to.
+# vLLM serves the model where the operator mounts it, on the worker's modelInvocationPort.
 MODEL_PATH = "/opt/ml/model"
-PORT = 8000
 
 
 def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
@@ -129,7 +128,10 @@ def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
     return {
         "--model": (MODEL_PATH, None),
         "--host": ("0.0.0.0", None),
-        "--port": (str(PORT), None),
+        "--port": (
+            str(spec.model_invocation_port.container_port),
+            "modelInvocationPort.containerPort",
+        ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
