@@ -29,7 +29,7 @@ from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScri
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
-from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.endpoint.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
 from components.endpoint.manifest import (
     endpoint_generation,
     object_name,
@@ -390,9 +390,9 @@ def build_stack(settings: Settings) -> None:
         hf = spec.model_source.hugging_face
         token_key = hf.token_config_key if hf else None
         name = f"{spec.namespace}/{spec.name}"
-        endpoints[name] = DpdEndpoint(
+        endpoints[name] = InferenceEndpoint(
             name,
-            DpdEndpointArgs(
+            InferenceEndpointArgs(
                 spec=spec,
                 region=account.region,
                 generation=generation,

@@ -15,12 +15,12 @@ from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
 
 
-def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
+def _autoscaling(spec: EndpointSpec) -> list[Finding]:
     return [
         finding
         for name, (role, max_num_seqs) in spec.roles().items()
@@ -31,7 +31,7 @@ def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
+def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     roles = {"prefill": spec.prefill, "decode": spec.decode}
     return [
         *_autoscaling(spec),
@@ -51,7 +51,7 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:
+def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
     """Findings of every endpoint, by index, plus names reused within a namespace and
     SageMaker endpoint names (unique per account and region) used twice."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]

@@ -21,7 +21,7 @@ from components.endpoint.generation import (
 from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
 from components.endpoint.roles import RoleSpec
 from components.endpoint.routing import router_service
-from components.endpoint.spec import DpdEndpointSpec, Metrics
+from components.endpoint.spec import EndpointSpec, Metrics
 from components.endpoint.vllm_args import MODEL_PATH, role_args, worker_args
 from components.endpoint.worker import WorkerResources
 from components.operator.iam import OPERATOR_NAMESPACE
@@ -69,7 +69,7 @@ def stable_router_url(name: str, namespace: str) -> str:
     return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
 
 
-def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
+def environment(spec: EndpointSpec) -> list[dict[str, str]]:
     """The user's variables, then the three DPD ones (values are strings)."""
     dpd = {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
@@ -88,14 +88,14 @@ def _role(role: RoleSpec) -> dict[str, Any]:
     return out
 
 
-def _model_source(spec: DpdEndpointSpec, model_bucket: str | None, region: str) -> dict:
+def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
     out = _model_storage(spec, model_bucket, region)
     if spec.model_source.prefetch_enabled is not None:
         out["prefetchEnabled"] = spec.model_source.prefetch_enabled
     return out
 
 
-def _model_storage(spec: DpdEndpointSpec, model_bucket: str | None, region: str) -> dict:
+def _model_storage(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
     source = spec.model_source
     if source.s3 is not None:
         location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
@@ -130,7 +130,7 @@ def _model_storage(spec: DpdEndpointSpec, model_bucket: str | None, region: str)
     return {"modelSourceType": "huggingface", "huggingFaceModel": model}
 
 
-def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
     kv = spec.kv_cache
     out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
     if kv.l2_cache_backend:
@@ -141,7 +141,7 @@ def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
     return out
 
 
-def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _metrics(spec: EndpointSpec) -> dict[str, Any]:
     """The metrics section. The model's metrics are scraped from the port the model server
     serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
     must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
@@ -176,7 +176,7 @@ def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
 
 
 def _autoscaling(
-    spec: DpdEndpointSpec, prometheus_address: str | None, object_name: str
+    spec: EndpointSpec, prometheus_address: str | None, object_name: str
 ) -> dict[str, Any]:
     return {
         CRD_ROLE_KEYS[name]: role_autoscaling(
@@ -192,7 +192,7 @@ def _autoscaling(
     }
 
 
-def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
+def _topology(spec: EndpointSpec, zone_name: str | None) -> dict[str, Any]:
     """The topology settings, with the AZ as the name node labels carry (`zone_name`, the
     deploying account's name for the configured AZ ID) when one is given."""
     assert spec.topology_spec is not None
@@ -203,7 +203,7 @@ def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
 
 
 def _pd_spec(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     prometheus_address: str | None,
     zone_name: str | None,
     object_name: str,
@@ -220,7 +220,7 @@ def _pd_spec(
     return out
 
 
-def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _worker(spec: EndpointSpec) -> dict[str, Any]:
     port = spec.model_invocation_port
     return {
         "image": spec.image,
@@ -330,7 +330,7 @@ def _credentials_in(value: object, path: str) -> list[Finding]:
     return [error("credential-in-overrides", path, problem)] if problem else []
 
 
-def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
+def check_overrides(spec: EndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
     found, owned = _credentials_in(spec.spec_overrides, "specOverrides"), set()
     for path in leaf_paths(spec.spec_overrides):
         field = owned_field(path, owners)
@@ -352,12 +352,12 @@ def _generation_of(name: str, digest: str | None) -> str:
     return name if digest is None else generation_name(name, digest)
 
 
-def object_name(spec: DpdEndpointSpec, digest: str | None) -> str:
+def object_name(spec: EndpointSpec, digest: str | None) -> str:
     """The InferenceEndpointConfig's name: the endpoint's, in its generation."""
     return _generation_of(spec.name, digest)
 
 
-def sagemaker_endpoint_name(spec: DpdEndpointSpec, digest: str | None) -> str | None:
+def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates: the configured name, in the generation
     (SageMaker's names are unique per account and region, and both generations run at once);
     None when the endpoint asks for none."""
@@ -365,7 +365,7 @@ def sagemaker_endpoint_name(spec: DpdEndpointSpec, digest: str | None) -> str | 
 
 
 def build_manifest(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     *,
     model_bucket: str | None,
     region: str,
@@ -417,7 +417,7 @@ def build_manifest(
     }
 
 
-def endpoint_generation(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> str:
+def endpoint_generation(spec: EndpointSpec, *, model_bucket: str | None, region: str) -> str:
     """The endpoint's generation: a digest of its manifest, less what changes in place
     (`IN_PLACE`), taken before the generation names anything (the SageMaker endpointName as
     configured). The AZ is taken as configured (an AZ ID) rather than by the account's name for

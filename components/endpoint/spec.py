@@ -158,7 +158,7 @@ INVOCATION_PATH = (
 )
 
 
-class DpdEndpointSpec(Spec):
+class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
     endpoint_name: SageMakerEndpointName | None = None

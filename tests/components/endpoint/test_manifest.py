@@ -14,7 +14,7 @@ from components.endpoint.manifest import (
     router_url,
 )
 from components.endpoint.schema import schema_errors
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 from tests.stack_changes import dev_with, refusal
 from tests.support import dev_endpoint, endpoint_configs, render, with_endpoints
@@ -28,15 +28,15 @@ MINIMAL = {
 }
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def manifest(**changes: Any) -> dict:
     return build_manifest(spec(**changes), model_bucket="weights", region="us-east-2")
 
 
-def env_of(endpoint: DpdEndpointSpec) -> dict[str, str]:
+def env_of(endpoint: EndpointSpec) -> dict[str, str]:
     return {e["name"]: e["value"] for e in environment(endpoint)}
 
 

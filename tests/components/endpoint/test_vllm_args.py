@@ -2,7 +2,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import (
     canonical_flag,
     check_args,
@@ -111,8 +111,8 @@ def test_a_whole_command_line_in_one_item_is_recognised(token, several):
 # command line per item.
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:

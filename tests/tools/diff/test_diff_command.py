@@ -127,7 +127,7 @@ def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
     dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
     done = diff(repository)
     assert done.returncode == 1, done.stderr
-    assert " + add      hyperpod-dpd:endpoint:DpdEndpoint  default/dpd-long" in done.stdout
+    assert " + add      hyperpod-dpd:endpoint:InferenceEndpoint  default/dpd-long" in done.stdout
     assert (
         "+ add      kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
         "  default/dpd-long" in done.stdout
