@@ -41,7 +41,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
-        *check_metrics_port(spec.metrics),
+        *check_metrics_port(spec.metrics, spec.model_invocation_port.container_port),
         *check_router_name(spec),
         *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *check_image(spec.image),

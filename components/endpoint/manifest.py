@@ -22,11 +22,11 @@ from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
 from components.endpoint.roles import RoleSpec
 from components.endpoint.routing import router_service
 from components.endpoint.spec import EndpointSpec, Metrics
-from components.endpoint.vllm_args import MODEL_PATH, PORT, role_args, worker_args
+from components.endpoint.vllm_args import MODEL_PATH, role_args, worker_args
+from components.endpoint.worker import WorkerResources
 from components.operator.iam import OPERATOR_NAMESPACE
 
 MODEL_VOLUME = "model-weights"
-GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
@@ -76,12 +76,11 @@ def environment(spec: EndpointSpec) -> list[dict[str, str]]:
     return [{"name": k, "value": v} for k, v in {**user, **dpd}.items()]
 
 
-def _gpus(count: int) -> dict[str, dict[str, str]]:
-    return {"requests": {GPU_RESOURCE: str(count)}, "limits": {GPU_RESOURCE: str(count)}}
-
-
 def _role(role: RoleSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"replicas": role.replicas, "resources": _gpus(role.gpus)}
+    out: dict[str, Any] = {
+        "replicas": role.replicas,
+        "resources": WorkerResources().with_gpus(role.gpus),
+    }
     if args := role_args(role):
         out["args"] = args
     if role.node_selector:
@@ -90,11 +89,19 @@ def _role(role: RoleSpec) -> dict[str, Any]:
 
 
 def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
+    out = _model_storage(spec, model_bucket, region)
+    if spec.model_source.prefetch_enabled is not None:
+        out["prefetchEnabled"] = spec.model_source.prefetch_enabled
+    return out
+
+
+def _model_storage(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
     source = spec.model_source
     if source.s3 is not None:
+        location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
         return {
             "modelSourceType": "s3",
-            "modelLocation": source.s3.prefix,
+            **location,
             "s3Storage": {
                 "bucketName": source.s3.bucket or model_bucket,
                 "region": source.s3.region or region,
@@ -135,9 +142,9 @@ def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
 
 
 def _metrics(spec: EndpointSpec) -> dict[str, Any]:
-    """The metrics section. The model's metrics are scraped from the port vLLM serves on: the
-    CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it must equal
-    `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
+    """The metrics section. The model's metrics are scraped from the port the model server
+    serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
+    must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
     sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
@@ -147,22 +154,23 @@ def _metrics(spec: EndpointSpec) -> dict[str, Any]:
     if metrics.model_metrics is not None:
         model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
     if metrics.enabled:
-        model_metrics["port"] = PORT
+        model_metrics["port"] = spec.model_invocation_port.container_port
     if model_metrics:
         out["modelMetrics"] = model_metrics
     return out
 
 
-def check_metrics_port(metrics: Metrics) -> list[Finding]:
+def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
     model_metrics = metrics.model_metrics
-    if model_metrics is None or model_metrics.port in (None, PORT):
+    if model_metrics is None or model_metrics.port in (None, port):
         return []
     return [
         error(
             "metrics-port",
             "metrics.modelMetrics.port",
-            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
-            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+            f"{model_metrics.port} is not the port the model server serves on; the model's "
+            f"metrics are scraped from the worker's containerPort "
+            f"(modelInvocationPort.containerPort), {port}, so set {port} or leave it out",
         )
     ]
 
@@ -213,14 +221,13 @@ def _pd_spec(
 
 
 def _worker(spec: EndpointSpec) -> dict[str, Any]:
-    gpus = str(max(spec.prefill.gpus, spec.decode.gpus))
-    resources = {**spec.worker_resources, GPU_RESOURCE: gpus}
+    port = spec.model_invocation_port
     return {
         "image": spec.image,
         "args": worker_args(spec),
-        "modelInvocationPort": {"name": "http", "containerPort": PORT},
+        "modelInvocationPort": {"name": port.name, "containerPort": port.container_port},
         "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
-        "resources": {"requests": dict(resources), "limits": dict(resources)},
+        "resources": spec.worker_resources.with_gpus(max(spec.prefill.gpus, spec.decode.gpus)),
         "environmentVariables": environment(spec),
     }
 
@@ -263,7 +270,7 @@ SHARED_FIELDS: Owners = {
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
     "worker.resources": "workerResources",
-    "worker.modelInvocationPort": Fixed(f"the operator routes to port {PORT}"),
+    "worker.modelInvocationPort": "modelInvocationPort",
     "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
 }
 DPD_FIELDS: Owners = {

@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.core.kubernetes_names import EnvVarName, KubernetesName, Quantity
+from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
@@ -29,6 +29,11 @@ from components.endpoint.roles import (
     TopologySpec,
 )
 from components.endpoint.tags import tag_problems
+from components.endpoint.worker import (
+    DEFAULT_WORKER_RESOURCES,
+    ModelInvocationPort,
+    WorkerResources,
+)
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
@@ -202,8 +207,9 @@ class EndpointSpec(Spec):
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
-    # The operator ignores worker resources for DPD pods, but the CRD requires them.
-    worker_resources: dict[str, Quantity] = {"cpu": "96", "memory": "1024Gi"}
+    # CPU and memory; the GPUs are the roles'.
+    worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
+    model_invocation_port: ModelInvocationPort = ModelInvocationPort()
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}

@@ -117,11 +117,10 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
     return merged
 
 
-# vLLM serves the model where the operator mounts it, on the port the operator routes to.
+# vLLM serves the model where the operator mounts it, on the worker's modelInvocationPort.
 MODEL_PATH = "/opt/ml/model"
-PORT = 8000
 # The flags every pod gets whatever the settings say.
-FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0", "--port": str(PORT)}
+FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0"}
 
 
 def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
@@ -130,6 +129,10 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
     describing what runs."""
     return {
         **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
+        "--port": (
+            str(spec.model_invocation_port.container_port),
+            "modelInvocationPort.containerPort",
+        ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),

@@ -14,13 +14,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.manifest import DPD_FIELDS, GPU_RESOURCE, Fixed, owned_field
+from components.endpoint.manifest import DPD_FIELDS, Fixed, owned_field
 from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.manifests import Manifest
 
 # The vLLM flags typed settings write (vllm_args.worker_flags and role_flags), by flag: the
 # item key that takes the value, and its type.
 TYPED_FLAGS = {
+    "--port": ("modelInvocationPort.containerPort", int),
     "--tensor-parallel-size": ("tensorParallelSize", int),
     "--max-model-len": ("maxModelLen", int),
     "--gpu-memory-utilization": ("gpuMemoryUtilization", float),
@@ -115,6 +117,7 @@ def _number(text: str | None, kind: type) -> int | float | str | None:
 
 
 def _model_source(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "modelSourceConfig.prefetchEnabled", "modelSource.prefetchEnabled")
     source = spec.get("modelSourceConfig") or {}
     kind = source.get("modelSourceType")
     base = "modelSourceConfig"
@@ -223,16 +226,29 @@ def _worker(reading: Reading, spec: _Spec) -> None:
     _copy(reading, spec, "worker.image", "image")
     _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
     _environment(reading, spec)
-    resources = spec.get("worker.resources")
-    if isinstance(resources, dict) and resources.get("requests") == resources.get("limits"):
-        requests = resources.get("requests")
-        if isinstance(requests, dict):
-            spec.take("worker.resources")
-            other = {k: v for k, v in requests.items() if k != GPU_RESOURCE}
-            _set(reading, "workerResources", other, "worker.resources")
-    # Fixed: the round trip holds them to the values the operator routes to and mounts at.
-    spec.take("worker.modelInvocationPort")
+    _worker_resources(reading, spec)
+    for name in ("containerPort", "name"):
+        _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
+    # Fixed: the round trip holds it to where the operator mounts the weights.
     spec.take("worker.modelVolumeMount")
+
+
+def _worker_resources(reading: Reading, spec: _Spec) -> None:
+    """CPU and memory to workerResources (one map when requests and limits agree); the GPUs
+    are the roles', so they must be in both, equal."""
+    resources = spec.get("worker.resources")
+    if not isinstance(resources, dict) or not set(resources) <= {"requests", "limits"}:
+        return
+    maps = {key: resources.get(key) or {} for key in ("requests", "limits")}
+    if not all(isinstance(m, dict) for m in maps.values()):
+        return
+    gpus = {key: m.get(GPU_RESOURCE) for key, m in maps.items()}
+    if gpus["requests"] is not None and str(gpus["requests"]) != str(gpus["limits"]):
+        return
+    spec.take("worker.resources")
+    other = {key: {k: v for k, v in m.items() if k != GPU_RESOURCE} for key, m in maps.items()}
+    one_map = other["requests"] == other["limits"]
+    _set(reading, "workerResources", other["requests"] if one_map else other, "worker.resources")
 
 
 def _top_level(reading: Reading, spec: _Spec) -> None:
