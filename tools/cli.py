@@ -112,7 +112,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     add_bench_commands(commands, _stack_arguments)
     add_diagnose_command(commands, _stack_arguments)
-    add_import_command(commands, _stack_name)
+    add_import_command(commands, _stack_name, _account_id)
     return parser
 
 

@@ -47,7 +47,9 @@ EXAMPLE_FILE = ROOT / "examples" / f"Pulumi.{EXAMPLE_STACK}.yaml"
 _PROBLEM = re.compile(rf"^{re.escape(config_key('endpoints'))}\[(\d+)\]\.?([^:]*): (.*)$", re.S)
 
 
-def add_import_command(commands: Any, stack_name: Callable[[str], str]) -> None:
+def add_import_command(
+    commands: Any, stack_name: Callable[[str], str], account_id: Callable[[str], str]
+) -> None:
     command = commands.add_parser(
         "import-endpoint",
         help="the endpoint items that write an InferenceEndpointConfig back, and its import",
@@ -65,6 +67,7 @@ def add_import_command(commands: Any, stack_name: Callable[[str], str]) -> None:
     )
     command.add_argument(
         "--account",
+        type=account_id,
         help="the AWS account the mocks answer as, for the stack's own ARNs",
     )
 
