@@ -15,7 +15,7 @@ from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
-from components.endpoint.spec import EndpointSpec
+from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
 
@@ -45,6 +45,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_router_name(spec),
         *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *check_image(spec.image),
+        *check_tls_output(spec.tls_config),
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),

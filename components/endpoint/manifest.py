@@ -262,9 +262,8 @@ SHARED_FIELDS: Owners = {
     "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
     "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
     "intelligentRoutingSpec": "routingStrategy",
-    "tlsConfig.customCertificateConfig": "tlsConfig",
-    # The operator writes the certificates it issues to the stack's TLS bucket.
-    "tlsConfig.tlsCertificateOutputS3Uri": "buckets.tls",
+    "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
+    "tlsConfig.tlsCertificateOutputS3Uri": "tlsConfig.tlsCertificateOutputS3Uri",
     "tags": "tags",
     "worker.image": "image",
     "worker.args": "workerArgs",
@@ -401,7 +400,7 @@ def build_manifest(
     out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
     out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, object_name(spec, digest))
     if spec.tls_config is not None:
-        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
+        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True, exclude_none=True)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)

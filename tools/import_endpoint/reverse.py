@@ -259,6 +259,7 @@ def _top_level(reading: Reading, spec: _Spec) -> None:
         ("modelName", "modelName"),
         ("loadBalancer.healthCheckPath", "healthCheckPath"),
         ("tlsConfig.customCertificateConfig", "tlsConfig.customCertificateConfig"),
+        ("tlsConfig.tlsCertificateOutputS3Uri", "tlsConfig.tlsCertificateOutputS3Uri"),
     ):
         _copy(reading, spec, path, key)
     routing = spec.get("intelligentRoutingSpec")
