@@ -94,7 +94,8 @@ def _stack_problems(
             lines.append(f"the stack refuses the items: {problem}")
             continue
         field = _field_of(readings[index], found[2])
-        lines.append(f"{manifests[index].where}: {field}: the stack refuses it: {found[3]}")
+        setting = f"its {found[2]}" if found[2] else "it"
+        lines.append(f"{manifests[index].where}: {field}: the stack refuses {setting}: {found[3]}")
     return lines
 
 

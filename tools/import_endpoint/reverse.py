@@ -304,6 +304,9 @@ def read_item(manifest: Manifest) -> Reading:
     """The endpoint item that should write `manifest` back, adopted under its live name."""
     reading = Reading({"name": manifest.name})
     reading.sources["name"] = "metadata.name"
+    # A setting a flag writes comes from the command line, even when the flag is missing (a
+    # required maxModelLen is refused naming worker.args).
+    reading.sources |= {key: "spec.worker.args" for key, _ in TYPED_FLAGS.values()}
     if "namespace" in manifest.body["metadata"]:
         reading.item["namespace"] = manifest.namespace
         reading.sources["namespace"] = "metadata.namespace"

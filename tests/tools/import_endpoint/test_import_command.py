@@ -125,7 +125,7 @@ def test_a_hostile_name_is_refused_and_printed_harmless(tmp_path):
     code, _, err = run(str(manifest_file(tmp_path, hostile)))
     assert code == 2
     assert "\x1b" not in err and "\u202e" not in err
-    assert f"{tmp_path}/live.yaml: metadata.name: the stack refuses it" in err
+    assert f"{tmp_path}/live.yaml: metadata.name: the stack refuses its name: " in err
 
 
 def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_printed(tmp_path):
@@ -152,3 +152,10 @@ def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_
     (config,) = [r for r in document["resources"] if "id" in r]
     assert config["id"] == "default/dpd-test"
     assert config["logicalName"] == "default/dpd-test"
+
+
+def test_a_setting_the_manifest_cannot_give_names_where_it_would_come_from(tmp_path):
+    path = manifest_file(tmp_path, DPD.replace('      - "--max-model-len"\n      - "16384"\n', ""))
+    code, _, err = run(str(path))
+    assert code == 2
+    assert err.startswith(f"{path}: spec.worker.args: the stack refuses its maxModelLen: ")
