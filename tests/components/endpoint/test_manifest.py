@@ -366,6 +366,7 @@ EVERY_OPTION = {
     **MINIMAL,
     "namespace": "serving",
     "endpointName": "chat-endpoint",
+    "engine": "vllm",
     "image": "lmcache/vllm-openai:v0.4.3",
     "tensorParallelSize": 4,
     "gpuMemoryUtilization": 0.8,
