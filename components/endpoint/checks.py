@@ -64,7 +64,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics, spec.container_port),
         *check_router_name(spec),
-        *check_sagemaker_name(spec.endpoint_name),
+        *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *(check_image(spec.image) if spec.engine == VLLM else []),
         *_engine(spec),
         *check_overrides(spec),

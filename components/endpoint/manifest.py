@@ -371,15 +371,18 @@ def _generation_of(name: str, digest: str | None) -> str:
 
 
 def object_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation."""
-    return _generation_of(spec.name, digest)
+    """The InferenceEndpointConfig's name: the endpoint's, in its generation (an adopted
+    endpoint's has none)."""
+    return _generation_of(spec.name, None if spec.adopted else digest)
 
 
 def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates: the configured name, in the generation
     (SageMaker's names are unique per account and region, and both generations run at once);
     None when the endpoint asks for none."""
-    return None if spec.endpoint_name is None else _generation_of(spec.endpoint_name, digest)
+    if spec.endpoint_name is None:
+        return None
+    return _generation_of(spec.endpoint_name, None if spec.adopted else digest)
 
 
 def build_manifest(

@@ -72,7 +72,7 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
 def check_router_name(spec: EndpointSpec) -> list[Finding]:
     # The API server refuses a bad Service name, and the endpoint never gets its router. The
     # operator names it after the endpoint's object, whose name carries its generation.
-    object_name = generation_name(spec.name, "0" * GENERATION_DIGITS)
+    object_name = spec.name if spec.adopted else generation_name(spec.name, "0" * GENERATION_DIGITS)
     service = router_service(object_name, spec.namespace)
     if len(service) > NAME_MAX:
         problem = (

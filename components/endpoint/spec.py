@@ -162,6 +162,13 @@ INVOCATION_PATH = (
 class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
+    # An endpoint adopted from a live InferenceEndpointConfig (`python -m infra
+    # import-endpoint`): its object keeps `name` as its metadata.name and its SageMaker endpoint
+    # keeps endpointName as written, with no generation suffix, so the first `pulumi up` after
+    # `pulumi import` updates the live object instead of replacing it. A change the operator
+    # cannot make in place then replaces it under the same name, deleting it first (an outage);
+    # removing the key moves the endpoint to generations, a new one created beside it.
+    adopted: bool = False
     endpoint_name: SageMakerEndpointName | None = None
     model_name: str
     model_source: ModelSource

@@ -120,6 +120,8 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
 
 # vLLM serves the model where the operator mounts it, on the worker's modelInvocationPort.
 MODEL_PATH = "/opt/ml/model"
+# The flags every pod gets whatever the settings say.
+FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0"}
 
 
 def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
@@ -127,8 +129,7 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
     controls it (None: fixed). Extra args may not repeat them, or the settings would stop
     describing what runs."""
     return {
-        "--model": (MODEL_PATH, None),
-        "--host": ("0.0.0.0", None),
+        **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
         "--port": (
             str(spec.container_port),
             "modelInvocationPort.containerPort",

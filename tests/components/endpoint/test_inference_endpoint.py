@@ -137,3 +137,13 @@ def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_a
     assert exported["decode"][-2:] == ["--max-num-seqs", "48"]
     assert "--max-num-seqs" not in exported["prefill"]
     assert exported["name"] == "chat"
+
+
+def test_an_adopted_endpoint_keeps_the_live_objects_name_and_replaces_only_on_routing():
+    spec = EndpointSpec.model_validate({**MINIMAL, "adopted": True, "endpointName": "chat-sm"})
+    (config,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
+    assert config.inputs["metadata"]["name"] == "chat"
+    assert config.inputs["spec"]["endpointName"] == "chat-sm"
+    # Same name, so a replacement must delete first; only what the CRD cannot modify replaces.
+    assert config.options["deleteBeforeReplace"] is True
+    assert config.options["replaceOnChanges"] == ["spec.intelligentRoutingSpec"]

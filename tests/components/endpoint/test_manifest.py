@@ -365,6 +365,7 @@ ROLE = {
 EVERY_OPTION = {
     **MINIMAL,
     "namespace": "serving",
+    "adopted": False,
     "endpointName": "chat-endpoint",
     "engine": "vllm",
     "image": "lmcache/vllm-openai:v0.4.3",
@@ -582,6 +583,18 @@ VALID = [
 @pytest.mark.parametrize("changes", VALID)
 def test_overrides_of_what_no_setting_describes_render(changes):
     assert endpoint_configs(render(dev_with(changes)))
+
+
+def test_an_adopted_endpoint_has_no_generation_in_its_names():
+    adopted = spec(adopted=True, endpointName="chat-sm")
+    built = build_manifest(adopted, model_bucket="w", region="us-east-2", digest="0a1b2")
+    assert built["metadata"]["name"] == "chat"
+    assert built["spec"]["endpointName"] == "chat-sm"
+    generational = build_manifest(
+        spec(endpointName="chat-sm"), model_bucket="w", region="us-east-2", digest="0a1b2"
+    )
+    assert generational["metadata"]["name"] == "chat-g0a1b2"
+    assert generational["spec"]["endpointName"] == "chat-sm-g0a1b2"
 
 
 # What the worker container requests and where the weights come from (issue 25, section 4).
