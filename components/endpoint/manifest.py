@@ -11,6 +11,7 @@ from typing import Any
 
 from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
+from components.endpoint.engines.engine import VLLM, engine_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
 from components.endpoint.generation import (
     generation,
@@ -70,10 +71,22 @@ def stable_router_url(name: str, namespace: str) -> str:
 
 
 def environment(spec: EndpointSpec) -> list[dict[str, str]]:
-    """The user's variables, then the three DPD ones (values are strings)."""
+    """The user's variables, then what the settings write for the engine, then the three DPD
+    ones (values are strings)."""
     dpd = {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    engine = engine_variables(
+        spec.engine,
+        tensor_parallel_size=spec.tensor_parallel_size,
+        max_model_len=spec.max_model_len,
+        model_path=MODEL_PATH,
+        gpu_memory_utilization=(
+            spec.gpu_memory_utilization
+            if "gpu_memory_utilization" in spec.model_fields_set
+            else None
+        ),
+    )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
-    return [{"name": k, "value": v} for k, v in {**user, **dpd}.items()]
+    return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]
 
 
 def _role(role: RoleSpec) -> dict[str, Any]:
@@ -154,7 +167,7 @@ def _metrics(spec: EndpointSpec) -> dict[str, Any]:
     if metrics.model_metrics is not None:
         model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
     if metrics.enabled:
-        model_metrics["port"] = spec.model_invocation_port.container_port
+        model_metrics["port"] = spec.container_port
     if model_metrics:
         out["modelMetrics"] = model_metrics
     return out
@@ -221,11 +234,16 @@ def _pd_spec(
 
 
 def _worker(spec: EndpointSpec) -> dict[str, Any]:
-    port = spec.model_invocation_port
-    return {
-        "image": spec.image,
-        "args": worker_args(spec),
-        "modelInvocationPort": {"name": port.name, "containerPort": port.container_port},
+    # vLLM's flags are the settings'; another engine reads them from its variables.
+    args = worker_args(spec) if spec.engine == VLLM else list(spec.worker_args)
+    out: dict[str, Any] = {"image": spec.image}
+    if args:
+        out["args"] = args
+    return out | {
+        "modelInvocationPort": {
+            "name": spec.model_invocation_port.name,
+            "containerPort": spec.container_port,
+        },
         "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
         "resources": spec.worker_resources.with_gpus(max(spec.prefill.gpus, spec.decode.gpus)),
         "environmentVariables": environment(spec),

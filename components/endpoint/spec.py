@@ -21,6 +21,7 @@ from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import INT32_MAX, Role
+from components.endpoint.engines.engine import VLLM, EngineName, engine_port
 from components.endpoint.image import DLC_IMAGE, ImageReference
 from components.endpoint.model_source import ModelSource
 from components.endpoint.roles import (
@@ -202,6 +203,8 @@ class EndpointSpec(Spec):
     model_name: str
     model_source: ModelSource
     instance_type: str
+    # The model server the image runs; DPD runs vLLM only (engines/engine.py).
+    engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     max_model_len: int = Field(ge=1)
@@ -248,6 +251,11 @@ class EndpointSpec(Spec):
     # come last: unknown-key suggestions are taken from the last form.
     architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
     workload: Workload | None = None
+
+    @property
+    def container_port(self) -> int:
+        """The port the model server listens on: the setting, or its engine's."""
+        return self.model_invocation_port.container_port or engine_port(self.engine)
 
     @property
     def decode_max_num_seqs(self) -> int:

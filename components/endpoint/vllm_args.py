@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from components.core.findings import Finding, error
+from components.endpoint.engines.engine import VLLM
 from components.endpoint.environment import credential_advice, credential_value_problem
 from components.endpoint.roles import RoleSpec
 from components.endpoint.spec import EndpointSpec
@@ -130,7 +131,7 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
     return {
         **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
         "--port": (
-            str(spec.model_invocation_port.container_port),
+            str(spec.container_port),
             "modelInvocationPort.containerPort",
         ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
@@ -403,5 +404,8 @@ def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_args(spec: EndpointSpec) -> list[Finding]:
-    """Fields are relative to the endpoint (`prefill.args`)."""
+    """Fields are relative to the endpoint (`prefill.args`). The flag rules are vLLM's; a
+    credential is one whatever the engine."""
+    if spec.engine != VLLM:
+        return _credentials(spec)
     return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec)

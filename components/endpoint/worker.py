@@ -20,9 +20,6 @@ from components.core.kubernetes_names import Quantity, quantity_value
 from components.core.spec import Spec, numbers_as_text
 
 GPU_RESOURCE = "nvidia.com/gpu"
-# The port vLLM's OpenAI server listens on unless told otherwise; the operator's own examples
-# serve vLLM on it.
-DEFAULT_PORT = 8000
 # The forms of a container resources map the settings take: both maps apart, or one map that
 # is both.
 RESOURCE_MAPS = ("requests", "limits")
@@ -99,5 +96,6 @@ class ModelInvocationPort(Spec):
     """`worker.modelInvocationPort`: where the model server listens, and what it speaks (the
     CRD's pattern: `http` or `grpc`)."""
 
-    container_port: int = Field(DEFAULT_PORT, ge=1, le=65535)
+    # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
+    container_port: int | None = Field(None, ge=1, le=65535)
     name: Literal["http", "grpc"] = "http"

@@ -367,6 +367,7 @@ EVERY_OPTION = {
     "namespace": "serving",
     "adopted": False,
     "endpointName": "chat-endpoint",
+    "engine": "vllm",
     "image": "lmcache/vllm-openai:v0.4.3",
     "tensorParallelSize": 4,
     "gpuMemoryUtilization": 0.8,
