@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import DPD_FIELDS, Fixed, owned_field
-from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, MODEL_PATH, split_flags
 from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.manifests import Manifest
 
@@ -204,7 +205,21 @@ def _dpd(reading: Reading, spec: _Spec) -> None:
     _copy(reading, spec, "pdSpec.topologySpec", "topologySpec")
 
 
-def _environment(reading: Reading, spec: _Spec) -> None:
+def engine_of(image: str) -> str:
+    """The engine an image runs, guessed from its repository's name: the operator's samples
+    name TGI's, DJL LMI's and SGLang's images after them; everything else is taken as vLLM."""
+    repository = image.rsplit("/", 1)[-1].split(":", 1)[0].split("@", 1)[0].lower()
+    for word, engine in (("tgi", "tgi"), ("djl-inference", "lmi"), ("lmi", "lmi")):
+        if word in repository:
+            return engine
+    return "sglang" if "sglang" in repository else VLLM
+
+
+# How each setting an engine's variable stands for is read.
+_SETTING_TYPES = {"tensorParallelSize": int, "maxModelLen": int, "gpuMemoryUtilization": float}
+
+
+def _environment(reading: Reading, spec: _Spec, engine: str) -> None:
     variables = spec.get("worker.environmentVariables")
     path = "worker.environmentVariables"
     if not isinstance(variables, list) or not all(
@@ -212,20 +227,34 @@ def _environment(reading: Reading, spec: _Spec) -> None:
     ):
         return
     spec.take(path)
+    typed = OTHER_ENGINES[engine].variables() if engine != VLLM else {}
     user = {}
     for variable in variables:
         name, value = variable["name"], variable["value"]
-        if name == PD_BUFFER_SIZE:
+        if name == PD_BUFFER_SIZE and "pdSpec" in spec.spec:
             _set(reading, "pdBufferSize", _number(str(value), int), path)
-        elif PINNED_ENV.get(name) != value:
+        elif name in typed and typed[name] in _SETTING_TYPES:
+            setting = typed[name]
+            _set(reading, setting, _number(str(value), _SETTING_TYPES[setting]), path)
+        elif name in typed and value == MODEL_PATH:
+            continue  # the folder the settings write: where the operator mounts the weights
+        elif not ("pdSpec" in spec.spec and PINNED_ENV.get(name) == value):
             user[name] = value
     _set(reading, "environmentVariables", user or None, path)
 
 
 def _worker(reading: Reading, spec: _Spec) -> None:
-    _copy(reading, spec, "worker.image", "image")
-    _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
-    _environment(reading, spec)
+    image = spec.take("worker.image")
+    _set(reading, "image", image, "worker.image")
+    engine = engine_of(image) if isinstance(image, str) else VLLM
+    if engine != VLLM:
+        _set(reading, "engine", engine, "worker.image")
+        # Its settings come from its variables, even those the manifest leaves out.
+        reading.sources |= {k: shown(_path("worker.environmentVariables")) for k in _SETTING_TYPES}
+        _copy(reading, spec, "worker.args", "workerArgs")
+    else:
+        _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
+    _environment(reading, spec, engine)
     _worker_resources(reading, spec)
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
