@@ -135,7 +135,6 @@ def test_a_disaggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_
     _within(printed, predicted)
 
 
-@pytest.mark.xfail(strict=True, reason="serving mode: issue 25")
 @pytest.mark.parametrize("document", [LLAMA_8B, MOE], ids=["8b", "moe"])
 def test_an_aggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_printed(
     tmp_path, capsys, document
