@@ -261,8 +261,8 @@ class Scenario(Spec):
             raise ValueError("set serving (aggregated) or prefill and decode, not both")
         if self.disaggregated and self.instance_type not in DPD_INSTANCE_TYPES:
             raise ValueError(
-                f"prefill and decode need a DPD instance type ({', '.join(DPD_INSTANCE_TYPES)}); "
-                f"{self.instance_type} serves aggregated only: set serving"
+                f"instanceType {self.instance_type} does not run DPD: prefill and decode need "
+                f"one of {', '.join(DPD_INSTANCE_TYPES)}; set serving to plan it aggregated"
             )
         return self
 

@@ -105,7 +105,7 @@ def test_a_measurement_recorded_beside_the_scenario_is_ignored():
     [
         ({"instanceType": "ml.g5.xlarge"}, "instanceType"),
         # DPD runs on five types only; the others serve aggregated.
-        ({"instanceType": "ml.g6e.12xlarge", "prefill": {}, "decode": {}}, "aggregated only"),
+        ({"instanceType": "ml.g6e.12xlarge", "prefill": {}, "decode": {}}, "does not run DPD"),
         ({"engine": "llama.cpp"}, "engine"),
         ({"precision": "int3"}, "precision"),
         (
