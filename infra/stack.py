@@ -321,7 +321,7 @@ def _export_next_steps(
                 model_name=spec.model_name,
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
-                weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
+                weights_uri=f"s3://{bucket}/{s3.folder}" if s3 else None,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.

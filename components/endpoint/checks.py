@@ -7,7 +7,14 @@ from collections.abc import Sequence
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
-from components.endpoint.autoscaling import check_role_autoscaling
+from components.endpoint.autoscaling import check_role_autoscaling, metric_of
+from components.endpoint.engines.engine import (
+    VLLM,
+    check_dpd_engine,
+    check_engine_image,
+    check_engine_metrics,
+    check_engine_variables,
+)
 from components.endpoint.environment import check_environment
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
@@ -32,6 +39,20 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
     ]
 
 
+def _engine(spec: EndpointSpec) -> list[Finding]:
+    metrics = {
+        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        for name, (role, _) in spec.roles().items()
+        if role.autoscaling is not None
+    }
+    return [
+        *([] if spec.aggregated else check_dpd_engine(spec.engine)),
+        *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
+        *check_engine_variables(spec.engine, spec.environment_variables),
+        *check_engine_metrics(spec.engine, metrics),
+    ]
+
+
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     mode = check_serving_mode(spec)
     if mode:
@@ -46,10 +67,11 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
-        *check_metrics_port(spec.metrics),
+        *check_metrics_port(spec.metrics, spec.container_port),
         *check_router_name(spec),
-        *check_sagemaker_name(spec.endpoint_name),
-        *check_image(spec.image),
+        *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
+        *(check_image(spec.image) if spec.engine == VLLM else []),
+        *_engine(spec),
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),

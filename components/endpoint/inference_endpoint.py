@@ -28,6 +28,8 @@ FORMER_TYPE = "hyperpod-dpd:endpoint:DpdEndpoint"
 # weights first, "5 to 10 minutes from a cold S3 fetch" for a 70B model (AWS), longer for
 # bigger ones. Deleting lets the operator tear down the SageMaker endpoint and load balancer.
 READY_TIMEOUTS = pulumi.CustomTimeouts(create="60m", update="60m", delete="30m")
+# The spec field an adopted endpoint replaces on (it has no generation to carry the change).
+IMMUTABLE_SPEC = "spec.intelligentRoutingSpec"
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,12 @@ class InferenceEndpoint(pulumi.ComponentResource):
                 parent=self,
                 depends_on=depends_on,
                 # A new generation has a new name, so both can exist: it is created, waited
-                # for, and the old one deleted after, unless the cluster cannot hold both.
-                delete_before_replace=not args.create_first,
+                # for, and the old one deleted after, unless the cluster cannot hold both. An
+                # adopted endpoint keeps its name, so it has no generations: what the operator
+                # cannot change in place (intelligentRoutingSpec, which the CRD says cannot be
+                # modified) replaces it, deleting the old object first.
+                delete_before_replace=spec.adopted or not args.create_first,
+                replace_on_changes=[IMMUTABLE_SPEC] if spec.adopted else None,
                 custom_timeouts=READY_TIMEOUTS,
             ),
         )

@@ -17,6 +17,7 @@ from typing import Any
 
 from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
+from components.endpoint.engines.engine import VLLM, engine_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
 from components.endpoint.generation import generation, generation_name, ready_annotations
 from components.endpoint.kind import (
@@ -29,14 +30,13 @@ from components.endpoint.roles import RoleSpec
 from components.endpoint.spec import EndpointSpec, Metrics
 from components.endpoint.vllm_args import (
     MODEL_PATH,
-    PORT,
     effective_args,
     role_args,
     worker_args,
 )
+from components.endpoint.worker import WorkerResources
 
 MODEL_VOLUME = "model-weights"
-GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
@@ -66,18 +66,29 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 
 def environment(spec: EndpointSpec) -> list[dict[str, str]]:
-    """The user's variables, then the three DPD ones on a DPD endpoint (values are strings)."""
+    """The user's variables, then what the settings write for the engine, then the three DPD
+    ones on a DPD endpoint (values are strings)."""
     dpd = {} if spec.aggregated else {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    engine = engine_variables(
+        spec.engine,
+        tensor_parallel_size=spec.tensor_parallel_size,
+        max_model_len=spec.max_model_len,
+        model_path=MODEL_PATH,
+        gpu_memory_utilization=(
+            spec.gpu_memory_utilization
+            if "gpu_memory_utilization" in spec.model_fields_set
+            else None
+        ),
+    )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
-    return [{"name": k, "value": v} for k, v in {**user, **dpd}.items()]
-
-
-def _gpus(count: int) -> dict[str, dict[str, str]]:
-    return {"requests": {GPU_RESOURCE: str(count)}, "limits": {GPU_RESOURCE: str(count)}}
+    return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]
 
 
 def _role(role: RoleSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"replicas": role.replicas, "resources": _gpus(role.gpus)}
+    out: dict[str, Any] = {
+        "replicas": role.replicas,
+        "resources": WorkerResources().with_gpus(role.gpus),
+    }
     if args := role_args(role):
         out["args"] = args
     if role.node_selector:
@@ -86,11 +97,19 @@ def _role(role: RoleSpec) -> dict[str, Any]:
 
 
 def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
+    out = _model_storage(spec, model_bucket, region)
+    if spec.model_source.prefetch_enabled is not None:
+        out["prefetchEnabled"] = spec.model_source.prefetch_enabled
+    return out
+
+
+def _model_storage(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
     source = spec.model_source
     if source.s3 is not None:
+        location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
         return {
             "modelSourceType": "s3",
-            "modelLocation": source.s3.prefix,
+            **location,
             "s3Storage": {
                 "bucketName": source.s3.bucket or model_bucket,
                 "region": source.s3.region or region,
@@ -131,9 +150,9 @@ def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
 
 
 def _metrics(spec: EndpointSpec) -> dict[str, Any]:
-    """The metrics section. The model's metrics are scraped from the port vLLM serves on: the
-    CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it must equal
-    `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
+    """The metrics section. The model's metrics are scraped from the port the model server
+    serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
+    must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
     sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
@@ -143,22 +162,23 @@ def _metrics(spec: EndpointSpec) -> dict[str, Any]:
     if metrics.model_metrics is not None:
         model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
     if metrics.enabled:
-        model_metrics["port"] = PORT
+        model_metrics["port"] = spec.container_port
     if model_metrics:
         out["modelMetrics"] = model_metrics
     return out
 
 
-def check_metrics_port(metrics: Metrics) -> list[Finding]:
+def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
     model_metrics = metrics.model_metrics
-    if model_metrics is None or model_metrics.port in (None, PORT):
+    if model_metrics is None or model_metrics.port in (None, port):
         return []
     return [
         error(
             "metrics-port",
             "metrics.modelMetrics.port",
-            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
-            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+            f"{model_metrics.port} is not the port the model server serves on; the model's "
+            f"metrics are scraped from the worker's containerPort "
+            f"(modelInvocationPort.containerPort), {port}, so set {port} or leave it out",
         )
     ]
 
@@ -214,15 +234,25 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
     """The worker: on an aggregated endpoint its pods' own (their GPUs, and the serving role's
     flags written out, as no operator merge follows); with DPD what each role's pods start from
     (the operator ignores its resources there, but the CRD requires them)."""
-    gpus = str(max(role.gpus for role, _ in spec.roles().values()))
-    resources = {**spec.worker_resources, GPU_RESOURCE: gpus}
-    args = worker_args(spec) if spec.serving is None else effective_args(spec, spec.serving)
-    return {
-        "image": spec.image,
-        "args": args,
-        "modelInvocationPort": {"name": "http", "containerPort": PORT},
+    # vLLM's flags are the settings'; another engine reads them from its variables.
+    if spec.engine != VLLM:
+        args = [*spec.worker_args, *(spec.serving.args if spec.serving else [])]
+    elif spec.serving is not None:
+        args = effective_args(spec, spec.serving)
+    else:
+        args = worker_args(spec)
+    out: dict[str, Any] = {"image": spec.image}
+    if args:
+        out["args"] = args
+    return out | {
+        "modelInvocationPort": {
+            "name": spec.model_invocation_port.name,
+            "containerPort": spec.container_port,
+        },
         "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
-        "resources": {"requests": dict(resources), "limits": dict(resources)},
+        "resources": spec.worker_resources.with_gpus(
+            max(role.gpus for role, _ in spec.roles().values())
+        ),
         "environmentVariables": environment(spec),
     }
 
@@ -269,7 +299,7 @@ SHARED_FIELDS: Owners = {
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
     "worker.resources": "workerResources",
-    "worker.modelInvocationPort": Fixed(f"the operator routes to port {PORT}"),
+    "worker.modelInvocationPort": "modelInvocationPort",
     "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
 }
 DPD_FIELDS: Owners = {
@@ -364,15 +394,18 @@ def _generation_of(name: str, digest: str | None) -> str:
 
 
 def object_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation."""
-    return _generation_of(spec.name, digest)
+    """The InferenceEndpointConfig's name: the endpoint's, in its generation (an adopted
+    endpoint's has none)."""
+    return _generation_of(spec.name, None if spec.adopted else digest)
 
 
 def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates: the configured name, in the generation
     (SageMaker's names are unique per account and region, and both generations run at once);
     None when the endpoint asks for none."""
-    return None if spec.endpoint_name is None else _generation_of(spec.endpoint_name, digest)
+    if spec.endpoint_name is None:
+        return None
+    return _generation_of(spec.endpoint_name, None if spec.adopted else digest)
 
 
 def build_manifest(

@@ -101,7 +101,7 @@ def check_router_name(spec: EndpointSpec) -> list[Finding]:
     # operator names it after the endpoint's object, whose name carries its generation.
     if not spec.intelligent_routing:
         return []
-    object_name = generation_name(spec.name, "0" * GENERATION_DIGITS)
+    object_name = spec.name if spec.adopted else generation_name(spec.name, "0" * GENERATION_DIGITS)
     service = router_service(object_name, spec.namespace)
     if len(service) > NAME_MAX:
         problem = (

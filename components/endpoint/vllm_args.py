@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from components.core.findings import Finding, error
+from components.endpoint.engines.engine import VLLM
 from components.endpoint.environment import credential_advice, credential_value_problem
 from components.endpoint.roles import RoleSpec, vllm_default_max_num_batched_tokens
 from components.endpoint.spec import EndpointSpec
@@ -117,9 +118,10 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
     return merged
 
 
-# vLLM serves the model where the operator mounts it, on the port the operator routes to.
+# vLLM serves the model where the operator mounts it, on the worker's modelInvocationPort.
 MODEL_PATH = "/opt/ml/model"
-PORT = 8000
+# The flags every pod gets whatever the settings say.
+FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0"}
 
 
 def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
@@ -127,9 +129,11 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
     controls it (None: fixed). Extra args may not repeat them, or the settings would stop
     describing what runs."""
     return {
-        "--model": (MODEL_PATH, None),
-        "--host": ("0.0.0.0", None),
-        "--port": (str(PORT), None),
+        **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
+        "--port": (
+            str(spec.container_port),
+            "modelInvocationPort.containerPort",
+        ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
@@ -400,5 +404,8 @@ def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_args(spec: EndpointSpec) -> list[Finding]:
-    """Fields are relative to the endpoint (`prefill.args`)."""
+    """Fields are relative to the endpoint (`prefill.args`). The flag rules are vLLM's; a
+    credential is one whatever the engine."""
+    if spec.engine != VLLM:
+        return _credentials(spec)
     return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec)

@@ -35,15 +35,15 @@ def weights_objects(spec: EndpointSpec, index: int, model_bucket: str, region: s
         # The Mountpoint S3 CSI driver's static provisioning (awslabs/mountpoint-s3-csi-driver,
         # examples/kubernetes/static_provisioning: static_provisioning.yaml, non_root.yaml);
         # ReadOnlyMany mounts it read-only. Its files belong to the Job's user.
-        prefix = source.s3.prefix.strip("/") + "/"
         csi = {
             "driver": "s3.csi.aws.com",
             "volumeHandle": name,
             "volumeAttributes": {"bucketName": source.s3.bucket or model_bucket},
         }
+        prefix = [f"prefix {source.s3.folder}"] if source.s3.folder else []
         options = [
             f"region {source.s3.region or region}",
-            f"prefix {prefix}",
+            *prefix,
             f"uid={USER_ID}",
             f"gid={USER_ID}",
             "allow-other",

@@ -169,3 +169,13 @@ def test_an_aggregated_endpoint_with_routing_keeps_its_stable_address():
     result = run_component(lambda: endpoint(spec, model_bucket="b"))
     (service,) = result.of_type("kubernetes:core/v1:Service")
     assert service.inputs["spec"]["externalName"].startswith("chat-g0a1b2-default-routing-service")
+
+
+def test_an_adopted_endpoint_keeps_the_live_objects_name_and_replaces_only_on_routing():
+    spec = EndpointSpec.model_validate({**MINIMAL, "adopted": True, "endpointName": "chat-sm"})
+    (config,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
+    assert config.inputs["metadata"]["name"] == "chat"
+    assert config.inputs["spec"]["endpointName"] == "chat-sm"
+    # Same name, so a replacement must delete first; only what the CRD cannot modify replaces.
+    assert config.options["deleteBeforeReplace"] is True
+    assert config.options["replaceOnChanges"] == ["spec.intelligentRoutingSpec"]

@@ -140,8 +140,8 @@ def test_a_role_flag_owned_by_settings_names_the_role_setting():
 
 
 def test_fixed_flags_cannot_be_moved():
-    (finding,) = check_args(spec(workerArgs=["--port", "9000"]))
-    assert finding.message.startswith("--port is fixed")
+    (finding,) = check_args(spec(workerArgs=["--host", "127.0.0.1"]))
+    assert finding.message.startswith("--host is fixed")
 
 
 def test_every_flag_the_settings_write_is_refused_in_extra_args():
@@ -212,7 +212,12 @@ REFUSED = [
         "endpoints[0].workerArgs",
         "not allowed above 1",
     ),
-    ({"endpoints[0].workerArgs": ["--port=9000"]}, "endpoints[0].workerArgs", "is fixed"),
+    (
+        {"endpoints[0].workerArgs": ["--port=9000"]},
+        "endpoints[0].workerArgs",
+        "written from modelInvocationPort.containerPort",
+    ),
+    ({"endpoints[0].workerArgs": ["--host=::"]}, "endpoints[0].workerArgs", "is fixed"),
     (
         {"endpoints[0].workerArgs": ["--enable-prefix-caching --block-size 32"]},
         "endpoints[0].workerArgs[0]",
