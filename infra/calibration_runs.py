@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from components.core.spec import Spec
 from components.core.user_files import MissingFileError, UnreadableFileError, read_text
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Calibration, Load, MeasuredRun, calibrate, scenario_at
@@ -189,7 +189,7 @@ def read_runs(stack: str) -> tuple[list[MeasuredRun], list[str]]:
 
 
 def endpoint_calibration(
-    spec: DpdEndpointSpec, architecture: ModelArchitecture, runs: list[MeasuredRun]
+    spec: EndpointSpec, architecture: ModelArchitecture, runs: list[MeasuredRun]
 ) -> Calibration | None:
     """The correction the endpoint's own runs make: those recorded for it, on its model, its
     instance type and its image, each predicted at its own load and layout. Never across
@@ -218,7 +218,7 @@ def endpoint_calibration(
 
 def stack_calibrations(
     stack: str,
-    endpoints: list[DpdEndpointSpec],
+    endpoints: list[EndpointSpec],
     architectures: dict[int, ModelArchitecture],
 ) -> tuple[dict[int, Calibration | None], list[str]]:
     """Each endpoint's correction (by its index), and warnings: an unreadable file, or runs

@@ -13,7 +13,7 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.cluster.karpenter import autoscaled
 from components.cluster.spec import ClusterSpec
 from components.core.findings import Finding, error, field_path, warning
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.network.spec import NetworkSpec, is_az_id, network_azs
 from components.pricing.cost import usd
 from components.pricing.prices import PRICES, PriceTable, at_least
@@ -63,14 +63,14 @@ def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
     return nodes
 
 
-def _configured_pods(endpoint: DpdEndpointSpec) -> Pods:
+def _configured_pods(endpoint: EndpointSpec) -> Pods:
     pods: Pods = Counter()
     for role in (endpoint.prefill, endpoint.decode):
         pods[role.gpus] += role.replicas
     return pods
 
 
-def pods_at_maxima(endpoint: DpdEndpointSpec) -> Pods:
+def pods_at_maxima(endpoint: EndpointSpec) -> Pods:
     pods: Pods = Counter()
     most = endpoint_replicas(endpoint)
     for role in (most.prefill, most.decode):
@@ -82,7 +82,7 @@ def _nodes_for(pods: Pods, kind: str) -> int:
     return nodes_to_hold(pods, DPD_INSTANCE_TYPES[kind].gpus)
 
 
-def _topology_az(endpoint: DpdEndpointSpec) -> str | None:
+def _topology_az(endpoint: EndpointSpec) -> str | None:
     """The AZ ID an endpoint's pods are pinned to, if it names one by ID (a name is resolved
     against the account by the preflight)."""
     topology = endpoint.topology_spec
@@ -119,7 +119,7 @@ def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
 
 
 def _in_one_az(
-    cluster: ClusterSpec, i: int, endpoint: DpdEndpointSpec, needed: int, counts: str, code: str
+    cluster: ClusterSpec, i: int, endpoint: EndpointSpec, needed: int, counts: str, code: str
 ) -> list[Finding]:
     """Prefill and decode share an AZ: the endpoint's `needed` nodes must be in one."""
     kind, pinned = endpoint.instance_type, _topology_az(endpoint)
@@ -151,7 +151,7 @@ def _in_one_az(
     ]
 
 
-def _capacity(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _capacity(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     """Each endpoint fits the nodes of its type in one AZ (prefill and decode share an AZ),
     and the endpoints of a type fit its nodes together."""
     found = []
@@ -189,7 +189,7 @@ def _pods_text(pods: Pods) -> str:
     )
 
 
-def _claimed_pods(endpoints: Sequence[DpdEndpointSpec], kind: str) -> Pods:
+def _claimed_pods(endpoints: Sequence[EndpointSpec], kind: str) -> Pods:
     """The most pods the endpoints on `kind` can run: every role at its maxReplicas."""
     pods: Pods = Counter()
     for endpoint in endpoints:
@@ -198,9 +198,7 @@ def _claimed_pods(endpoints: Sequence[DpdEndpointSpec], kind: str) -> Pods:
     return pods
 
 
-def _autoscaling_capacity(
-    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
-) -> list[Finding]:
+def _autoscaling_capacity(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     """Each autoscaling endpoint, both roles at maxReplicas, fits its type's nodes in one AZ;
     and the endpoints of a type, at their maxima, fit its nodes together (with node
     autoscaling, the groups' instanceCount is the most they hold)."""
@@ -241,7 +239,7 @@ def _autoscaling_capacity(
     return found
 
 
-def _topology_zones(network: NetworkSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _topology_zones(network: NetworkSpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     """An endpoint's AZ, given by ID, is one of the stack's (names are the preflight's)."""
     azs = network_azs(network)
     return [
@@ -256,7 +254,7 @@ def _topology_zones(network: NetworkSpec, endpoints: Sequence[DpdEndpointSpec]) 
     ]
 
 
-def _tiered_storage(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _tiered_storage(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     if cluster.tiered_storage is not False:
         return []
     return [
@@ -282,7 +280,7 @@ def _system_label(key: str) -> bool:
 
 
 def _node_selectors(
-    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec], region: str
+    cluster: ClusterSpec, endpoints: Sequence[EndpointSpec], region: str
 ) -> list[Finding]:
     """A role's own node labels must be on some instance group of its instance type, or its
     pods never schedule."""
@@ -319,9 +317,7 @@ REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernete
 NODE_PLATFORM = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux"}
 
 
-def _well_known_selector(
-    key: str, value: str, endpoint: DpdEndpointSpec, region: str
-) -> str | None:
+def _well_known_selector(key: str, value: str, endpoint: EndpointSpec, region: str) -> str | None:
     """Why a selector on a label Kubernetes sets matches none of the endpoint's nodes."""
     if key in INSTANCE_TYPE_LABELS and value.startswith("ml.") and value != endpoint.instance_type:
         return (
@@ -343,7 +339,7 @@ def _well_known_selector(
     return None
 
 
-def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _taints(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     """An InferenceEndpointConfig has no tolerations (its CRD, operator 3.2 and 3.3, offers
     none), so a hard taint on every group of an endpoint's type strands its pods."""
     found = []
@@ -372,7 +368,7 @@ def _taints(cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]) -> list[
 
 def idle_gpu_nodes(
     cluster: ClusterSpec,
-    endpoints: Sequence[DpdEndpointSpec],
+    endpoints: Sequence[EndpointSpec],
     region: str,
     prices: PriceTable = PRICES,
 ) -> list[Finding]:
@@ -426,7 +422,7 @@ def idle_gpu_nodes(
 def check_cluster_fit(
     cluster: ClusterSpec,
     network: NetworkSpec | None,
-    endpoints: Sequence[DpdEndpointSpec],
+    endpoints: Sequence[EndpointSpec],
     region: str,
 ) -> list[Finding]:
     """The endpoints on a cluster this stack builds, in `network`."""

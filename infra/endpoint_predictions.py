@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, warning
-from components.endpoint.spec import DpdEndpointSpec, Slo
+from components.endpoint.spec import EndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Calibration, corrected
@@ -98,7 +98,7 @@ def _predict(scenario: Scenario, calibration: Calibration | None) -> Prediction:
 
 
 def _suggest(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     architecture: ModelArchitecture,
     slo: Slo,
     calibration: Calibration | None = None,
@@ -139,7 +139,7 @@ def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option
 
 
 def predict_endpoint(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     architecture: ModelArchitecture,
     region: str,
     prices: PriceTable = PRICES,
@@ -195,7 +195,7 @@ def layout(prediction: Prediction) -> str:
     return ", ".join(f"{r.name} {r.replicas}x{r.gpus // r.replicas} GPU" for r in prediction.roles)
 
 
-def _key(spec: DpdEndpointSpec, role: str) -> str:
+def _key(spec: EndpointSpec, role: str) -> str:
     scales = getattr(spec, role).autoscaling is not None
     return f"{role}.autoscaling.maxReplicas" if scales else f"{role}.replicas"
 
@@ -214,7 +214,7 @@ def _figures(prediction: Prediction, percentile: int = 90) -> str:
     )
 
 
-def _advice(spec: DpdEndpointSpec, ep: EndpointPrediction) -> str:
+def _advice(spec: EndpointSpec, ep: EndpointPrediction) -> str:
     found = ep.suggestion
     if found is None:
         advice = (
@@ -237,7 +237,7 @@ def _advice(spec: DpdEndpointSpec, ep: EndpointPrediction) -> str:
     return advice
 
 
-def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[Finding]:
+def prediction_findings(spec: EndpointSpec, ep: EndpointPrediction) -> list[Finding]:
     """A warning on `workload` when the judged layout misses the SLO; fields are relative to
     the endpoint."""
     if ep.slo is None or ep.meets_slo:
@@ -259,7 +259,7 @@ def prediction_findings(spec: DpdEndpointSpec, ep: EndpointPrediction) -> list[F
 
 
 def review_predictions(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     architecture: ModelArchitecture,
     region: str,
     calibration: Calibration | None = None,

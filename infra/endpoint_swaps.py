@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.cluster.spec import ClusterSpec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.sizing.replicas import endpoint_replicas
 from infra.cluster_fit import Pods, nodes_to_hold, pods_at_maxima
 
@@ -51,9 +51,7 @@ class EndpointSwap:
         return 2 * self.gpus
 
 
-def endpoint_swaps(
-    cluster: ClusterSpec, endpoints: Sequence[DpdEndpointSpec]
-) -> list[EndpointSwap]:
+def endpoint_swaps(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[EndpointSwap]:
     """One per endpoint, in order."""
     claimed: Counter[str] = Counter()
     # Every endpoint's pods of each type at their most, then the swaps allowed so far.

@@ -36,7 +36,7 @@ CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
 # the commands select pods by this label rather than guess a Deployment's name.
 ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
 # How often the wait asks the API server again, and for how long. `pulumi up` waits for the
-# endpoint itself (60 minutes at most, components/endpoint/dpd_endpoint.py); this bound is for
+# endpoint itself (60 minutes at most, components/endpoint/inference_endpoint.py); this bound is for
 # a wait run after it, which should return at once.
 POLL_SECONDS = 30
 WAIT_MINUTES = 30

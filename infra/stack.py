@@ -29,7 +29,7 @@ from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScri
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
-from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.endpoint.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
 from components.endpoint.manifest import (
     endpoint_generation,
     object_name,
@@ -321,7 +321,7 @@ def _export_next_steps(
                 model_name=spec.model_name,
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
-                weights_uri=f"s3://{bucket}/{s3.prefix.strip('/')}/" if s3 else None,
+                weights_uri=f"s3://{bucket}/{s3.folder}" if s3 else None,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.
@@ -390,9 +390,9 @@ def build_stack(settings: Settings) -> None:
         hf = spec.model_source.hugging_face
         token_key = hf.token_config_key if hf else None
         name = f"{spec.namespace}/{spec.name}"
-        endpoints[name] = DpdEndpoint(
+        endpoints[name] = InferenceEndpoint(
             name,
-            DpdEndpointArgs(
+            InferenceEndpointArgs(
                 spec=spec,
                 region=account.region,
                 generation=generation,

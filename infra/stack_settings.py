@@ -10,7 +10,7 @@ from pydantic import Field
 
 from components.cluster.spec import ClusterSpec
 from components.core.spec import Spec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.network.spec import NetworkSpec
 from components.observability.spec import ObservabilitySpec
 from components.operator.spec import OperatorSpec
@@ -18,7 +18,7 @@ from components.storage.spec import BucketsSpec
 
 
 class StackSettings(Spec):
-    endpoints: list[DpdEndpointSpec] = Field(min_length=1)
+    endpoints: list[EndpointSpec] = Field(min_length=1)
     network: NetworkSpec | None = None
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()

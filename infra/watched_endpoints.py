@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 from components.endpoint.autoscaling import METRIC_SERIES, metric_of
 from components.endpoint.manifest import object_name
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
 
 
 def watched_endpoints(
-    endpoints: Sequence[DpdEndpointSpec], generations: Sequence[str]
+    endpoints: Sequence[EndpointSpec], generations: Sequence[str]
 ) -> list[WatchedEndpoint]:
     """`generations`: each endpoint's, whose name its pods carry."""
     watched = []

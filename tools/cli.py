@@ -23,6 +23,7 @@ from tools.bench.bench_command import add_bench_commands, run_bench
 from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
+from tools.import_endpoint.import_command import add_import_command, run_import
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
@@ -114,6 +115,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
     add_bench_commands(commands, _stack_arguments)
     add_diagnose_command(commands, _stack_arguments)
+    add_import_command(commands, _stack_name, _account_id)
     return parser
 
 
@@ -317,6 +319,7 @@ def _run_command(args: argparse.Namespace) -> int:
         "destroy-order": destroy_order,
         "bench": lambda args: run_bench(args, _checked_stack),
         "diagnose": lambda args: run_diagnose(args, _checked_stack),
+        "import-endpoint": run_import,
     }
     with few_collections():
         return commands[args.command](args)

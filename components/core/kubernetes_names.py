@@ -9,6 +9,7 @@ when the operator creates the pods, long after `pulumi up` has built the cluster
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Annotated
 
 from pydantic import AfterValidator
@@ -40,6 +41,24 @@ QUANTITY = (
 )
 QUANTITY_WORDS = "a Kubernetes quantity such as 500m, 4 or 16Gi"
 Quantity = shaped_str(QUANTITY, f"must be {QUANTITY_WORDS}")
+# What a quantity's suffix multiplies by (resource.Quantity's binary and decimal SI suffixes).
+_QUANTITY_SUFFIXES = {
+    **{s: Decimal(1024) ** (i + 1) for i, s in enumerate(("Ki", "Mi", "Gi", "Ti", "Pi", "Ei"))},
+    **{s: Decimal(1000) ** (i + 1) for i, s in enumerate("kMGTPE")},
+    "n": Decimal("1e-9"),
+    "u": Decimal("1e-6"),
+    "m": Decimal("1e-3"),
+    "": Decimal(1),
+}
+
+
+def quantity_value(quantity: str) -> Decimal:
+    """The amount a quantity (one QUANTITY matches) stands for: `500m` is 0.5, `16Gi` is
+    16 x 2^30, `1e3` is 1000."""
+    number, suffix = re.fullmatch(r"([+-]?[0-9.]*)(.*)", quantity).groups()
+    if suffix in _QUANTITY_SUFFIXES:
+        return Decimal(number) * _QUANTITY_SUFFIXES[suffix]
+    return Decimal(quantity)  # an exponent: 1e3
 
 
 def env_var_name_problem(name: str) -> str | None:

@@ -8,5 +8,5 @@ Each module holds a concept's settings, its rules, or both:
   environment variables, the operator's KV cache and routing, per-role autoscaling.
 - `schema`, `guardrails`: the operator's CRD schema, and what every DPD manifest must hold.
 - `checks`: every rule of the settings, run; `observability_checks`: those with observability.
-- `dpd_endpoint`: the `DpdEndpoint` component.
+- `inference_endpoint`: the `InferenceEndpoint` component.
 """

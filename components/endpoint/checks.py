@@ -7,7 +7,14 @@ from collections.abc import Sequence
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
-from components.endpoint.autoscaling import check_role_autoscaling
+from components.endpoint.autoscaling import check_role_autoscaling, metric_of
+from components.endpoint.engines.engine import (
+    VLLM,
+    check_dpd_engine,
+    check_engine_image,
+    check_engine_metrics,
+    check_engine_variables,
+)
 from components.endpoint.environment import check_environment
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
@@ -15,12 +22,12 @@ from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
 
 
-def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
+def _autoscaling(spec: EndpointSpec) -> list[Finding]:
     return [
         finding
         for name, (role, max_num_seqs) in spec.roles().items()
@@ -31,7 +38,21 @@ def _autoscaling(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
+def _engine(spec: EndpointSpec) -> list[Finding]:
+    metrics = {
+        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        for name, (role, _) in spec.roles().items()
+        if role.autoscaling is not None
+    }
+    return [
+        *check_dpd_engine(spec.engine),
+        *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
+        *check_engine_variables(spec.engine, spec.environment_variables),
+        *check_engine_metrics(spec.engine, metrics),
+    ]
+
+
+def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     roles = {"prefill": spec.prefill, "decode": spec.decode}
     return [
         *_autoscaling(spec),
@@ -41,17 +62,18 @@ def check_endpoint(spec: DpdEndpointSpec) -> list[Finding]:
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
-        *check_metrics_port(spec.metrics),
+        *check_metrics_port(spec.metrics, spec.container_port),
         *check_router_name(spec),
-        *check_sagemaker_name(spec.endpoint_name),
-        *check_image(spec.image),
+        *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
+        *(check_image(spec.image) if spec.engine == VLLM else []),
+        *_engine(spec),
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),
     ]
 
 
-def check_endpoints(specs: Sequence[DpdEndpointSpec]) -> list[tuple[int, Finding]]:
+def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
     """Findings of every endpoint, by index, plus names reused within a namespace and
     SageMaker endpoint names (unique per account and region) used twice."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]

@@ -86,11 +86,12 @@ def stable_service(name: str, namespace: str, target: str, port: int) -> dict[st
     }
 
 
-def check_sagemaker_name(endpoint_name: str | None) -> list[Finding]:
+def check_sagemaker_name(endpoint_name: str | None, *, generations: bool = True) -> list[Finding]:
     """Each generation's SageMaker endpoint adds -g<digest> to `endpointName`, which SageMaker
-    takes to 63 characters. The field is relative to the endpoint."""
+    takes to 63 characters (the setting's own shape holds it to 63 without generations). The
+    field is relative to the endpoint."""
     most = SAGEMAKER_NAME_MAX - GENERATION_SUFFIX
-    if endpoint_name is None or len(endpoint_name) <= most:
+    if not generations or endpoint_name is None or len(endpoint_name) <= most:
         return []
     return [
         error(

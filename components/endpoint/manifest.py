@@ -11,6 +11,7 @@ from typing import Any
 
 from components.core.findings import Finding, error
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
+from components.endpoint.engines.engine import VLLM, engine_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
 from components.endpoint.generation import (
     generation,
@@ -21,12 +22,12 @@ from components.endpoint.generation import (
 from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
 from components.endpoint.roles import RoleSpec
 from components.endpoint.routing import router_service
-from components.endpoint.spec import DpdEndpointSpec, Metrics
-from components.endpoint.vllm_args import MODEL_PATH, PORT, role_args, worker_args
+from components.endpoint.spec import EndpointSpec, Metrics
+from components.endpoint.vllm_args import MODEL_PATH, role_args, worker_args
+from components.endpoint.worker import WorkerResources
 from components.operator.iam import OPERATOR_NAMESPACE
 
 MODEL_VOLUME = "model-weights"
-GPU_RESOURCE = "nvidia.com/gpu"
 
 HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
@@ -69,19 +70,30 @@ def stable_router_url(name: str, namespace: str) -> str:
     return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
 
 
-def environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
-    """The user's variables, then the three DPD ones (values are strings)."""
+def environment(spec: EndpointSpec) -> list[dict[str, str]]:
+    """The user's variables, then what the settings write for the engine, then the three DPD
+    ones (values are strings)."""
     dpd = {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    engine = engine_variables(
+        spec.engine,
+        tensor_parallel_size=spec.tensor_parallel_size,
+        max_model_len=spec.max_model_len,
+        model_path=MODEL_PATH,
+        gpu_memory_utilization=(
+            spec.gpu_memory_utilization
+            if "gpu_memory_utilization" in spec.model_fields_set
+            else None
+        ),
+    )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
-    return [{"name": k, "value": v} for k, v in {**user, **dpd}.items()]
-
-
-def _gpus(count: int) -> dict[str, dict[str, str]]:
-    return {"requests": {GPU_RESOURCE: str(count)}, "limits": {GPU_RESOURCE: str(count)}}
+    return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]
 
 
 def _role(role: RoleSpec) -> dict[str, Any]:
-    out: dict[str, Any] = {"replicas": role.replicas, "resources": _gpus(role.gpus)}
+    out: dict[str, Any] = {
+        "replicas": role.replicas,
+        "resources": WorkerResources().with_gpus(role.gpus),
+    }
     if args := role_args(role):
         out["args"] = args
     if role.node_selector:
@@ -89,12 +101,20 @@ def _role(role: RoleSpec) -> dict[str, Any]:
     return out
 
 
-def _model_source(spec: DpdEndpointSpec, model_bucket: str | None, region: str) -> dict:
+def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
+    out = _model_storage(spec, model_bucket, region)
+    if spec.model_source.prefetch_enabled is not None:
+        out["prefetchEnabled"] = spec.model_source.prefetch_enabled
+    return out
+
+
+def _model_storage(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
     source = spec.model_source
     if source.s3 is not None:
+        location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
         return {
             "modelSourceType": "s3",
-            "modelLocation": source.s3.prefix,
+            **location,
             "s3Storage": {
                 "bucketName": source.s3.bucket or model_bucket,
                 "region": source.s3.region or region,
@@ -123,7 +143,7 @@ def _model_source(spec: DpdEndpointSpec, model_bucket: str | None, region: str) 
     return {"modelSourceType": "huggingface", "huggingFaceModel": model}
 
 
-def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
     kv = spec.kv_cache
     out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
     if kv.l2_cache_backend:
@@ -134,10 +154,10 @@ def _kv_cache(spec: DpdEndpointSpec) -> dict[str, Any]:
     return out
 
 
-def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
-    """The metrics section. The model's metrics are scraped from the port vLLM serves on: the
-    CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it must equal
-    `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
+def _metrics(spec: EndpointSpec) -> dict[str, Any]:
+    """The metrics section. The model's metrics are scraped from the port the model server
+    serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
+    must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
     sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
@@ -147,28 +167,29 @@ def _metrics(spec: DpdEndpointSpec) -> dict[str, Any]:
     if metrics.model_metrics is not None:
         model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
     if metrics.enabled:
-        model_metrics["port"] = PORT
+        model_metrics["port"] = spec.container_port
     if model_metrics:
         out["modelMetrics"] = model_metrics
     return out
 
 
-def check_metrics_port(metrics: Metrics) -> list[Finding]:
+def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
     model_metrics = metrics.model_metrics
-    if model_metrics is None or model_metrics.port in (None, PORT):
+    if model_metrics is None or model_metrics.port in (None, port):
         return []
     return [
         error(
             "metrics-port",
             "metrics.modelMetrics.port",
-            f"{model_metrics.port} is not the port vLLM serves on; the model's metrics are "
-            f"scraped from the worker's containerPort, {PORT}, so set {PORT} or leave it out",
+            f"{model_metrics.port} is not the port the model server serves on; the model's "
+            f"metrics are scraped from the worker's containerPort "
+            f"(modelInvocationPort.containerPort), {port}, so set {port} or leave it out",
         )
     ]
 
 
 def _autoscaling(
-    spec: DpdEndpointSpec, prometheus_address: str | None, object_name: str
+    spec: EndpointSpec, prometheus_address: str | None, object_name: str
 ) -> dict[str, Any]:
     return {
         CRD_ROLE_KEYS[name]: role_autoscaling(
@@ -184,7 +205,7 @@ def _autoscaling(
     }
 
 
-def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
+def _topology(spec: EndpointSpec, zone_name: str | None) -> dict[str, Any]:
     """The topology settings, with the AZ as the name node labels carry (`zone_name`, the
     deploying account's name for the configured AZ ID) when one is given."""
     assert spec.topology_spec is not None
@@ -195,7 +216,7 @@ def _topology(spec: DpdEndpointSpec, zone_name: str | None) -> dict[str, Any]:
 
 
 def _pd_spec(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     prometheus_address: str | None,
     zone_name: str | None,
     object_name: str,
@@ -212,15 +233,19 @@ def _pd_spec(
     return out
 
 
-def _worker(spec: DpdEndpointSpec) -> dict[str, Any]:
-    gpus = str(max(spec.prefill.gpus, spec.decode.gpus))
-    resources = {**spec.worker_resources, GPU_RESOURCE: gpus}
-    return {
-        "image": spec.image,
-        "args": worker_args(spec),
-        "modelInvocationPort": {"name": "http", "containerPort": PORT},
+def _worker(spec: EndpointSpec) -> dict[str, Any]:
+    # vLLM's flags are the settings'; another engine reads them from its variables.
+    args = worker_args(spec) if spec.engine == VLLM else list(spec.worker_args)
+    out: dict[str, Any] = {"image": spec.image}
+    if args:
+        out["args"] = args
+    return out | {
+        "modelInvocationPort": {
+            "name": spec.model_invocation_port.name,
+            "containerPort": spec.container_port,
+        },
         "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
-        "resources": {"requests": dict(resources), "limits": dict(resources)},
+        "resources": spec.worker_resources.with_gpus(max(spec.prefill.gpus, spec.decode.gpus)),
         "environmentVariables": environment(spec),
     }
 
@@ -263,7 +288,7 @@ SHARED_FIELDS: Owners = {
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
     "worker.resources": "workerResources",
-    "worker.modelInvocationPort": Fixed(f"the operator routes to port {PORT}"),
+    "worker.modelInvocationPort": "modelInvocationPort",
     "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
 }
 DPD_FIELDS: Owners = {
@@ -323,7 +348,7 @@ def _credentials_in(value: object, path: str) -> list[Finding]:
     return [error("credential-in-overrides", path, problem)] if problem else []
 
 
-def check_overrides(spec: DpdEndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
+def check_overrides(spec: EndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
     found, owned = _credentials_in(spec.spec_overrides, "specOverrides"), set()
     for path in leaf_paths(spec.spec_overrides):
         field = owned_field(path, owners)
@@ -345,20 +370,23 @@ def _generation_of(name: str, digest: str | None) -> str:
     return name if digest is None else generation_name(name, digest)
 
 
-def object_name(spec: DpdEndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation."""
-    return _generation_of(spec.name, digest)
+def object_name(spec: EndpointSpec, digest: str | None) -> str:
+    """The InferenceEndpointConfig's name: the endpoint's, in its generation (an adopted
+    endpoint's has none)."""
+    return _generation_of(spec.name, None if spec.adopted else digest)
 
 
-def sagemaker_endpoint_name(spec: DpdEndpointSpec, digest: str | None) -> str | None:
+def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates: the configured name, in the generation
     (SageMaker's names are unique per account and region, and both generations run at once);
     None when the endpoint asks for none."""
-    return None if spec.endpoint_name is None else _generation_of(spec.endpoint_name, digest)
+    if spec.endpoint_name is None:
+        return None
+    return _generation_of(spec.endpoint_name, None if spec.adopted else digest)
 
 
 def build_manifest(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     *,
     model_bucket: str | None,
     region: str,
@@ -410,7 +438,7 @@ def build_manifest(
     }
 
 
-def endpoint_generation(spec: DpdEndpointSpec, *, model_bucket: str | None, region: str) -> str:
+def endpoint_generation(spec: EndpointSpec, *, model_bucket: str | None, region: str) -> str:
     """The endpoint's generation: a digest of its manifest, less what changes in place
     (`IN_PLACE`), taken before the generation names anything (the SageMaker endpointName as
     configured). The AZ is taken as configured (an AZ ID) rather than by the account's name for

@@ -40,10 +40,17 @@ def folder_problem(path: str) -> str | None:
 
 
 class S3ModelSource(Spec):
-    prefix: str = Field(min_length=1)
+    # None: the weights are the whole bucket (the CRD's modelLocation is optional).
+    prefix: str | None = Field(None, min_length=1)
     # The stack's model bucket and region when absent.
     bucket: str | None = None
     region: AwsRegion | None = None
+
+    @property
+    def folder(self) -> str:
+        """The weights' folder within the bucket, as a key prefix ending in '/' ('' for the
+        whole bucket)."""
+        return f"{self.prefix.strip('/')}/" if self.prefix else ""
 
     @field_validator("bucket")
     @classmethod
@@ -55,7 +62,9 @@ class S3ModelSource(Spec):
 
     @field_validator("prefix")
     @classmethod
-    def _a_key_prefix(cls, value: str) -> str:
+    def _a_key_prefix(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
         if value.lower().startswith("s3://"):
             bucket, _, key = value[len("s3://") :].partition("/")
             raise ValueError(
@@ -135,6 +144,10 @@ class ModelSource(Spec):
     s3: S3ModelSource | None = None
     fsx: FsxModelSource | None = None
     hugging_face: HuggingFaceModelSource | None = None
+    # The CRD's modelSourceConfig.prefetchEnabled: the operator copies the weights into the
+    # node's memory before the server loads them onto the GPUs (its description: for a model
+    # that fits the instance's memory). None leaves it to the operator's default, false.
+    prefetch_enabled: bool | None = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ModelSource:

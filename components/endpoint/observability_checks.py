@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, field_path, warning
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.observability.spec import ObservabilitySpec
 
 
 def _autoscaling_targets(
-    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]
+    spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]
 ) -> list[Finding]:
     if spec.enabled:
         return []
@@ -31,7 +31,7 @@ def _autoscaling_targets(
     ]
 
 
-def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     if spec.enabled:
         return []
     return [
@@ -48,7 +48,7 @@ def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec
     ]
 
 
-def _unscraped_autoscaling(endpoints: Sequence[DpdEndpointSpec]) -> list[Finding]:
+def _unscraped_autoscaling(endpoints: Sequence[EndpointSpec]) -> list[Finding]:
     return [
         warning(
             "autoscaling-without-metrics",
@@ -64,7 +64,7 @@ def _unscraped_autoscaling(endpoints: Sequence[DpdEndpointSpec]) -> list[Finding
 
 
 def check_endpoint_observability(
-    spec: ObservabilitySpec, endpoints: Sequence[DpdEndpointSpec]
+    spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]
 ) -> list[Finding]:
     return (
         _unscraped_autoscaling(endpoints)

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import NAME_MAX, SERVICE_NAME
 from components.endpoint.generation import GENERATION_DIGITS, generation_name
-from components.endpoint.spec import DpdEndpointSpec, KvCache
+from components.endpoint.spec import EndpointSpec, KvCache
 
 # The URL schemes LMCache's Redis connectors parse (lmcache/v1/storage_backend/connector:
 # the Redis adapter takes redis://, rediss:// and unix://; the Sentinel one redis-sentinel://).
@@ -22,7 +22,7 @@ def router_service(name: str, namespace: str) -> str:
     return f"{name}-{namespace}-routing-service"
 
 
-def check_routing(spec: DpdEndpointSpec) -> list[Finding]:
+def check_routing(spec: EndpointSpec) -> list[Finding]:
     found = []
     path = spec.invocation_endpoint
     if spec.routing_strategy == "kvaware" and "completions" not in (path or ""):
@@ -69,10 +69,10 @@ def check_routing(spec: DpdEndpointSpec) -> list[Finding]:
     return found
 
 
-def check_router_name(spec: DpdEndpointSpec) -> list[Finding]:
+def check_router_name(spec: EndpointSpec) -> list[Finding]:
     # The API server refuses a bad Service name, and the endpoint never gets its router. The
     # operator names it after the endpoint's object, whose name carries its generation.
-    object_name = generation_name(spec.name, "0" * GENERATION_DIGITS)
+    object_name = spec.name if spec.adopted else generation_name(spec.name, "0" * GENERATION_DIGITS)
     service = router_service(object_name, spec.namespace)
     if len(service) > NAME_MAX:
         problem = (

@@ -15,11 +15,12 @@ from urllib.parse import urlsplit
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.core.kubernetes_names import EnvVarName, KubernetesName, Quantity
+from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import INT32_MAX, Role
+from components.endpoint.engines.engine import VLLM, EngineName, engine_port
 from components.endpoint.image import DLC_IMAGE, ImageReference
 from components.endpoint.model_source import ModelSource
 from components.endpoint.roles import (
@@ -29,6 +30,11 @@ from components.endpoint.roles import (
     TopologySpec,
 )
 from components.endpoint.tags import tag_problems
+from components.endpoint.worker import (
+    DEFAULT_WORKER_RESOURCES,
+    ModelInvocationPort,
+    WorkerResources,
+)
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
@@ -153,13 +159,22 @@ INVOCATION_PATH = (
 )
 
 
-class DpdEndpointSpec(Spec):
+class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
+    # An endpoint adopted from a live InferenceEndpointConfig (`python -m infra
+    # import-endpoint`): its object keeps `name` as its metadata.name and its SageMaker endpoint
+    # keeps endpointName as written, with no generation suffix, so the first `pulumi up` after
+    # `pulumi import` updates the live object instead of replacing it. A change the operator
+    # cannot make in place then replaces it under the same name, deleting it first (an outage);
+    # removing the key moves the endpoint to generations, a new one created beside it.
+    adopted: bool = False
     endpoint_name: SageMakerEndpointName | None = None
     model_name: str
     model_source: ModelSource
     instance_type: str
+    # The model server the image runs; DPD runs vLLM only (engines/engine.py).
+    engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     max_model_len: int = Field(ge=1)
@@ -195,8 +210,9 @@ class DpdEndpointSpec(Spec):
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
-    # The operator ignores worker resources for DPD pods, but the CRD requires them.
-    worker_resources: dict[str, Quantity] = {"cpu": "96", "memory": "1024Gi"}
+    # CPU and memory; the GPUs are the roles'.
+    worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
+    model_invocation_port: ModelInvocationPort = ModelInvocationPort()
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}
@@ -205,6 +221,11 @@ class DpdEndpointSpec(Spec):
     # come last: unknown-key suggestions are taken from the last form.
     architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
     workload: Workload | None = None
+
+    @property
+    def container_port(self) -> int:
+        """The port the model server listens on: the setting, or its engine's."""
+        return self.model_invocation_port.container_port or engine_port(self.engine)
 
     @property
     def decode_max_num_seqs(self) -> int:

@@ -20,9 +20,10 @@ import re
 from collections.abc import Iterable, Sequence
 
 from components.core.findings import Finding, error
+from components.endpoint.engines.engine import VLLM
 from components.endpoint.environment import credential_advice, credential_value_problem
 from components.endpoint.roles import RoleSpec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 
 Flag = tuple[str, tuple[str, ...]]
 
@@ -117,19 +118,22 @@ def merge_role_args(worker_args: Sequence[str], role_args: Sequence[str]) -> lis
     return merged
 
 
-# vLLM serves the model where the operator mounts it, on the port the operator routes to.
+# vLLM serves the model where the operator mounts it, on the worker's modelInvocationPort.
 MODEL_PATH = "/opt/ml/model"
-PORT = 8000
+# The flags every pod gets whatever the settings say.
+FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0"}
 
 
-def worker_flags(spec: DpdEndpointSpec) -> dict[str, tuple[str, str | None]]:
+def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
     """The flags the program writes on every pod: each with its value and the setting that
     controls it (None: fixed). Extra args may not repeat them, or the settings would stop
     describing what runs."""
     return {
-        "--model": (MODEL_PATH, None),
-        "--host": ("0.0.0.0", None),
-        "--port": (str(PORT), None),
+        **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
+        "--port": (
+            str(spec.container_port),
+            "modelInvocationPort.containerPort",
+        ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
@@ -146,7 +150,7 @@ def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
     }
 
 
-def worker_args(spec: DpdEndpointSpec) -> list[str]:
+def worker_args(spec: EndpointSpec) -> list[str]:
     written = [token for flag, (value, _) in worker_flags(spec).items() for token in (flag, value)]
     return written + spec.worker_args
 
@@ -157,7 +161,7 @@ def role_args(role: RoleSpec) -> list[str]:
     return written + role.args
 
 
-def effective_args(spec: DpdEndpointSpec, role: RoleSpec) -> list[str]:
+def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
     """The vLLM command line a role's pods run, after the operator's merge."""
     return merge_role_args(worker_args(spec), role_args(role))
 
@@ -192,7 +196,7 @@ def read_flag(name: str, flags: Iterable[str]) -> str | None:
 
 
 def _flag_problem(
-    name: str, tokens: tuple[str, ...], role: str | None, spec: DpdEndpointSpec
+    name: str, tokens: tuple[str, ...], role: str | None, spec: EndpointSpec
 ) -> str | None:
     """Why the flag `name` (its tokens) may not appear in extra args, or None if it may."""
     worker, roles = worker_flags(spec), role_flags(spec.prefill)
@@ -220,7 +224,7 @@ def _flag_problem(
     )
 
 
-def _arg_lists(spec: DpdEndpointSpec) -> list[tuple[str, str | None, list[str]]]:
+def _arg_lists(spec: EndpointSpec) -> list[tuple[str, str | None, list[str]]]:
     roles = [("prefill", spec.prefill), ("decode", spec.decode)]
     return [("workerArgs", None, spec.worker_args)] + [
         (f"{role}.args", role, settings.args) for role, settings in roles
@@ -299,7 +303,7 @@ def credential_problems(argv: Sequence[str]) -> list[tuple[int, str]]:
     return found
 
 
-def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
+def _credentials(spec: EndpointSpec) -> list[Finding]:
     """Secrets in the flags, where the manifest carries them in plain text (environment
     variables: environment.py; the L2 cache URL: kv_cache.py)."""
     return [
@@ -309,7 +313,7 @@ def _credentials(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def _extra_args(spec: DpdEndpointSpec) -> list[Finding]:
+def _extra_args(spec: EndpointSpec) -> list[Finding]:
     found = [
         error(
             "command-line-in-one-arg",
@@ -361,7 +365,7 @@ def _human_int(value: str | None) -> int | None:
     return int(float(number) * _MULTIPLIERS.get(suffix, 1))
 
 
-def _batched_tokens(spec: DpdEndpointSpec) -> list[Finding]:
+def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
     found = []
     for name, (role, max_num_seqs) in spec.roles().items():
         flags = {canonical_flag(n): t for n, t in split_flags(effective_args(spec, role)) if n}
@@ -399,6 +403,9 @@ def _batched_tokens(spec: DpdEndpointSpec) -> list[Finding]:
     return found
 
 
-def check_args(spec: DpdEndpointSpec) -> list[Finding]:
-    """Fields are relative to the endpoint (`prefill.args`)."""
+def check_args(spec: EndpointSpec) -> list[Finding]:
+    """Fields are relative to the endpoint (`prefill.args`). The flag rules are vLLM's; a
+    credential is one whatever the engine."""
+    if spec.engine != VLLM:
+        return _credentials(spec)
     return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec)

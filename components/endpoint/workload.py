@@ -4,10 +4,10 @@ Fields are relative to the endpoint (`workload.outputTokens`)."""
 from __future__ import annotations
 
 from components.core.findings import Finding, error, warning
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 
 
-def _beyond_the_context(spec: DpdEndpointSpec) -> list[Finding]:
+def _beyond_the_context(spec: EndpointSpec) -> list[Finding]:
     """vLLM refuses a request whose prompt and output tokens together pass max_model_len: the
     engine ("The decoder prompt (length N) plus the number of requested output tokens (at least
     1) is longer than the maximum model length", vllm/v1/engine/processor.py, tested in
@@ -40,7 +40,7 @@ def _beyond_the_context(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def _slo_not_predicted(spec: DpdEndpointSpec) -> list[Finding]:
+def _slo_not_predicted(spec: EndpointSpec) -> list[Finding]:
     """An SLO is held to a prediction only when the workload says its output tokens (the
     performance model needs each request's length); the SLO alerts read only the SLO. So an SLO
     without them works, and says nothing at preview: a warning, not a refusal."""
@@ -70,5 +70,5 @@ def _slo_not_predicted(spec: DpdEndpointSpec) -> list[Finding]:
     ]
 
 
-def check_workload(spec: DpdEndpointSpec) -> list[Finding]:
+def check_workload(spec: EndpointSpec) -> list[Finding]:
     return _beyond_the_context(spec) + _slo_not_predicted(spec)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.performance.scenario import RoleLayout, Scenario, ScenarioWorkload
@@ -26,7 +26,7 @@ def expert_parallel(args: Sequence[str], tensor_parallel: int) -> int:
 
 
 def scenario_from_endpoint(
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     architecture: ModelArchitecture,
     *,
     prefill_replicas: int | None = None,

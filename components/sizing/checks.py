@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
@@ -33,7 +33,7 @@ class SizingReport:
     replicas: EndpointReplicas
 
 
-def _utilization_key(spec: DpdEndpointSpec) -> str:
+def _utilization_key(spec: EndpointSpec) -> str:
     own = spec.decode.gpu_memory_utilization is not None
     return "decode.gpuMemoryUtilization" if own else "gpuMemoryUtilization"
 
@@ -42,7 +42,7 @@ def _floor_2(value: float) -> float:
     return math.floor(value * 100) / 100
 
 
-def _hbm(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
+def _hbm(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     found = []
     hbm, instance = sizing.hbm, sizing.instance
     utilization = hbm.gpu_memory_utilization
@@ -72,7 +72,7 @@ def _hbm(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     return found
 
 
-def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -> Finding:
+def _weights_beyond_utilization(spec: EndpointSpec, sizing: EndpointSizing) -> Finding:
     hbm, instance = sizing.hbm, sizing.instance
     tp = sizing.tensor_parallel_size
     weights = format_bytes(hbm.weights_bytes_per_gpu)
@@ -114,7 +114,7 @@ def _weights_beyond_utilization(spec: DpdEndpointSpec, sizing: EndpointSizing) -
     )
 
 
-def _pd_buffer(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
+def _pd_buffer(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     found = []
     buffer = format_bytes(sizing.pd_buffer_bytes)
     longest = sizing.max_model_len
@@ -175,7 +175,7 @@ def _kv_replication(sizing: EndpointSizing) -> list[Finding]:
     ]
 
 
-def _model_fit(spec: DpdEndpointSpec, model: ModelArchitecture) -> list[Finding]:
+def _model_fit(spec: EndpointSpec, model: ModelArchitecture) -> list[Finding]:
     field = "modelName" if spec.architecture is None else "architecture"
     found = []
     if model.parameters < DPD_MIN_PARAMETERS:
@@ -199,7 +199,7 @@ def _model_fit(spec: DpdEndpointSpec, model: ModelArchitecture) -> list[Finding]
     return found
 
 
-def _workload_fit(spec: DpdEndpointSpec) -> list[Finding]:
+def _workload_fit(spec: EndpointSpec) -> list[Finding]:
     workload = spec.workload
     if workload is None:
         return []
@@ -265,7 +265,7 @@ ALLOW_LONG_CONTEXT = "VLLM_ALLOW_LONG_MAX_MODEL_LEN"
 ROPE_FLAGS = ("--hf-overrides", "--rope-scaling", "--rope-theta")
 
 
-def _context(spec: DpdEndpointSpec, model: ModelArchitecture) -> list[Finding]:
+def _context(spec: EndpointSpec, model: ModelArchitecture) -> list[Finding]:
     limit = model.context_length
     allowed = spec.environment_variables.get(ALLOW_LONG_CONTEXT, "").strip().lower()
     args = [*spec.worker_args, *spec.prefill.args, *spec.decode.args]
@@ -283,7 +283,7 @@ def _context(spec: DpdEndpointSpec, model: ModelArchitecture) -> list[Finding]:
     ]
 
 
-def check_sizing(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]:
+def check_sizing(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     return [
         *_hbm(spec, sizing),
         *_pd_buffer(spec, sizing),
@@ -294,6 +294,6 @@ def check_sizing(spec: DpdEndpointSpec, sizing: EndpointSizing) -> list[Finding]
     ]
 
 
-def review_sizing(spec: DpdEndpointSpec, model: ModelArchitecture) -> SizingReport:
+def review_sizing(spec: EndpointSpec, model: ModelArchitecture) -> SizingReport:
     sizing = size_endpoint(spec, model)
     return SizingReport(sizing, check_sizing(spec, sizing), endpoint_replicas(spec))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from components.core.findings import Finding, error
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
 from components.model.hf_config import HuggingFaceConfigFile, read_hf_config
@@ -17,7 +17,7 @@ class UnknownArchitectureError(Exception):
         self.finding = finding
 
 
-def endpoint_architecture(spec: DpdEndpointSpec) -> ModelArchitecture:
+def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
     setting = spec.architecture
     if setting is None:
         catalog_id = catalog_id_for_model_name(spec.model_name)

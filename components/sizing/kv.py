@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GpuInstanceType
 from components.core.units import GIB
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
 
 # LMCache allocates and moves KV in chunks of this many tokens.
@@ -171,7 +171,7 @@ class EndpointSizing:
         return self.typical_input or self.routing_threshold
 
 
-def size_endpoint(spec: DpdEndpointSpec, model: ModelArchitecture) -> EndpointSizing:
+def size_endpoint(spec: EndpointSpec, model: ModelArchitecture) -> EndpointSizing:
     instance = DPD_INSTANCE_TYPES[spec.instance_type]
     tp = spec.tensor_parallel_size
     pd_buffer = int(spec.pd_buffer_size)

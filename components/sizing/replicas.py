@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from components.endpoint.autoscaling import Role, metric_of
 from components.endpoint.roles import RoleSpec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ def _role(role: RoleSpec, name: Role) -> RoleReplicas:
     return RoleReplicas(role.min_replicas, role.max_replicas, role.gpus, metric)
 
 
-def endpoint_replicas(spec: DpdEndpointSpec) -> EndpointReplicas:
+def endpoint_replicas(spec: EndpointSpec) -> EndpointReplicas:
     return EndpointReplicas(
         prefill=_role(spec.prefill, "prefill"), decode=_role(spec.decode, "decode")
     )

@@ -5,14 +5,14 @@ refusal or a crash."""
 import pytest
 import yaml
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
 from components.performance.measured import Load, MeasuredRun
 from infra import calibration_runs
 from infra.calibration_runs import endpoint_calibration, read_runs
 from tests.support import dev_config, dev_endpoint, render
 
-SPEC = DpdEndpointSpec.model_validate(dev_endpoint())
+SPEC = EndpointSpec.model_validate(dev_endpoint())
 LLAMA = MODEL_CATALOG["llama-3.3-70b"]
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from components.cluster.spec import ClusterSpec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from infra.cluster_fit import idle_gpu_nodes, nodes_to_hold
 from tests.stack_changes import (
     GPU_GROUP,
@@ -44,12 +44,12 @@ def cluster(*gpu_counts: int, **group: Any) -> ClusterSpec:
     return ClusterSpec.model_validate(spec)
 
 
-def endpoint(**roles: Any) -> DpdEndpointSpec:
+def endpoint(**roles: Any) -> EndpointSpec:
     """The dev endpoint (one prefill and one decode pod of 8 GPUs) with these role settings."""
     spec = dev_endpoint()
     for role, settings in roles.items():
         spec[role] |= settings
-    return DpdEndpointSpec.model_validate(spec)
+    return EndpointSpec.model_validate(spec)
 
 
 def test_nodes_beyond_the_endpoints_claims_are_a_warning_with_their_cost():

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.predict import predict
 from components.sizing.endpoint_architecture import endpoint_architecture
@@ -14,11 +14,11 @@ from tests.support import dev_endpoint, price_table
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
 
-def endpoint(workload: dict[str, Any] | None = None, **changes: Any) -> DpdEndpointSpec:
+def endpoint(workload: dict[str, Any] | None = None, **changes: Any) -> EndpointSpec:
     """The dev endpoint (1 prefill and 1 decode replica of 8 GPUs) with this workload."""
     spec = {**dev_endpoint(), **changes}
     spec["workload"] = workload
-    return DpdEndpointSpec.model_validate(spec)
+    return EndpointSpec.model_validate(spec)
 
 
 def workload(**slo: float) -> dict[str, Any]:
@@ -30,11 +30,11 @@ def workload(**slo: float) -> dict[str, Any]:
     }
 
 
-def review(spec: DpdEndpointSpec):
+def review(spec: EndpointSpec):
     return review_predictions(spec, endpoint_architecture(spec), "us-west-2")
 
 
-def configured_ttft(spec: DpdEndpointSpec) -> float:
+def configured_ttft(spec: EndpointSpec) -> float:
     """The configured layout's TTFT at the SLO's percentile (90 unless set)."""
     scenario = scenario_from_endpoint(spec, endpoint_architecture(spec))
     assert scenario is not None
@@ -74,7 +74,7 @@ def test_a_closed_loop_workload_is_predicted_at_its_concurrency():
     assert 0 < rates[0] < rates[1]
 
 
-def missing_ttft(**changes: Any) -> DpdEndpointSpec:
+def missing_ttft(**changes: Any) -> EndpointSpec:
     """The endpoint with a TTFT SLO its configured layout misses by 40%."""
     tight = configured_ttft(endpoint(workload())) * 0.6
     return endpoint(workload(ttftMs=tight, tpotMs=1000), **changes)

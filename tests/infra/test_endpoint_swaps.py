@@ -1,7 +1,7 @@
 """A replacement creates the new generation first only where the cluster holds both."""
 
 from components.cluster.spec import ClusterSpec
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from infra.endpoint_swaps import endpoint_swaps
 from tests.support import dev_config, dev_endpoint, existing_cluster_config
 
@@ -13,8 +13,8 @@ def cluster(gpu_nodes: int = 2, config: dict | None = None) -> ClusterSpec:
     return ClusterSpec.model_validate(spec)
 
 
-def endpoint(**changes) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**dev_endpoint(), **changes})
+def endpoint(**changes) -> EndpointSpec:
+    return EndpointSpec.model_validate({**dev_endpoint(), **changes})
 
 
 def test_dev_cannot_hold_its_endpoint_twice_so_it_replaces_deleting_first():

@@ -1,13 +1,13 @@
 """What observability is told of each endpoint: replica ranges, autoscaled series and SLO."""
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
 from infra.watched_endpoints import watched_endpoints
 from tests.components.endpoint.test_manifest import MINIMAL
 
 
-def endpoint(**changes) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def endpoint(**changes) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def test_fixed_roles_range_over_their_replicas_and_nothing_is_autoscaled():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Load, corrected, scenario_at
 from components.performance.predict import predict
@@ -126,7 +126,7 @@ def _minutes(seconds: float) -> str:
     return f"about {max(1, round(seconds / 60))} min"
 
 
-def instructions(stack: str, spec: DpdEndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
+def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
     """What the Job does and the commands that run it, read it back and clean up; every name
     in a command shell-quoted, as the user pastes them."""
     job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
-from components.endpoint.spec import DpdEndpointSpec, Slo
+from components.endpoint.spec import EndpointSpec, Slo
 from components.performance.measured import Load, end_to_end_ms
 from components.performance.predict import PERCENTILES, Prediction
 from tools.bench.vllm_result import ResultError, VllmResult
@@ -43,7 +43,7 @@ def _metadata_int(result: VllmResult, key: str, fallback: int) -> int:
     return int(value)
 
 
-def run_layout(result: VllmResult, spec: DpdEndpointSpec) -> RunLayout:
+def run_layout(result: VllmResult, spec: EndpointSpec) -> RunLayout:
     return RunLayout(
         prefill_replicas=_metadata_int(result, "dpd_prefill_replicas", spec.prefill.replicas),
         decode_replicas=_metadata_int(result, "dpd_decode_replicas", spec.decode.replicas),
@@ -54,7 +54,7 @@ def run_layout(result: VllmResult, spec: DpdEndpointSpec) -> RunLayout:
     )
 
 
-def _check_identity(result: VllmResult, spec: DpdEndpointSpec, index: int) -> None:
+def _check_identity(result: VllmResult, spec: EndpointSpec, index: int) -> None:
     where, said = result.where, result.metadata
     expected = {
         "dpd_endpoint": (spec.name, f"endpoints[{index}].name"),
@@ -121,7 +121,7 @@ def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
             )
 
 
-def check_result(result: VllmResult, spec: DpdEndpointSpec, index: int, load: Load) -> None:
+def check_result(result: VllmResult, spec: EndpointSpec, index: int, load: Load) -> None:
     """Refuse a result that is not of this endpoint, or not at the workload's load."""
     _check_identity(result, spec, index)
     _check_arrivals(result)

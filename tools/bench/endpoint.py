@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.performance.measured import Load, workload_load
 from infra.settings import CheckedConfig
 
@@ -15,7 +15,7 @@ class BenchError(ValueError):
     """Why the Job can't be written; the message starts with the key or flag to change."""
 
 
-def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, DpdEndpointSpec]:
+def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, EndpointSpec]:
     names = [endpoint.name for endpoint in checked.stack.endpoints]
     listed = ", ".join(names) or "none"
     if name is None:
@@ -26,7 +26,7 @@ def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, DpdEnd
     return index, checked.stack.endpoints[index]
 
 
-def endpoint_load(index: int, spec: DpdEndpointSpec) -> Load:
+def endpoint_load(index: int, spec: EndpointSpec) -> Load:
     load = workload_load(spec.workload, spec.routing_threshold)
     if load is None:
         raise BenchError(
@@ -54,7 +54,7 @@ def endpoint_parser(
 
 def checked_endpoint(
     args: argparse.Namespace, checked_stack: CheckedStack
-) -> tuple[CheckedConfig, int, DpdEndpointSpec] | None:
+) -> tuple[CheckedConfig, int, EndpointSpec] | None:
     """The checked stack and the endpoint --endpoint names; None once the problem is printed."""
     checked = checked_stack(args)
     if checked is None:
@@ -67,5 +67,5 @@ def checked_endpoint(
     return checked, index, spec
 
 
-def labels(spec: DpdEndpointSpec) -> dict[str, str]:
+def labels(spec: EndpointSpec) -> dict[str, str]:
     return {"app.kubernetes.io/name": "vllm-bench", "app.kubernetes.io/instance": spec.name}

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.operator.iam import OPERATOR_NAMESPACE
 from tools.bench.endpoint import labels
 from tools.bench.vllm_bench import READY_SECONDS, BenchRun, bench_script
@@ -65,11 +65,11 @@ DEFAULT_NAMESPACE_SKIP = (
 )
 
 
-def job_name(spec: DpdEndpointSpec) -> str:
+def job_name(spec: EndpointSpec) -> str:
     return f"{spec.name}-bench"
 
 
-def _environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
+def _environment(spec: EndpointSpec) -> list[dict[str, str]]:
     env = [
         {"name": "HOME", "value": "/tmp"},
         {"name": "HF_HOME", "value": "/tmp/hf_home"},
@@ -88,7 +88,7 @@ def _environment(spec: DpdEndpointSpec) -> list[dict[str, str]]:
     return env
 
 
-def _annotations(spec: DpdEndpointSpec) -> dict[str, str]:
+def _annotations(spec: EndpointSpec) -> dict[str, str]:
     skips = dict(CHECKOV_SKIPS)
     if spec.namespace == "default":
         skips[DEFAULT_NAMESPACE_SKIP[0]] = DEFAULT_NAMESPACE_SKIP[1]
@@ -99,7 +99,7 @@ def _annotations(spec: DpdEndpointSpec) -> dict[str, str]:
 
 
 def _pod_spec(
-    spec: DpdEndpointSpec, script: str, weights_mount: dict[str, Any] | None
+    spec: EndpointSpec, script: str, weights_mount: dict[str, Any] | None
 ) -> dict[str, Any]:
     mounts = [{"name": "scratch", "mountPath": "/tmp"}]
     volumes: list[dict[str, Any]] = [{"name": "scratch", "emptyDir": {}}]
@@ -174,7 +174,7 @@ def _pod_spec(
     }
 
 
-def _network_policy(spec: DpdEndpointSpec) -> dict[str, Any]:
+def _network_policy(spec: EndpointSpec) -> dict[str, Any]:
     """No traffic into the Job's pod; out of it, only to the router's namespace, to DNS, and
     for a Hugging Face tokenizer to HTTPS. It binds where the cluster enforces NetworkPolicies
     (the VPC CNI's network policy agent, when enabled) and is inert elsewhere."""
@@ -202,7 +202,7 @@ def _network_policy(spec: DpdEndpointSpec) -> dict[str, Any]:
 
 def bench_manifests(
     stack: str,
-    spec: DpdEndpointSpec,
+    spec: EndpointSpec,
     index: int,
     runs: list[BenchRun],
     *,

@@ -12,7 +12,7 @@ from components.endpoint.manifest import (
     MODEL_PATH,
     stable_router_url,
 )
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.performance.measured import Load, end_to_end_ms
 from components.performance.predict import Prediction
 
@@ -89,7 +89,7 @@ def prompt_count(load: Load, prediction: Prediction) -> int:
     )
 
 
-def client(spec: DpdEndpointSpec) -> tuple[str, str]:
+def client(spec: EndpointSpec) -> tuple[str, str]:
     """vLLM's backend and the request path: the endpoint's own completions API when its
     invocationEndpoint names one, else the plain completions API vLLM always serves."""
     path = (spec.invocation_endpoint or "").strip("/")
@@ -98,7 +98,7 @@ def client(spec: DpdEndpointSpec) -> tuple[str, str]:
     return "openai", "/v1/completions"
 
 
-def _metadata_args(stack: str, spec: DpdEndpointSpec) -> list[str]:
+def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
     """What `bench results` checks the result against, written by vLLM into its JSON
     (`--metadata KEY=VALUE`: serve.py puts each at the top level)."""
     tp = spec.tensor_parallel_size
@@ -115,7 +115,7 @@ def _metadata_args(stack: str, spec: DpdEndpointSpec) -> list[str]:
 
 
 def bench_args(
-    stack: str, spec: DpdEndpointSpec, tokenizer: str, run: BenchRun, result_file: str
+    stack: str, spec: EndpointSpec, tokenizer: str, run: BenchRun, result_file: str
 ) -> list[str]:
     """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py)."""
     backend, path = client(spec)
@@ -153,7 +153,7 @@ def bench_args(
     ]  # fmt: skip
 
 
-def bench_script(stack: str, spec: DpdEndpointSpec, tokenizer: str, runs: list[BenchRun]) -> str:
+def bench_script(stack: str, spec: EndpointSpec, tokenizer: str, runs: list[BenchRun]) -> str:
     """The container's POSIX shell script: each run, then its result between the markers."""
     lines = ["set -eu", f"mkdir -p {RESULTS}"]
     for n, run in enumerate(runs, start=1):

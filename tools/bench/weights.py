@@ -8,7 +8,7 @@ from components.endpoint.manifest import (
     HF_TOKEN_KEY,
     hf_token_secret_name,
 )
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tools.bench.endpoint import BenchError, labels
 
 # A user ID of the restricted range (checkov CKV_K8S_40: 10000 or more), not root.
@@ -18,12 +18,12 @@ WEIGHTS = "/mnt/weights"
 HF_TOKEN_FILE = "/var/run/secrets/huggingface/token"
 
 
-def weights_volume_name(spec: DpdEndpointSpec) -> str:
+def weights_volume_name(spec: EndpointSpec) -> str:
     # PersistentVolumes are cluster-wide: the namespace keeps two endpoints' apart.
     return f"{spec.name}-{spec.namespace}-bench-weights"
 
 
-def weights_objects(spec: DpdEndpointSpec, index: int, model_bucket: str, region: str):
+def weights_objects(spec: EndpointSpec, index: int, model_bucket: str, region: str):
     """The PersistentVolume and claim the tokenizer is read through, the path it is at, and
     the volume's mount; ([], tokenizer name, None) for Hugging Face."""
     source = spec.model_source
@@ -35,15 +35,15 @@ def weights_objects(spec: DpdEndpointSpec, index: int, model_bucket: str, region
         # The Mountpoint S3 CSI driver's static provisioning (awslabs/mountpoint-s3-csi-driver,
         # examples/kubernetes/static_provisioning: static_provisioning.yaml, non_root.yaml);
         # ReadOnlyMany mounts it read-only. Its files belong to the Job's user.
-        prefix = source.s3.prefix.strip("/") + "/"
         csi = {
             "driver": "s3.csi.aws.com",
             "volumeHandle": name,
             "volumeAttributes": {"bucketName": source.s3.bucket or model_bucket},
         }
+        prefix = [f"prefix {source.s3.folder}"] if source.s3.folder else []
         options = [
             f"region {source.s3.region or region}",
-            f"prefix {prefix}",
+            *prefix,
             f"uid={USER_ID}",
             f"gid={USER_ID}",
             "allow-other",
@@ -96,7 +96,7 @@ def weights_objects(spec: DpdEndpointSpec, index: int, model_bucket: str, region
     return [volume, persistent_claim], path, mount
 
 
-def hf_token_secret(spec: DpdEndpointSpec) -> tuple[str, str] | None:
+def hf_token_secret(spec: EndpointSpec) -> tuple[str, str] | None:
     hf = spec.model_source.hugging_face
     if hf is None:
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.sizing.kv import EndpointSizing
 from infra.stack_settings import StackSettings
 from tools.diagnose.cluster_view import EndpointStatus, EventView, PodView
@@ -46,7 +46,7 @@ class Observed:
     iec_name: str | None = None
 
     @property
-    def spec(self) -> DpdEndpointSpec:
+    def spec(self) -> EndpointSpec:
         return self.stack.endpoints[self.index]
 
     @property

@@ -119,7 +119,7 @@ def image_or_mount(seen: Observed) -> list[Finding]:
                     mounts[0] + count(mounts, "such events"),
                     key,
                     "the prefix the weights were copied to (aws s3 ls s3://<model bucket>/"
-                    f"{source.s3.prefix if source.s3 else '<prefix>'}/)",
+                    f"{source.s3.folder if source.s3 else '<prefix>/'})",
                     TROUBLESHOOTING,
                 )
             )

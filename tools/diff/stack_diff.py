@@ -124,6 +124,11 @@ def _input_change(head: Resource, path: str, old: Any, new: Any) -> PathChange:
     )
 
 
+def _options(resource: Resource) -> dict[str, Any]:
+    """The options the engine acts on: an alias only says which old URN the resource is."""
+    return {k: v for k, v in resource.get("options", {}).items() if k != "aliases"}
+
+
 def _update(base: Resource, head: Resource) -> Change | None:
     paths = [
         _input_change(head, path, old, new)
@@ -131,7 +136,7 @@ def _update(base: Resource, head: Resource) -> Change | None:
     ]
     paths += [
         PathChange(f"options.{path}", old, new)
-        for path, old, new in changed_paths(base.get("options", {}), head.get("options", {}))
+        for path, old, new in changed_paths(_options(base), _options(head))
     ]
     if all(p.ignored for p in paths):
         return None
@@ -155,9 +160,42 @@ def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resour
     return None
 
 
+def _qualified_type(urn: str) -> str:
+    """A URN's qualified type (`urn:pulumi:<stack>::<project>::<qualified type>::<name>`): the
+    types of its ancestors and its own, joined by '$'."""
+    parts = urn.split("::")
+    return parts[2] if len(parts) == 4 else ""
+
+
+def _renames(head: Sequence[Resource]) -> dict[str, str]:
+    """Each former qualified type of `head`'s aliased resources, with the one it now has: what
+    the engine matches an old URN by (a child inherits its parent's alias)."""
+    renames = {}
+    for resource in head:
+        qualified = _qualified_type(resource["urn"])
+        ancestors = qualified.rpartition("$")[0]
+        for former in resource.get("options", {}).get("aliases", []):
+            renames[f"{ancestors}${former}" if ancestors else former] = qualified
+    return renames
+
+
+def _as_aliased(urn: str, renames: dict[str, str]) -> str:
+    qualified = _qualified_type(urn)
+    for former, now in renames.items():
+        if qualified == former or qualified.startswith(f"{former}$"):
+            return urn.replace(f"::{qualified}::", f"::{now}{qualified[len(former) :]}::", 1)
+    return urn
+
+
 def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
-    """The changes from `base` to `head`, in URN order."""
-    before, after = {r["urn"]: r for r in base}, {r["urn"]: r for r in head}
+    """The changes from `base` to `head`, in URN order; a resource `head` renames with an
+    alias is matched to its former URN, as the engine does."""
+    renames = _renames(head)
+    before = {
+        (urn := _as_aliased(r["urn"], renames)): {**r, "urn": urn} if urn != r["urn"] else r
+        for r in base
+    }
+    after = {r["urn"]: r for r in head}
     changes: dict[str, Change] = {}
     for urn in sorted(before.keys() | after.keys()):
         if urn not in before:

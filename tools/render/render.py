@@ -121,6 +121,8 @@ def _options(request: Any) -> dict[str, Any]:
         "ignoreChanges": sorted(request.ignoreChanges),
         # The resource whose deletion deletes this one: `pulumi destroy` then skips its own.
         "deletedWith": request.deletedWith,
+        # The types the resource was known by before a rename (pulumi.Alias(type_=...)).
+        "aliases": [alias.spec.type for alias in request.aliases if alias.spec.type],
         "customTimeouts": {
             phase: getattr(timeouts, phase)
             for phase in ("create", "update", "delete")

@@ -247,6 +247,19 @@ def load_config_document(text: str) -> Any:
     return None if node is None else _Converter().value(node, ())
 
 
+def load_config_documents(text: str) -> list[Any]:
+    """Every document of a YAML stream (`---` between them), each as `load_config_document`
+    reads one. The depth and alias limits hold for the stream as a whole."""
+    try:
+        _check_depth(text, _FastConfigLoader)
+        nodes = list(yaml.compose_all(text, Loader=_FastConfigLoader))
+    except yaml.YAMLError:
+        _check_depth(text, _ConfigLoader)
+        nodes = list(yaml.compose_all(text, Loader=_ConfigLoader))
+    converter = _Converter()
+    return [None if node is None else converter.value(node, ()) for node in nodes]
+
+
 def dump(value: Any) -> str:
     """Keys in the order given, block style, as `yaml.safe_dump(value, sort_keys=False)`."""
     return yaml.dump(value, Dumper=_DUMPER, sort_keys=False)

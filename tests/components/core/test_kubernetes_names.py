@@ -1,11 +1,14 @@
 """Names Kubernetes accepts, by the API server's own rules."""
 
+from decimal import Decimal
+
 import pytest
 
 from components.core.kubernetes_names import (
     env_var_name_problem,
     label_key_problem,
     label_value_problem,
+    quantity_value,
 )
 
 
@@ -43,3 +46,11 @@ def test_label_values_kubernetes_accepts(value):
 @pytest.mark.parametrize("value", ["a" * 64, "-ml", "ml platform", "ml/p5"])
 def test_label_values_kubernetes_refuses(value):
     assert "is not a label value Kubernetes accepts" in label_value_problem(value)
+
+
+@pytest.mark.parametrize(
+    "quantity, amount",
+    [("500m", "0.5"), ("4", "4"), ("16Gi", str(16 * 2**30)), ("1e3", "1000"), ("2k", "2000")],
+)
+def test_a_quantity_stands_for_its_amount(quantity, amount):
+    assert quantity_value(quantity) == Decimal(amount)

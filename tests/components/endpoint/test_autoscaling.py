@@ -7,7 +7,7 @@ import pytest
 from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscaling, named_query
 from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.stack_changes import EP, cli_refusal, dev_with, refusal, role
 from tests.support import dev_endpoint, endpoint_configs, render
 
@@ -15,7 +15,7 @@ ADDRESS = "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1a2b3c4d
 
 
 def manifest(prefill: dict[str, Any], decode: dict[str, Any], address: str | None = ADDRESS):
-    spec = DpdEndpointSpec.model_validate(
+    spec = EndpointSpec.model_validate(
         {**dev_endpoint(), "prefill": {"gpus": 8, **prefill}, "decode": {"gpus": 8, **decode}}
     )
     return build_manifest(

@@ -1,12 +1,12 @@
 from typing import Any
 
 from components.endpoint.checks import check_endpoint, check_endpoints
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def test_the_documented_shape_has_nothing_to_report():

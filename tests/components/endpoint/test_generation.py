@@ -16,12 +16,12 @@ from components.endpoint.manifest import (
     endpoint_generation,
     sagemaker_endpoint_name,
 )
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def digest(**changes: Any) -> str:
@@ -102,3 +102,5 @@ def test_an_endpoint_name_leaves_room_for_the_generation():
     assert finding.message.endswith(
         "adds -g<digest> (7 characters) to it, and SageMaker takes 63, so it may have 56"
     )
+    # An adopted endpoint's SageMaker endpoint keeps its name: the setting's 63 hold.
+    assert check_sagemaker_name("e" * 63, generations=False) == []

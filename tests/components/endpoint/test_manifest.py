@@ -14,7 +14,7 @@ from components.endpoint.manifest import (
     router_url,
 )
 from components.endpoint.schema import schema_errors
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 from tests.stack_changes import dev_with, refusal
 from tests.support import dev_endpoint, endpoint_configs, render, with_endpoints
@@ -28,15 +28,15 @@ MINIMAL = {
 }
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def manifest(**changes: Any) -> dict:
     return build_manifest(spec(**changes), model_bucket="weights", region="us-east-2")
 
 
-def env_of(endpoint: DpdEndpointSpec) -> dict[str, str]:
+def env_of(endpoint: EndpointSpec) -> dict[str, str]:
     return {e["name"]: e["value"] for e in environment(endpoint)}
 
 
@@ -311,7 +311,7 @@ def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
 
 
 def test_a_metrics_port_other_than_the_worker_port_is_refused():
-    (finding,) = check_metrics_port(spec(metrics={"modelMetrics": {"port": 8080}}).metrics)
+    (finding,) = check_metrics_port(spec(metrics={"modelMetrics": {"port": 8080}}).metrics, 8000)
     assert (finding.code, finding.level, finding.field) == (
         "metrics-port",
         "error",
@@ -321,7 +321,20 @@ def test_a_metrics_port_other_than_the_worker_port_is_refused():
 
 def test_the_worker_port_as_metrics_port_passes():
     metrics = spec(metrics={"modelMetrics": {"port": 8000, "path": "/metrics"}}).metrics
-    assert check_metrics_port(metrics) == []
+    assert check_metrics_port(metrics, 8000) == []
+
+
+def test_a_model_server_on_another_port_is_served_scraped_and_routed_there():
+    built = manifest(modelInvocationPort={"containerPort": 8080})["spec"]
+    assert built["worker"]["modelInvocationPort"] == {"name": "http", "containerPort": 8080}
+    args = built["worker"]["args"]
+    assert args[args.index("--port") + 1] == "8080"
+    assert built["metrics"]["modelMetrics"]["port"] == 8080
+    endpoint = spec(
+        modelInvocationPort={"containerPort": 8080}, metrics={"modelMetrics": {"port": 8000}}
+    )
+    (finding,) = check_metrics_port(endpoint.metrics, endpoint.model_invocation_port.container_port)
+    assert "modelInvocationPort.containerPort" in finding.message
 
 
 # The fields the settings own (DPD_FIELDS): specOverrides may add only what lies outside them.
@@ -352,7 +365,9 @@ ROLE = {
 EVERY_OPTION = {
     **MINIMAL,
     "namespace": "serving",
+    "adopted": False,
     "endpointName": "chat-endpoint",
+    "engine": "vllm",
     "image": "lmcache/vllm-openai:v0.4.3",
     "tensorParallelSize": 4,
     "gpuMemoryUtilization": 0.8,
@@ -371,7 +386,7 @@ EVERY_OPTION = {
     "metrics": {
         "enabled": True,
         "metricsScrapeIntervalSeconds": 30,
-        "modelMetrics": {"path": "/metrics", "port": 8000},
+        "modelMetrics": {"path": "/metrics", "port": 8080},
     },
     "topologySpec": {"sameAZ": True, "availabilityZone": "usw2-az2", "placementGroup": "pg"},
     "tlsConfig": {
@@ -383,7 +398,8 @@ EVERY_OPTION = {
     "tags": {"team": "ml"},
     "environmentVariables": {"NCCL_DEBUG": "INFO"},
     "workerArgs": ["--enable-prefix-caching"],
-    "workerResources": {"cpu": "96", "memory": "1024Gi"},
+    "workerResources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
+    "modelInvocationPort": {"containerPort": 8080, "name": "http"},
     "specOverrides": {},
     "architecture": "llama-3.3-70b",
     "workload": {
@@ -395,7 +411,10 @@ EVERY_OPTION = {
     },
 }
 SOURCES = [
-    {"s3": {"prefix": "llama", "bucket": "weights", "region": "us-east-2"}},
+    {
+        "s3": {"prefix": "llama", "bucket": "weights", "region": "us-east-2"},
+        "prefetchEnabled": True,
+    },
     {
         "fsx": {
             "fileSystemId": "fs-0123456789abcdef0",
@@ -500,7 +519,7 @@ REFUSED = [
             }
         },
         "endpoints[0].specOverrides.worker.modelInvocationPort",
-        "routes to port 8000",
+        "described by the setting modelInvocationPort",
     ),
     # Another region's certificate, past the check that it is in the stack's.
     (
@@ -564,3 +583,103 @@ VALID = [
 @pytest.mark.parametrize("changes", VALID)
 def test_overrides_of_what_no_setting_describes_render(changes):
     assert endpoint_configs(render(dev_with(changes)))
+
+
+def test_an_adopted_endpoint_has_no_generation_in_its_names():
+    adopted = spec(adopted=True, endpointName="chat-sm")
+    built = build_manifest(adopted, model_bucket="w", region="us-east-2", digest="0a1b2")
+    assert built["metadata"]["name"] == "chat"
+    assert built["spec"]["endpointName"] == "chat-sm"
+    generational = build_manifest(
+        spec(endpointName="chat-sm"), model_bucket="w", region="us-east-2", digest="0a1b2"
+    )
+    assert generational["metadata"]["name"] == "chat-g0a1b2"
+    assert generational["spec"]["endpointName"] == "chat-sm-g0a1b2"
+
+
+# What the worker container requests and where the weights come from (issue 25, section 4).
+
+
+def test_cpu_and_memory_requests_without_limits_leave_the_limits_to_the_gpus():
+    built = manifest(workerResources={"requests": {"cpu": 6, "memory": "30Gi"}})["spec"]
+    assert built["worker"]["resources"] == {
+        "requests": {"cpu": "6", "memory": "30Gi", "nvidia.com/gpu": "8"},
+        "limits": {"nvidia.com/gpu": "8"},
+    }
+    assert schema_errors(build_manifest(spec(), model_bucket="w", region="r"), "3.2") == []
+
+
+def test_one_resources_map_is_both_the_requests_and_the_limits():
+    resources = manifest(workerResources={"cpu": "32", "memory": "256Gi"})["spec"]["worker"]
+    assert (
+        resources["resources"]["requests"]
+        == resources["resources"]["limits"]
+        == {
+            "cpu": "32",
+            "memory": "256Gi",
+            "nvidia.com/gpu": "8",
+        }
+    )
+
+
+def test_the_default_worker_resources_are_unchanged():
+    assert manifest()["spec"]["worker"]["resources"] == {
+        "requests": {"cpu": "96", "memory": "1024Gi", "nvidia.com/gpu": "8"},
+        "limits": {"cpu": "96", "memory": "1024Gi", "nvidia.com/gpu": "8"},
+    }
+
+
+def test_an_s3_source_without_a_prefix_reads_the_whole_bucket():
+    source = manifest(modelSource={"s3": {"bucket": "llama-weights"}})["spec"]["modelSourceConfig"]
+    assert source == {
+        "modelSourceType": "s3",
+        "s3Storage": {"bucketName": "llama-weights", "region": "us-east-2"},
+    }
+
+
+@pytest.mark.parametrize("prefetch", [True, False])
+def test_prefetch_is_written_as_set_and_left_out_unset(prefetch):
+    source = {"s3": {"prefix": "llama"}, "prefetchEnabled": prefetch}
+    assert manifest(modelSource=source)["spec"]["modelSourceConfig"]["prefetchEnabled"] is prefetch
+    assert "prefetchEnabled" not in manifest()["spec"]["modelSourceConfig"]
+
+
+@pytest.mark.parametrize("operator", ["3.2", "3.3"])
+@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=["s3", "fsx", "hf-key", "hf-secret"])
+def test_every_setting_set_passes_both_operator_schemas(endpoint, operator):
+    built = build_manifest(endpoint, model_bucket="weights", region="us-east-2")
+    assert schema_errors(built, operator) == []
+
+
+WORKER_REFUSED = [
+    (
+        {"endpoints[0].workerResources": {"requests": {"nvidia.com/gpu": "8"}}},
+        "endpoints[0].workerResources.requests",
+        "written from the roles' gpus",
+    ),
+    (
+        {"endpoints[0].workerResources": {"requests": {"cpu": "8"}, "limits": {"cpu": "4"}}},
+        "endpoints[0].workerResources",
+        "the cpu request 8 is above its limit 4",
+    ),
+    (
+        {"endpoints[0].workerResources": {"requests": {"vpc.amazonaws.com/efa": "32"}}},
+        "endpoints[0].workerResources",
+        "vpc.amazonaws.com/efa is an extended resource",
+    ),
+    (
+        {"endpoints[0].modelInvocationPort": {"containerPort": 70000}},
+        "endpoints[0].modelInvocationPort.containerPort",
+        "65535",
+    ),
+    (
+        {"endpoints[0].workerArgs": ["--port", "9000"]},
+        "endpoints[0].workerArgs",
+        "modelInvocationPort.containerPort",
+    ),
+]
+
+
+@pytest.mark.parametrize("changes, key, says", WORKER_REFUSED)
+def test_worker_settings_kubernetes_would_refuse_are_refused_naming_the_key(changes, key, says):
+    assert says in refusal(changes, key)

@@ -3,13 +3,13 @@ from typing import Any
 import pytest
 
 from components.endpoint.roles import check_role_gpus, check_topology
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.support import by_code
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
-    spec = DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+    spec = EndpointSpec.model_validate({**MINIMAL, **changes})
     roles = {"prefill": spec.prefill, "decode": spec.decode}
     return by_code(
         check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type)

@@ -3,14 +3,14 @@ from typing import Any
 import pytest
 
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import EP, dev_with, refusal
 from tests.support import by_code, dev_config, endpoint_configs, render
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:

@@ -62,8 +62,8 @@ CLI_REFUSED = {
     ),
     "a worker resource that is not a quantity, refused on its setting rather than the CRD": (
         endpoint(workerResources={"cpu": "96", "memory": "16 GB"}),
-        f"{EP}.workerResources.memory: '16 GB' is not allowed; must be a Kubernetes quantity such "
-        "as 500m, 4 or 16Gi",
+        f"{EP}.workerResources.requests.memory: '16 GB' is not allowed; must be a Kubernetes "
+        "quantity such as 500m, 4 or 16Gi",
     ),
 }
 

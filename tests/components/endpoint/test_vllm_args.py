@@ -2,7 +2,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import (
     canonical_flag,
     check_args,
@@ -111,8 +111,8 @@ def test_a_whole_command_line_in_one_item_is_recognised(token, several):
 # command line per item.
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
@@ -140,8 +140,8 @@ def test_a_role_flag_owned_by_settings_names_the_role_setting():
 
 
 def test_fixed_flags_cannot_be_moved():
-    (finding,) = check_args(spec(workerArgs=["--port", "9000"]))
-    assert finding.message.startswith("--port is fixed")
+    (finding,) = check_args(spec(workerArgs=["--host", "127.0.0.1"]))
+    assert finding.message.startswith("--host is fixed")
 
 
 def test_every_flag_the_settings_write_is_refused_in_extra_args():
@@ -212,7 +212,12 @@ REFUSED = [
         "endpoints[0].workerArgs",
         "not allowed above 1",
     ),
-    ({"endpoints[0].workerArgs": ["--port=9000"]}, "endpoints[0].workerArgs", "is fixed"),
+    (
+        {"endpoints[0].workerArgs": ["--port=9000"]},
+        "endpoints[0].workerArgs",
+        "written from modelInvocationPort.containerPort",
+    ),
+    ({"endpoints[0].workerArgs": ["--host=::"]}, "endpoints[0].workerArgs", "is fixed"),
     (
         {"endpoints[0].workerArgs": ["--enable-prefix-caching --block-size 32"]},
         "endpoints[0].workerArgs[0]",

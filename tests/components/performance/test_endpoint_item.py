@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from components.endpoint.checks import check_endpoint
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_item import endpoint_item, nodes_needed
 from components.performance.recommend import recommend
 from components.performance.scenario import Scenario, ScenarioError
@@ -60,7 +60,7 @@ def emitted(recommendations, name, disaggregated=None):
 @pytest.mark.parametrize("name", ["llama-long", "qwen-moe"])
 def test_a_disaggregated_item_passes_the_endpoints_own_spec_and_checks(recommendations, name):
     item = emitted(recommendations, name, disaggregated=True)
-    spec = DpdEndpointSpec.model_validate(item)
+    spec = EndpointSpec.model_validate(item)
     assert [f for f in check_endpoint(spec) if f.level == "error"] == []
     option = recommendations[name][1].disaggregated
     prefill, decode = option.prediction.roles

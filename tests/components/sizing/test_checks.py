@@ -2,7 +2,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import review_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
 from tests.components.endpoint.test_manifest import MINIMAL
@@ -13,7 +13,7 @@ FOUR_KV_HEADS = {"layers": 80, "kvHeads": 4, "headDim": 128, "parameters": 70.6e
 
 
 def review(**changes: Any):
-    spec = DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+    spec = EndpointSpec.model_validate({**MINIMAL, **changes})
     return review_sizing(spec, endpoint_architecture(spec))
 
 

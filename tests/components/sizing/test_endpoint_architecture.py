@@ -4,7 +4,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
 from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
 from tests.components.endpoint.test_manifest import MINIMAL
@@ -13,8 +13,8 @@ from tests.components.model.test_hf_config import DEEPSEEK_V3
 EXPLICIT = {"layers": 40, "kvHeads": 4, "headDim": 128, "parameters": 20e9, "name": "mine"}
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 def test_without_the_setting_the_model_name_picks_the_catalog_entry():

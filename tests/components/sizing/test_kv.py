@@ -4,7 +4,7 @@ import pytest
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.units import GIB, KIB, MIB
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
 from components.sizing.kv import (
     CUDA_OVERHEAD_BYTES,
@@ -38,8 +38,8 @@ WHOLE_MODEL_BYTES_PER_TOKEN = {
 }
 
 
-def spec(**changes: Any) -> DpdEndpointSpec:
-    return DpdEndpointSpec.model_validate({**MINIMAL, **changes})
+def spec(**changes: Any) -> EndpointSpec:
+    return EndpointSpec.model_validate({**MINIMAL, **changes})
 
 
 # The source document's figures, for Llama 3.3 70B at TP 8.

@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.pasted import HOSTILE, expected_calls, paste
 from tests.support import dev_endpoint
 from tools.bench.bench_command import instructions
@@ -10,7 +10,7 @@ from tools.bench.bench_command import instructions
 
 @pytest.mark.parametrize("value", HOSTILE)
 def test_the_printed_commands_run_only_kubectl_and_python(tmp_path, value):
-    spec = DpdEndpointSpec.model_validate(dev_endpoint())
+    spec = EndpointSpec.model_validate(dev_endpoint())
     lines = instructions("dev", spec, [], f"job{value}.yaml")
     commands = [line.strip() for line in lines if line.startswith(("  kubectl", "  python"))]
     pasted = paste(commands, tmp_path)

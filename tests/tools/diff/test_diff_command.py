@@ -170,7 +170,7 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
     status, out = report(config)
     assert status == 1
-    assert " + add      hyperpod-dpd:endpoint:DpdEndpoint  default/dpd-long" in out
+    assert " + add      hyperpod-dpd:endpoint:InferenceEndpoint  default/dpd-long" in out
     assert (
         "+ add      kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
         "  default/dpd-long" in out

@@ -139,3 +139,23 @@ def test_a_replacement_deleted_first_takes_its_dependents_with_it():
         ("replace", "addon", True),
         ("replace", "cluster", False),
     ]
+
+
+def test_a_component_renamed_with_an_alias_is_matched_with_its_children_to_their_old_urns():
+    stack = "urn:pulumi:dev::hyperpod-dpd::"
+    old_parent = resource(f"{stack}hyperpod-dpd:endpoint:DpdEndpoint::dpd-test")
+    old_child = resource(
+        f"{stack}hyperpod-dpd:endpoint:DpdEndpoint$kubernetes:core/v1:Service::dpd-test-address",
+        "kubernetes:core/v1:Service",
+    )
+    new_parent = resource(
+        f"{stack}hyperpod-dpd:endpoint:InferenceEndpoint::dpd-test",
+        options={"aliases": ["hyperpod-dpd:endpoint:DpdEndpoint"]},
+    )
+    new_child = resource(
+        f"{stack}hyperpod-dpd:endpoint:InferenceEndpoint$kubernetes:core/v1:Service::"
+        "dpd-test-address",
+        "kubernetes:core/v1:Service",
+    )
+    # The alias is no change of its own: nothing is added, removed, updated or replaced.
+    assert compare([old_parent, old_child], [new_parent, new_child]) == []

@@ -53,7 +53,7 @@ def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render
 
 def test_the_endpoint_is_registered_under_its_component_with_the_cluster_provider(dev_render):
     (config,) = dev_render.of_type(ENDPOINT_CONFIG_TYPE)
-    (component,) = dev_render.of_type("hyperpod-dpd:endpoint:DpdEndpoint")
+    (component,) = dev_render.of_type("hyperpod-dpd:endpoint:InferenceEndpoint")
     (provider,) = dev_render.of_type("pulumi:providers:kubernetes")
     assert config.parent == component.urn
     assert config.provider == provider.urn

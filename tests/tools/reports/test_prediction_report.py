@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.pricing.cost import usd
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import predict_endpoint
@@ -99,7 +99,7 @@ def test_size_shows_the_prediction_after_the_sizing(capsys):
 def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_tokens(
     basis, bound, rates, cell
 ):
-    spec = DpdEndpointSpec.model_validate(dev_config()["hyperpod-dpd:endpoints"][0])
+    spec = EndpointSpec.model_validate(dev_config()["hyperpod-dpd:endpoints"][0])
     table = price_table({"us-west-2": {"ml.p5.48xlarge": 80.0}}, basis)
     ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2", table)
     assert ep is not None and ep.cost_per_million_output_tokens is not None
@@ -116,7 +116,7 @@ def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_toke
 
 def test_the_chart_sweeps_around_the_load_and_marks_it():
     config = with_slo(ttftMs=2000, tpotMs=50)
-    spec = DpdEndpointSpec.model_validate(config["hyperpod-dpd:endpoints"][0])
+    spec = EndpointSpec.model_validate(config["hyperpod-dpd:endpoints"][0])
     ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2")
     assert ep is not None
     curve = latency_curve("dpd-test", ep)

@@ -3,7 +3,7 @@
 from typing import Any
 
 from components.core.units import GIB, MIB
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import review_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
 from tests.support import dev_endpoint
@@ -13,7 +13,7 @@ TRANSFER_KEYS = {"tokens", "bytesPerRank", "inFlight", "seconds"}
 
 
 def report(**changes: Any):
-    spec = DpdEndpointSpec.model_validate({**dev_endpoint(), **changes})
+    spec = EndpointSpec.model_validate({**dev_endpoint(), **changes})
     return review_sizing(spec, endpoint_architecture(spec))
 
 

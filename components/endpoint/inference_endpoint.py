@@ -1,5 +1,5 @@
-"""DpdEndpoint: one Disaggregated Prefill and Decode endpoint, as an InferenceEndpointConfig of
-its generation and the stable Service in front of it (generation.py says how they swap)."""
+"""InferenceEndpoint: one endpoint, DPD or aggregated, as an InferenceEndpointConfig of its
+generation and the stable Service in front of it (generation.py says how they swap)."""
 
 from __future__ import annotations
 
@@ -21,18 +21,22 @@ from components.endpoint.manifest import (
     routing_service_host,
     stable_router_url,
 )
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 
+TYPE = "hyperpod-dpd:endpoint:InferenceEndpoint"
+FORMER_TYPE = "hyperpod-dpd:endpoint:DpdEndpoint"
 # How long `pulumi up` waits for a generation to serve: its pods pull the image and load the
 # weights first, "5 to 10 minutes from a cold S3 fetch" for a 70B model (AWS), longer for
 # bigger ones. Deleting lets the operator tear down the SageMaker endpoint and load balancer.
 READY_TIMEOUTS = pulumi.CustomTimeouts(create="60m", update="60m", delete="30m")
+# The spec field an adopted endpoint replaces on (it has no generation to carry the change).
+IMMUTABLE_SPEC = "spec.intelligentRoutingSpec"
 
 
 @dataclass(frozen=True)
-class DpdEndpointArgs:
-    spec: DpdEndpointSpec
+class InferenceEndpointArgs:
+    spec: EndpointSpec
     # Region of the model bucket, for S3 sources that don't name their own.
     region: str
     # The endpoint's generation (manifest.endpoint_generation), which names its object.
@@ -51,7 +55,7 @@ class DpdEndpointArgs:
     create_first: bool = True
 
 
-class DpdEndpoint(pulumi.ComponentResource):
+class InferenceEndpoint(pulumi.ComponentResource):
     """Registers the endpoint's InferenceEndpointConfig, its stable Service, and its token
     Secret if any.
 
@@ -62,10 +66,14 @@ class DpdEndpoint(pulumi.ComponentResource):
     def __init__(
         self,
         name: str,
-        args: DpdEndpointArgs,
+        args: InferenceEndpointArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        super().__init__("hyperpod-dpd:endpoint:DpdEndpoint", name, None, opts)
+        # The type's name before endpoints had a serving mode: the alias keeps the URNs of
+        # stacks deployed under it, so `pulumi up` updates their objects rather than
+        # replacing them (children inherit the parent's aliases).
+        aliased = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_=FORMER_TYPE)])
+        super().__init__(TYPE, name, None, pulumi.ResourceOptions.merge(opts, aliased))
         spec = args.spec
         hf = spec.model_source.hugging_face
         if (hf is not None and hf.token_config_key is not None) != (args.hf_token is not None):
@@ -113,8 +121,12 @@ class DpdEndpoint(pulumi.ComponentResource):
                 parent=self,
                 depends_on=depends_on,
                 # A new generation has a new name, so both can exist: it is created, waited
-                # for, and the old one deleted after, unless the cluster cannot hold both.
-                delete_before_replace=not args.create_first,
+                # for, and the old one deleted after, unless the cluster cannot hold both. An
+                # adopted endpoint keeps its name, so it has no generations: what the operator
+                # cannot change in place (intelligentRoutingSpec, which the CRD says cannot be
+                # modified) replaces it, deleting the old object first.
+                delete_before_replace=spec.adopted or not args.create_first,
+                replace_on_changes=[IMMUTABLE_SPEC] if spec.adopted else None,
                 custom_timeouts=READY_TIMEOUTS,
             ),
         )

@@ -1,12 +1,12 @@
-"""DpdEndpoint registers the real Kubernetes objects, under mocks with preview=False."""
+"""InferenceEndpoint registers the real Kubernetes objects, under mocks with preview=False."""
 
 import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
-from components.endpoint.dpd_endpoint import DpdEndpoint, DpdEndpointArgs
+from components.endpoint.inference_endpoint import TYPE, InferenceEndpoint, InferenceEndpointArgs
 from components.endpoint.manifest import build_manifest
-from components.endpoint.spec import DpdEndpointSpec
+from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.support import run_component
 
@@ -14,27 +14,32 @@ CONFIG_TYPE = "kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpoin
 HF_SOURCE = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
 
 
-def endpoint(spec: DpdEndpointSpec, **args) -> DpdEndpoint:
-    return DpdEndpoint(
-        "default/chat", DpdEndpointArgs(spec=spec, region="us-east-2", generation="0a1b2", **args)
+def endpoint(spec: EndpointSpec, **args) -> InferenceEndpoint:
+    return InferenceEndpoint(
+        "default/chat",
+        InferenceEndpointArgs(spec=spec, region="us-east-2", generation="0a1b2", **args),
     )
 
 
 def test_registers_the_built_manifest_of_its_generation_in_its_namespace():
-    spec = DpdEndpointSpec.model_validate(MINIMAL)
+    spec = EndpointSpec.model_validate(MINIMAL)
     result = run_component(lambda: endpoint(spec, model_bucket="weights"))
     (config,) = result.of_type(CONFIG_TYPE)
     expected = build_manifest(spec, model_bucket="weights", region="us-east-2", digest="0a1b2")
     assert config.inputs == expected
     assert config.inputs["metadata"]["name"] == "chat-g0a1b2"
     assert config.inputs["metadata"]["labels"] == {"hyperpod-dpd/endpoint": "chat"}
-    assert config.parent == result.of_type("hyperpod-dpd:endpoint:DpdEndpoint")[0].urn
+    assert config.parent == result.of_type(TYPE)[0].urn
+
+
+def test_the_component_keeps_the_urns_of_stacks_deployed_before_the_rename():
+    spec = EndpointSpec.model_validate(MINIMAL)
+    (component,) = run_component(lambda: endpoint(spec)).of_type(TYPE)
+    assert component.options["aliases"] == ["hyperpod-dpd:endpoint:DpdEndpoint"]
 
 
 def test_pulumi_waits_until_the_operator_reports_the_generation_ready():
-    result = run_component(
-        lambda: endpoint(DpdEndpointSpec.model_validate(MINIMAL), model_bucket="b")
-    )
+    result = run_component(lambda: endpoint(EndpointSpec.model_validate(MINIMAL), model_bucket="b"))
     (config,) = result.of_type(CONFIG_TYPE)
     assert config.inputs["metadata"]["annotations"] == {
         "pulumi.com/waitFor": "jsonpath={.status.conditions[?(@.message=='DPD prefill and decode "
@@ -44,7 +49,7 @@ def test_pulumi_waits_until_the_operator_reports_the_generation_ready():
 
 
 def test_a_new_generation_is_created_first_unless_the_cluster_cannot_hold_both():
-    spec = DpdEndpointSpec.model_validate(MINIMAL)
+    spec = EndpointSpec.model_validate(MINIMAL)
     (first,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
     assert "deleteBeforeReplace" not in first.options
     (cramped,) = run_component(
@@ -54,9 +59,7 @@ def test_a_new_generation_is_created_first_unless_the_cluster_cannot_hold_both()
 
 
 def test_the_stable_service_aliases_the_generations_router_once_it_serves():
-    result = run_component(
-        lambda: endpoint(DpdEndpointSpec.model_validate(MINIMAL), model_bucket="b")
-    )
+    result = run_component(lambda: endpoint(EndpointSpec.model_validate(MINIMAL), model_bucket="b"))
     (service,) = result.of_type("kubernetes:core/v1:Service")
     (config,) = result.of_type(CONFIG_TYPE)
     assert service.inputs["metadata"] == {"name": "chat", "namespace": "default"}
@@ -69,14 +72,14 @@ def test_the_stable_service_aliases_the_generations_router_once_it_serves():
 
 
 def test_the_model_bucket_may_be_an_output_of_another_resource():
-    spec = DpdEndpointSpec.model_validate(MINIMAL)
+    spec = EndpointSpec.model_validate(MINIMAL)
     result = run_component(lambda: endpoint(spec, model_bucket=pulumi.Output.from_input("late")))
     (config,) = result.of_type(CONFIG_TYPE)
     assert config.inputs["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"] == "late"
 
 
 def test_a_hugging_face_token_becomes_a_secret_the_endpoint_waits_for():
-    spec = DpdEndpointSpec.model_validate({**MINIMAL, "modelSource": HF_SOURCE})
+    spec = EndpointSpec.model_validate({**MINIMAL, "modelSource": HF_SOURCE})
     result = run_component(lambda: endpoint(spec, hf_token=pulumi.Output.secret("hf_abc")))
     (secret,) = result.of_type("kubernetes:core/v1:Secret")
     (config,) = result.of_type(CONFIG_TYPE)
@@ -89,13 +92,13 @@ def test_a_hugging_face_token_becomes_a_secret_the_endpoint_waits_for():
 
 
 def test_the_caller_dependencies_reach_every_child():
-    spec = DpdEndpointSpec.model_validate({**MINIMAL, "modelSource": HF_SOURCE})
+    spec = EndpointSpec.model_validate({**MINIMAL, "modelSource": HF_SOURCE})
 
     def build() -> None:
         operator = k8s.core.v1.Namespace("operator", metadata={"name": "ops"})
-        DpdEndpoint(
+        InferenceEndpoint(
             "default/chat",
-            DpdEndpointArgs(spec=spec, region="r", generation="0a1b2", hf_token="t"),
+            InferenceEndpointArgs(spec=spec, region="r", generation="0a1b2", hf_token="t"),
             opts=pulumi.ResourceOptions(depends_on=[operator]),
         )
 
@@ -106,13 +109,13 @@ def test_the_caller_dependencies_reach_every_child():
 
 
 def test_a_token_without_a_source_that_wants_one_is_a_programming_error():
-    spec = DpdEndpointSpec.model_validate(MINIMAL)
+    spec = EndpointSpec.model_validate(MINIMAL)
     with pytest.raises(ValueError, match="hf_token is needed exactly when"):
         run_component(lambda: endpoint(spec, model_bucket="b", hf_token="t"))
 
 
 def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_args():
-    spec = DpdEndpointSpec.model_validate({**MINIMAL, "decode": {"maxNumSeqs": 48}})
+    spec = EndpointSpec.model_validate({**MINIMAL, "decode": {"maxNumSeqs": 48}})
 
     def build() -> None:
         e = endpoint(spec, model_bucket="b")
@@ -134,3 +137,13 @@ def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_a
     assert exported["decode"][-2:] == ["--max-num-seqs", "48"]
     assert "--max-num-seqs" not in exported["prefill"]
     assert exported["name"] == "chat"
+
+
+def test_an_adopted_endpoint_keeps_the_live_objects_name_and_replaces_only_on_routing():
+    spec = EndpointSpec.model_validate({**MINIMAL, "adopted": True, "endpointName": "chat-sm"})
+    (config,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
+    assert config.inputs["metadata"]["name"] == "chat"
+    assert config.inputs["spec"]["endpointName"] == "chat-sm"
+    # Same name, so a replacement must delete first; only what the CRD cannot modify replaces.
+    assert config.options["deleteBeforeReplace"] is True
+    assert config.options["replaceOnChanges"] == ["spec.intelligentRoutingSpec"]

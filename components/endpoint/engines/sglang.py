@@ -1,0 +1,19 @@
+"""SGLang, as its SageMaker image (and sgl-project/sglang's `docker/serve` script) runs it.
+
+The entrypoint runs `python3 -m sglang.launch_server --model-path /opt/ml/model --host 0.0.0.0
+--port 8080` and turns every SM_SGLANG_<NAME> variable into the flag `--<name>` (`true` into
+a bare flag): SM_SGLANG_TP_SIZE is `--tp-size`, SM_SGLANG_CONTEXT_LENGTH `--context-length`,
+SM_SGLANG_MEM_FRACTION_STATIC `--mem-fraction-static` (aws/deep-learning-containers, the SGLang
+SageMaker entrypoint and its guide).
+"""
+
+from components.endpoint.engines.vocabulary import EngineVocabulary
+
+SGLANG = EngineVocabulary(
+    title="SGLang",
+    port=8080,
+    image="763104351884.dkr.ecr.us-west-2.amazonaws.com/sglang:server-amzn2023-sagemaker-cuda",
+    tensor_parallel_size="SM_SGLANG_TP_SIZE",
+    max_model_len="SM_SGLANG_CONTEXT_LENGTH",
+    gpu_memory_utilization="SM_SGLANG_MEM_FRACTION_STATIC",
+)

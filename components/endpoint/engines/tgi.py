@@ -1,0 +1,25 @@
+"""Hugging Face Text Generation Inference, as its SageMaker image runs it.
+
+The image's entrypoint (huggingface/text-generation-inference, `sagemaker-entrypoint.sh`)
+requires HF_MODEL_ID and hands it to the launcher as MODEL_ID, turns SM_NUM_GPUS into
+NUM_SHARD, and starts `text-generation-launcher --port 8080`; the launcher reads every other
+option from the variable of its name (`text-generation-launcher --help`: MAX_TOTAL_TOKENS,
+CUDA_MEMORY_FRACTION). The HyperPod CLI's TGI sample (aws/sagemaker-hyperpod-cli,
+`config/samples/v1_s3_modeldeployment.yaml`) sets HF_MODEL_ID=/opt/ml/model, SM_NUM_GPUS,
+MAX_TOTAL_TOKENS and serves on 8080.
+"""
+
+from components.endpoint.engines.vocabulary import EngineVocabulary
+
+TGI = EngineVocabulary(
+    title="TGI",
+    port=8080,
+    image=(
+        "763104351884.dkr.ecr.us-east-2.amazonaws.com/huggingface-pytorch-tgi-inference:"
+        "2.4.0-tgi2.3.1-gpu-py311-cu124-ubuntu22.04-v2.0"
+    ),
+    tensor_parallel_size="SM_NUM_GPUS",
+    max_model_len="MAX_TOTAL_TOKENS",
+    gpu_memory_utilization="CUDA_MEMORY_FRACTION",
+    model_path="HF_MODEL_ID",
+)

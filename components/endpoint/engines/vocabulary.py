@@ -1,0 +1,37 @@
+"""What an engine other than vLLM reads the typed settings from: the environment variables its
+image turns into its server's options, and the port the image serves on.
+
+vLLM's own vocabulary, flags on its command line, is vllm_args.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class EngineVocabulary:
+    """An engine's image and the variables it reads each setting from."""
+
+    title: str
+    # The port the engine's images listen on.
+    port: int
+    # An image that runs it, for the message that asks for one.
+    image: str
+    tensor_parallel_size: str
+    max_model_len: str
+    gpu_memory_utilization: str
+    # The variable that names the weights' folder, when the image needs one (it gets the
+    # folder the operator mounts them at).
+    model_path: str | None = None
+
+    def variables(self) -> dict[str, str]:
+        """Each variable the settings write, with the setting it is written from."""
+        named = {
+            self.tensor_parallel_size: "tensorParallelSize",
+            self.max_model_len: "maxModelLen",
+            self.gpu_memory_utilization: "gpuMemoryUtilization",
+        }
+        if self.model_path:
+            named[self.model_path] = "modelSource (the folder the operator mounts)"
+        return named

@@ -1,0 +1,101 @@
+"""The worker container the operator runs for an endpoint: the port its model server listens on
+and the CPU, memory and GPUs it requests and is limited to.
+
+Kubernetes takes a container's requests and limits apart ("Resource Management for Pods and
+Containers"): a request without a limit leaves the container free to use what the node has
+spare, and a limit without a request makes the request equal to it. Extended resources such as
+`nvidia.com/gpu` cannot be overcommitted: their request, when written, must equal their limit,
+and a request alone is refused ("Schedule GPUs": GPUs are given in `limits`, in both only when
+equal, never in `requests` alone). So GPUs are always written in both, equal, from the roles'
+`gpus`, and CPU and memory as the user writes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from components.core.kubernetes_names import Quantity, quantity_value
+from components.core.spec import Spec, numbers_as_text
+
+GPU_RESOURCE = "nvidia.com/gpu"
+# The forms of a container resources map the settings take: both maps apart, or one map that
+# is both.
+RESOURCE_MAPS = ("requests", "limits")
+
+
+def _native(name: str) -> bool:
+    """A resource Kubernetes itself accounts (cpu, memory, ephemeral-storage, hugepages-*,
+    or any under kubernetes.io/); every other name with a domain is an extended resource
+    (k8s.io/kubernetes `helper.IsExtendedResourceName`)."""
+    return "/" not in name or name.split("/", 1)[0].endswith("kubernetes.io")
+
+
+class WorkerResources(Spec):
+    """The worker container's `resources`, less its GPUs."""
+
+    requests: dict[str, Quantity] = {}
+    # None: the same as the requests (the one-map form).
+    limits: dict[str, Quantity] | None = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_map_is_both(cls, value: Any) -> Any:
+        """`{cpu: "96", memory: 1024Gi}` requests and limits the same; `{requests: {...},
+        limits: {...}}` each apart."""
+        if isinstance(value, dict) and value and not set(value) <= set(RESOURCE_MAPS):
+            return {"requests": value, "limits": None}
+        return value
+
+    @property
+    def limited(self) -> dict[str, str]:
+        return self.requests if self.limits is None else self.limits
+
+    _numbers_as_text = field_validator("requests", "limits", mode="before")(numbers_as_text)
+
+    @field_validator("requests", "limits")
+    @classmethod
+    def _no_gpus(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        if value and GPU_RESOURCE in value:
+            raise ValueError(
+                f"{GPU_RESOURCE} is written from the roles' gpus, in requests and limits "
+                "alike; set gpus there and leave it out here"
+            )
+        return value
+
+    @model_validator(mode="after")
+    def _kubernetes_takes_them(self) -> WorkerResources:
+        for name, request in self.requests.items():
+            limit = self.limited.get(name)
+            if not _native(name) and limit != request:
+                raise ValueError(
+                    f"{name} is an extended resource: Kubernetes takes it in limits, and in "
+                    f"requests only with the same value (requests {request}, limits "
+                    f"{limit or 'none'}); write it in limits"
+                )
+            if limit is not None and quantity_value(request) > quantity_value(limit):
+                raise ValueError(
+                    f"the {name} request {request} is above its limit {limit}, which "
+                    "Kubernetes refuses; raise the limit or lower the request"
+                )
+        return self
+
+    def with_gpus(self, gpus: int) -> dict[str, dict[str, str]]:
+        """The container's `resources`, holding `gpus` GPUs."""
+        gpu = {GPU_RESOURCE: str(gpus)}
+        return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
+
+
+# What an endpoint requests without workerResources: the CRD requires `worker.resources`,
+# which the operator ignores for DPD pods.
+DEFAULT_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
+
+
+class ModelInvocationPort(Spec):
+    """`worker.modelInvocationPort`: where the model server listens, and what it speaks (the
+    CRD's pattern: `http` or `grpc`)."""
+
+    # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
+    container_port: int | None = Field(None, ge=1, le=65535)
+    name: Literal["http", "grpc"] = "http"

@@ -1,0 +1,124 @@
+import pytest
+
+from components.endpoint.checks import check_endpoint
+from components.endpoint.engines.tgi import TGI
+from components.endpoint.manifest import build_manifest
+from components.endpoint.schema import schema_errors
+from components.endpoint.spec import EndpointSpec
+from components.endpoint.vllm_args import check_args
+from tests.stack_changes import refusal
+
+WORKSPACE = "https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1"
+BASE = {
+    "name": "chat",
+    "modelName": "Llama-3.1-8B-Instruct",
+    "modelSource": {"s3": {"prefix": "llama"}},
+    "instanceType": "ml.p5.48xlarge",
+    "maxModelLen": 4096,
+    "tensorParallelSize": 2,
+}
+
+
+def spec(**changes) -> EndpointSpec:
+    return EndpointSpec.model_validate({**BASE, **changes})
+
+
+def worker(**changes) -> dict:
+    built = build_manifest(spec(**changes), model_bucket="weights", region="us-east-2")
+    assert schema_errors(built, "3.2") == [] and schema_errors(built, "3.3") == []
+    return built["spec"]["worker"]
+
+
+def env(section: dict) -> dict[str, str]:
+    return {e["name"]: e["value"] for e in section["environmentVariables"]}
+
+
+def test_tgi_reads_the_settings_from_its_sagemaker_variables_and_serves_on_8080():
+    section = worker(engine="tgi", image=TGI.image, environmentVariables={"MAX_INPUT_LENGTH": 4095})
+    assert "args" not in section
+    assert section["modelInvocationPort"] == {"name": "http", "containerPort": 8080}
+    assert (
+        env(section).items()
+        >= {
+            "MAX_INPUT_LENGTH": "4095",
+            "SM_NUM_GPUS": "2",
+            "MAX_TOTAL_TOKENS": "4096",
+            "HF_MODEL_ID": "/opt/ml/model",
+        }.items()
+    )
+    assert "CUDA_MEMORY_FRACTION" not in env(section)
+
+
+@pytest.mark.parametrize(
+    "engine, expected",
+    [
+        (
+            "lmi",
+            {
+                "OPTION_TENSOR_PARALLEL_DEGREE": "2",
+                "OPTION_MAX_MODEL_LEN": "4096",
+                "OPTION_GPU_MEMORY_UTILIZATION": "0.9",
+            },
+        ),
+        (
+            "sglang",
+            {
+                "SM_SGLANG_TP_SIZE": "2",
+                "SM_SGLANG_CONTEXT_LENGTH": "4096",
+                "SM_SGLANG_MEM_FRACTION_STATIC": "0.9",
+            },
+        ),
+    ],
+)
+def test_each_engine_gets_the_settings_in_its_own_variables(engine, expected):
+    section = worker(engine=engine, image="registry.example/engine:1", gpuMemoryUtilization=0.9)
+    assert env(section).items() >= expected.items()
+    assert "--tensor-parallel-size" not in section.get("args", [])
+
+
+def test_worker_args_pass_to_another_engine_as_written_without_vllm_rules():
+    endpoint = spec(
+        engine="sglang", image="registry.example/sglang:1", workerArgs=["--tp-size", "2"]
+    )
+    assert check_args(endpoint) == []
+    assert worker(engine="sglang", image="registry.example/sglang:1", workerArgs=["--x"])[
+        "args"
+    ] == ["--x"]
+
+
+def test_a_credential_in_another_engines_args_is_still_refused():
+    token = "hf_" + "abcdefghijklmnopq" * 2
+    endpoint = spec(
+        engine="sglang", image="registry.example/sglang:1", workerArgs=["--hf-token", token]
+    )
+    (finding,) = check_args(endpoint)
+    assert finding.field == "workerArgs[0]"
+
+
+def by_code(endpoint: EndpointSpec) -> dict[str, str]:
+    return {f.code: f.field for f in check_endpoint(endpoint) if f.level == "error"}
+
+
+def test_a_variable_a_setting_writes_for_the_engine_is_refused_naming_it():
+    endpoint = spec(engine="tgi", image=TGI.image, environmentVariables={"SM_NUM_GPUS": "8"})
+    assert by_code(endpoint)["typed-variable-in-environment"] == "environmentVariables.SM_NUM_GPUS"
+
+
+def test_another_engine_on_the_default_vllm_image_is_refused_naming_the_image():
+    assert by_code(spec(engine="lmi"))["engine-without-image"] == "image"
+
+
+def test_autoscaling_on_vllms_series_under_another_engine_is_refused():
+    endpoint = spec(
+        engine="tgi",
+        image=TGI.image,
+        decode={"autoscaling": {"maxReplicas": 2, "serverAddress": WORKSPACE}},
+    )
+    assert by_code(endpoint)["vllm-metric-under-another-engine"] == "decode.autoscaling.metric"
+
+
+def test_dpd_with_another_engine_is_refused_naming_the_engine():
+    says = refusal(
+        {"endpoints[0].engine": "tgi", "endpoints[0].image": TGI.image}, "endpoints[0].engine"
+    )
+    assert "LMCache inside vLLM" in says

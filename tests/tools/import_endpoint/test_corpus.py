@@ -1,0 +1,172 @@
+"""The acceptance measurement of `import-endpoint`: public InferenceEndpointConfigs
+(tests/fixtures/iec_corpus, sources in its SOURCES.md) through the command and a render of its
+items in the example stack on an existing cluster.
+
+A manifest round-trips when the object the stack registers for its item sets every field the
+manifest sets (spec, metadata.name and metadata.namespace) to the same value. The check here is
+this test's own reading of the two objects, not the command's: leaves compared one by one,
+named lists (environment variables, tags) by name, vLLM command lines flag by flag, Kubernetes
+quantities by their text. Every other manifest must exit 2 with each line naming a field, and
+none may crash.
+
+The corpus is split by a hash of each file's name: a quarter is held out (SOURCES.md), measured
+with the rest but never looked at while building. The floors are the rates measured when the
+keys they depend on landed; raise them as more land, never lower them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from components.endpoint.kind import API_VERSION, KIND
+from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
+from components.endpoint.vllm_args import split_flags
+from infra import program
+from tests.support import FIXTURES
+from tools.cli import main
+from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
+from tools.import_endpoint.round_trip import with_items
+from tools.render.render import run_program
+from tools.render.stack_config import read_stack_config
+
+CORPUS = FIXTURES / "iec_corpus"
+FILES = sorted(CORPUS.glob("*.yaml"))
+# The example stack's account, which its ARNs name.
+EXAMPLE_ACCOUNT = "111122223333"
+DEV_FLOOR = 0.0
+HELD_OUT_FLOOR = 0.0
+# A refusal line: the file, then a manifest field (or the place in the YAML), then why.
+_FIELD = r"(spec(\.[^:]+)?|metadata\.[a-z]+(\.[^:]+)?|apiVersion|kind|line \d+, column \d+)"
+REFUSAL = re.compile(rf"^{re.escape(str(CORPUS))}/[^:]+\.yaml(, [^:]+)?: {_FIELD}: \S")
+
+
+def held_out(path: Path) -> bool:
+    return hashlib.sha256(path.name.encode()).hexdigest()[0] in "0123"
+
+
+DEV = [p for p in FILES if not held_out(p)]
+HELD_OUT = [p for p in FILES if held_out(p)]
+
+
+def crd_valid(path: Path) -> bool:
+    """Whether the API server takes the file: one v1 InferenceEndpointConfig that a CRD's
+    schema (3.2 or 3.3) accepts."""
+    try:
+        documents = [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
+    except yaml.YAMLError:
+        return False
+    if len(documents) != 1 or not isinstance(documents[0], dict):
+        return False
+    manifest = documents[0]
+    return (manifest.get("apiVersion"), manifest.get("kind")) == (API_VERSION, KIND) and any(
+        not schema_errors(manifest, operator) for operator in SCHEMA_OPERATORS
+    )
+
+
+@cache
+def imported(path: Path) -> tuple[int, str, str]:
+    """The command's exit code, standard output and standard error for the file."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["import-endpoint", str(path)])
+    return code, out.getvalue(), err.getvalue()
+
+
+def _fields(value: Any, path: str) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return {
+            k: v for key, item in value.items() for k, v in _fields(item, f"{path}.{key}").items()
+        }
+    if (
+        isinstance(value, list)
+        and path.endswith(".args")
+        and all(isinstance(a, str) for a in value)
+    ):
+        flags = split_flags(value)
+        out = {f"{path} {name}": tokens for name, tokens in flags if name}
+        return {**out, f"{path} (positional)": [t for n, ts in flags if not n for t in ts]}
+    names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    if names and len(set(names)) == len(value) == len(names):
+        return {
+            k: v for entry in value for k, v in _fields(entry, f"{path}[{entry['name']}]").items()
+        }
+    return {path: value}
+
+
+def _same(path: str, original: Any, rendered: Any) -> bool:
+    if ".requests." in path or ".limits." in path:
+        return str(original) == str(rendered)
+    return original == rendered
+
+
+def lost_or_changed(path: Path, stdout: str) -> list[str]:
+    """The fields of the manifest that its item, rendered in the example stack, does not write
+    back with the same value."""
+    manifest = yaml.safe_load(path.read_text())
+    items = yaml.safe_load(stdout)
+    config = with_items(read_stack_config(EXAMPLE_FILE), items, replace=True)
+    result = run_program(EXAMPLE_STACK, config, program.main, EXAMPLE_ACCOUNT)
+    name = manifest["metadata"]["name"]
+    namespace = manifest["metadata"].get("namespace", "default")
+    (rendered,) = [
+        r.inputs
+        for r in result.resources
+        if r.type.endswith(f":{KIND}")
+        and (r.inputs["metadata"]["name"], r.inputs["metadata"]["namespace"]) == (name, namespace)
+    ]
+    original = _fields(manifest["spec"], "spec")
+    written = _fields(rendered["spec"], "spec")
+    return [
+        field
+        for field, value in original.items()
+        if field not in written or not _same(field, value, written[field])
+    ]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_no_manifest_crashes_and_every_refusal_names_its_field(path):
+    code, stdout, stderr = imported(path)
+    assert code in (0, 2), stderr
+    if code == 2:
+        lines = stderr.strip().splitlines()
+        assert lines and all(REFUSAL.match(line) for line in lines), stderr
+        assert stdout == ""
+
+
+def _rate(paths: list[Path]) -> tuple[float, list[str]]:
+    """The share of the CRD-valid manifests that round-trip, and each valid one that does not,
+    with what stops it."""
+    valid = [p for p in paths if crd_valid(p)]
+    failing = []
+    for path in valid:
+        code, stdout, stderr = imported(path)
+        if code != 0:
+            failing.append(f"{path.name}: {stderr.splitlines()[0]}")
+            continue
+        lost = lost_or_changed(path, stdout)
+        assert lost == [], f"{path.name} exits 0 but does not round-trip: {lost}"
+    return (len(valid) - len(failing)) / len(valid), failing
+
+
+@pytest.mark.parametrize(
+    ("paths", "floor"), [(DEV, DEV_FLOOR), (HELD_OUT, HELD_OUT_FLOOR)], ids=["dev", "held-out"]
+)
+def test_the_crd_valid_manifests_round_trip_at_the_measured_rate(paths, floor):
+    rate, failing = _rate(paths)
+    assert rate >= floor, "\n".join(failing)
+
+
+def test_the_corpus_is_split_a_quarter_held_out_by_name():
+    assert len(FILES) >= 30
+    assert len(HELD_OUT) * 3 < len(FILES) < len(HELD_OUT) * 5
+    listed = (CORPUS / "SOURCES.md").read_text()
+    assert all(f"| {p.name} |" in listed for p in FILES)

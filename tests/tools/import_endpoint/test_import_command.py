@@ -1,0 +1,154 @@
+"""`python -m infra import-endpoint`, end to end: what a user pastes in, what comes out."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shlex
+from pathlib import Path
+
+import yaml
+
+from tests.support import FIXTURES, shellcheck_findings
+from tests.tools.import_endpoint.test_corpus import EXAMPLE_ACCOUNT, lost_or_changed
+from tools.cli import main
+from tools.import_endpoint.import_command import EXAMPLE_FILE
+from tools.render.stack_config import read_stack_config
+
+# AWS's complete DPD example with a bucket and region in place of its placeholders.
+DPD = (
+    (FIXTURES / "iec_corpus" / "aws-docs-dpd-llama33-70b.yaml")
+    .read_text()
+    .replace("<YOUR_BUCKET>", "team-weights")
+    .replace("<YOUR_REGION>", "us-west-2")
+)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["import-endpoint", *args])
+    return code, out.getvalue(), err.getvalue()
+
+
+def manifest_file(tmp_path: Path, text: str, name: str = "live.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_the_dpd_example_comes_back_as_an_adopted_item_that_writes_it_back(tmp_path):
+    path = manifest_file(tmp_path, DPD)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert (item["name"], item["adopted"], item["endpointName"]) == ("dpd-test", True, "dpd-test")
+    assert (item["maxModelLen"], item["tensorParallelSize"]) == (16384, 8)
+    assert item["modelSource"] == {
+        "s3": {"prefix": "Llama-3.3-70B-Instruct", "bucket": "team-weights", "region": "us-west-2"}
+    }
+    assert lost_or_changed(path, out) == []
+    # What the stack adds is said, with the setting that writes it.
+    assert "#   spec.metrics.modelMetrics: the setting metrics.modelMetrics writes it" in out
+
+
+def test_a_field_the_crd_does_not_have_exits_2_naming_it(tmp_path):
+    path = manifest_file(
+        tmp_path, DPD.replace("    s3Storage:\n", "    s3Storage:\n      prefix: x\n")
+    )
+    code, out, err = run(str(path))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"{path}: spec.modelSourceConfig.s3Storage: the operator's CRD")
+    assert "not in the operator's schema" in err
+
+
+def test_a_value_the_stack_refuses_names_the_manifests_field(tmp_path):
+    path = manifest_file(tmp_path, DPD.replace("team-weights", "Team_Weights"))
+    code, _, err = run(str(path))
+    assert code == 2
+    assert err.startswith(f"{path}: spec.modelSourceConfig.s3Storage.bucketName: the stack refuses")
+
+
+def test_an_unowned_field_rides_in_spec_overrides_and_comes_back(tmp_path):
+    path = manifest_file(
+        tmp_path,
+        DPD.replace("  loadBalancer:\n", "  maxDeployTimeInSeconds: 3600\n  loadBalancer:\n"),
+    )
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert item["specOverrides"] == {"maxDeployTimeInSeconds": 3600}
+    assert lost_or_changed(path, out) == []
+
+
+def test_a_live_object_from_kubectl_loses_only_what_the_api_server_wrote(tmp_path):
+    live = yaml.safe_load(DPD)
+    live["metadata"] |= {"uid": "0f0e", "resourceVersion": "42", "generation": 3}
+    live["metadata"]["annotations"] = {"kubectl.kubernetes.io/last-applied-configuration": "{}"}
+    live["status"] = {"conditions": [{"type": "Ready", "status": "True"}]}
+    listed = {"apiVersion": "v1", "kind": "List", "items": [live]}
+    code, out, err = run(str(manifest_file(tmp_path, yaml.safe_dump(listed))))
+    assert code == 0, err
+    assert [i["name"] for i in yaml.safe_load(out)] == ["dpd-test"]
+
+
+def test_several_documents_give_several_items(tmp_path):
+    other = DPD.replace("name: dpd-test", "name: dpd-two").replace(
+        "endpointName: dpd-test", "endpointName: dpd-two"
+    )
+    code, out, err = run(str(manifest_file(tmp_path, f"{DPD}---\n{other}")))
+    assert code == 0, err
+    assert [i["name"] for i in yaml.safe_load(out)] == ["dpd-test", "dpd-two"]
+
+
+def test_what_no_manifest_is_exits_2_without_a_traceback(tmp_path):
+    cases = {
+        "empty.yaml": ("", "(file): holds no InferenceEndpointConfig"),
+        "broken.yaml": ("spec: [", "is not valid YAML"),
+        "list.yaml": ("- 1\n- 2\n", "(document): is a list, not a Kubernetes object"),
+        "service.yaml": ("apiVersion: v1\nkind: Service\n", "kind: 'Service' is not an"),
+        "old.yaml": (DPD.replace("/v1\n", "/v1alpha1\n", 1), "apiVersion: 'inference"),
+        "tagged.yaml": ("kind: !!binary aGk=\n", "kind: !!binary values are not supported"),
+        "deep.yaml": ("a: " + "[" * 200 + "]" * 200, "nests deeper than"),
+        "huge.yaml": ("#" * (2**20 + 1), "is larger than 1 MiB"),
+        "binary.yaml": ("\0", "is a binary file"),
+    }
+    for name, (text, said) in cases.items():
+        code, out, err = run(str(manifest_file(tmp_path, text, name)))
+        assert (code, out) == (2, ""), name
+        assert said in err, (name, err)
+
+
+def test_a_hostile_name_is_refused_and_printed_harmless(tmp_path):
+    hostile = DPD.replace("name: dpd-test", 'name: "dpd\\x1b[2Ktest\\u202e"', 1)
+    code, _, err = run(str(manifest_file(tmp_path, hostile)))
+    assert code == 2
+    assert "\x1b" not in err and "\u202e" not in err
+    assert f"{tmp_path}/live.yaml: metadata.name: the stack refuses it" in err
+
+
+def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_printed(tmp_path):
+    stack = tmp_path / "Pulumi.team.yaml"
+    stack.write_text(EXAMPLE_FILE.read_text())
+    before = read_stack_config(stack)
+    path = manifest_file(tmp_path, DPD)
+    code, out, err = run(
+        str(path), "--stack", "team", "--config-file", str(stack), "--account", EXAMPLE_ACCOUNT
+    )
+    assert code == 0, err
+    text = stack.read_text()
+    assert text.startswith(EXAMPLE_FILE.read_text().rstrip("\n"))
+    assert "# An example stack on a HyperPod cluster this stack does not build" in text
+    endpoints = json.loads(read_stack_config(stack).values["hyperpod-dpd:endpoints"])
+    assert endpoints == [*json.loads(before.values["hyperpod-dpd:endpoints"]), *yaml.safe_load(out)]
+    (command,) = err.splitlines()[1:]
+    assert shellcheck_findings([command]) == ""
+    assert shlex.split(command) == [
+        *("pulumi", "import", "--stack", "team"),
+        *("--file", str(tmp_path / "import-team-endpoints.json"), "--generate-code=false"),
+    ]
+    document = json.loads((tmp_path / "import-team-endpoints.json").read_text())
+    (config,) = [r for r in document["resources"] if "id" in r]
+    assert config["id"] == "default/dpd-test"
+    assert config["logicalName"] == "default/dpd-test"

@@ -1,0 +1,58 @@
+"""An InferenceEndpointConfig read back into the endpoint item whose settings write it."""
+
+import copy
+
+import yaml
+
+from components.endpoint.spec import EndpointSpec
+from components.endpoint.vllm_args import role_flags, worker_flags
+from tests.tools.import_endpoint.test_import_command import DPD
+from tools.import_endpoint.manifests import Manifest
+from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, read_item
+
+LIVE = yaml.safe_load(DPD)
+
+
+def reading(change=lambda spec: None):
+    body = copy.deepcopy(LIVE)
+    change(body["spec"])
+    return read_item(Manifest("live.yaml", body))
+
+
+def test_the_typed_flags_are_the_ones_the_settings_write():
+    spec = EndpointSpec.model_validate(read_item(Manifest("live.yaml", LIVE)).item)
+    typed = {flag: setting for flag, (_, setting) in worker_flags(spec).items() if setting}
+    assert typed == {flag: key for flag, (key, _) in TYPED_FLAGS.items()}
+    assert {f: s for f, (_, s) in role_flags(spec.prefill).items()} == {
+        flag: key for flag, (key, _) in ROLE_FLAGS.items()
+    }
+
+
+def test_each_key_remembers_the_manifest_field_it_came_from():
+    found = reading()
+    assert found.problems == []
+    assert found.sources["modelSource.s3.bucket"] == "spec.modelSourceConfig.s3Storage.bucketName"
+    assert found.sources["maxModelLen"] == "spec.worker.args"
+    assert found.item["prefill"] == {"replicas": 1, "gpus": 8}
+    # The DPD variables the stack pins are not the user's.
+    assert found.item["environmentVariables"] == {"HF_HOME": "/tmp/hf_home"}
+
+
+def test_a_field_no_setting_owns_becomes_an_override():
+    found = reading(lambda spec: spec.update(kubernetes={"serviceAccountName": "inference"}))
+    assert found.item["specOverrides"] == {"kubernetes": {"serviceAccountName": "inference"}}
+    assert found.sources["specOverrides.kubernetes.serviceAccountName"] == (
+        "spec.kubernetes.serviceAccountName"
+    )
+
+
+def test_a_value_an_owning_setting_cannot_write_names_the_field_keys_with_dots_and_all():
+    def limits_only(spec):
+        spec["pdSpec"]["prefillSpec"]["resources"] = {"limits": {"nvidia.com/gpu": "8"}}
+
+    assert reading(limits_only).problems == [
+        (
+            "spec.pdSpec.prefillSpec.resources.limits.nvidia.com/gpu",
+            "is written by the setting prefill, which cannot write this value",
+        )
+    ]

@@ -1,0 +1,1 @@
+"""`python -m infra import-endpoint`: hand-written InferenceEndpointConfigs as endpoint items."""

@@ -1,0 +1,83 @@
+"""The `pulumi import` that adopts live InferenceEndpointConfigs under the names the program
+registers them with, so the first `pulumi up` updates them in place.
+
+Pulumi matches a resource in the program to one in the state by its URN: its type, its name,
+and the types of its parents. The import must therefore register each object under the
+endpoint component the program creates it in, with the program's Kubernetes provider. Both are
+read from a render of the stack with the adopted items, which runs the program's own code, so
+they cannot drift from it. The component does not exist in the state before the import (the
+endpoint is new to the stack), so the import file declares it as a component for Pulumi to
+create empty (`"component": true`, Pulumi 3.94 and later), and the object's `parent` names it
+in the same file; `logicalName` is the resource's name, and `name` is only what Pulumi's code
+generation would call it (pulumi/pulumi, `pkg/cmd/pulumi/import.go`, the import file's format).
+
+The ID of a namespaced Kubernetes object is `<namespace>/<name>` (pulumi-kubernetes' import
+docs). The file is written beside the stack's file; every value of the printed command goes
+through `shlex.quote`.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from tools.render.render import STACK_TYPE, Registration, RenderResult
+
+
+def _type_of(urn: str) -> str:
+    """The resource type a URN names: the last of its type chain."""
+    return urn.split("::")[2].split("$")[-1]
+
+
+def import_file(result: RenderResult, objects: list[Registration]) -> dict[str, Any]:
+    """The `pulumi import --file` document for the live `objects` (as the render registers
+    them), with the components that hold them."""
+    name_table: dict[str, str] = {}
+    resources: list[dict[str, Any]] = []
+    for i, registered in enumerate(objects):
+        component = result.by_urn(registered.parent)
+        entry: dict[str, Any] = {
+            "type": component.type,
+            "name": f"endpoint{i}",
+            "logicalName": component.name,
+            "component": True,
+        }
+        if component.parent and _type_of(component.parent) != STACK_TYPE:
+            name_table[f"endpointParent{i}"] = component.parent
+            entry["parent"] = f"endpointParent{i}"
+        resources.append(entry)
+        provider = f"provider{i}"
+        name_table[provider] = registered.provider
+        metadata = registered.inputs["metadata"]
+        resources.append(
+            {
+                "type": registered.type,
+                "name": f"endpointConfig{i}",
+                "logicalName": registered.name,
+                "id": f"{metadata['namespace']}/{metadata['name']}",
+                "parent": f"endpoint{i}",
+                "provider": provider,
+            }
+        )
+    return {"nameTable": name_table, "resources": resources}
+
+
+def import_file_path(stack_file: Path, stack: str) -> Path:
+    """Where the import file goes: beside the stack's file."""
+    return stack_file.parent / f"import-{stack}-endpoints.json"
+
+
+def write_import_file(path: Path, document: dict[str, Any]) -> None:
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def import_command(stack: str, path: Path) -> str:
+    """The `pulumi import` that adopts what the import file at `path` lists into `stack`; the
+    items in the stack file are the program's description of the objects, so no code is
+    generated."""
+    return (
+        f"pulumi import --stack {shlex.quote(stack)} --file {shlex.quote(str(path))} "
+        "--generate-code=false"
+    )

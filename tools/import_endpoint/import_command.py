@@ -1,0 +1,198 @@
+"""`python -m infra import-endpoint FILE [--stack NAME]`: the endpoint items that write a file's
+InferenceEndpointConfigs back, checked by rendering them, and the `pulumi import` that adopts
+the live objects.
+
+Standard output is the YAML list of items, each with comments saying where it came from and
+what the stack writes that the manifest leaves out. Without `--stack` the items are rendered in
+the example stack on an existing cluster (examples/Pulumi.shared-cluster.yaml); with it, in that
+stack beside its own endpoints, and then appended to its file, with the `pulumi import` lines on
+standard error. A manifest the CRD refuses, or that no item writes back field for field, exits 2
+with one line per problem naming the manifest's field; nothing is appended then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from infra.config_errors import config_key
+from infra.paths import ROOT
+from tools.import_endpoint.adoption import (
+    import_command,
+    import_file,
+    import_file_path,
+    write_import_file,
+)
+from tools.import_endpoint.manifests import Manifest, Refusal, read_manifests
+from tools.import_endpoint.reverse import Reading, read_item
+from tools.import_endpoint.round_trip import (
+    addition_reason,
+    compare,
+    registered_object,
+    render_stack,
+    with_items,
+)
+from tools.import_endpoint.stack_file import StackEditError, append_items
+from tools.render.render import RenderResult
+from tools.render.stack_config import StackConfig, StackFileError, read_stack_config, stack_file
+from tools.render.yaml_io import dump
+
+EXAMPLE_STACK = "shared-cluster"
+EXAMPLE_FILE = ROOT / "examples" / f"Pulumi.{EXAMPLE_STACK}.yaml"
+_PROBLEM = re.compile(rf"^{re.escape(config_key('endpoints'))}\[(\d+)\]\.?([^:]*): (.*)$", re.S)
+
+
+def add_import_command(
+    commands: Any, stack_name: Callable[[str], str], account_id: Callable[[str], str]
+) -> None:
+    command = commands.add_parser(
+        "import-endpoint",
+        help="the endpoint items that write an InferenceEndpointConfig back, and its import",
+    )
+    command.add_argument(
+        "file", type=Path, help="YAML file of one or more InferenceEndpointConfigs"
+    )
+    command.add_argument(
+        "--stack",
+        type=stack_name,
+        help="append the items to Pulumi.<stack>.yaml and print the `pulumi import` for it",
+    )
+    command.add_argument(
+        "--config-file", type=Path, help="the stack's file (default: Pulumi.<stack>.yaml)"
+    )
+    command.add_argument(
+        "--account",
+        type=account_id,
+        help="the AWS account the mocks answer as, for the stack's own ARNs",
+    )
+
+
+def _field_of(reading: Reading, key: str) -> str:
+    """The manifest field behind the item key `key` (or behind the closest key above it)."""
+    parts = key.split(".")
+    while parts:
+        found = reading.sources.get(".".join(parts))
+        if found:
+            return found
+        parts.pop()
+    return "spec"
+
+
+def _stack_problems(
+    problems: list[str], manifests: list[Manifest], readings: list[Reading], first: int
+) -> list[str]:
+    lines = []
+    for problem in problems:
+        found = _PROBLEM.match(problem)
+        index = int(found[1]) - first if found else -1
+        if not 0 <= index < len(manifests):
+            lines.append(f"the stack refuses the items: {problem}")
+            continue
+        field = _field_of(readings[index], found[2])
+        lines.append(f"{manifests[index].where}: {field}: the stack refuses it: {found[3]}")
+    return lines
+
+
+def _header(manifest: Manifest, added: list[str]) -> list[str]:
+    out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
+    if added:
+        out.append("# The stack writes, where the manifest sets nothing:")
+        out += [f"#   {path}: {addition_reason(path)}" for path in added]
+    kept = manifest.body["metadata"]
+    for key in ("labels", "annotations"):
+        for name in kept.get(key, {}):
+            out.append(f"# Not carried: metadata.{key}.{name} (the first `pulumi up` removes it)")
+    return out
+
+
+def _stack_path(args: argparse.Namespace) -> Path:
+    return args.config_file or stack_file(args.stack)
+
+
+def _context(args: argparse.Namespace) -> tuple[str, StackConfig, str | None, int]:
+    """The stack the items render in, its config with them, the mocks' account, and the index
+    of the first item among its endpoints."""
+    if args.stack:
+        config = read_stack_config(_stack_path(args))
+        return args.stack, config, args.account, -1
+    config = read_stack_config(EXAMPLE_FILE)
+    arn = config.values[config_key("cluster")]
+    account = re.search(r"arn:aws:sagemaker:[a-z0-9-]+:(\d{12}):", arn)
+    return EXAMPLE_STACK, config, args.account or (account[1] if account else None), 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    found = read_manifests(args.file)
+    refusals = [r.line() for r in found if isinstance(r, Refusal)]
+    manifests = [m for m in found if isinstance(m, Manifest)]
+    readings = [read_item(m) for m in manifests]
+    refusals += [
+        f"{m.where}: {field}: {problem}"
+        for m, reading in zip(manifests, readings, strict=True)
+        for field, problem in reading.problems
+    ]
+    if refusals:
+        print("\n".join(refusals), file=sys.stderr)
+        return 2
+    try:
+        stack, config, account, first = _context(args)
+    except StackFileError as unreadable:
+        print(unreadable, file=sys.stderr)
+        return 2
+    items = [reading.item for reading in readings]
+    if first < 0:
+        first = len(json.loads(config.values.get(config_key("endpoints"), "[]")))
+    result = render_stack(stack, with_items(config, items, replace=not args.stack), account)
+    if not isinstance(result, RenderResult):
+        print("\n".join(_stack_problems(result, manifests, readings, first)), file=sys.stderr)
+        return 2
+    return _finish(args, stack, result, manifests, items)
+
+
+def _finish(
+    args: argparse.Namespace,
+    stack: str,
+    result: RenderResult,
+    manifests: list[Manifest],
+    items: list[dict[str, Any]],
+) -> int:
+    blocks, problems, objects = [], [], []
+    for manifest, item in zip(manifests, items, strict=True):
+        registered = registered_object(result, manifest.name, manifest.namespace)
+        comparison = compare(manifest.body, registered.inputs)
+        problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
+        blocks.append("\n".join([*_header(manifest, comparison.added), dump([item])]))
+        objects.append(registered)
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
+        return 2
+    text = "\n".join(blocks)
+    if args.stack:
+        try:
+            append_items(_stack_path(args), items, text)
+        except StackEditError as refused:
+            print(f"{_stack_path(args)}: {refused}", file=sys.stderr)
+            return 2
+    print(text, end="")
+    if args.stack:
+        path = import_file_path(_stack_path(args), stack)
+        write_import_file(path, import_file(result, objects))
+        print(
+            f"# Appended to {_stack_path(args)}, and wrote {path}. Adopt the live objects "
+            "before the next `pulumi up`:",
+            import_command(stack, path),
+            sep="\n",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            "# Rendered in the example stack on an existing cluster; add --stack NAME to append "
+            "the items to Pulumi.NAME.yaml and print the `pulumi import` that adopts them.",
+            file=sys.stderr,
+        )
+    return 0

@@ -1,0 +1,318 @@
+"""An InferenceEndpointConfig read back into the endpoint item (`hyperpod-dpd:endpoints[]`) whose
+settings write it: the reverse of components/endpoint/manifest.py.
+
+Each typed setting takes the manifest fields it writes. What no setting takes goes to
+`specOverrides` when no setting owns it (manifest.py's owner tables), and is refused otherwise,
+naming the manifest's field: an override of an owned field would slip past the setting's checks,
+and the program refuses it too. Whether the item really writes the manifest back is for the
+round trip (round_trip.py) to say; this module only reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.manifest import DPD_FIELDS, Fixed, owned_field
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from components.endpoint.worker import GPU_RESOURCE
+from tools.import_endpoint.manifests import Manifest
+
+# The vLLM flags typed settings write (vllm_args.worker_flags and role_flags), by flag: the
+# item key that takes the value, and its type.
+TYPED_FLAGS = {
+    "--port": ("modelInvocationPort.containerPort", int),
+    "--tensor-parallel-size": ("tensorParallelSize", int),
+    "--max-model-len": ("maxModelLen", int),
+    "--gpu-memory-utilization": ("gpuMemoryUtilization", float),
+}
+ROLE_FLAGS = {
+    "--max-num-seqs": ("maxNumSeqs", int),
+    "--gpu-memory-utilization": ("gpuMemoryUtilization", float),
+}
+
+
+@dataclass
+class Reading:
+    """The item read from one manifest, with the manifest field behind each of its keys (to
+    name the field when the stack refuses a key) and the fields no setting can write."""
+
+    item: dict[str, Any]
+    sources: dict[str, str] = field(default_factory=dict)
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+
+Path = tuple[str, ...]
+
+
+def _path(dotted: str) -> Path:
+    return tuple(dotted.split("."))
+
+
+def shown(path: Path) -> str:
+    """A spec path as the manifest's field: `spec.` and the keys, dots and all."""
+    return ".".join(("spec", *path))
+
+
+def leaves(value: Any, here: Path = ()) -> list[Path]:
+    """The paths of every leaf under `value` (an empty mapping is a leaf); keys may hold dots
+    (`nvidia.com/gpu`), so a path is a tuple of keys."""
+    if isinstance(value, dict) and value:
+        return [leaf for key, child in value.items() for leaf in leaves(child, (*here, str(key)))]
+    return [here]
+
+
+class _Spec:
+    """The manifest's spec, and the paths of it that settings have taken."""
+
+    def __init__(self, spec: dict[str, Any]) -> None:
+        self.spec = spec
+        self.taken: set[Path] = set()
+
+    def at(self, path: Path) -> Any:
+        value: Any = self.spec
+        for key in path:
+            if not isinstance(value, dict) or key not in value:
+                return None
+            value = value[key]
+        return value
+
+    def get(self, dotted: str) -> Any:
+        return self.at(_path(dotted))
+
+    def take(self, dotted: str) -> Any:
+        value = self.get(dotted)
+        if value is not None:
+            self.taken.add(_path(dotted))
+        return value
+
+    def is_taken(self, leaf: Path) -> bool:
+        return any(leaf[: len(t)] == t for t in self.taken)
+
+
+def _set(reading: Reading, key: str, value: Any, source: str) -> None:
+    """Put `value` at the dotted item `key`, noting the manifest field it came from."""
+    if value is None:
+        return
+    *parents, last = key.split(".")
+    place = reading.item
+    for parent in parents:
+        place = place.setdefault(parent, {})
+    place[last] = value
+    reading.sources[key] = shown(_path(source))
+
+
+def _copy(reading: Reading, spec: _Spec, path: str, key: str) -> None:
+    _set(reading, key, spec.take(path), path)
+
+
+def _number(text: str | None, kind: type) -> int | float | str | None:
+    if text is None:
+        return None
+    try:
+        return kind(text)
+    except ValueError:
+        return text
+
+
+def _model_source(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "modelSourceConfig.prefetchEnabled", "modelSource.prefetchEnabled")
+    source = spec.get("modelSourceConfig") or {}
+    kind = source.get("modelSourceType")
+    base = "modelSourceConfig"
+    if kind == "s3" and isinstance(source.get("s3Storage"), dict):
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.s3.prefix")
+        _copy(reading, spec, f"{base}.s3Storage.bucketName", "modelSource.s3.bucket")
+        _copy(reading, spec, f"{base}.s3Storage.region", "modelSource.s3.region")
+    elif kind == "fsx" and isinstance(source.get("fsxStorage"), dict):
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.fsx.path")
+        for name in ("fileSystemId", "dnsName", "mountName"):
+            _copy(reading, spec, f"{base}.fsxStorage.{name}", f"modelSource.fsx.{name}")
+    elif kind == "huggingface" and isinstance(source.get("huggingFaceModel"), dict):
+        spec.take(f"{base}.modelSourceType")
+        hf = f"{base}.huggingFaceModel"
+        _copy(reading, spec, f"{hf}.modelId", "modelSource.huggingFace.modelId")
+        _copy(reading, spec, f"{hf}.commitSHA", "modelSource.huggingFace.commitSHA")
+        _copy(reading, spec, f"{hf}.tokenSecretRef", "modelSource.huggingFace.tokenSecretRef")
+
+
+def _kv_cache(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "kvCacheSpec.enableL1Cache", "kvCache.enableL1Cache")
+    if spec.get("kvCacheSpec.enableL2Cache") is True:
+        spec.take("kvCacheSpec.enableL2Cache")
+        l2 = "kvCacheSpec.l2CacheSpec"
+        _copy(reading, spec, f"{l2}.l2CacheBackend", "kvCache.l2CacheBackend")
+        _copy(reading, spec, f"{l2}.l2CacheLocalUrl", "kvCache.l2CacheLocalUrl")
+
+
+def _metrics(reading: Reading, spec: _Spec) -> None:
+    for name in ("enabled", "metricsScrapeIntervalSeconds", "modelMetrics"):
+        _copy(reading, spec, f"metrics.{name}", f"metrics.{name}")
+
+
+def _gpus(resources: Any) -> int | None:
+    """The GPUs a role's pods request, when requests and limits say the same and nothing else."""
+    if not isinstance(resources, dict):
+        return None
+    requests, limits = resources.get("requests"), resources.get("limits")
+    if requests != limits or not isinstance(requests, dict) or set(requests) != {GPU_RESOURCE}:
+        return None
+    return _number(str(requests[GPU_RESOURCE]), int)
+
+
+def _args(
+    reading: Reading, spec: _Spec, path: str, key: str, typed: dict[str, tuple[str, type]]
+) -> None:
+    """Flags typed settings write go to their settings; the rest, in order, to `key`."""
+    args = spec.get(path)
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return
+    spec.take(path)
+    rest: list[str] = []
+    prefix = key.rsplit(".", 1)[0] + "." if "." in key else ""
+    for name, tokens in split_flags(args):
+        value = tokens[1] if len(tokens) == 2 else None
+        if name in typed and value is not None:
+            setting, kind = typed[name]
+            _set(reading, f"{prefix}{setting}", _number(value, kind), path)
+        elif not (
+            key == "workerArgs" and value is not None and FIXED_WORKER_FLAGS.get(name) == value
+        ):
+            rest.extend(tokens)
+    if rest:
+        _set(reading, key, rest, path)
+
+
+def _role(reading: Reading, spec: _Spec, crd: str, role: str) -> None:
+    base = f"pdSpec.{crd}"
+    _copy(reading, spec, f"{base}.replicas", f"{role}.replicas")
+    gpus = _gpus(spec.get(f"{base}.resources"))
+    if gpus is not None:
+        spec.take(f"{base}.resources")
+        _set(reading, f"{role}.gpus", gpus, f"{base}.resources")
+    _args(reading, spec, f"{base}.args", f"{role}.args", ROLE_FLAGS)
+    _copy(reading, spec, f"{base}.nodeSelector", f"{role}.nodeSelector")
+
+
+def _dpd(reading: Reading, spec: _Spec) -> None:
+    _role(reading, spec, "prefillSpec", "prefill")
+    _role(reading, spec, "decodingSpec", "decode")
+    _copy(reading, spec, "pdSpec.routingThreshold", "routingThreshold")
+    _copy(reading, spec, "pdSpec.topologySpec", "topologySpec")
+
+
+def _environment(reading: Reading, spec: _Spec) -> None:
+    variables = spec.get("worker.environmentVariables")
+    path = "worker.environmentVariables"
+    if not isinstance(variables, list) or not all(
+        isinstance(v, dict) and set(v) == {"name", "value"} for v in variables
+    ):
+        return
+    spec.take(path)
+    user = {}
+    for variable in variables:
+        name, value = variable["name"], variable["value"]
+        if name == PD_BUFFER_SIZE:
+            _set(reading, "pdBufferSize", _number(str(value), int), path)
+        elif PINNED_ENV.get(name) != value:
+            user[name] = value
+    _set(reading, "environmentVariables", user or None, path)
+
+
+def _worker(reading: Reading, spec: _Spec) -> None:
+    _copy(reading, spec, "worker.image", "image")
+    _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
+    _environment(reading, spec)
+    _worker_resources(reading, spec)
+    for name in ("containerPort", "name"):
+        _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
+    # Fixed: the round trip holds it to where the operator mounts the weights.
+    spec.take("worker.modelVolumeMount")
+
+
+def _worker_resources(reading: Reading, spec: _Spec) -> None:
+    """CPU and memory to workerResources (one map when requests and limits agree); the GPUs
+    are the roles', so they must be in both, equal."""
+    resources = spec.get("worker.resources")
+    if not isinstance(resources, dict) or not set(resources) <= {"requests", "limits"}:
+        return
+    maps = {key: resources.get(key) or {} for key in ("requests", "limits")}
+    if not all(isinstance(m, dict) for m in maps.values()):
+        return
+    gpus = {key: m.get(GPU_RESOURCE) for key, m in maps.items()}
+    if gpus["requests"] is not None and str(gpus["requests"]) != str(gpus["limits"]):
+        return
+    spec.take("worker.resources")
+    other = {key: {k: v for k, v in m.items() if k != GPU_RESOURCE} for key, m in maps.items()}
+    one_map = other["requests"] == other["limits"]
+    _set(reading, "workerResources", other["requests"] if one_map else other, "worker.resources")
+
+
+def _top_level(reading: Reading, spec: _Spec) -> None:
+    for path, key in (
+        ("endpointName", "endpointName"),
+        ("instanceType", "instanceType"),
+        ("invocationEndpoint", "invocationEndpoint"),
+        ("modelName", "modelName"),
+        ("loadBalancer.healthCheckPath", "healthCheckPath"),
+        ("tlsConfig.customCertificateConfig", "tlsConfig.customCertificateConfig"),
+    ):
+        _copy(reading, spec, path, key)
+    routing = spec.get("intelligentRoutingSpec")
+    if isinstance(routing, dict) and routing.get("enabled") is True:
+        spec.take("intelligentRoutingSpec.enabled")
+        _copy(reading, spec, "intelligentRoutingSpec.routingStrategy", "routingStrategy")
+    tags = spec.get("tags")
+    if isinstance(tags, list) and all(
+        isinstance(t, dict) and set(t) == {"name", "value"} for t in tags
+    ):
+        spec.take("tags")
+        _set(reading, "tags", {t["name"]: t["value"] for t in tags}, "tags")
+
+
+def _why_owned(owner: str | Fixed) -> str:
+    if isinstance(owner, Fixed):
+        return f"is fixed by the stack, because {owner.why}"
+    return f"is written by the setting {owner}, which cannot write this value"
+
+
+def _rest(reading: Reading, spec: _Spec) -> None:
+    """What no setting took: an override when no setting owns it, else a problem."""
+    overrides: dict[str, Any] = {}
+    for leaf in leaves(spec.spec):
+        if spec.is_taken(leaf):
+            continue
+        owned = owned_field(".".join(leaf), DPD_FIELDS)
+        if owned is not None:
+            reading.problems.append((shown(leaf), _why_owned(DPD_FIELDS[owned])))
+            continue
+        *parents, last = leaf
+        place = overrides
+        for parent in parents:
+            place = place.setdefault(parent, {})
+        place[last] = spec.at(leaf)
+        reading.sources[".".join(("specOverrides", *leaf))] = shown(leaf)
+    if overrides:
+        reading.item["specOverrides"] = overrides
+
+
+def read_item(manifest: Manifest) -> Reading:
+    """The endpoint item that should write `manifest` back, adopted under its live name."""
+    reading = Reading({"name": manifest.name})
+    reading.sources["name"] = "metadata.name"
+    if "namespace" in manifest.body["metadata"]:
+        reading.item["namespace"] = manifest.namespace
+        reading.sources["namespace"] = "metadata.namespace"
+    reading.item["adopted"] = True
+    spec = _Spec(manifest.spec)
+    _top_level(reading, spec)
+    _model_source(reading, spec)
+    _metrics(reading, spec)
+    _kv_cache(reading, spec)
+    _dpd(reading, spec)
+    _worker(reading, spec)
+    _rest(reading, spec)
+    return reading

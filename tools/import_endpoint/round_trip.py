@@ -1,0 +1,215 @@
+"""Whether endpoint items write their manifests back: the items rendered inside a stack, as
+`pulumi up` would register them, and every field each original sets compared with what the
+stack writes.
+
+Three ways a field can come back:
+- the same value: what a round trip needs, for every field the original sets;
+- lost or changed: the item cannot stand for the manifest, and the field is named;
+- added, where the original sets nothing: listed with the setting that writes it, since the
+  first `pulumi up` after adopting writes it too. Two additions change what the endpoint is and
+  count as changes: a `pdSpec` on a colocated endpoint, and an `intelligentRoutingSpec` on one
+  without, which the operator cannot add to a live object.
+
+Values compare as the API server and the pods read them: a quantity (`1` or `"1"`) by its
+text; a list of named entries (environment variables, tags) by name, since their order means
+nothing to the pod; a vLLM command line by what vLLM reads from it, each flag with its value and
+the positional arguments in order, since argparse takes flags in any order.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from components.endpoint.generation import WAIT_FOR
+from components.endpoint.manifest import (
+    DPD_FIELDS,
+    ENDPOINT_LABEL,
+    Fixed,
+    owned_field,
+)
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from infra import program
+from infra.config_errors import ConfigError, config_key
+from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS
+from tools.render.render import RenderResult, run_program
+from tools.render.stack_config import StackConfig
+
+ENDPOINTS_KEY = config_key("endpoints")
+# Additions that make another endpoint of the one adopted, and why.
+CHANGES_WHAT_IT_IS = {
+    "spec.pdSpec": "the stack would make a DPD endpoint of this colocated one",
+    "spec.intelligentRoutingSpec": (
+        "the stack would turn intelligent routing on, which the operator cannot do to a live "
+        "endpoint (the CRD: it cannot be modified)"
+    ),
+}
+# Why the stack writes what it adds to metadata.
+_METADATA_REASONS = {
+    f"metadata.labels.{ENDPOINT_LABEL}": "the label that finds the endpoint's object",
+    f"metadata.annotations.{WAIT_FOR}": "`pulumi up` waits until the operator says it serves",
+}
+
+
+@dataclass
+class Comparison:
+    """What the stack does to one manifest's fields."""
+
+    changed: list[tuple[str, str]] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)
+
+
+def _is_named_list(value: Any) -> bool:
+    names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    return bool(names) and len(names) == len(value) and len(set(names)) == len(names)
+
+
+def _is_args(path: str, value: Any) -> bool:
+    return path.endswith(".args") and isinstance(value, list)
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+def _compare_args(path: str, original: list[Any], rendered: Any, out: Comparison) -> None:
+    if not isinstance(rendered, list) or not all(
+        isinstance(a, str) for a in [*original, *rendered]
+    ):
+        out.changed.append((path, f"the stack writes {_shown(rendered)} for {_shown(original)}"))
+        return
+    written = dict(split_flags(rendered))
+    for name, tokens in split_flags(original):
+        if not name:
+            continue
+        if name not in written:
+            out.changed.append((f"{path} {name}", "the stack drops this flag"))
+        elif written[name] != tokens:
+            out.changed.append(
+                (
+                    f"{path} {name}",
+                    f"the stack writes {' '.join(written[name])!r} for {' '.join(tokens)!r}",
+                )
+            )
+    positional = [t for n, tokens in split_flags(original) if not n for t in tokens]
+    if positional != [t for n, tokens in split_flags(rendered) if not n for t in tokens]:
+        out.changed.append((path, f"the stack changes the positional arguments {positional}"))
+    names = {n for n, _ in split_flags(original)}
+    out.added += [f"{path} {n}" for n in written if n and n not in names]
+
+
+def _compare(path: str, original: Any, rendered: Any, out: Comparison) -> None:
+    if isinstance(original, dict):
+        if not isinstance(rendered, dict):
+            out.changed.append((path, f"the stack writes {_shown(rendered)} for a mapping"))
+            return
+        for key, value in original.items():
+            here = f"{path}.{key}"
+            if key not in rendered:
+                out.changed.append((here, "the stack drops it"))
+            else:
+                _compare(here, value, rendered[key], out)
+        out.added += [f"{path}.{key}" for key in rendered if key not in original]
+    elif _is_args(path, original):
+        _compare_args(path, original, rendered, out)
+    elif _is_named_list(original) and _is_named_list(rendered):
+        by_name = {entry["name"]: entry for entry in rendered}
+        for entry in original:
+            here = f"{path}[name={entry['name']}]"
+            if entry["name"] not in by_name:
+                out.changed.append((here, "the stack drops it"))
+            else:
+                _compare(here, entry, by_name[entry["name"]], out)
+        names = {entry["name"] for entry in original}
+        out.added += [f"{path}[name={n}]" for n in by_name if n not in names]
+    elif original != rendered and not _same_quantity(path, original, rendered):
+        out.changed.append((path, f"the stack writes {_shown(rendered)} for {_shown(original)}"))
+
+
+def _same_quantity(path: str, original: Any, rendered: Any) -> bool:
+    in_resources = ".requests." in path or ".limits." in path
+    kinds = (str, int, float)
+    return in_resources and isinstance(original, kinds) and str(original) == str(rendered)
+
+
+def compare(original: dict[str, Any], rendered: dict[str, Any]) -> Comparison:
+    """What the stack does to the spec and the name and namespace of the `original` manifest,
+    given the object it registers (`rendered`)."""
+    out = Comparison()
+    metadata = original["metadata"]
+    for key, value in (
+        ("name", metadata["name"]),
+        ("namespace", metadata.get("namespace", "default")),
+    ):
+        if rendered["metadata"].get(key) != value:
+            out.changed.append(
+                (
+                    f"metadata.{key}",
+                    f"the stack writes {rendered['metadata'].get(key)!r} for {value!r}",
+                )
+            )
+    for key in ("labels", "annotations"):
+        out.added += [
+            f"metadata.{key}.{k}"
+            for k in rendered["metadata"].get(key, {})
+            if k not in metadata.get(key, {})
+        ]
+    _compare("spec", original["spec"], rendered["spec"], out)
+    for added in list(out.added):
+        if added in CHANGES_WHAT_IT_IS:
+            out.added.remove(added)
+            out.changed.append((added, CHANGES_WHAT_IT_IS[added]))
+    return out
+
+
+def addition_reason(path: str) -> str:
+    """Why the stack writes `path`, a field the original leaves out."""
+    if path in _METADATA_REASONS:
+        return _METADATA_REASONS[path]
+    if " " in path:
+        where, flag = path.split(" ", 1)
+        typed = TYPED_FLAGS if where == "spec.worker.args" else ROLE_FLAGS
+        if flag in typed:
+            return f"the setting {typed[flag][0]} writes it"
+        if flag in FIXED_WORKER_FLAGS:
+            return "fixed: vLLM serves the model where the operator mounts it, on its port"
+        return "a setting writes it"
+    spec_path = path.removeprefix("spec.").split("[", 1)[0]
+    owned = owned_field(spec_path, DPD_FIELDS)
+    if owned is None:
+        return "a default of the stack"
+    owner = DPD_FIELDS[owned]
+    if isinstance(owner, Fixed):
+        return f"fixed, because {owner.why}"
+    return f"the setting {owner} writes it"
+
+
+def with_items(config: StackConfig, items: list[dict[str, Any]], *, replace: bool) -> StackConfig:
+    """`config` with `items` added to its endpoints (or in their place)."""
+    values = dict(config.values)
+    kept = [] if replace else json.loads(values.get(ENDPOINTS_KEY, "[]"))
+    values[ENDPOINTS_KEY] = json.dumps([*kept, *items])
+    return StackConfig(values, config.secret_keys)
+
+
+def render_stack(
+    stack: str, config: StackConfig, account_id: str | None = None
+) -> RenderResult | list[str]:
+    """What the stack registers, or the problems that stop it."""
+    try:
+        return run_program(stack, config, program.main, account_id)
+    except ConfigError as invalid:
+        return invalid.problems
+
+
+def registered_object(result: RenderResult, name: str, namespace: str) -> Any:
+    """The registration of the InferenceEndpointConfig named `name` in `namespace`."""
+    for resource in result.resources:
+        metadata = resource.inputs.get("metadata", {})
+        if resource.type.endswith(":InferenceEndpointConfig") and (
+            metadata.get("name"),
+            metadata.get("namespace"),
+        ) == (name, namespace):
+            return resource
+    return None
