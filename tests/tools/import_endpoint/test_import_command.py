@@ -159,3 +159,27 @@ def test_a_setting_the_manifest_cannot_give_names_where_it_would_come_from(tmp_p
     code, _, err = run(str(path))
     assert code == 2
     assert err.startswith(f"{path}: spec.worker.args: the stack refuses its maxModelLen: ")
+
+
+# The HyperPod CLI's colocated vLLM sample, with a context length and a model the catalog sizes.
+COLOCATED = (
+    (FIXTURES / "iec_corpus" / "cli-v1-huggingface-mistral7b-vllm.yaml")
+    .read_text()
+    .replace("modelName: mistral-7b", "modelName: Llama-3.1-8B-Instruct")
+    .replace(
+        '      - "--download-dir"',
+        '      - "--max-model-len"\n      - "32768"\n      - "--download-dir"',
+    )
+)
+
+
+def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(tmp_path):
+    path = manifest_file(tmp_path, COLOCATED)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert item["serving"] == {"gpus": 4}
+    assert "prefill" not in item and "decode" not in item
+    # What vLLM runs unless told otherwise, so the flags the stack writes change nothing.
+    assert item["gpuMemoryUtilization"] == 0.9
+    assert lost_or_changed(path, out) == []
