@@ -27,7 +27,7 @@ from tools.import_endpoint.import_command import add_import_command, run_import
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
-from tools.render.mocks import ACCOUNT_ID
+from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render

@@ -293,7 +293,7 @@ def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
 
 @pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
 def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
-    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks.py).
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
     config = with_endpoints({**dev_endpoint(), "topologySpec": {"availabilityZone": zone}})
     (endpoint,) = endpoint_configs(render(config))
     assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
