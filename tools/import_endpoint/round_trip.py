@@ -68,16 +68,35 @@ def _shown(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+# The flags the stack writes, each of which takes one value: what follows the value is
+# positional to vLLM's parser, wherever the stack put the flag.
+ONE_VALUE_FLAGS = frozenset({*TYPED_FLAGS, *ROLE_FLAGS, *FIXED_WORKER_FLAGS})
+
+
+def read_command_line(args: list[str]) -> tuple[dict[str, tuple[str, ...]], list[str]]:
+    """A vLLM command line as its parser reads it: each flag with its tokens, and the
+    positional arguments in order."""
+    flags: dict[str, tuple[str, ...]] = {}
+    positional: list[str] = []
+    for name, tokens in split_flags(args):
+        if not name:
+            positional += tokens
+        elif name in ONE_VALUE_FLAGS and "=" not in tokens[0] and len(tokens) > 2:
+            flags[name] = tokens[:2]
+            positional += tokens[2:]
+        else:
+            flags[name] = tokens
+    return flags, positional
+
+
 def _compare_args(path: str, original: list[Any], rendered: Any, out: Comparison) -> None:
     if not isinstance(rendered, list) or not all(
         isinstance(a, str) for a in [*original, *rendered]
     ):
         out.changed.append((path, f"the stack writes {_shown(rendered)} for {_shown(original)}"))
         return
-    written = dict(split_flags(rendered))
-    for name, tokens in split_flags(original):
-        if not name:
-            continue
+    (had, positional), (written, kept) = read_command_line(original), read_command_line(rendered)
+    for name, tokens in had.items():
         if name not in written:
             out.changed.append((f"{path} {name}", "the stack drops this flag"))
         elif written[name] != tokens:
@@ -87,11 +106,9 @@ def _compare_args(path: str, original: list[Any], rendered: Any, out: Comparison
                     f"the stack writes {' '.join(written[name])!r} for {' '.join(tokens)!r}",
                 )
             )
-    positional = [t for n, tokens in split_flags(original) if not n for t in tokens]
-    if positional != [t for n, tokens in split_flags(rendered) if not n for t in tokens]:
+    if positional != kept:
         out.changed.append((path, f"the stack changes the positional arguments {positional}"))
-    names = {n for n, _ in split_flags(original)}
-    out.added += [f"{path} {n}" for n in written if n and n not in names]
+    out.added += [f"{path} {n}" for n in written if n not in had]
 
 
 def _compare(path: str, original: Any, rendered: Any, out: Comparison) -> None:
