@@ -70,6 +70,9 @@ def endpoint_swaps(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> l
         existing = cluster.existing is not None
         both = pods[kind] + pods_at_maxima(endpoint)
         fits = existing or nodes_to_hold(both, GPU_INSTANCE_TYPES[kind].gpus) <= nodes[kind]
+        # An adopted endpoint keeps its name, so it is never created beside itself: it claims
+        # no room for a second generation, and what replaces it deletes first.
+        fits = fits and not endpoint.adopted
         if fits and not existing:
             pods[kind] = both
         swaps.append(

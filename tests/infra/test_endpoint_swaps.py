@@ -67,3 +67,10 @@ def test_small_pods_swap_on_the_node_they_share():
     )
     (swap,) = endpoint_swaps(cluster(1), [one])
     assert swap.create_first
+
+
+def test_an_adopted_endpoint_claims_no_room_for_a_second_generation():
+    adopted, other = endpoint(adopted=True), endpoint(name="second", endpointName="second")
+    first, second = endpoint_swaps(cluster(6), [adopted, other])
+    # It keeps its name, so it is never created beside itself; the room goes to the other.
+    assert (first.create_first, second.create_first) == (False, True)
