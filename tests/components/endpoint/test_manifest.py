@@ -214,12 +214,12 @@ def test_spec_overrides_add_fields_the_settings_do_not_write():
     built = manifest(
         specOverrides={
             "pdSpec": {"topologySpec": {"placementGroup": "pg"}},
-            "kubernetes": {"serviceAccountName": "llm"},
+            "maxDeployTimeInSeconds": 7200,
         }
     )
     assert built["spec"]["pdSpec"]["topologySpec"] == {"placementGroup": "pg"}
     assert built["spec"]["pdSpec"]["routingThreshold"] == 4096
-    assert built["spec"]["kubernetes"] == {"serviceAccountName": "llm"}
+    assert built["spec"]["maxDeployTimeInSeconds"] == 7200
 
 
 def test_router_url_follows_the_operator_naming():
@@ -400,6 +400,24 @@ EVERY_OPTION = {
     "workerArgs": ["--enable-prefix-caching"],
     "workerResources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     "modelInvocationPort": {"containerPort": 8080, "name": "http"},
+    "probes": {
+        "readinessProbe": {"httpGet": {"path": "/health", "port": 8080}, "periodSeconds": 10},
+        "livenessProbe": {"tcpSocket": {"port": "http"}},
+        "startupProbe": {"httpGet": {"path": "/health", "port": 8080}, "failureThreshold": 90},
+    },
+    "requestLimits": {"maxConcurrentRequests": 64, "maxQueueSize": 128, "overflowStatusCode": 503},
+    "workingDir": "/opt/ml",
+    "loadBalancer": {"routingAlgorithm": "round_robin", "idleTimeoutSeconds": 600},
+    "kubernetes": {
+        "serviceAccountName": "llm",
+        "schedulerName": "default-scheduler",
+        "initContainers": [{"name": "warm", "image": "busybox:1.36", "command": ["true"]}],
+        "volumes": [{"name": "scratch", "emptyDir": {}}],
+    },
+    "modelCacheConfig": {
+        "weightsCache": {"enabled": True, "hostPath": "/opt/dlami/nvme"},
+        "imageCache": {"enabled": True},
+    },
     "specOverrides": {},
     "architecture": "llama-3.3-70b",
     "workload": {
@@ -425,8 +443,10 @@ SOURCES = [
     },
     {"huggingFace": {"modelId": "org/model", "commitSHA": "a" * 40, "tokenConfigKey": "hf"}},
     {"huggingFace": {"modelId": "org/model", "tokenSecretRef": {"name": "hf", "key": "tok"}}},
+    {"kubernetesVolume": {"path": "/mnt/models/llama"}},
 ]
 EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES]
+SOURCE_IDS = ["s3", "fsx", "hf-key", "hf-secret", "volume"]
 
 
 def _unset(model: BaseModel, path: str = "") -> set[str]:
@@ -450,7 +470,7 @@ def test_the_specs_below_set_every_setting_an_endpoint_has():
     )
 
 
-@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=["s3", "fsx", "hf-key", "hf-secret"])
+@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=SOURCE_IDS)
 def test_every_field_the_builder_writes_is_owned_by_a_setting(endpoint):
     built = build_manifest(
         endpoint,
@@ -481,17 +501,17 @@ def test_an_override_of_an_owned_field_is_refused_naming_it(field):
 
 def test_a_credential_anywhere_in_the_overrides_is_refused_naming_its_path():
     token = "hf_" + "abcdefghijklmnopq" * 2
-    overrides = {"kubernetes": {"initContainers": [{"name": "x", "args": ["--token", token]}]}}
+    overrides = {"dataCapture": {"modelPod": {"kmsKeyId": token}}}
     (finding,) = check_overrides(spec(specOverrides=overrides))
     assert (finding.code, finding.field) == (
         "credential-in-overrides",
-        "specOverrides.kubernetes.initContainers[0].args[1]",
+        "specOverrides.dataCapture.modelPod.kmsKeyId",
     )
     assert token not in finding.message
 
 
 def test_an_override_of_what_no_setting_describes_passes():
-    overrides = {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}
+    overrides = {"intelligentRoutingSpec": {"autoScalingSpec": {"maxReplicaCount": 3}}}
     assert check_overrides(spec(specOverrides=overrides)) == []
 
 
@@ -575,7 +595,7 @@ def test_an_override_of_what_a_setting_or_the_operator_owns_is_refused(changes, 
 
 
 VALID = [
-    {"endpoints[0].specOverrides": {"loadBalancer": {"routingAlgorithm": "round_robin"}}},
+    {"endpoints[0].specOverrides": {"dnsConfig": {"hostedZoneId": "Z0123456789ABC"}}},
     {"endpoints[0].specOverrides": {"maxDeployTimeInSeconds": 7200}},
 ]
 
@@ -644,11 +664,29 @@ def test_prefetch_is_written_as_set_and_left_out_unset(prefetch):
     assert "prefetchEnabled" not in manifest()["spec"]["modelSourceConfig"]
 
 
-@pytest.mark.parametrize("operator", ["3.2", "3.3"])
-@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=["s3", "fsx", "hf-key", "hf-secret"])
-def test_every_setting_set_passes_both_operator_schemas(endpoint, operator):
-    built = build_manifest(endpoint, model_bucket="weights", region="us-east-2")
-    assert schema_errors(built, operator) == []
+# What operator 3.3's CRD added: the 3.2 one refuses it, and so does the program on a 3.2 stack.
+OPERATOR_33_SETTINGS = [
+    ("modelCacheConfig", EVERY_OPTION["modelCacheConfig"], "'modelCacheConfig' was unexpected"),
+    ("loadBalancer", {"idleTimeoutSeconds": 600}, "'idleTimeoutSeconds' was unexpected"),
+]
+WITHOUT_33 = {
+    **{k: v for k, v in EVERY_OPTION.items() if k != "modelCacheConfig"},
+    "loadBalancer": {"routingAlgorithm": "round_robin"},
+}
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=SOURCE_IDS)
+def test_every_setting_set_passes_both_operator_schemas(source):
+    built = manifest(**{**EVERY_OPTION, "modelSource": source})
+    assert schema_errors(built, "3.3") == []
+    assert schema_errors(manifest(**{**WITHOUT_33, "modelSource": source}), "3.2") == []
+
+
+@pytest.mark.parametrize("key, value, field", OPERATOR_33_SETTINGS)
+def test_a_setting_of_operator_33_is_refused_on_a_32_stack_naming_the_field(key, value, field):
+    changes = {"operator.addonVersion": "v1.3.0-eksbuild.1", f"endpoints[0].{key}": value}
+    says = refusal(changes, "endpoints[0]")
+    assert "the CRD of operator 3.2" in says and field in says
 
 
 WORKER_REFUSED = [
@@ -683,3 +721,39 @@ WORKER_REFUSED = [
 @pytest.mark.parametrize("changes, key, says", WORKER_REFUSED)
 def test_worker_settings_kubernetes_would_refuse_are_refused_naming_the_key(changes, key, says):
     assert says in refusal(changes, key)
+
+
+def test_the_load_balancer_settings_join_the_health_check_path():
+    built = manifest(healthCheckPath="/health", loadBalancer={"idleTimeoutSeconds": 600})
+    assert built["spec"]["loadBalancer"] == {
+        "healthCheckPath": "/health",
+        "idleTimeoutSeconds": 600,
+    }
+
+
+def test_request_limits_and_the_working_dir_are_written_on_the_worker():
+    worker = manifest(requestLimits={"maxConcurrentRequests": 32}, workingDir="/opt/ml")["spec"][
+        "worker"
+    ]
+    assert (worker["requestLimits"], worker["workingDir"]) == (
+        {"maxConcurrentRequests": 32},
+        "/opt/ml",
+    )
+
+
+def test_weights_on_a_volume_of_the_pod():
+    source = manifest(modelSource={"kubernetesVolume": {"path": "/mnt/models/llama"}})
+    assert source["spec"]["modelSourceConfig"] == {
+        "modelSourceType": "kubernetesVolume",
+        "modelLocation": "/mnt/models/llama",
+    }
+
+
+def test_the_routers_own_autoscaling_is_left_to_overrides():
+    overrides = {"intelligentRoutingSpec": {"autoScalingSpec": {"maxReplicaCount": 3}}}
+    routing = manifest(specOverrides=overrides)["spec"]["intelligentRoutingSpec"]
+    assert routing == {
+        "enabled": True,
+        "routingStrategy": "prefixaware",
+        "autoScalingSpec": {"maxReplicaCount": 3},
+    }
