@@ -4,9 +4,9 @@ CRD's `modelSourceConfig` they write."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from components.core.findings import Finding, warning
 from components.core.kubernetes_names import KubernetesName
@@ -40,6 +40,17 @@ def folder_problem(path: str) -> str | None:
     if any(folder in ("", ".", "..") for folder in folders):
         return "has an empty, '.' or '..' folder name: give each folder between '/' a name"
     return None
+
+
+def _a_folder(value: str) -> str:
+    problem = folder_problem(value)
+    if problem:
+        raise ValueError(f"{problem}; a path reads like /models/Llama-3.3-70B-Instruct")
+    return value
+
+
+# A folder of weights on a file system or a volume.
+FolderPath = Annotated[str, AfterValidator(_a_folder)]
 
 
 class S3ModelSource(Spec):
@@ -102,15 +113,7 @@ class FsxModelSource(Spec):
         )
         | None
     ) = None
-    path: str | None = None
-
-    @field_validator("path")
-    @classmethod
-    def _a_folder(cls, value: str | None) -> str | None:
-        problem = folder_problem(value) if value is not None else None
-        if problem:
-            raise ValueError(f"{problem}; a path reads like /models/Llama-3.3-70B-Instruct")
-        return value
+    path: FolderPath | None = None
 
 
 class SecretKeyRef(Spec):
@@ -147,15 +150,7 @@ class KubernetesVolumeModelSource(Spec):
     """Weights already on a volume of the pod (modelSourceType kubernetesVolume), such as one
     of `kubernetes.volumes`; `path` is the CRD's modelLocation on it."""
 
-    path: str | None = None
-
-    @field_validator("path")
-    @classmethod
-    def _a_folder(cls, value: str | None) -> str | None:
-        problem = folder_problem(value) if value is not None else None
-        if problem:
-            raise ValueError(f"{problem}; a path reads like /mnt/models/Llama-3.1-8B-Instruct")
-        return value
+    path: FolderPath | None = None
 
 
 class ModelSource(Spec):
