@@ -17,6 +17,9 @@ POLICY_STAMP := $(POLICY_VENV)/.installed
 SCANNERS_VENV := scanners/.venv
 SCANNERS_STAMP := $(SCANNERS_VENV)/.installed
 NODE_STAMP := node_modules/.installed
+# The program's tests on two workers, each test file on one (its module fixtures render once);
+# scripts/bench_tests.py times pytest with these arguments.
+PYTEST_ARGS := -n 2 --dist loadfile
 
 .PHONY: setup render test scan chart clean
 
@@ -50,7 +53,7 @@ render: $(STAMP)
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(POLICY_BIN)/python -m pytest policy/tests
 
 scan: setup

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from components.cluster.instance_groups import hard_taint
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.cluster.karpenter import autoscaled
 from components.cluster.spec import ClusterSpec
 from components.core.findings import Finding, error, field_path, warning
@@ -17,69 +17,11 @@ from components.endpoint.spec import EndpointSpec
 from components.network.spec import NetworkSpec, is_az_id, network_azs
 from components.pricing.cost import usd
 from components.pricing.prices import PRICES, PriceTable, at_least
-from components.sizing.replicas import endpoint_replicas
-
-# How pods take nodes. A DPD pod is an ordinary pod of the Deployment the operator makes per
-# role, with the role's `resources` (the CRD: "Resource requests and limits for pods of this
-# role. Must include GPU resource requests"; AWS's DPD guide: they apply to the role's pod
-# spec, and worker.resources is ignored). Neither gives a pod a node of its own, and the CRD has
-# no anti-affinity or exclusivity field: the scheduler places pods by their requests, so pods
-# of fewer GPUs than a node share nodes, one endpoint's or several. A pod cannot span nodes:
-# two 5-GPU pods take two 8-GPU nodes, though 10 GPUs would fit in two either way.
-Pods = Counter  # the GPUs one pod requests -> how many such pods
-
-
-def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
-    """The fewest nodes of `gpus_per_node` GPUs that hold these pods, each on one node: best
-    fit, largest pods first, which is exact when every pod's GPUs divide the node's (1, 2, 4 or
-    8, as tensorParallelSize takes), and near it otherwise (one node over in 3 of the 6,435
-    sets of up to 7 pods of 1 to 8 GPUs). Counted by size, so that any replica count takes the
-    same few steps."""
-    free: Counter[int] = Counter()  # GPUs left free -> how many nodes have that many
-    nodes = 0
-    for size in sorted((g for g, n in pods.items() if n > 0), reverse=True):
-        left = pods[size]
-        if size > gpus_per_node:
-            # Fits no node; the role's GPU rule refuses it. Counted a node each meanwhile.
-            nodes += left
-            continue
-        # Into the nodes with the least room that still fits one: each takes room // size.
-        for room in range(size, gpus_per_node):
-            fits = room // size
-            full = min(free[room], left // fits)
-            free[room] -= full
-            free[room - fits * size] += full
-            left -= full * fits
-            if left and free[room]:
-                free[room] -= 1
-                free[room - left * size] += 1
-                left = 0
-        if left:
-            fits = gpus_per_node // size
-            added = -(-left // fits)
-            nodes += added
-            free[gpus_per_node - fits * size] += added - 1
-            free[gpus_per_node - (left - (added - 1) * fits) * size] += 1
-    return nodes
-
-
-def _configured_pods(endpoint: EndpointSpec) -> Pods:
-    pods: Pods = Counter()
-    for role in (endpoint.prefill, endpoint.decode):
-        pods[role.gpus] += role.replicas
-    return pods
-
-
-def pods_at_maxima(endpoint: EndpointSpec) -> Pods:
-    pods: Pods = Counter()
-    most = endpoint_replicas(endpoint)
-    for role in (most.prefill, most.decode):
-        pods[role.gpus] += role.maximum
-    return pods
+from infra.endpoint_pods import Pods, configured_pods, nodes_to_hold, pods_at_maxima, roles_text
 
 
 def _nodes_for(pods: Pods, kind: str) -> int:
-    return nodes_to_hold(pods, DPD_INSTANCE_TYPES[kind].gpus)
+    return nodes_to_hold(pods, GPU_INSTANCE_TYPES[kind].gpus)
 
 
 def _topology_az(endpoint: EndpointSpec) -> str | None:
@@ -105,6 +47,14 @@ class _AzNodes:
         return field_path("cluster", "instanceGroups", self.group, "instanceCount")
 
 
+def _all_nodes(cluster: ClusterSpec, kind: str) -> _AzNodes:
+    """The nodes of `kind` in every AZ, and the first group holding them."""
+    groups = [(i, g) for i, g in enumerate(cluster.instance_groups) if g.instance_type == kind]
+    return _AzNodes(
+        None, sum(g.instance_count for _, g in groups), groups[0][0] if groups else None
+    )
+
+
 def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
     """The nodes of `kind` in `az`, or in the AZ that has the most when `az` is None."""
     per_az: dict[str, _AzNodes] = {}
@@ -121,8 +71,27 @@ def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
 def _in_one_az(
     cluster: ClusterSpec, i: int, endpoint: EndpointSpec, needed: int, counts: str, code: str
 ) -> list[Finding]:
-    """Prefill and decode share an AZ: the endpoint's `needed` nodes must be in one."""
+    """Prefill and decode share an AZ: the endpoint's `needed` nodes must be in one. An
+    aggregated endpoint's pods share nothing, so any of its type's nodes will do."""
     kind, pinned = endpoint.instance_type, _topology_az(endpoint)
+    if endpoint.aggregated:
+        held = _all_nodes(cluster, kind)
+        if needed <= held.nodes:
+            return []
+        where = (
+            f"its groups have {held.nodes}: raise an instanceCount of a {kind} group by "
+            f"{needed - held.nodes}"
+            if held.group is not None
+            else f"no instance group has {kind}: add one, or change the endpoint's instanceType"
+        )
+        return [
+            error(
+                code,
+                held.raise_key(),
+                f"endpoints[{i}] ({endpoint.name}) needs {needed} {kind} nodes for {counts}; "
+                f"{where}",
+            )
+        ]
     held = _az_nodes(cluster, kind, pinned)
     if needed <= held.nodes:
         return []
@@ -157,12 +126,9 @@ def _capacity(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[F
     found = []
     demand: dict[str, Pods] = {}
     for i, endpoint in enumerate(endpoints):
-        pods = _configured_pods(endpoint)
+        pods = configured_pods(endpoint)
         demand.setdefault(endpoint.instance_type, Counter()).update(pods)
-        counts = (
-            f"{endpoint.prefill.replicas} prefill x {endpoint.prefill.gpus} GPUs and "
-            f"{endpoint.decode.replicas} decode x {endpoint.decode.gpus} GPUs"
-        )
+        counts = roles_text(endpoint)
         needed = _nodes_for(pods, endpoint.instance_type)
         found += _in_one_az(cluster, i, endpoint, needed, counts, "not-enough-nodes")
     if found:
@@ -203,15 +169,14 @@ def _autoscaling_capacity(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec
     and the endpoints of a type, at their maxima, fit its nodes together (with node
     autoscaling, the groups' instanceCount is the most they hold)."""
     autoscaling = [
-        (i, e) for i, e in enumerate(endpoints) if e.prefill.autoscaling or e.decode.autoscaling
+        (i, e)
+        for i, e in enumerate(endpoints)
+        if any(role.autoscaling for role, _ in e.roles().values())
     ]
     found = []
     for i, endpoint in autoscaling:
-        most = endpoint_replicas(endpoint)
         counts = (
-            f"its autoscaling maxima, {most.prefill.maximum} prefill x {most.prefill.gpus} "
-            f"GPUs and {most.decode.maximum} decode x {most.decode.gpus} GPUs (or lower "
-            "maxReplicas)"
+            f"its autoscaling maxima, {roles_text(endpoint, at_maxima=True)} (or lower maxReplicas)"
         )
         needed = _nodes_for(pods_at_maxima(endpoint), endpoint.instance_type)
         found += _in_one_az(cluster, i, endpoint, needed, counts, "autoscaling-beyond-az")
@@ -288,8 +253,8 @@ def _node_selectors(
     for i, endpoint in enumerate(endpoints):
         groups = [g for g in cluster.instance_groups if g.instance_type == endpoint.instance_type]
         offered = sorted({f"{k}={v}" for g in groups for k, v in g.labels.items()})
-        for role in ("prefill", "decode"):
-            for key, value in getattr(endpoint, role).node_selector.items():
+        for role, (settings, _) in endpoint.roles().items():
+            for key, value in settings.node_selector.items():
                 field = field_path("endpoints", i, role, "nodeSelector", key)
                 if problem := _well_known_selector(key, value, endpoint, region):
                     found.append(error("selector-matches-no-node", field, problem))
@@ -313,7 +278,7 @@ def _node_selectors(
 INSTANCE_TYPE_LABELS = ("node.kubernetes.io/instance-type", "beta.kubernetes.io/instance-type")
 ZONE_LABELS = ("topology.kubernetes.io/zone", "failure-domain.beta.kubernetes.io/zone")
 REGION_LABELS = ("topology.kubernetes.io/region", "failure-domain.beta.kubernetes.io/region")
-# The five DPD types are x86 Linux instances (kubelet sets kubernetes.io/arch from GOARCH).
+# The GPU types are x86 Linux instances (kubelet sets kubernetes.io/arch from GOARCH).
 NODE_PLATFORM = {"kubernetes.io/arch": "amd64", "kubernetes.io/os": "linux"}
 
 
@@ -377,7 +342,7 @@ def idle_gpu_nodes(
     while pods need them), groups on a training plan (paid for by the plan anyway, so the claims
     fill them first), and CPU groups (the operator and the add-ons run there)."""
     found = []
-    for kind, facts in DPD_INSTANCE_TYPES.items():
+    for kind, facts in GPU_INSTANCE_TYPES.items():
         groups = [
             (i, g)
             for i, g in enumerate(cluster.instance_groups)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
 from components.endpoint.spec import EndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
@@ -105,7 +105,7 @@ def _suggest(
 ) -> Suggestion | None:
     """The fewest GPUs meeting the SLO, then the lowest TTFT, over replica counts."""
     best: Suggestion | None = None
-    for prefill in range(1, MOST_REPLICAS + 1):
+    for prefill in range(1, 2 if spec.aggregated else MOST_REPLICAS + 1):
         for decode in range(1, MOST_REPLICAS + 1):
             scenario = scenario_from_endpoint(
                 spec, architecture, prefill_replicas=prefill, decode_replicas=decode
@@ -126,13 +126,15 @@ def _suggest(
 
 
 def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option | None:
-    """plan recommend's cheapest disaggregated layout at the load, when it can search."""
+    """plan recommend's cheapest layout of the endpoint's mode at the load, when it can
+    search."""
     slo = scenario.workload.slo
     if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
         return None
     try:
         hourly = None if price is None else price.usd_per_hour
-        return recommend(at_rate(scenario, rate), price_per_instance_hour=hourly).disaggregated
+        found = recommend(at_rate(scenario, rate), price_per_instance_hour=hourly)
+        return found.aggregated if scenario.serving is not None else found.disaggregated
     except ScenarioError:
         # A search the model can't run gives no layout; the replica suggestion still stands.
         return None
@@ -153,8 +155,9 @@ def predict_endpoint(
     configured = _predict(scenario, calibration)
     at_maxima = None
     judged_scenario = scenario
-    most = (spec.prefill.max_replicas, spec.decode.max_replicas)
-    if most != (spec.prefill.replicas, spec.decode.replicas):
+    # An aggregated endpoint's serving role stands as the decoder, and its prefill is unused.
+    most = (spec.prefill.max_replicas, spec.decoder.max_replicas)
+    if most != (spec.prefill.replicas, spec.decoder.replicas):
         maxima = scenario_from_endpoint(
             spec, architecture, prefill_replicas=most[0], decode_replicas=most[1]
         )
@@ -222,10 +225,15 @@ def _advice(spec: EndpointSpec, ep: EndpointPrediction) -> str:
             f"{spec.tensor_parallel_size} meets it"
         )
     else:
-        nodes = math.ceil(found.prediction.gpus / DPD_INSTANCE_TYPES[spec.instance_type].gpus)
+        nodes = math.ceil(found.prediction.gpus / GPU_INSTANCE_TYPES[spec.instance_type].gpus)
+        replicas = (
+            f"{_key(spec, 'serving')} {found.decode_replicas}"
+            if spec.aggregated
+            else f"{_key(spec, 'prefill')} {found.prefill_replicas} and {_key(spec, 'decode')} "
+            f"{found.decode_replicas}"
+        )
         advice = (
-            f"{_key(spec, 'prefill')} {found.prefill_replicas} and {_key(spec, 'decode')} "
-            f"{found.decode_replicas} would ({_figures(found.prediction)}; "
+            f"{replicas} would ({_figures(found.prediction)}; "
             f"{found.prediction.gpus} GPUs, {nodes} {spec.instance_type} nodes)"
         )
     option = ep.recommended

@@ -4,7 +4,7 @@ A change the operator cannot make in place gives the endpoint a new generation
 (components/endpoint/generation.py), which Pulumi creates beside the old one and waits for
 before deleting the old: for that while, both generations hold their GPUs. The endpoint's
 pods are counted at their most (every role at maxReplicas) and onto nodes as the capacity
-checks count them (cluster_fit.py `nodes_to_hold`: each pod whole on one node, pods sharing
+checks count them (endpoint_pods.py `nodes_to_hold`: each pod whole on one node, pods sharing
 nodes). The room the type's nodes have beside every endpoint's pods is handed out in the
 endpoints' order, so that swaps the program allows together also fit together; one that does
 not fit falls back to deleting first, an outage, and the diff says so.
@@ -26,11 +26,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import EndpointSpec
 from components.sizing.replicas import endpoint_replicas
-from infra.cluster_fit import Pods, nodes_to_hold, pods_at_maxima
+from infra.endpoint_pods import Pods, nodes_to_hold, pods_at_maxima
 
 
 @dataclass(frozen=True)
@@ -61,15 +61,15 @@ def endpoint_swaps(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> l
         pods.setdefault(endpoint.instance_type, Counter()).update(pods_at_maxima(endpoint))
     nodes: Counter[str] = Counter()
     for group in cluster.instance_groups:
-        if group.instance_type in DPD_INSTANCE_TYPES:
+        if group.instance_type in GPU_INSTANCE_TYPES:
             nodes[group.instance_type] += group.instance_count
-    held = {kind: n * DPD_INSTANCE_TYPES[kind].gpus for kind, n in nodes.items()}
+    held = {kind: n * GPU_INSTANCE_TYPES[kind].gpus for kind, n in nodes.items()}
     swaps = []
     for endpoint in endpoints:
         kind, gpus = endpoint.instance_type, endpoint_replicas(endpoint).max_gpus
         existing = cluster.existing is not None
         both = pods[kind] + pods_at_maxima(endpoint)
-        fits = existing or nodes_to_hold(both, DPD_INSTANCE_TYPES[kind].gpus) <= nodes[kind]
+        fits = existing or nodes_to_hold(both, GPU_INSTANCE_TYPES[kind].gpus) <= nodes[kind]
         if fits and not existing:
             pods[kind] = both
         swaps.append(

@@ -26,7 +26,8 @@ from typing import Any
 
 from components.core.terminal_text import one_line
 from components.endpoint.kind import READY_MESSAGE
-from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH, stable_router_url
+from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH
+from components.endpoint.routing import stable_router_url
 
 # Every generation's conditions: the endpoint's object is found by its label, which every
 # generation carries, so the command stays the same when a change brings a new generation.

@@ -2,7 +2,7 @@
 
 Invokes run during `pulumi preview` as during `pulumi up`, and the synchronous forms used here
 return before the program registers anything, so a refusal stops the preview with the key
-named. The offline render answers them from its mocks (tools/render/mocks.py).
+named. The offline render answers them from its mocks (tools/render/mocks/).
 
 - Service Quotas: HyperPod counts each instance type against the account's sagemaker quota
   "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,

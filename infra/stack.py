@@ -420,8 +420,7 @@ def build_stack(settings: Settings) -> None:
             name: {
                 "objectName": endpoint.object_name,
                 "routerUrl": endpoint.router_url,
-                "prefillArgs": endpoint.prefill_args,
-                "decodeArgs": endpoint.decode_args,
+                "roleArgs": endpoint.role_args,
             }
             for name, endpoint in endpoints.items()
         },

@@ -6,8 +6,6 @@ fills it (settings.py), so that they import it and not each other.
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from components.cluster.spec import ClusterSpec
 from components.core.spec import Spec
 from components.endpoint.spec import EndpointSpec
@@ -18,7 +16,8 @@ from components.storage.spec import BucketsSpec
 
 
 class StackSettings(Spec):
-    endpoints: list[EndpointSpec] = Field(min_length=1)
+    # May be empty: the stack then builds the cluster alone, for endpoints to come.
+    endpoints: list[EndpointSpec]
     network: NetworkSpec | None = None
     cluster: ClusterSpec = ClusterSpec()
     buckets: BucketsSpec = BucketsSpec()

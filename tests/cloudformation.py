@@ -23,7 +23,7 @@ from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
 from tools.diff.cloudformation_types import TWINS as _TWINS
 from tools.diff.cloudformation_types import aws_native_type
-from tools.render.mocks import ACCOUNT_ID
+from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import Registration
 
 REGION = "us-west-2"

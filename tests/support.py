@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import subprocess
 import sys
 from collections.abc import Callable
@@ -46,9 +47,15 @@ def price_table(
     )
 
 
+@functools.cache
+def _shipped_config(stack_file: str) -> dict[str, Any]:
+    """Read once: hundreds of tests start from these files, and copy what they get."""
+    return yaml.safe_load((ROOT / stack_file).read_text())["config"]
+
+
 def dev_config() -> dict[str, Any]:
     """The dev stack's `config:` mapping, as plain values a test may change."""
-    return copy.deepcopy(yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"])
+    return copy.deepcopy(_shipped_config("Pulumi.dev.yaml"))
 
 
 # The prod example ships 203.0.113.0/24, a documentation range the program refuses, as the
@@ -58,7 +65,7 @@ PROD_RUNNERS_CIDR = "52.94.76.0/22"
 
 
 def prod_config_as_shipped() -> dict[str, Any]:
-    return copy.deepcopy(yaml.safe_load((ROOT / "Pulumi.prod.yaml").read_text())["config"])
+    return copy.deepcopy(_shipped_config("Pulumi.prod.yaml"))
 
 
 def prod_config() -> dict[str, Any]:

@@ -11,13 +11,14 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from components.core.terminal_text import printable
 from infra import program
 from infra.config_errors import ConfigError
-from infra.settings import CheckedConfig, Settings, check_config
+from infra.settings import Settings, check_config, load_settings
 from tools.bench.bench_command import add_bench_commands, run_bench
 from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
@@ -26,7 +27,7 @@ from tools.import_endpoint.import_command import add_import_command, run_import
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
-from tools.render.mocks import ACCOUNT_ID
+from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
@@ -46,6 +47,8 @@ from tools.reports.sizing_report import sizing_document, sizing_table
 
 # Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
 # keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
+T = TypeVar("T")
+
 _STACK_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 
@@ -124,20 +127,26 @@ def _stack_config(args: argparse.Namespace) -> StackConfig | None:
         return None
 
 
-def _checked(stack: str, config: StackConfig, account_id: str | None = None) -> CheckedConfig:
-    """The stack's configuration checked as the program checks it, in the same mocked run."""
-    checked: list[CheckedConfig] = []
-    run_program(stack, config, lambda: checked.append(check_config()), account_id)
+def _checked(
+    stack: str,
+    config: StackConfig,
+    account_id: str | None = None,
+    check: Callable[[], T] = check_config,
+) -> T:
+    """The stack's configuration checked as the program checks it, in the same mocked run:
+    by `check_config`, or by `load_settings`, which asks the mocked account too."""
+    checked: list[T] = []
+    run_program(stack, config, lambda: checked.append(check()), account_id)
     return checked[0]
 
 
-def _checked_stack(args: argparse.Namespace) -> CheckedConfig | None:
+def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
     """The stack's configuration checked, or None once its problems are printed."""
     config = _stack_config(args)
     if config is None:
         return None
     try:
-        return _checked(args.stack, config, args.account)
+        return _checked(args.stack, config, args.account, check)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return None
@@ -237,8 +246,9 @@ def plan_stack(args: argparse.Namespace) -> int:
 
 
 def diff(args: argparse.Namespace) -> int:
-    # Read here first, so that a file neither side could read is refused as render refuses it.
-    if _stack_config(args) is None:
+    # Checked here first: a stack file the head cannot render is refused as render refuses
+    # it, before git or a render runs.
+    if _checked_stack(args, load_settings) is None:
         return 2
     path = args.config_file or stack_file(args.stack)
     return run_diff(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.cluster.instance_types import (
-    DPD_INSTANCE_TYPES,
+    GPU_INSTANCE_TYPES,
     SYSTEM_GROUP_EXAMPLE,
     SYSTEM_GROUP_MIN_VCPUS,
     is_accelerated,
@@ -18,7 +18,8 @@ from components.core.reuses import reuses
 
 
 def is_gpu_group(group: InstanceGroupSpec) -> bool:
-    return group.instance_type in DPD_INSTANCE_TYPES
+    """A group of a GPU type the stack knows, DPD's or not: what endpoints run on."""
+    return group.instance_type in GPU_INSTANCE_TYPES
 
 
 def nodes_by_az(groups: Sequence[InstanceGroupSpec]) -> dict[str, int]:
@@ -68,10 +69,10 @@ def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
     ]
     found += [
         error(
-            "gpu-not-dpd",
+            "gpu-type-unknown",
             f"[{i}].instanceType",
-            f"{group.instance_type!r} is not allowed; GPU groups run DPD, which needs "
-            f"one of {', '.join(DPD_INSTANCE_TYPES)}",
+            f"{group.instance_type!r} is not allowed; GPU groups run endpoints, whose GPUs "
+            f"and memory the stack must know: one of {', '.join(GPU_INSTANCE_TYPES)}",
         )
         for i, group in enumerate(groups)
         if is_accelerated(group.instance_type) and not is_gpu_group(group)

@@ -3,7 +3,16 @@ planner, pricing and the checks read (CONTRIBUTING.md: "Adding an instance type"
 
 DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator runs it only
 on the types marked `dpd`, each with eight GPUs on one node; the others serve colocated
-(aggregated) endpoints only.
+(aggregated) endpoints only. Those are the multi-GPU G5, G6e and P4 types that HyperPod offers
+(cfn-lint's AWS::SageMaker::Cluster enum, components/core/hyperpod_regions.json) and that the
+pinned dependencies chart runs the NVIDIA device plugin on.
+
+Their figures: GPUs per instance and network bandwidth from the EC2 accelerated computing
+instance specifications (as tabulated, with prices, by instances.vantage.sh via
+github.com/tsaol/aws-gpu, 2026-08-26); EFA on all of them (g5 and g6e from the 8xlarge up, p4d
+and p4de, EC2's "Supported instance types" for EFA), at the instance's network bandwidth. HBM
+as nvidia-smi reports memory.total on each GPU: 23,028 MiB on A10G (g5), 46,068 MiB on L40S
+(g6e), 40,960 MiB on A100 40 GB (p4d) and 81,920 MiB on A100 80 GB (p4de).
 """
 
 from __future__ import annotations
@@ -38,6 +47,14 @@ GPU_INSTANCE_TYPES: dict[str, GpuInstanceType] = {
         GpuInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200, dpd=True),
         GpuInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200, dpd=True),
         GpuInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400, dpd=True),
+        GpuInstanceType("ml.g5.12xlarge", "A10G", 4, 23_028 * MIB, 40, dpd=False),
+        GpuInstanceType("ml.g5.24xlarge", "A10G", 4, 23_028 * MIB, 50, dpd=False),
+        GpuInstanceType("ml.g5.48xlarge", "A10G", 8, 23_028 * MIB, 100, dpd=False),
+        GpuInstanceType("ml.g6e.12xlarge", "L40S", 4, 46_068 * MIB, 100, dpd=False),
+        GpuInstanceType("ml.g6e.24xlarge", "L40S", 4, 46_068 * MIB, 200, dpd=False),
+        GpuInstanceType("ml.g6e.48xlarge", "L40S", 8, 46_068 * MIB, 400, dpd=False),
+        GpuInstanceType("ml.p4d.24xlarge", "A100-40GB", 8, 40_960 * MIB, 400, dpd=False),
+        GpuInstanceType("ml.p4de.24xlarge", "A100-80GB", 8, 81_920 * MIB, 400, dpd=False),
     )
 }
 DPD_INSTANCE_TYPES = {name: t for name, t in GPU_INSTANCE_TYPES.items() if t.dpd}

@@ -1,4 +1,6 @@
-"""Per-role autoscaling of a DPD endpoint: the typed setting and the CRD's `autoScalingSpec` entry.
+"""Per-role autoscaling of an endpoint: the typed setting and the CRD's `autoScalingSpec` entry
+(under pdSpec per DPD role; at the top level for an aggregated endpoint's serving role, in the
+same shape).
 
 Prefill and decode scale apart, each on its own Prometheus trigger (KEDA underneath): that is
 what disaggregation buys. The operator's KEDA authenticates to Amazon Managed Prometheus with
@@ -44,7 +46,8 @@ from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
 
 Metric = Literal["waiting", "running", "concurrent", "query"]
-Role = Literal["prefill", "decode"]
+# An aggregated endpoint's pods are the one role `serving`.
+Role = Literal["prefill", "decode", "serving"]
 
 INT32_MAX = 2**31 - 1
 
@@ -89,9 +92,15 @@ class RoleAutoscaling(Spec):
     scale_down_stabilization_time: int | None = _Seconds
 
 
-DEFAULT_METRIC: dict[Role, Metric] = {"prefill": "waiting", "decode": "running"}
+# An aggregated pod decodes as a decoder does (its prompts' chunks ride in the same steps), so
+# it scales as one.
+DEFAULT_METRIC: dict[Role, Metric] = {
+    "prefill": "waiting",
+    "decode": "running",
+    "serving": "running",
+}
 # The share of the role's --max-num-seqs its default metric targets per pod.
-DEFAULT_TARGET_SHARE: dict[Role, float] = {"prefill": 0.25, "decode": 0.75}
+DEFAULT_TARGET_SHARE: dict[Role, float] = {"prefill": 0.25, "decode": 0.75, "serving": 0.75}
 
 
 def metric_of(scaling: RoleAutoscaling, role: Role) -> Metric:

@@ -1,4 +1,4 @@
-"""Every rule of a DPD endpoint's settings, each from the module of the concept it guards, and
+"""Every rule of an endpoint's settings, each from the module of the concept it guards, and
 the rules across endpoints. Fields are relative to the endpoint (`prefill.gpus`)."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from components.endpoint.pod import check_pod
 from components.endpoint.probes import check_probes
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
+from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
@@ -47,7 +48,7 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
         if role.autoscaling is not None
     }
     return [
-        *check_dpd_engine(spec.engine),
+        *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
         *check_engine_variables(spec.engine, spec.environment_variables),
         *check_engine_metrics(spec.engine, metrics),
@@ -55,12 +56,16 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
-    roles = {"prefill": spec.prefill, "decode": spec.decode}
+    mode = check_serving_mode(spec)
+    if mode:
+        # The other rules read the settings in the mode they are written for.
+        return mode
+    roles = {name: role for name, (role, _) in spec.roles().items()}
     return [
         *_autoscaling(spec),
         *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
-        *check_environment(spec.environment_variables),
+        *check_environment(spec.environment_variables, dpd=not spec.aggregated),
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),

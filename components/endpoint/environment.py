@@ -126,10 +126,12 @@ def _size(env: Mapping[str, str]) -> list[Finding]:
     ]
 
 
-def check_environment(env: Mapping[str, str]) -> list[Finding]:
-    """The user's variables, `environmentVariables`; fields are relative to the endpoint."""
+def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Finding]:
+    """The user's variables, `environmentVariables`; fields are relative to the endpoint. The
+    DPD variables are the program's only on a DPD endpoint (`dpd`): an aggregated one writes
+    none of them, and the user's pass as written."""
     found = _size(env)
-    if PD_BUFFER_SIZE in env:
+    if dpd and PD_BUFFER_SIZE in env:
         found.append(
             error(
                 "pd-buffer-in-env",
@@ -137,12 +139,13 @@ def check_environment(env: Mapping[str, str]) -> list[Finding]:
                 f"{env[PD_BUFFER_SIZE]!r} is not allowed here; set pdBufferSize instead",
             )
         )
+    roles = "prefill.gpus and decode.gpus" if dpd else "serving.gpus"
     found += [
         error(
             "gpus-in-env",
             f"environmentVariables.{name}",
             f"{env[name]!r} is not allowed here: the device plugin makes visible the GPUs "
-            "prefill.gpus and decode.gpus request; set those instead",
+            f"{roles} request; set those instead",
         )
         for name in DEVICE_PLUGIN_ENV
         if name in env
@@ -152,7 +155,7 @@ def check_environment(env: Mapping[str, str]) -> list[Finding]:
         for name, value in env.items()
         if (advice := credential_advice(name) or credential_value_problem(value))
     ]
-    for name, required in PINNED_ENV.items():
+    for name, required in PINNED_ENV.items() if dpd else ():
         if name in env and env[name] != required:
             found.append(
                 error(

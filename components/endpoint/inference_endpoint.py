@@ -14,13 +14,11 @@ from components.endpoint.manifest import (
     API_VERSION,
     HF_TOKEN_KEY,
     KIND,
-    ROUTER_PORT,
     build_manifest,
     hf_token_secret_name,
     object_name,
-    routing_service_host,
-    stable_router_url,
 )
+from components.endpoint.routing import ROUTER_PORT, routing_service_host, stable_router_url
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 
@@ -131,34 +129,41 @@ class InferenceEndpoint(pulumi.ComponentResource):
             ),
         )
         self.object_name: str = object_name(spec, generation)
-        # Moved to a new generation once it serves, and before the old one goes.
-        address = stable_service(
-            spec.name,
-            spec.namespace,
-            routing_service_host(self.object_name, spec.namespace),
-            ROUTER_PORT,
-        )
-        k8s.core.v1.Service(
-            f"{name}-address",
-            metadata=address["metadata"],
-            spec=address["spec"],
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[self.custom_resource]),
-        )
+        # The stable address aliases the operator's router, which exists only with intelligent
+        # routing (always on DPD); an aggregated endpoint without it is reached through its
+        # load balancer or SageMaker endpoint, and no public source names an in-cluster
+        # Service of its pods to alias.
+        self.router_url: str | None = None
+        if spec.intelligent_routing:
+            # Moved to a new generation once it serves, and before the old one goes.
+            address = stable_service(
+                spec.name,
+                spec.namespace,
+                routing_service_host(self.object_name, spec.namespace),
+                ROUTER_PORT,
+            )
+            k8s.core.v1.Service(
+                f"{name}-address",
+                metadata=address["metadata"],
+                spec=address["spec"],
+                opts=pulumi.ResourceOptions(parent=self, depends_on=[self.custom_resource]),
+            )
+            self.router_url = stable_router_url(spec.name, spec.namespace)
 
         # Known from the spec alone, so plain values: Output.from_input would wrap every
         # element of the argument lists in an Output of its own, a cost per flag.
         self.endpoint_name: str = spec.name
         self.namespace: str = spec.namespace
-        self.router_url: str = stable_router_url(spec.name, spec.namespace)
-        self.prefill_args: list[str] = effective_args(spec, spec.prefill)
-        self.decode_args: list[str] = effective_args(spec, spec.decode)
+        # Each role's vLLM command line, by role: prefill and decode, or serving.
+        self.role_args: dict[str, list[str]] = {
+            role: effective_args(spec, settings) for role, (settings, _) in spec.roles().items()
+        }
         self.register_outputs(
             {
                 "name": self.endpoint_name,
                 "namespace": self.namespace,
                 "objectName": self.object_name,
                 "routerUrl": self.router_url,
-                "prefillArgs": self.prefill_args,
-                "decodeArgs": self.decode_args,
+                "roleArgs": self.role_args,
             }
         )

@@ -1,4 +1,5 @@
-"""The Kubernetes kind a DPD endpoint is: the inference operator's InferenceEndpointConfig."""
+"""The Kubernetes kind an endpoint is, DPD or aggregated: the inference operator's
+InferenceEndpointConfig."""
 
 API_VERSION = "inference.sagemaker.aws.amazon.com/v1"
 KIND = "InferenceEndpointConfig"
@@ -10,3 +11,10 @@ KIND = "InferenceEndpointConfig"
 READY_MESSAGE = "DPD prefill and decode deployments are ready"
 # The same, as a JSONPath selecting that condition: present once the endpoint serves.
 READY_CONDITION = f"{{.status.conditions[?(@.message=='{READY_MESSAGE}')]}}"
+
+# What the operator says once an endpoint without pdSpec serves: the CRD's `status.state`, whose
+# enum ends a rollout at DeploymentComplete (DeploymentPending, DeploymentInProgress,
+# DeploymentFailed, DeploymentComplete, then the Deletion* states), written as
+# `pulumi.com/waitFor` takes a JSONPath with the value it must equal.
+AGGREGATED_READY_STATE = "DeploymentComplete"
+AGGREGATED_READY_CONDITION = f"{{.status.state}}={AGGREGATED_READY_STATE}"

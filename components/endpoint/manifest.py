@@ -1,5 +1,11 @@
-"""The InferenceEndpointConfig manifest of a DPD endpoint, built from its typed spec, and the
-table of the fields its settings own, which `specOverrides` may not touch.
+"""The InferenceEndpointConfig manifest of an endpoint, DPD or aggregated, built from its typed
+spec, and the table of the fields its settings own, which `specOverrides` may not touch.
+
+One builder for both modes, as the operator has one kind for both: DPD writes `pdSpec` (each
+role's replicas, resources, args and autoscaling under it), the DPD environment, intelligent
+routing and the KV cache; aggregated writes no `pdSpec`, carries its role's replicas and
+autoscaling at the top level (`replicas`, `autoScalingSpec`, the same shape as a pdSpec role's)
+and its GPUs in `worker.resources`, and writes routing and the KV cache only when set.
 
 Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, nothing more.
 """
@@ -14,20 +20,23 @@ from components.core.spec import Spec
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.engines.engine import VLLM, engine_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credentials_in
-from components.endpoint.generation import (
-    generation,
-    generation_name,
-    ready_annotations,
-    stable_address,
+from components.endpoint.generation import generation, generation_name, ready_annotations
+from components.endpoint.kind import (
+    AGGREGATED_READY_CONDITION,
+    API_VERSION,
+    KIND,
+    READY_CONDITION,
 )
-from components.endpoint.kind import API_VERSION, KIND, READY_CONDITION
 from components.endpoint.model_source import source_config
 from components.endpoint.roles import RoleSpec
-from components.endpoint.routing import router_service
 from components.endpoint.spec import EndpointSpec, Metrics
-from components.endpoint.vllm_args import MODEL_PATH, role_args, worker_args
+from components.endpoint.vllm_args import (
+    MODEL_PATH,
+    effective_args,
+    role_args,
+    worker_args,
+)
 from components.endpoint.worker import WorkerResources
-from components.operator.iam import OPERATOR_NAMESPACE
 
 MODEL_VOLUME = "model-weights"
 
@@ -35,11 +44,10 @@ HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
 # object whatever the generation.
 ENDPOINT_LABEL = "hyperpod-dpd/endpoint"
-# The port of the operator's routing Service (AWS's DPD guide: plain HTTP on 443).
-ROUTER_PORT = 443
 
 # What the operator changes on a live endpoint without a new generation: scaling (each role's
-# replicas, KEDA's triggers), the router's threshold, and SageMaker's tags. Everything else
+# replicas, KEDA's triggers; an aggregated endpoint's at the top level), the router's
+# threshold, and SageMaker's tags. Everything else
 # either rolls the prefill and decode Deployments one apart from the other, which pairs old
 # pods with new ones (a KV-format risk when the image, vLLM's flags, the environment, the
 # weights or the KV cache change), or cannot change at all (intelligentRoutingSpec, whose
@@ -49,6 +57,8 @@ IN_PLACE = (
     "pdSpec.decodingSpec.replicas",
     "pdSpec.autoScalingSpec",
     "pdSpec.routingThreshold",
+    "replicas",
+    "autoScalingSpec",
     "tags",
 )
 
@@ -57,25 +67,10 @@ def hf_token_secret_name(endpoint_name: str) -> str:
     return f"{endpoint_name}-hf-token"
 
 
-def routing_service_host(object_name: str, namespace: str) -> str:
-    """The operator's routing Service of an endpoint object, as a DNS name in the cluster."""
-    return f"{router_service(object_name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local"
-
-
-def router_url(object_name: str, namespace: str) -> str:
-    return f"http://{routing_service_host(object_name, namespace)}:{ROUTER_PORT}"
-
-
-def stable_router_url(name: str, namespace: str) -> str:
-    """The router of whichever generation of the endpoint serves, through the stack's Service
-    in front of it (generation.py)."""
-    return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
-
-
 def environment(spec: EndpointSpec) -> list[dict[str, str]]:
     """The user's variables, then what the settings write for the engine, then the three DPD
-    ones (values are strings)."""
-    dpd = {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    ones on a DPD endpoint (values are strings)."""
+    dpd = {} if spec.aggregated else {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
     engine = engine_variables(
         spec.engine,
         tensor_parallel_size=spec.tensor_parallel_size,
@@ -160,8 +155,10 @@ def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
 def _autoscaling(
     spec: EndpointSpec, prometheus_address: str | None, object_name: str
 ) -> dict[str, Any]:
+    """Each autoscaling role's entry, by its role: under pdSpec.autoScalingSpec by the CRD's
+    key of the role, or the top-level autoScalingSpec itself for `serving`."""
     return {
-        CRD_ROLE_KEYS[name]: role_autoscaling(
+        name: role_autoscaling(
             role.autoscaling,
             name,
             endpoint_name=object_name,
@@ -198,13 +195,21 @@ def _pd_spec(
     if spec.topology_spec is not None:
         out["topologySpec"] = _topology(spec, zone_name)
     if autoscaling := _autoscaling(spec, prometheus_address, object_name):
-        out["autoScalingSpec"] = autoscaling
+        out["autoScalingSpec"] = {CRD_ROLE_KEYS[role]: entry for role, entry in autoscaling.items()}
     return out
 
 
 def _worker(spec: EndpointSpec) -> dict[str, Any]:
+    """The worker: on an aggregated endpoint its pods' own (their GPUs, and the serving role's
+    flags written out, as no operator merge follows); with DPD what each role's pods start from
+    (the operator ignores its resources there, but the CRD requires them)."""
     # vLLM's flags are the settings'; another engine reads them from its variables.
-    args = worker_args(spec) if spec.engine == VLLM else list(spec.worker_args)
+    if spec.engine != VLLM:
+        args = [*spec.worker_args, *(spec.serving.args if spec.serving else [])]
+    elif spec.serving is not None:
+        args = effective_args(spec, spec.serving)
+    else:
+        args = worker_args(spec)
     out: dict[str, Any] = {"image": spec.image}
     if args:
         out["args"] = args
@@ -216,7 +221,9 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
                 "containerPort": spec.container_port,
             },
             "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
-            "resources": spec.worker_resources.with_gpus(max(spec.prefill.gpus, spec.decode.gpus)),
+            "resources": spec.worker_resources.with_gpus(
+                max(role.gpus for role, _ in spec.roles().values())
+            ),
             "environmentVariables": environment(spec),
         }
         | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
@@ -254,12 +261,16 @@ class Fixed:
 # writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
 # out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
 Owners = dict[str, str | Fixed]
+WORKER_COMMAND = Fixed(
+    "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
+    "maxModelLen, workerArgs and the roles' args)"
+)
 SHARED_FIELDS: Owners = {
     "endpointName": "endpointName",
     "instanceType": "instanceType",
     # The CRD makes both exclusive with instanceType, which the program always sets.
     "instanceTypes": "instanceType",
-    "nodeAffinity": "prefill.nodeSelector and decode.nodeSelector",
+    "nodeAffinity": "the roles' nodeSelector",
     "invocationEndpoint": "invocationEndpoint",
     "modelName": "modelName",
     "modelSourceConfig": "modelSource",
@@ -303,11 +314,22 @@ DPD_FIELDS: Owners = {
     # Beside pdSpec the roles count and scale the pods; these would count them again.
     "replicas": "prefill.replicas and decode.replicas",
     "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
-    "worker.command": Fixed(
-        "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
-        "maxModelLen, workerArgs and the roles' args)"
-    ),
+    "worker.command": WORKER_COMMAND,
 }
+AGGREGATED_FIELDS: Owners = {
+    **SHARED_FIELDS,
+    "replicas": "serving.replicas",
+    "autoScalingSpec": "serving.autoscaling",
+    # An override would make the endpoint DPD behind the settings' back: DPD is prefill: and
+    # decode: in place of serving:.
+    "pdSpec": "prefill and decode",
+    "worker.command": WORKER_COMMAND,
+}
+
+
+def field_owners(spec: EndpointSpec) -> Owners:
+    """The fields the settings own in the endpoint's mode."""
+    return AGGREGATED_FIELDS if spec.aggregated else DPD_FIELDS
 
 
 def leaf_paths(value: object, path: str = "") -> list[str]:
@@ -338,7 +360,8 @@ def _add_absent(base: dict, overrides: dict) -> dict:
     return merged
 
 
-def check_overrides(spec: EndpointSpec, owners: Owners = DPD_FIELDS) -> list[Finding]:
+def check_overrides(spec: EndpointSpec) -> list[Finding]:
+    owners = field_owners(spec)
     found = credentials_in(spec.spec_overrides, "specOverrides", "credential-in-overrides")
     owned: set[str] = set()
     for path in leaf_paths(spec.spec_overrides):
@@ -412,9 +435,17 @@ def build_manifest(
         if section is not None:
             out[key] = _written(section)
     out["metrics"] = _metrics(spec)
-    out["kvCacheSpec"] = _kv_cache(spec)
-    out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
-    out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, object_name(spec, digest))
+    if spec.kv_cache_written:
+        out["kvCacheSpec"] = _kv_cache(spec)
+    if spec.intelligent_routing:
+        out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
+    name = object_name(spec, digest)
+    if spec.serving is None:
+        out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, name)
+    else:
+        out["replicas"] = spec.serving.replicas
+        if autoscaling := _autoscaling(spec, prometheus_address, name):
+            out["autoScalingSpec"] = autoscaling["serving"]
     if spec.tls_config is not None:
         out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
     if spec.tags:
@@ -426,7 +457,8 @@ def build_manifest(
         "labels": {ENDPOINT_LABEL: spec.name},
     }
     if digest is not None:
-        metadata["annotations"] = ready_annotations(READY_CONDITION)
+        ready = READY_CONDITION if spec.serving is None else AGGREGATED_READY_CONDITION
+        metadata["annotations"] = ready_annotations(ready)
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,

@@ -1,5 +1,6 @@
-"""The prefill and decode roles: how many pods each runs, the GPUs each pod requests, and the
-availability zone they share."""
+"""The roles of an endpoint's pods (prefill and decode, or the one `serving` role of an
+aggregated endpoint): how many pods each runs, the GPUs each pod requests, and the
+availability zone prefill and decode share."""
 
 from __future__ import annotations
 
@@ -7,16 +8,38 @@ from collections.abc import Mapping
 
 from pydantic import Field, field_validator
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import LabelKey, LabelValue
 from components.core.spec import Spec, numbers_as_text
+from components.core.units import GIB
 from components.endpoint.autoscaling import INT32_MAX, RoleAutoscaling
 from components.network.spec import is_az_id, is_az_name
 
 # The operator's --max-num-seqs on each role's pods when the role sets none.
 OPERATOR_PREFILL_MAX_NUM_SEQS = 16
 OPERATOR_DECODE_MAX_NUM_SEQS = 32
+
+# vLLM's own batch defaults when the OpenAI server is given none, by the GPU: 1,024 sequences
+# and 8,192 batched tokens on GPUs of 70 GiB or more other than the A100, 256 and 2,048 on the
+# others (vllm/engine/arg_utils.py, `EngineArgs.get_batch_defaults`; the operator passes its
+# own --max-num-seqs only to DPD roles).
+VLLM_LARGE_GPU_BYTES = 70 * GIB
+
+
+def _large_gpu(instance_type: str) -> bool:
+    instance = GPU_INSTANCE_TYPES[instance_type]
+    return instance.hbm_bytes_per_gpu >= VLLM_LARGE_GPU_BYTES and not instance.gpu.startswith(
+        "A100"
+    )
+
+
+def vllm_default_max_num_seqs(instance_type: str) -> int:
+    return 1024 if _large_gpu(instance_type) else 256
+
+
+def vllm_default_max_num_batched_tokens(instance_type: str) -> int:
+    return 8192 if _large_gpu(instance_type) else 2048
 
 
 class RoleSpec(Spec):
@@ -63,7 +86,7 @@ class TopologySpec(Spec):
 def check_role_gpus(roles: Mapping[str, RoleSpec], tp: int, instance_type: str) -> list[Finding]:
     """Each role's pod fits one node and holds one tensor-parallel group (of `tp`), no more."""
     found = []
-    node_gpus = DPD_INSTANCE_TYPES[instance_type].gpus
+    node_gpus = GPU_INSTANCE_TYPES[instance_type].gpus
     for role, settings in roles.items():
         field = f"{role}.gpus"
         if settings.gpus > node_gpus:

@@ -8,8 +8,9 @@ from urllib.parse import urlsplit
 
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import NAME_MAX, SERVICE_NAME
-from components.endpoint.generation import GENERATION_DIGITS, generation_name
+from components.endpoint.generation import GENERATION_DIGITS, generation_name, stable_address
 from components.endpoint.spec import EndpointSpec, KvCache
+from components.operator.iam import OPERATOR_NAMESPACE
 
 # The URL schemes LMCache's Redis connectors parse (lmcache/v1/storage_backend/connector:
 # the Redis adapter takes redis://, rediss:// and unix://; the Sentinel one redis-sentinel://).
@@ -17,15 +18,38 @@ REDIS_SCHEMES = ("redis", "rediss", "unix", "redis-sentinel")
 URL = "kvCache.l2CacheLocalUrl"
 
 
+# The port of the operator's routing Service (AWS's DPD guide: plain HTTP on 443).
+ROUTER_PORT = 443
+
+
 def router_service(name: str, namespace: str) -> str:
     """The name of the router's Service, in the operator's namespace."""
     return f"{name}-{namespace}-routing-service"
 
 
+def routing_service_host(object_name: str, namespace: str) -> str:
+    """The operator's routing Service of an endpoint object, as a DNS name in the cluster."""
+    return f"{router_service(object_name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local"
+
+
+def router_url(object_name: str, namespace: str) -> str:
+    return f"http://{routing_service_host(object_name, namespace)}:{ROUTER_PORT}"
+
+
+def stable_router_url(name: str, namespace: str) -> str:
+    """The router of whichever generation of the endpoint serves, through the stack's Service
+    in front of it (generation.py)."""
+    return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
+
+
 def check_routing(spec: EndpointSpec) -> list[Finding]:
     found = []
     path = spec.invocation_endpoint
-    if spec.routing_strategy == "kvaware" and "completions" not in (path or ""):
+    if (
+        spec.intelligent_routing
+        and spec.routing_strategy == "kvaware"
+        and "completions" not in (path or "")
+    ):
         found.append(
             error(
                 "kvaware-needs-completions",
@@ -35,6 +59,9 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
                 "v1/completions",
             )
         )
+    if spec.aggregated:
+        # No pdSpec: no threshold, and no prefillers to spread.
+        return found
     if spec.routing_threshold >= spec.max_model_len:
         found.append(
             error(
@@ -72,6 +99,8 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
 def check_router_name(spec: EndpointSpec) -> list[Finding]:
     # The API server refuses a bad Service name, and the endpoint never gets its router. The
     # operator names it after the endpoint's object, whose name carries its generation.
+    if not spec.intelligent_routing:
+        return []
     object_name = spec.name if spec.adopted else generation_name(spec.name, "0" * GENERATION_DIGITS)
     service = router_service(object_name, spec.namespace)
     if len(service) > NAME_MAX:

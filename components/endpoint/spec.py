@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
@@ -31,6 +31,7 @@ from components.endpoint.roles import (
     OPERATOR_PREFILL_MAX_NUM_SEQS,
     RoleSpec,
     TopologySpec,
+    vllm_default_max_num_seqs,
 )
 from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
@@ -185,6 +186,9 @@ class EndpointSpec(Spec):
     gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     prefill: RoleSpec = RoleSpec()
     decode: RoleSpec = RoleSpec()
+    # The aggregated (colocated) mode: pods that prefill and decode alike, and no pdSpec. None
+    # is DPD, with the prefill and decode roles above (components/endpoint/serving_mode.py).
+    serving: RoleSpec | None = None
     routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
     routing_strategy: RoutingStrategy = "prefixaware"
     pd_buffer_size: Annotated[ByteSize, Field(gt=0)] = ByteSize(8 * GIB)
@@ -234,28 +238,64 @@ class EndpointSpec(Spec):
     workload: Workload | None = None
 
     @property
+    def aggregated(self) -> bool:
+        """Whether the endpoint serves colocated, without pdSpec."""
+        return self.serving is not None
+
+    @property
+    def intelligent_routing(self) -> bool:
+        """Whether the manifest has the operator route: always with DPD, whose router is the
+        operator's; on an aggregated endpoint only when routingStrategy is set."""
+        return not self.aggregated or "routing_strategy" in self.model_fields_set
+
+    @property
+    def kv_cache_written(self) -> bool:
+        """Whether the manifest has kvCacheSpec: always with DPD, as LMCache's PD backend
+        moves the KV; on an aggregated endpoint only when kvCache is set."""
+        return not self.aggregated or "kv_cache" in self.model_fields_set
+
+    @property
     def container_port(self) -> int:
         """The port the model server listens on: the setting, or its engine's."""
         return self.model_invocation_port.container_port or engine_port(self.engine)
 
     @property
     def decode_max_num_seqs(self) -> int:
+        """The --max-num-seqs of the pods that decode: the decode role's, or the serving
+        pods' on an aggregated endpoint."""
+        if self.serving is not None:
+            return self.serving_max_num_seqs
         return self.decode.max_num_seqs or OPERATOR_DECODE_MAX_NUM_SEQS
 
     @property
     def prefill_max_num_seqs(self) -> int:
         return self.prefill.max_num_seqs or OPERATOR_PREFILL_MAX_NUM_SEQS
 
+    @property
+    def serving_max_num_seqs(self) -> int:
+        """An aggregated pod's --max-num-seqs: its setting, or vLLM's own default on the
+        instance type's GPUs (the operator sets it only on DPD roles)."""
+        assert self.serving is not None
+        return self.serving.max_num_seqs or vllm_default_max_num_seqs(self.instance_type)
+
     def roles(self) -> dict[Role, tuple[RoleSpec, int]]:
-        """Each role by its name, with the --max-num-seqs its pods run."""
+        """Each role by its name, with the --max-num-seqs its pods run: prefill and decode,
+        or the one serving role of an aggregated endpoint."""
+        if self.serving is not None:
+            return {"serving": (self.serving, self.serving_max_num_seqs)}
         return {
             "prefill": (self.prefill, self.prefill_max_num_seqs),
             "decode": (self.decode, self.decode_max_num_seqs),
         }
 
     @property
+    def decoder(self) -> RoleSpec:
+        """The role whose pods decode: decode, or serving on an aggregated endpoint."""
+        return self.serving or self.decode
+
+    @property
     def decode_gpu_memory_utilization(self) -> float:
-        return self.decode.gpu_memory_utilization or self.gpu_memory_utilization
+        return self.decoder.gpu_memory_utilization or self.gpu_memory_utilization
 
     @field_validator("tags")
     @classmethod
@@ -283,9 +323,10 @@ class EndpointSpec(Spec):
 
     @field_validator("instance_type")
     @classmethod
-    def _dpd_instance_type(cls, value: str) -> str:
-        if value not in DPD_INSTANCE_TYPES:
-            raise ValueError(f"DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}")
+    def _gpu_instance_type(cls, value: str) -> str:
+        # Which of them the mode runs on is serving_mode.py's rule (DPD: five of them).
+        if value not in GPU_INSTANCE_TYPES:
+            raise ValueError(f"must be a GPU instance type: one of {', '.join(GPU_INSTANCE_TYPES)}")
         return value
 
     @field_validator("pd_buffer_size", mode="before")

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from components.core.findings import Finding, error
 from components.endpoint.engines.engine import VLLM
 from components.endpoint.environment import credential_advice, credential_value_problem
-from components.endpoint.roles import RoleSpec
+from components.endpoint.roles import RoleSpec, vllm_default_max_num_batched_tokens
 from components.endpoint.spec import EndpointSpec
 
 Flag = tuple[str, tuple[str, ...]]
@@ -215,7 +215,9 @@ def _flag_problem(
         return f"{said} is fixed, because {FIXED_FLAGS[flag]}; remove it"
     if flag in roles and (role is not None or flag not in worker):
         setting = roles[flag][1]
-        where = f"{role}.{setting}" if role else f"prefill.{setting} and decode.{setting}"
+        where = (
+            f"{role}.{setting}" if role else " and ".join(f"{r}.{setting}" for r in spec.roles())
+        )
         return f"{said} is written from {where}; set that instead"
     if setting := worker[flag][1]:
         return f"{said} is written from {setting}; set that instead"
@@ -225,9 +227,8 @@ def _flag_problem(
 
 
 def _arg_lists(spec: EndpointSpec) -> list[tuple[str, str | None, list[str]]]:
-    roles = [("prefill", spec.prefill), ("decode", spec.decode)]
     return [("workerArgs", None, spec.worker_args)] + [
-        (f"{role}.args", role, settings.args) for role, settings in roles
+        (f"{role}.args", role, settings.args) for role, (settings, _) in spec.roles().items()
     ]
 
 
@@ -345,12 +346,10 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
     ]
 
 
-# vLLM's --max-num-batched-tokens when none is given, on GPUs of 70 GiB or more (all five DPD
-# types) serving the OpenAI API, with chunked prefill on (its default for generative models);
-# with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it.
-# Sources: vllm/engine/arg_utils.py `EngineArgs._set_default_args`, and
-# vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`.
-VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192
+# vLLM's --max-num-batched-tokens when none is given is roles.vllm_default_max_num_batched_tokens
+# (8,192 on all five DPD types), with chunked prefill on (its default for generative models);
+# with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it
+# (vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`).
 _HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kmgtKMGT]?)$")
 _MULTIPLIERS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _MULTIPLIERS |= {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
@@ -373,7 +372,8 @@ def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
         given = flags.get("--max-num-batched-tokens")
         budget = _human_int(flag_value(given)) if given else None
         if budget is None:
-            budget = VLLM_DEFAULT_MAX_NUM_BATCHED_TOKENS if chunked else spec.max_model_len
+            default = vllm_default_max_num_batched_tokens(spec.instance_type)
+            budget = default if chunked else spec.max_model_len
         source = (
             f"--max-num-batched-tokens {budget}"
             if given

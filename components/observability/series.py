@@ -25,7 +25,11 @@ Deployment `prefill-<name>` / `decode-<name>`, whose pods are `<deployment>-<rep
 hash>-<suffix>` cut as Kubernetes cuts generated names (`role_pods`; the operator's runtime
 names, HyperPod DPD docs). `resource_name` is not
 used: no public source says which value it takes for a DPD role's pods (the endpoint's name,
-or the role's Deployment), and a wrong guess selects nothing.
+or the role's Deployment), and a wrong guess selects nothing. An aggregated endpoint has one
+role, and no public source names its Deployment or pods, so its model series are selected by
+`resource_name` with the endpoint object's name, the value AWS's inference dashboard offers per
+endpoint; an absent series fires the stack's no-data alert (`alerts.py`) rather than passing
+silently.
 
 vLLM 0.19's names (the DLC and LMCache images both ship vLLM 0.19.0): `vllm:kv_cache_usage_perc`
 replaced `vllm:gpu_cache_usage_perc` (removed in 0.13, vllm-project/vllm#29330), and
@@ -98,6 +102,11 @@ DOCUMENTED_SERIES: dict[str, Series] = {
 
 # The label naming the pod, on the series that carry one.
 MODEL_POD_LABEL = "pod_name"
+# The label naming the endpoint object a model series comes from (AWS's inference dashboard
+# selects on it): what selects the pods of an aggregated endpoint, which has one role and whose
+# pods no public source names.
+MODEL_RESOURCE_LABEL = "resource_name"
+AGGREGATED_ROLE = "serving"
 KUBERNETES_POD_LABEL = "pod"
 
 
@@ -138,7 +147,10 @@ def role_pods(role: str, endpoint_name: str) -> str:
 
 
 def model_pods(role: str, endpoint_name: str, namespace: str) -> str:
-    """The matchers of one role's inference and model-container series."""
+    """The matchers of one role's inference and model-container series: a DPD role's pods by
+    their names, an aggregated endpoint's by the endpoint object's."""
+    if role == AGGREGATED_ROLE:
+        return f'namespace="{namespace}",{MODEL_RESOURCE_LABEL}="{endpoint_name}"'
     return f'namespace="{namespace}",{MODEL_POD_LABEL}=~"{role_pods(role, endpoint_name)}"'
 
 

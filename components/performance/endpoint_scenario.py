@@ -1,8 +1,9 @@
 """The scenario an endpoint's settings describe: its model, instance type, roles and workload.
 
-The stack serves with vLLM and LMCache's PD backend; both roles run the endpoint's
-tensorParallelSize, spread their experts over it with `--enable-expert-parallel` in
-workerArgs, and take their `--max-num-seqs` and `--gpu-memory-utilization` from the roles'
+The stack serves with vLLM, and a DPD endpoint with LMCache's PD backend; every role (prefill
+and decode, or an aggregated endpoint's serving role, the scenario's `serving`) runs the
+endpoint's tensorParallelSize, spreads its experts over it with `--enable-expert-parallel` in
+workerArgs, and takes its `--max-num-seqs` and `--gpu-memory-utilization` from the roles'
 settings.
 """
 
@@ -33,7 +34,8 @@ def scenario_from_endpoint(
     decode_replicas: int | None = None,
 ) -> Scenario | None:
     """The endpoint as a scenario, at its configured replicas unless given others (e.g. the
-    autoscaling maxima); None without a workload that says the tokens per request.
+    autoscaling maxima: an aggregated endpoint's serving replicas are `decode_replicas`, its
+    pods being the ones that decode); None without a workload that says the tokens per request.
 
     Without `typicalInputTokens` the prompts are taken at `routingThreshold`, the shortest that
     take the disaggregated path.
@@ -55,13 +57,19 @@ def scenario_from_endpoint(
             max_num_seqs=max_num_seqs,
         )
 
+    if spec.serving is not None:
+        roles = {"serving": role(spec.serving, decode_replicas, spec.serving_max_num_seqs)}
+    else:
+        roles = {
+            "prefill": role(spec.prefill, prefill_replicas, spec.prefill_max_num_seqs),
+            "decode": role(spec.decode, decode_replicas, spec.decode_max_num_seqs),
+        }
     return Scenario(
         model=architecture,
         instance_type=spec.instance_type,
         engine="vllm",
         kv_connector="lmcache",
-        prefill=role(spec.prefill, prefill_replicas, spec.prefill_max_num_seqs),
-        decode=role(spec.decode, decode_replicas, spec.decode_max_num_seqs),
+        **roles,
         workload=ScenarioWorkload.model_validate(workload.model_dump()),
         gpu_memory_utilization=spec.decode_gpu_memory_utilization,
     )

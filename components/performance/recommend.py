@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
 from components.performance.predict import Prediction, deployment_of, predict
 from components.performance.routing import routing_threshold
@@ -254,7 +255,9 @@ def recommend(
     `workload.requestsPerSecond`, and whether disaggregation pays."""
     search = _Search(scenario, base_dir, price_per_instance_hour)
     layouts = _layouts(scenario, base_dir)
-    disaggregated = _cheapest([search.disaggregated(layout) for layout in layouts])
+    # DPD runs only on its instance types; on the others only aggregated layouts are searched.
+    dpd = scenario.instance_type in DPD_INSTANCE_TYPES
+    disaggregated = _cheapest([search.disaggregated(layout) for layout in layouts]) if dpd else None
     aggregated = _cheapest([search.aggregated(layout) for layout in layouts])
     threshold = None
     if disaggregated is not None:
@@ -334,6 +337,11 @@ def verdict(
     priced = search.price is not None
     if disaggregated is None and aggregated is None:
         return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."
+    if search.scenario.instance_type not in DPD_INSTANCE_TYPES:
+        return (
+            f"Aggregated: {search.scenario.instance_type} does not run DPD; aggregated meets "
+            f"{slo} on {_money(aggregated, priced)}."
+        )
     if disaggregated is None:
         return (
             f"Aggregated: no disaggregated layout meets {slo}; aggregated does on "

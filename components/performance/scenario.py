@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.regions import AwsRegion
 from components.core.spec import Spec
 from components.core.user_files import UnreadableFileError, read_text
@@ -240,11 +240,11 @@ class Scenario(Spec):
 
     @field_validator("instance_type", mode="before")
     @classmethod
-    def _dpd_instance_type(cls, value: Any) -> Any:
+    def _gpu_instance_type(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.startswith("ml."):
             value = INSTANCE_TYPE_BY_GPU.get(value.lower(), f"ml.{value}")
-        if not isinstance(value, str) or value not in DPD_INSTANCE_TYPES:
-            raise ValueError(f"must be one of {', '.join(DPD_INSTANCE_TYPES)}")
+        if not isinstance(value, str) or value not in GPU_INSTANCE_TYPES:
+            raise ValueError(f"must be one of {', '.join(GPU_INSTANCE_TYPES)}")
         return value
 
     @field_validator("engine", mode="before")
@@ -259,6 +259,11 @@ class Scenario(Spec):
     def _one_serving_form(self) -> Scenario:
         if self.serving is not None and (self.prefill or self.decode):
             raise ValueError("set serving (aggregated) or prefill and decode, not both")
+        if self.disaggregated and self.instance_type not in DPD_INSTANCE_TYPES:
+            raise ValueError(
+                f"instanceType {self.instance_type} does not run DPD: prefill and decode need "
+                f"one of {', '.join(DPD_INSTANCE_TYPES)}; set serving to plan it aggregated"
+            )
         return self
 
     @property

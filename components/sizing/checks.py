@@ -1,5 +1,6 @@
 """Rules over an endpoint's sizing: what the decoder's GPUs and PD buffer hold, and whether the
-model and its traffic are the kind DPD pays off for.
+model and its traffic are the kind DPD pays off for. An aggregated endpoint has no PD buffer
+and asks nothing of DPD: only what its GPUs hold and the model's context apply to it.
 """
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
 from components.endpoint.spec import EndpointSpec
@@ -34,8 +35,9 @@ class SizingReport:
 
 
 def _utilization_key(spec: EndpointSpec) -> str:
-    own = spec.decode.gpu_memory_utilization is not None
-    return "decode.gpuMemoryUtilization" if own else "gpuMemoryUtilization"
+    own = spec.decoder.gpu_memory_utilization is not None
+    role = "serving" if spec.aggregated else "decode"
+    return f"{role}.gpuMemoryUtilization" if own else "gpuMemoryUtilization"
 
 
 def _floor_2(value: float) -> float:
@@ -47,7 +49,18 @@ def _hbm(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     hbm, instance = sizing.hbm, sizing.instance
     utilization = hbm.gpu_memory_utilization
     gpu = f"{format_bytes(hbm.per_gpu_bytes)} {instance.gpu} of {instance.name}"
-    if hbm.headroom_bytes < 0:
+    if hbm.headroom_bytes < 0 and spec.aggregated:
+        fitting = _floor_2((hbm.per_gpu_bytes - hbm.overhead_bytes) / hbm.per_gpu_bytes)
+        found.append(
+            error(
+                "hbm-overcommitted",
+                _utilization_key(spec),
+                f"{utilization} gives vLLM {format_bytes(hbm.utilization_bytes)} of the {gpu}, "
+                f"leaving less than the {format_bytes(hbm.overhead_bytes)} of CUDA overhead; "
+                f"allowed: {fitting} or less",
+            )
+        )
+    elif hbm.headroom_bytes < 0:
         fitting_utilization = _floor_2(
             (hbm.per_gpu_bytes - hbm.pd_buffer_bytes - hbm.overhead_bytes) / hbm.per_gpu_bytes
         )
@@ -91,15 +104,22 @@ def _weights_beyond_utilization(spec: EndpointSpec, sizing: EndpointSizing) -> F
         )
     roomier = [
         name
-        for name, other in DPD_INSTANCE_TYPES.items()
+        for name, other in (GPU_INSTANCE_TYPES if spec.aggregated else DPD_INSTANCE_TYPES).items()
         if other.hbm_bytes_per_gpu - hbm.pd_buffer_bytes - hbm.overhead_bytes
         > hbm.weights_bytes_per_gpu
     ]
     allowed = list(larger_tp)
     if roomier:
         allowed.append(f"an instanceType with more memory per GPU ({', '.join(roomier)})")
-    if (buffer_room := hbm.per_gpu_bytes - hbm.overhead_bytes - hbm.weights_bytes_per_gpu) > 0:
+    buffer_room = hbm.per_gpu_bytes - hbm.overhead_bytes - hbm.weights_bytes_per_gpu
+    if not spec.aggregated and buffer_room > 0:
         allowed.append(f"a pdBufferSize under {format_bytes(buffer_room)}")
+    beside = (
+        " beside"
+        if spec.aggregated
+        else f" beside the {format_bytes(hbm.pd_buffer_bytes)} pdBufferSize and"
+    )
+
     allowed.append("quantized weights (a lower architecture.weightBytesPerParameter)")
     # No utilization would do, so the line names the instance type rather than the utilization.
     return error(
@@ -108,8 +128,8 @@ def _weights_beyond_utilization(spec: EndpointSpec, sizing: EndpointSizing) -> F
         f"{instance.name} cannot hold the model's weights at "
         f"tensorParallelSize {tp}, at any gpuMemoryUtilization: they take {weights} per GPU, "
         f"and each {format_bytes(hbm.per_gpu_bytes)} {instance.gpu} has "
-        f"{format_bytes(max(room, 0))} for vLLM beside the {format_bytes(hbm.pd_buffer_bytes)} "
-        f"pdBufferSize and {format_bytes(hbm.overhead_bytes)} of CUDA overhead; allowed: "
+        f"{format_bytes(max(room, 0))} for vLLM{beside} "
+        f"{format_bytes(hbm.overhead_bytes)} of CUDA overhead; allowed: "
         f"{', or '.join(allowed)}",
     )
 
@@ -268,7 +288,7 @@ ROPE_FLAGS = ("--hf-overrides", "--rope-scaling", "--rope-theta")
 def _context(spec: EndpointSpec, model: ModelArchitecture) -> list[Finding]:
     limit = model.context_length
     allowed = spec.environment_variables.get(ALLOW_LONG_CONTEXT, "").strip().lower()
-    args = [*spec.worker_args, *spec.prefill.args, *spec.decode.args]
+    args = [*spec.worker_args, *(a for role, _ in spec.roles().values() for a in role.args)]
     rescaled = any(canonical_flag(name) in ROPE_FLAGS for name in flag_names(args))
     if limit is None or spec.max_model_len <= limit or allowed in ("1", "true") or rescaled:
         return []
@@ -284,6 +304,12 @@ def _context(spec: EndpointSpec, model: ModelArchitecture) -> list[Finding]:
 
 
 def check_sizing(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
+    if spec.aggregated:
+        return [
+            *_hbm(spec, sizing),
+            *_kv_replication(sizing),
+            *_context(spec, sizing.architecture),
+        ]
     return [
         *_hbm(spec, sizing),
         *_pd_buffer(spec, sizing),

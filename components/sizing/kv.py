@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES, GpuInstanceType
+from components.cluster.instance_types import GPU_INSTANCE_TYPES, GpuInstanceType
 from components.core.units import GIB
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
@@ -150,6 +150,8 @@ class Transfer:
 @dataclass(frozen=True)
 class EndpointSizing:
     name: str
+    # Without pdSpec: no KV moves between pods, so no PD buffer and no transfers to size.
+    aggregated: bool
     architecture: ModelArchitecture
     instance: GpuInstanceType
     tensor_parallel_size: int
@@ -172,9 +174,9 @@ class EndpointSizing:
 
 
 def size_endpoint(spec: EndpointSpec, model: ModelArchitecture) -> EndpointSizing:
-    instance = DPD_INSTANCE_TYPES[spec.instance_type]
+    instance = GPU_INSTANCE_TYPES[spec.instance_type]
     tp = spec.tensor_parallel_size
-    pd_buffer = int(spec.pd_buffer_size)
+    pd_buffer = 0 if spec.aggregated else int(spec.pd_buffer_size)
 
     def transfer(tokens: int) -> Transfer:
         size = transfer_bytes_per_rank(model, tp, tokens)
@@ -195,6 +197,7 @@ def size_endpoint(spec: EndpointSpec, model: ModelArchitecture) -> EndpointSizin
     hbm = decoder_hbm(model, tp, instance, spec.decode_gpu_memory_utilization, pd_buffer)
     return EndpointSizing(
         name=spec.name,
+        aggregated=spec.aggregated,
         architecture=model,
         instance=instance,
         tensor_parallel_size=tp,

@@ -1,4 +1,5 @@
-"""How many pods of each role an endpoint runs, and the most GPUs it can ever claim."""
+"""How many pods of each role an endpoint runs (prefill and decode, or serving), and the most
+GPUs it can ever claim."""
 
 from __future__ import annotations
 
@@ -31,12 +32,12 @@ class RoleReplicas:
 
 @dataclass(frozen=True)
 class EndpointReplicas:
-    prefill: RoleReplicas
-    decode: RoleReplicas
+    # By role, as EndpointSpec.roles() names them.
+    roles: dict[str, RoleReplicas]
 
     @property
     def max_gpus(self) -> int:
-        return self.prefill.max_gpus + self.decode.max_gpus
+        return sum(role.max_gpus for role in self.roles.values())
 
 
 def _role(role: RoleSpec, name: Role) -> RoleReplicas:
@@ -45,6 +46,4 @@ def _role(role: RoleSpec, name: Role) -> RoleReplicas:
 
 
 def endpoint_replicas(spec: EndpointSpec) -> EndpointReplicas:
-    return EndpointReplicas(
-        prefill=_role(spec.prefill, "prefill"), decode=_role(spec.decode, "decode")
-    )
+    return EndpointReplicas({name: _role(role, name) for name, (role, _) in spec.roles().items()})

@@ -7,7 +7,7 @@ import typing
 
 from pydantic import BaseModel
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from infra.paths import ROOT
 from infra.stack_settings import StackSettings
 
@@ -52,4 +52,13 @@ def test_the_endpoint_instance_type_row_names_every_dpd_instance_type():
     assert re.findall(r"`(ml\.[^`]+)`", row) == list(DPD_INSTANCE_TYPES), (
         "the endpoint instanceType row of docs/configuration.md must name, in order: "
         + ", ".join(DPD_INSTANCE_TYPES)
+    )
+
+
+def test_the_gpu_type_table_names_every_gpu_instance_type():
+    rows = [line for line in REFERENCE.read_text().splitlines() if line.startswith("| `ml.")]
+    named = [name for row in rows for name in re.findall(r"`(ml\.[^`]+)`", row.split(" | ")[0])]
+    assert named == list(GPU_INSTANCE_TYPES), (
+        "the GPU type table of docs/configuration.md (An endpoint) must name, in order: "
+        + ", ".join(GPU_INSTANCE_TYPES)
     )

@@ -2,14 +2,13 @@
 naming the group's instanceCount and the cost; too few nodes, an AZ outside the stack, labels
 and taints that leave pods nowhere to land are refused naming the key."""
 
-from collections import Counter
 from typing import Any
 
 import pytest
 
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import EndpointSpec
-from infra.cluster_fit import idle_gpu_nodes, nodes_to_hold
+from infra.cluster_fit import idle_gpu_nodes
 from tests.stack_changes import (
     GPU_GROUP,
     GROUPS,
@@ -198,28 +197,6 @@ def test_pods_that_cannot_share_a_node_need_a_node_each():
         "for 1 prefill x 5 GPUs and 1 decode x 5 GPUs (prefill and decode share an AZ); usw2-az2 "
         "has 1, the most (cluster.instanceGroups[0]); raise its instanceCount by 1"
     )
-
-
-@pytest.mark.parametrize(
-    "pods, nodes",
-    [
-        ({}, 0),
-        ({1: 8}, 1),
-        ({1: 9}, 2),
-        ({8: 2, 1: 1}, 3),
-        ({4: 3, 2: 2}, 2),
-        ({5: 2}, 2),
-        ({6: 2, 2: 2}, 2),
-        ({3: 5, 2: 1}, 3),
-        ({7: 1, 1: 3}, 2),
-        # A pod wider than a node, which the role's GPU rule refuses, is no crash here.
-        ({16: 2, 1: 1}, 3),
-        # Any replica count takes the same few steps.
-        ({8: 10**9, 1: 3}, 10**9 + 1),
-    ],
-)
-def test_pods_are_counted_onto_the_fewest_nodes_each_whole(pods, nodes):
-    assert nodes_to_hold(Counter(pods), 8) == nodes
 
 
 # An endpoint pinned to an AZ: by ID or by name, one of the stack's.

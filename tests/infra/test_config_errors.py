@@ -11,9 +11,9 @@ CLI_REFUSED = {
         f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
         "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
     ),
-    "no endpoints at all": (
-        setting("hyperpod-dpd:endpoints", []),
-        "hyperpod-dpd:endpoints: must have at least 1 item, not 0",
+    "endpoints that are not a list": (
+        setting("hyperpod-dpd:endpoints", {"name": "x"}),
+        "hyperpod-dpd:endpoints: must be a list",
     ),
     "a list where a mapping goes": (
         endpoint(prefill=[1]),

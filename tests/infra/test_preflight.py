@@ -13,13 +13,15 @@ from tests.support import (
     render,
 )
 from tools.cli import main
-from tools.render import mocks
+from tools.render.mocks import account as mocked_account
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
 
 def account(monkeypatch: pytest.MonkeyPatch, **answers) -> None:
-    monkeypatch.setattr(mocks, "ACCOUNT", replace(mocks.AccountAnswers(), **answers))
+    monkeypatch.setattr(
+        mocked_account, "ACCOUNT", replace(mocked_account.AccountAnswers(), **answers)
+    )
 
 
 def test_a_quota_below_the_instance_count_is_refused(monkeypatch):
@@ -48,7 +50,7 @@ def test_a_group_on_a_training_plan_needs_no_quota(monkeypatch):
     account(monkeypatch, cluster_usage_quota=0.0, quotas={"ml.c5.4xlarge for cluster usage": 1})
     config = dev_config()
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["trainingPlanArn"] = (
-        f"arn:aws:sagemaker:us-west-2:{mocks.ACCOUNT_ID}:training-plan/p5-plan"
+        f"arn:aws:sagemaker:us-west-2:{mocked_account.ACCOUNT_ID}:training-plan/p5-plan"
     )
     assert render(config).resources
 

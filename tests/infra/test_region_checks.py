@@ -14,7 +14,7 @@ from tests.support import (
     render,
     with_endpoints,
 )
-from tools.render.mocks import ACCOUNT_ID
+from tools.render.mocks.account import ACCOUNT_ID
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

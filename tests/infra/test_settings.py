@@ -34,7 +34,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
 @pytest.mark.parametrize(
     "changes, key, says",
     [
-        ({"instanceType": "ml.g5.48xlarge"}, "instanceType", "DPD runs only on ml.p5.48xlarge"),
+        ({"instanceType": "ml.g5.xlarge"}, "instanceType", "must be a GPU instance type"),
         ({"prefill": {"replicas": 0}}, "prefill.replicas", "greater than or equal to 1"),
         ({"decode": {"replicas": -2}}, "decode.replicas", "greater than or equal to 1"),
         ({"routingThreshold": -1}, "routingThreshold", "greater than or equal to 0"),
@@ -120,9 +120,12 @@ def test_an_unknown_top_level_key_is_refused():
     )
 
 
-def test_at_least_one_endpoint_is_required():
-    (problem,) = problems(with_endpoints())
+def test_the_endpoints_key_is_required_though_it_may_be_an_empty_list():
+    config = dev_config()
+    del config["hyperpod-dpd:endpoints"]
+    (problem,) = problems(config)
     assert problem.startswith("hyperpod-dpd:endpoints: ")
+    assert render(with_endpoints()).outputs["endpoints"] == {}
 
 
 def test_an_existing_model_bucket_must_be_named():

@@ -208,3 +208,18 @@ def test_an_endpoint_namespace_is_created_kept_on_destroy_and_waited_for():
     assert namespace.inputs["metadata"] == {"name": "inference"}
     assert namespace.options["retainOnDelete"] is True
     assert waits_for(result, one(result, ":InferenceEndpointConfig"), namespace)
+
+
+def test_a_stack_with_no_endpoints_builds_the_cluster_and_the_operator_alone():
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"] = []
+    result = render(config, stack="dev")
+    assert endpoint_configs(result) == []
+    assert one(result, "aws-native:sagemaker:Cluster")
+    assert one(result, "aws:eks/addon:Addon", "inference-operator")
+    assert result.outputs["endpoints"] == {}
+    # The next steps reach the cluster and say nothing of an endpoint to call.
+    steps = result.outputs["nextSteps"]
+    assert "aws eks update-kubeconfig" in steps and "curl" not in steps
+    # The GPU nodes no endpoint claims are said to stand idle, with what they cost.
+    assert any("claimed by no endpoint" in w for w in result.warnings)

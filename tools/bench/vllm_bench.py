@@ -8,10 +8,8 @@ import math
 import shlex
 from dataclasses import dataclass
 
-from components.endpoint.manifest import (
-    MODEL_PATH,
-    stable_router_url,
-)
+from components.endpoint.manifest import MODEL_PATH
+from components.endpoint.routing import stable_router_url
 from components.endpoint.spec import EndpointSpec
 from components.performance.measured import Load, end_to_end_ms
 from components.performance.predict import Prediction

@@ -41,8 +41,9 @@ def run_diff(
     with tempfile.TemporaryDirectory(prefix="hyperpod-dpd-diff-") as scratch:
         head_out, base_out = Path(scratch) / "head", Path(scratch) / "base"
         try:
-            render_checkout(ROOT, stack, config_file, head_out, account_id)
+            # The base checked out first: a revision git cannot find costs no render.
             with checkout_at(ROOT, base) as checkout:
+                render_checkout(ROOT, stack, config_file, head_out, account_id)
                 # The base renders its own version of the stack file; a stack new since
                 # then has nothing at the base.
                 base_file = checkout / config_file.relative_to(ROOT) if inside else config_file
@@ -51,22 +52,28 @@ def run_diff(
         except RenderError as failed:
             print(f"{stack}: {failed}", file=sys.stderr)
             return ERROR
-        head = _resources(head_out)
-        before = _resources(base_out) if base_out.is_dir() else []
-        changes = compare(before, head)
-        diffs = manifest_diffs(base_out if base_out.is_dir() else None, head_out)
-        plans = replacement_plans(_sizing(head_out))
-        if markdown:
-            owner = owners(head)
-            changed = {owner[c.urn] for c in changes if c.urn in owner}
-            base_cost = _cost(base_out) if base_out.is_dir() else None
-            plan = cost_markdown(_cost(head_out), base_cost)
-            # The endpoints' predictions and charts, as the head's render wrote them.
-            predictions = (head_out / "plan.md").read_text().splitlines()
-            if predictions:
-                plan += ["", *predictions]
-            graph = mermaid(head, changed)
-            print(markdown_report(stack, base, changes, diffs, graph, plan, plans), end="")
-        else:
-            print(text_report(stack, base, changes, diffs, plans), end="")
+        return print_diff(stack, base, base_out if base_out.is_dir() else None, head_out, markdown)
+
+
+def print_diff(stack: str, base: str, base_out: Path | None, head_out: Path, markdown: bool) -> int:
+    """What changes from the render in `base_out` (None: the stack is new since `base`) to the
+    one in `head_out`, printed; CHANGES or NO_CHANGES."""
+    head = _resources(head_out)
+    before = _resources(base_out) if base_out else []
+    changes = compare(before, head)
+    diffs = manifest_diffs(base_out, head_out)
+    plans = replacement_plans(_sizing(head_out))
+    if markdown:
+        owner = owners(head)
+        changed = {owner[c.urn] for c in changes if c.urn in owner}
+        base_cost = _cost(base_out) if base_out else None
+        plan = cost_markdown(_cost(head_out), base_cost)
+        # The endpoints' predictions and charts, as the head's render wrote them.
+        predictions = (head_out / "plan.md").read_text().splitlines()
+        if predictions:
+            plan += ["", *predictions]
+        graph = mermaid(head, changed)
+        print(markdown_report(stack, base, changes, diffs, graph, plan, plans), end="")
+    else:
+        print(text_report(stack, base, changes, diffs, plans), end="")
     return CHANGES if changes else NO_CHANGES

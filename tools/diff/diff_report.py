@@ -18,6 +18,7 @@ from tools.diff.endpoint_swaps import (
     delete_first_detail,
     is_swap,
     lost_nodes_line,
+    mode_detail,
     swap_lines,
 )
 from tools.diff.stack_diff import Change
@@ -125,7 +126,7 @@ def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
     replaced = [
         lost_nodes_line(c)
         if c.loses_nodes
-        else outage.format(name=code(c.name)) + delete_first_detail(c, plans)
+        else outage.format(name=code(c.name)) + delete_first_detail(c, plans) + mode_detail(c)
         for type_, outage in OUTAGES.items()
         for c in changes
         if c.kind == "replace" and c.type == type_ and not is_swap(c, plans)

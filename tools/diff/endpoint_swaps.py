@@ -14,8 +14,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.generation import stable_address
+from tools.diff.serving_modes import mode_line
 from tools.diff.stack_diff import ENDPOINT_TYPE as ENDPOINT
 from tools.diff.stack_diff import Change
 
@@ -62,6 +63,15 @@ def _renamed(change: Change) -> str:
     )
 
 
+def mode_detail(change: Change) -> str:
+    """What moving between DPD and aggregated does to the GPUs and the traffic; empty when the
+    endpoint keeps its mode."""
+    if change.modes is None:
+        return ""
+    namespace, name = change.name.split("/", 1)
+    return mode_line(*change.modes, stable_address(name, namespace))
+
+
 def is_swap(change: Change, plans: Plans) -> bool:
     """A replacement of an endpoint that creates its new generation first: no outage."""
     plan = plans.get(change.name)
@@ -91,7 +101,7 @@ def swap_line(change: Change, plans: Plans) -> str:
         f"endpoint `{change.name}`: replaced creation-first, with no outage: {new} starts "
         f"beside {old}; pulumi up waits until it reports ready, moves "
         f"{stable_address(name, namespace)} to it, then deletes {old}. Both hold "
-        f"{_gpus(plan)}{held}.{_renamed(change)}"
+        f"{_gpus(plan)}{held}.{mode_detail(change)}{_renamed(change)}"
     )
 
 
@@ -100,7 +110,7 @@ def delete_first_detail(change: Change, plans: Plans) -> str:
     plan = plans.get(change.name)
     if change.because is not None or plan is None or plan["clusterGpus"] is None:
         return ""
-    per_node = DPD_INSTANCE_TYPES[plan["instanceType"]].gpus
+    per_node = GPU_INSTANCE_TYPES[plan["instanceType"]].gpus
     short = plan["claimedGpus"] + plan["gpus"] - plan["clusterGpus"]
     nodes = max(1, math.ceil(short / per_node))
     moved = _old_new(change, "spec.instanceType")

@@ -22,6 +22,7 @@ from tools.diff.cascade import dependent_replacements
 from tools.diff.node_changes import HYPERPOD_TYPE, node_outages, replaced_types
 from tools.diff.property_paths import covers
 from tools.diff.replacements import replacing
+from tools.diff.serving_modes import Serving, mode_change
 
 Resource = dict[str, Any]
 Kind = Literal["add", "remove", "update", "replace"]
@@ -55,6 +56,8 @@ class Change:
     # An endpoint's: the instance type of the nodes its deployed generation runs on, when an
     # update of the HyperPod cluster takes them away (before the endpoint, which waits for it).
     loses_nodes: str | None = None
+    # An endpoint's serving before and after, when it moves between DPD and aggregated.
+    modes: tuple[Serving, Serving] | None = None
 
 
 _ABSENT = object()
@@ -218,9 +221,13 @@ def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
             changes[urn] = replace(change, outages=tuple(node_outages(before[urn], after[urn])))
             gone |= replaced_types(before[urn], after[urn])
     for urn, change in changes.items():
-        on = before[urn]["inputs"].get("spec", {}).get("instanceType") if urn in before else None
-        if change.type == ENDPOINT_TYPE and change.kind != "add" and on in gone:
-            changes[urn] = replace(change, loses_nodes=on)
+        if change.type != ENDPOINT_TYPE or change.kind in ("add", "remove"):
+            continue
+        old_spec, new_spec = before[urn]["inputs"].get("spec", {}), after[urn]["inputs"]["spec"]
+        on = old_spec.get("instanceType")
+        changes[urn] = replace(
+            change, loses_nodes=on if on in gone else None, modes=mode_change(old_spec, new_spec)
+        )
     deleted = {urn for urn, c in changes.items() if c.kind in ("remove", "replace")}
     for urn, change in changes.items():
         if change.kind in ("remove", "replace"):

@@ -23,7 +23,8 @@ from pulumi.runtime.sync_await import _sync_await
 
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
-from tools.render.mocks import ACCOUNT_ID, CloudMocks, WireRegistration
+from tools.render.mocks.account import ACCOUNT_ID
+from tools.render.mocks.cloud import CloudMocks, WireRegistration
 from tools.render.stack_config import SECRET_PLACEHOLDER, StackConfig
 
 STACK_TYPE = "pulumi:pulumi:Stack"

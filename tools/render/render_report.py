@@ -9,13 +9,8 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
-from components.endpoint.manifest import (
-    API_VERSION,
-    ENDPOINT_LABEL,
-    KIND,
-    router_url,
-    stable_router_url,
-)
+from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND
+from components.endpoint.routing import router_url, stable_router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from tools.render import yaml_io

@@ -11,7 +11,7 @@ from typing import Any
 from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
-from components.sizing.kv import CHUNK_TOKENS, Transfer
+from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, Transfer
 from components.sizing.replicas import RoleReplicas
 from infra.endpoint_swaps import EndpointSwap
 
@@ -36,23 +36,25 @@ def _role_json(role: RoleReplicas) -> dict[str, Any]:
 
 def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     sizing, hbm, replicas = report.sizing, report.sizing.hbm, report.replicas
+    # An aggregated endpoint moves no KV between pods: no PD buffer, no transfers.
+    dpd = not sizing.aggregated
     return {
         "name": sizing.name,
-        "replicas": {
-            "prefill": _role_json(replicas.prefill),
-            "decode": _role_json(replicas.decode),
-        },
+        "mode": "aggregated" if sizing.aggregated else "dpd",
+        "replicas": {name: _role_json(role) for name, role in replicas.roles.items()},
         "maxGpus": replicas.max_gpus,
         "architecture": sizing.architecture.name,
         "tensorParallelSize": sizing.tensor_parallel_size,
         "kvBytesPerTokenPerRank": sizing.kv_bytes_per_token_per_rank,
         "chunkTokens": CHUNK_TOKENS,
-        "pdBufferBytes": sizing.pd_buffer_bytes,
+        "pdBufferBytes": sizing.pd_buffer_bytes if dpd else None,
         "transfers": {
             "routingThreshold": _transfer_json(sizing.routing_threshold),
             "maxModelLen": _transfer_json(sizing.max_model_len),
             "typicalInput": sizing.typical_input and _transfer_json(sizing.typical_input),
-        },
+        }
+        if dpd
+        else None,
         "hbm": {
             "perGpuBytes": hbm.per_gpu_bytes,
             "weightsBytesPerGpu": hbm.weights_bytes_per_gpu,
@@ -62,7 +64,7 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
             "overheadBytes": hbm.overhead_bytes,
             "headroomBytes": hbm.headroom_bytes,
         },
-        "recommendedPdBufferBytes": sizing.recommended_pd_buffer_bytes,
+        "recommendedPdBufferBytes": sizing.recommended_pd_buffer_bytes if dpd else None,
         "findings": [
             {"level": f.level, "code": f.code, "message": f.message} for f in report.findings
         ],
@@ -123,14 +125,34 @@ def _transfer_row(label: str, tokens: str, per_rank: str, in_flight: str, second
     return f"    {label:<20}{tokens:>8}{per_rank:>12}{in_flight:>11}{seconds:>16}"
 
 
-def sizing_table(report: SizingReport) -> list[str]:
-    """The lines of one endpoint's sizing, for a terminal."""
-    sizing, hbm = report.sizing, report.sizing.hbm
-    model, instance = sizing.architecture, sizing.instance
+def _transfer_lines(sizing: EndpointSizing) -> list[str]:
+    """The PD buffer and what one prompt's KV transfer takes, of a DPD endpoint."""
     transfers = [("routingThreshold", sizing.routing_threshold)]
     transfers.append(("maxModelLen", sizing.max_model_len))
     if sizing.typical_input:
         transfers.append(("typicalInput", sizing.typical_input))
+    efa = f"{sizing.instance.efa_gbps} Gbps EFA"
+    return [
+        f"  PD buffer per rank      {format_bytes(sizing.pd_buffer_bytes)}",
+        "  transfers of one prompt",
+        _transfer_row("", "tokens", "per rank", "in flight", efa),
+        *(
+            _transfer_row(
+                label,
+                f"{t.tokens:,}",
+                format_bytes(t.bytes_per_rank),
+                str(t.in_flight),
+                _seconds(t.seconds),
+            )
+            for label, t in transfers
+        ),
+    ]
+
+
+def sizing_table(report: SizingReport) -> list[str]:
+    """The lines of one endpoint's sizing, for a terminal."""
+    sizing, hbm = report.sizing, report.sizing.hbm
+    model, instance = sizing.architecture, sizing.instance
     typical = sizing.typical_transfer
     recommended = (
         f"{format_bytes(sizing.recommended_pd_buffer_bytes)}: "
@@ -144,34 +166,28 @@ def sizing_table(report: SizingReport) -> list[str]:
     lines = [
         f"{sizing.name}: {model.name} on {instance.name}, tensorParallelSize "
         f"{sizing.tensor_parallel_size}",
-        f"  prefill replicas        {report.replicas.prefill.describe()}",
-        f"  decode replicas         {report.replicas.decode.describe()}",
+        *(
+            f"  {f'{name} replicas':<24}{role.describe()}"
+            for name, role in report.replicas.roles.items()
+        ),
         f"  GPUs at most            {report.replicas.max_gpus}",
         f"  architecture            {_describe(model)}",
         f"  KV per token per rank   {format_bytes(sizing.kv_bytes_per_token_per_rank)}, "
         f"moved in {CHUNK_TOKENS}-token chunks",
-        f"  PD buffer per rank      {format_bytes(sizing.pd_buffer_bytes)}",
-        "  transfers of one prompt",
-        _transfer_row("", "tokens", "per rank", "in flight", f"{instance.efa_gbps} Gbps EFA"),
-        *(
-            _transfer_row(
-                label,
-                f"{t.tokens:,}",
-                format_bytes(t.bytes_per_rank),
-                str(t.in_flight),
-                _seconds(t.seconds),
-            )
-            for label, t in transfers
-        ),
+        *([] if sizing.aggregated else _transfer_lines(sizing)),
         f"  decoder HBM per GPU     {format_bytes(hbm.per_gpu_bytes)} ({instance.gpu})",
         f"    vLLM share            {format_bytes(hbm.utilization_bytes)} "
         f"(--gpu-memory-utilization {hbm.gpu_memory_utilization})",
         f"      weights             {format_bytes(hbm.weights_bytes_per_gpu)}",
         f"      KV pool             {format_bytes(hbm.kv_pool_bytes_per_gpu)} (less activations)",
-        f"    PD buffer             {format_bytes(hbm.pd_buffer_bytes)}",
+        *(
+            []
+            if sizing.aggregated
+            else [f"    PD buffer             {format_bytes(hbm.pd_buffer_bytes)}"]
+        ),
         f"    CUDA overhead         {format_bytes(hbm.overhead_bytes)}",
         f"    headroom              {format_bytes(hbm.headroom_bytes)}",
-        f"  recommended PD buffer   {recommended}",
+        *([] if sizing.aggregated else [f"  recommended PD buffer   {recommended}"]),
         f"  findings                {'' if report.findings else 'none'}",
         *(f"    {f.level} {f.code} ({f.field}): {f.message}" for f in report.findings),
     ]

@@ -38,9 +38,14 @@ def test_dpd_gpu_groups_with_a_system_group_pass():
     assert codes(group(), group(name="b300", instanceType="ml.p6-b300.48xlarge"), SYSTEM) == []
 
 
-@pytest.mark.parametrize("kind", ["ml.g5.48xlarge", "ml.p4d.24xlarge", "ml.trn1.32xlarge"])
-def test_accelerated_types_outside_the_dpd_list_are_refused(kind):
-    assert codes(group(instanceType=kind), SYSTEM) == [("gpu-not-dpd", "[0].instanceType")]
+@pytest.mark.parametrize("kind", ["ml.g5.48xlarge", "ml.p4d.24xlarge", "ml.g6e.12xlarge"])
+def test_gpu_groups_of_types_that_serve_only_aggregated_pass(kind):
+    assert codes(group(instanceType=kind), SYSTEM) == []
+
+
+@pytest.mark.parametrize("kind", ["ml.trn1.32xlarge", "ml.g5.xlarge", "ml.inf2.48xlarge"])
+def test_accelerated_types_the_stack_has_no_facts_for_are_refused(kind):
+    assert codes(group(instanceType=kind), SYSTEM) == [("gpu-type-unknown", "[0].instanceType")]
 
 
 def test_a_missing_system_group_is_refused():
@@ -112,13 +117,13 @@ def test_storage_lifecycle_threads_plan_labels_and_taints():
 # Through the whole program, naming the full key.
 
 
-def test_a_gpu_group_outside_the_dpd_types_is_refused():
+def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
     found = problems(
         changed(
-            groups=[p5_group(), p5_group(name="g5", instanceType="ml.g5.48xlarge"), SYSTEM_CONFIG]
+            groups=[p5_group(), p5_group(name="g5", instanceType="ml.g5.xlarge"), SYSTEM_CONFIG]
         )
     )
-    assert "'ml.g5.48xlarge' is not allowed; GPU groups run DPD" in problem_for(
+    assert "'ml.g5.xlarge' is not allowed; GPU groups run endpoints" in problem_for(
         f"{GROUPS}[1].instanceType", found
     )
 

@@ -123,8 +123,7 @@ def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_a
             "e",
             {
                 "url": e.router_url,
-                "prefill": e.prefill_args,
-                "decode": e.decode_args,
+                "roles": e.role_args,
                 "name": e.endpoint_name,
                 "object": e.object_name,
             },
@@ -134,9 +133,42 @@ def test_outputs_name_the_stable_address_the_generation_and_the_effective_role_a
     # The stable address, whatever the generation.
     assert exported["url"] == "http://chat.default.svc.cluster.local:443"
     assert exported["object"] == "chat-g0a1b2"
-    assert exported["decode"][-2:] == ["--max-num-seqs", "48"]
-    assert "--max-num-seqs" not in exported["prefill"]
+    assert exported["roles"]["decode"][-2:] == ["--max-num-seqs", "48"]
+    assert "--max-num-seqs" not in exported["roles"]["prefill"]
     assert exported["name"] == "chat"
+
+
+AGGREGATED = {
+    **MINIMAL,
+    "instanceType": "ml.g6e.12xlarge",
+    "tensorParallelSize": 4,
+    "serving": {"replicas": 2, "gpus": 4},
+}
+
+
+def test_an_aggregated_endpoint_without_routing_has_no_router_to_give_a_stable_address():
+    spec = EndpointSpec.model_validate(AGGREGATED)
+
+    def build() -> None:
+        e = endpoint(spec, model_bucket="b")
+        pulumi.export("e", {"url": e.router_url, "roles": e.role_args})
+
+    result = run_component(build)
+    assert result.outputs["e"]["url"] is None
+    assert list(result.outputs["e"]["roles"]) == ["serving"]
+    assert result.of_type("kubernetes:core/v1:Service") == []
+    (config,) = result.of_type(CONFIG_TYPE)
+    # Pulumi waits for the state the operator reports once a colocated endpoint serves.
+    assert config.inputs["metadata"]["annotations"] == {
+        "pulumi.com/waitFor": "jsonpath={.status.state}=DeploymentComplete"
+    }
+
+
+def test_an_aggregated_endpoint_with_routing_keeps_its_stable_address():
+    spec = EndpointSpec.model_validate({**AGGREGATED, "routingStrategy": "roundrobin"})
+    result = run_component(lambda: endpoint(spec, model_bucket="b"))
+    (service,) = result.of_type("kubernetes:core/v1:Service")
+    assert service.inputs["spec"]["externalName"].startswith("chat-g0a1b2-default-routing-service")
 
 
 def test_an_adopted_endpoint_keeps_the_live_objects_name_and_replaces_only_on_routing():

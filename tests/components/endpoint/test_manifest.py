@@ -4,14 +4,15 @@ import pytest
 from pydantic import BaseModel
 
 from components.endpoint.manifest import (
+    AGGREGATED_FIELDS,
     DPD_FIELDS,
     build_manifest,
     check_metrics_port,
     check_overrides,
     environment,
+    field_owners,
     leaf_paths,
     owned_field,
-    router_url,
 )
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
@@ -222,12 +223,6 @@ def test_spec_overrides_add_fields_the_settings_do_not_write():
     assert built["spec"]["maxDeployTimeInSeconds"] == 7200
 
 
-def test_router_url_follows_the_operator_naming():
-    assert router_url("dpd-test", "default") == (
-        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
-    )
-
-
 @pytest.mark.parametrize(
     "changes",
     [
@@ -298,7 +293,7 @@ def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
 
 @pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
 def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
-    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks.py).
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
     config = with_endpoints({**dev_endpoint(), "topologySpec": {"availabilityZone": zone}})
     (endpoint,) = endpoint_configs(render(config))
     assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
@@ -445,8 +440,18 @@ SOURCES = [
     {"huggingFace": {"modelId": "org/model", "tokenSecretRef": {"name": "hf", "key": "tok"}}},
     {"kubernetesVolume": {"path": "/mnt/models/llama"}},
 ]
-EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES]
+DPD_ONLY = ("prefill", "decode", "routingThreshold", "pdBufferSize", "topologySpec")
+# The same, aggregated: a serving role in place of the DPD settings (a role's nodeSelector has
+# no field without pdSpec).
+EVERY_AGGREGATED_OPTION = {
+    **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY},
+    "serving": {key: value for key, value in ROLE.items() if key != "nodeSelector"},
+}
+EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES] + [
+    spec(**EVERY_AGGREGATED_OPTION)
+]
 SOURCE_IDS = ["s3", "fsx", "hf-key", "hf-secret", "volume"]
+SPEC_IDS = [*SOURCE_IDS, "aggregated"]
 
 
 def _unset(model: BaseModel, path: str = "") -> set[str]:
@@ -470,7 +475,7 @@ def test_the_specs_below_set_every_setting_an_endpoint_has():
     )
 
 
-@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=SOURCE_IDS)
+@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=SPEC_IDS)
 def test_every_field_the_builder_writes_is_owned_by_a_setting(endpoint):
     built = build_manifest(
         endpoint,
@@ -479,19 +484,25 @@ def test_every_field_the_builder_writes_is_owned_by_a_setting(endpoint):
         prometheus_address="https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1",
         zone_name="us-east-2a",
     )
-    unowned = [path for path in leaf_paths(built["spec"]) if owned_field(path) is None]
-    assert unowned == [], f"add these to DPD_FIELDS in components/endpoint/manifest.py: {unowned}"
+    owners = field_owners(endpoint)
+    unowned = [path for path in leaf_paths(built["spec"]) if owned_field(path, owners) is None]
+    table = "AGGREGATED_FIELDS" if endpoint.aggregated else "DPD_FIELDS"
+    assert unowned == [], f"add these to {table} in components/endpoint/manifest.py: {unowned}"
 
 
-@pytest.mark.parametrize("field", DPD_FIELDS)
-def test_an_override_of_an_owned_field_is_refused_naming_it(field):
+@pytest.mark.parametrize(
+    "field, mode",
+    [(field, {}) for field in DPD_FIELDS]
+    + [(field, {"serving": {}}) for field in AGGREGATED_FIELDS],
+)
+def test_an_override_of_an_owned_field_is_refused_naming_it(field, mode):
     overrides: dict[str, Any] = {}
     node = overrides
     *parents, last = field.split(".")
     for part in parents:
         node = node.setdefault(part, {})
     node[last] = "anything"
-    (finding,) = check_overrides(spec(specOverrides=overrides))
+    (finding,) = check_overrides(spec(specOverrides=overrides, **mode))
     assert (finding.level, finding.code, finding.field) == (
         "error",
         "override-of-typed-field",
@@ -605,6 +616,90 @@ def test_overrides_of_what_no_setting_describes_render(changes):
     assert endpoint_configs(render(dev_with(changes)))
 
 
+# An aggregated endpoint: a serving block in place of prefill and decode.
+
+SERVING = {"replicas": 2, "gpus": 8}
+
+
+@pytest.mark.parametrize(
+    "instance_type, gpus", [("ml.p5.48xlarge", 8), ("ml.g6e.12xlarge", 4), ("ml.g5.12xlarge", 4)]
+)
+@pytest.mark.parametrize("operator", ["3.2", "3.3"])
+def test_an_aggregated_endpoint_is_a_valid_manifest_without_pdspec(instance_type, gpus, operator):
+    built = manifest(
+        instanceType=instance_type, tensorParallelSize=gpus, serving={"replicas": 3, "gpus": gpus}
+    )
+    assert schema_errors(built, operator) == []
+    body = built["spec"]
+    assert "pdSpec" not in body
+    assert body["replicas"] == 3
+    assert body["instanceType"] == instance_type
+    gpu = {"nvidia.com/gpu": str(gpus)}
+    assert body["worker"]["resources"]["requests"].items() >= gpu.items()
+    assert body["worker"]["resources"]["limits"].items() >= gpu.items()
+
+
+def test_an_aggregated_endpoint_writes_no_dpd_variables_routing_or_kv_cache_unless_set():
+    built = manifest(serving=SERVING, environmentVariables={"NCCL_DEBUG": "INFO"})["spec"]
+    assert built["worker"]["environmentVariables"] == [{"name": "NCCL_DEBUG", "value": "INFO"}]
+    assert "intelligentRoutingSpec" not in built
+    assert "kvCacheSpec" not in built
+    chosen = manifest(serving=SERVING, routingStrategy="roundrobin", kvCache={})["spec"]
+    assert chosen["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "roundrobin"}
+    assert chosen["kvCacheSpec"] == {"enableL1Cache": True}
+
+
+def test_a_dpd_endpoint_keeps_routing_and_the_kv_cache_on_as_before():
+    built = manifest()["spec"]
+    assert built["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "prefixaware"}
+    assert built["kvCacheSpec"] == {"enableL1Cache": True}
+
+
+def test_the_serving_role_writes_its_flags_into_the_worker_and_scales_at_the_top_level():
+    serving = {
+        **SERVING,
+        "maxNumSeqs": 64,
+        "gpuMemoryUtilization": 0.9,
+        "args": ["--enable-prefix-caching"],
+        "autoscaling": {"minReplicas": 1, "maxReplicas": 4},
+    }
+    built = build_manifest(
+        spec(serving=serving),
+        model_bucket="weights",
+        region="us-east-2",
+        prometheus_address="https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1",
+        digest="0a1b2",
+    )
+    body = built["spec"]
+    args = body["worker"]["args"]
+    assert args[args.index("--max-num-seqs") + 1] == "64"
+    assert args[args.index("--gpu-memory-utilization") + 1] == "0.9"
+    assert "--enable-prefix-caching" in args
+    scaling = body["autoScalingSpec"]
+    assert (scaling["minReplicaCount"], scaling["maxReplicaCount"]) == (1, 4)
+    trigger = scaling["prometheusTrigger"]
+    # The running requests of the endpoint object's pods, three quarters of --max-num-seqs each.
+    assert trigger["query"] == (
+        'sum(vllm:num_requests_running{namespace="default",resource_name="chat-g0a1b2"})'
+    )
+    assert trigger["targetValue"] == 48
+    assert schema_errors(built, "3.3") == []
+
+
+def test_scaling_an_aggregated_endpoint_is_no_new_generation_but_its_gpus_are():
+    from components.endpoint.manifest import endpoint_generation
+
+    def generation_of(serving):
+        return endpoint_generation(spec(serving=serving), model_bucket="w", region="us-east-2")
+
+    base = generation_of(SERVING)
+    assert generation_of({**SERVING, "replicas": 5}) == base
+    assert generation_of({**SERVING, "autoscaling": {"maxReplicas": 4}}) == base
+    assert generation_of({**SERVING, "gpus": 4}) != base
+    # Going from DPD to aggregated is a new generation: the operator cannot drop pdSpec in place.
+    assert endpoint_generation(spec(), model_bucket="w", region="us-east-2") != base
+
+
 def test_an_adopted_endpoint_has_no_generation_in_its_names():
     adopted = spec(adopted=True, endpointName="chat-sm")
     built = build_manifest(adopted, model_bucket="w", region="us-east-2", digest="0a1b2")
@@ -669,17 +764,24 @@ OPERATOR_33_SETTINGS = [
     ("modelCacheConfig", EVERY_OPTION["modelCacheConfig"], "'modelCacheConfig' was unexpected"),
     ("loadBalancer", {"idleTimeoutSeconds": 600}, "'idleTimeoutSeconds' was unexpected"),
 ]
-WITHOUT_33 = {
-    **{k: v for k, v in EVERY_OPTION.items() if k != "modelCacheConfig"},
-    "loadBalancer": {"routingAlgorithm": "round_robin"},
-}
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=SOURCE_IDS)
-def test_every_setting_set_passes_both_operator_schemas(source):
-    built = manifest(**{**EVERY_OPTION, "modelSource": source})
+@pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=SPEC_IDS)
+def test_every_setting_set_passes_both_operator_schemas(endpoint):
+    built = build_manifest(endpoint, model_bucket="weights", region="us-east-2")
     assert schema_errors(built, "3.3") == []
-    assert schema_errors(manifest(**{**WITHOUT_33, "modelSource": source}), "3.2") == []
+    on_32 = endpoint.model_copy(
+        update={
+            "model_cache_config": None,
+            "load_balancer": endpoint.load_balancer.model_copy(
+                update={"idle_timeout_seconds": None}
+            ),
+        }
+    )
+    assert (
+        schema_errors(build_manifest(on_32, model_bucket="weights", region="us-east-2"), "3.2")
+        == []
+    )
 
 
 @pytest.mark.parametrize("key, value, field", OPERATOR_33_SETTINGS)

@@ -2,7 +2,12 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
+from components.endpoint.routing import (
+    check_kv_cache,
+    check_router_name,
+    check_routing,
+    router_url,
+)
 from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import EP, dev_with, refusal
@@ -138,4 +143,10 @@ def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowh
     }
     assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
         render(config).warnings
+    )
+
+
+def test_router_url_follows_the_operator_naming():
+    assert router_url("dpd-test", "default") == (
+        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
     )

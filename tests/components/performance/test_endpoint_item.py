@@ -135,7 +135,6 @@ def test_a_disaggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_
     _within(printed, predicted)
 
 
-@pytest.mark.xfail(strict=True, reason="serving mode: issue 25")
 @pytest.mark.parametrize("document", [LLAMA_8B, MOE], ids=["8b", "moe"])
 def test_an_aggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_printed(
     tmp_path, capsys, document
@@ -153,3 +152,19 @@ def test_the_command_prints_a_yaml_item_to_paste_with_its_nodes(tmp_path, capsys
     (item,) = yaml.safe_load(out)
     assert item["name"] == "llama-long" and item["prefill"]["maxNumSeqs"] >= 16
     assert f"# {nodes_needed(recommend(scenario(LLAMA_70B)))} ml.p5.48xlarge node(s)" in out
+
+
+def test_on_a_type_without_dpd_the_emitted_item_is_aggregated_and_renders_as_printed():
+    found = scenario({**LLAMA_8B, "name": "llama-g6e", "instanceType": "ml.g6e.12xlarge"})
+    recommendation = recommend(found)
+    assert recommendation.disaggregated is None
+    item = endpoint_item(found, recommendation)
+    assert "prefill" not in item and item["serving"]["gpus"] <= 4
+    config = with_endpoints(item, gpu_nodes=nodes_needed(recommendation))
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = "ml.g6e.12xlarge"
+    (manifest,) = [
+        r.inputs for r in render(config).resources if r.type.endswith(":InferenceEndpointConfig")
+    ]
+    assert "pdSpec" not in manifest["spec"]
+    assert manifest["spec"]["instanceType"] == "ml.g6e.12xlarge"
+    assert manifest["spec"]["replicas"] == item["serving"]["replicas"]

@@ -1,16 +1,27 @@
-"""`python -m infra diff` end to end, in a temporary git repository holding this project."""
+"""`python -m infra diff`: the report of what changes between two renders, and the command end
+to end in a temporary git repository holding this project.
+
+The reports compare renders made in this process: the dev stack as committed, once for the
+module, against each test's change. The command's own paths (git, the stack files, the exit
+codes) run as a user runs them.
+"""
 
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from infra.paths import ROOT
+from tests.support import config_file, dev_config
+from tools import cli
+from tools.diff.diff_command import print_diff
 from tools.diff.render_at import RenderError, checkout_at, render_checkout
 
 GIT_ENV = {
@@ -75,17 +86,54 @@ def diff(repository: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_no_changes_says_so_and_exits_0(repository, dev_stack):
-    done = diff(repository)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "Stack dev: no changes from HEAD.\n"
+def render_into(out: Path, config: dict[str, Any], folder: Path) -> None:
+    """`python -m infra render --stack dev` of `config`, in this process, into `out`."""
+    path = config_file(folder, config)
+    assert cli.main(["render", "--stack", "dev", "--config-file", path, "--out", str(out)]) == 0
 
 
-def test_a_routing_threshold_change_is_an_update_of_that_path(repository, dev_stack):
-    edit_endpoint(dev_stack, routingThreshold=8192)
-    done = diff(repository)
-    assert done.returncode == 1, done.stderr
-    lines = done.stdout.splitlines()
+@pytest.fixture(scope="module")
+def base_render(tmp_path_factory) -> Path:
+    """The dev stack as committed, rendered once for every report."""
+    folder = tmp_path_factory.mktemp("base")
+    render_into(folder / "out", dev_config(), folder)
+    return folder / "out"
+
+
+Report = Callable[..., tuple[int, str]]
+
+
+@pytest.fixture
+def report(base_render, tmp_path, capsys) -> Report:
+    """The exit status and the report of `infra diff --base HEAD` once the dev stack's config
+    is `head`: the base's render shared, the head's made for the test."""
+
+    def compared(head: dict[str, Any], markdown: bool = False) -> tuple[int, str]:
+        render_into(tmp_path / "head", head, tmp_path)
+        capsys.readouterr()
+        status = print_diff("dev", "HEAD", base_render, tmp_path / "head", markdown)
+        return status, capsys.readouterr().out
+
+    return compared
+
+
+def with_endpoint(**changes: Any) -> dict[str, Any]:
+    """The dev stack with these keys of its first endpoint changed."""
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0].update(changes)
+    return config
+
+
+def test_no_changes_says_so_and_exits_0(report):
+    status, out = report(dev_config())
+    assert status == 0
+    assert out == "Stack dev: no changes from HEAD.\n"
+
+
+def test_a_routing_threshold_change_is_an_update_of_that_path(report):
+    status, out = report(with_endpoint(routingThreshold=8192))
+    assert status == 1
+    lines = out.splitlines()
     assert lines[0] == "Stack dev: 1 to update (from HEAD)."
     assert (
         " ~ update   kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
@@ -95,26 +143,22 @@ def test_a_routing_threshold_change_is_an_update_of_that_path(repository, dev_st
     assert "-    routingThreshold: 4096" in lines and "+    routingThreshold: 8192" in lines
 
 
-def test_an_intelligent_routing_change_is_marked_as_a_replacement(repository, dev_stack):
-    edit_endpoint(dev_stack, routingStrategy="session")
-    done = diff(repository, "--format", "markdown")
-    assert done.returncode == 1, done.stderr
+def test_an_intelligent_routing_change_is_marked_as_a_replacement(report):
+    status, out = report(with_endpoint(routingStrategy="session"), markdown=True)
+    assert status == 1
     # A new generation, and the stable Service moved to it.
-    assert "Stack `dev`: 1 to update, 1 to replace (from `HEAD`)." in done.stdout
+    assert "Stack `dev`: 1 to update, 1 to replace (from `HEAD`)." in out
     # dev's two nodes cannot hold both generations: it deletes first, an outage.
-    assert "> - endpoint `default/dpd-test`: deleted, then created again" in done.stdout
-    assert "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session`" in done.stdout
-    assert re.search(
-        r"`metadata\.name: dpd-test-g\w{5} → dpd-test-g\w{5}  \(replaces: ", done.stdout
-    )
-    assert "  class n_default_dpd_test changed" in done.stdout
+    assert "> - endpoint `default/dpd-test`: deleted, then created again" in out
+    assert "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session`" in out
+    assert re.search(r"`metadata\.name: dpd-test-g\w{5} → dpd-test-g\w{5}  \(replaces: ", out)
+    assert "  class n_default_dpd_test changed" in out
     # The comment says what the stack's nodes cost, group by group.
-    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in done.stdout
+    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in out
 
 
-def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
-    document = yaml.safe_load(dev_stack.read_text())
-    config = document["config"]
+def test_an_added_endpoint_is_added_with_its_manifest(report):
+    config = dev_config()
     config["hyperpod-dpd:endpoints"].append(
         {
             **config["hyperpod-dpd:endpoints"][0],
@@ -124,18 +168,16 @@ def test_an_added_endpoint_is_added_with_its_manifest(repository, dev_stack):
         }
     )
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 4
-    dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
-    done = diff(repository)
-    assert done.returncode == 1, done.stderr
-    assert " + add      hyperpod-dpd:endpoint:InferenceEndpoint  default/dpd-long" in done.stdout
+    status, out = report(config)
+    assert status == 1
+    assert " + add      hyperpod-dpd:endpoint:InferenceEndpoint  default/dpd-long" in out
     assert (
         "+ add      kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
-        "  default/dpd-long" in done.stdout
+        "  default/dpd-long" in out
     )
-    assert "instanceGroups[0].instanceCount: 2 → 4" in done.stdout
+    assert "instanceGroups[0].instanceCount: 2 → 4" in out
     assert re.search(
-        r"\+\+\+ b/manifests/default\.inferenceendpointconfig\.dpd-long-g[0-9a-f]{5}\.yaml",
-        done.stdout,
+        r"\+\+\+ b/manifests/default\.inferenceendpointconfig\.dpd-long-g[0-9a-f]{5}\.yaml", out
     )
 
 
@@ -147,11 +189,21 @@ def test_a_stack_new_since_the_base_is_all_additions(repository, dev_stack):
     assert " to add (from HEAD)." in done.stdout.splitlines()[0]
 
 
-def test_an_invalid_change_exits_2_with_its_problems(repository, dev_stack):
-    edit_endpoint(dev_stack, routingThreshold=-1)
-    done = diff(repository)
-    assert done.returncode == 2
-    assert "hyperpod-dpd:endpoints[0].routingThreshold: -1 is not allowed" in done.stderr
+def refused_before_git(monkeypatch, capsys, *args: str) -> str:
+    """What `infra diff` prints to stderr as it exits 2, before git or a render runs."""
+
+    def no_diff(*_args: Any, **_kwargs: Any) -> int:
+        raise AssertionError("the comparison ran")
+
+    monkeypatch.setattr(cli, "run_diff", no_diff)
+    assert cli.main(["diff", "--base", "HEAD", *args]) == 2
+    return capsys.readouterr().err
+
+
+def test_an_invalid_change_exits_2_with_its_problems(tmp_path, monkeypatch, capsys):
+    path = config_file(tmp_path, with_endpoint(routingThreshold=-1))
+    err = refused_before_git(monkeypatch, capsys, "--stack", "dev", "--config-file", path)
+    assert "hyperpod-dpd:endpoints[0].routingThreshold: -1 is not allowed" in err
 
 
 def test_an_unknown_base_revision_exits_2(repository, dev_stack):
@@ -184,25 +236,26 @@ def test_a_base_git_would_read_as_an_option_is_refused(base):
         pass
 
 
-def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(repository, dev_stack):
-    dev_stack.write_text(dev_stack.read_text() + "  hyperpod-dpd:operator: [\n")
-    done = diff(repository)
-    assert done.returncode == 2
-    assert f"{dev_stack}:" in done.stderr and "is not valid YAML" in done.stderr
-    assert "Traceback" not in done.stderr
+def test_a_stack_file_that_is_not_yaml_exits_2_naming_file_line_and_column(tmp_path, capsys):
+    stack = tmp_path / "Pulumi.dev.yaml"
+    stack.write_text((ROOT / "Pulumi.dev.yaml").read_text() + "  hyperpod-dpd:operator: [\n")
+    status = cli.main(["diff", "--base", "HEAD", "--stack", "dev", "--config-file", str(stack)])
+    assert status == 2
+    err = capsys.readouterr().err
+    assert f"{stack}:" in err and "is not valid YAML" in err
+    assert "Traceback" not in err
 
 
-def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repository, dev_stack):
-    document = yaml.safe_load(dev_stack.read_text())
-    document["config"]["hyperpod-dpd:network"]["vpcCidr"] = "10.1.0.0/16"
-    dev_stack.write_text(yaml.safe_dump(document, sort_keys=False))
-    done = diff(repository)
-    assert done.returncode == 1, done.stderr
-    replaced = [line for line in done.stdout.splitlines() if line.startswith("+- replace")]
-    assert any("eks:index:Cluster" in line for line in replaced), done.stdout
-    assert any("aws-native:sagemaker:Cluster" in line for line in replaced), done.stdout
-    assert "(replaces: privateSubnetIds)" in done.stdout
-    assert "(replaces: vpcConfig)" in done.stdout
+def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(report):
+    config = dev_config()
+    config["hyperpod-dpd:network"]["vpcCidr"] = "10.1.0.0/16"
+    status, out = report(config)
+    assert status == 1
+    replaced = [line for line in out.splitlines() if line.startswith("+- replace")]
+    assert any("eks:index:Cluster" in line for line in replaced), out
+    assert any("aws-native:sagemaker:Cluster" in line for line in replaced), out
+    assert "(replaces: privateSubnetIds)" in out
+    assert "(replaces: vpcConfig)" in out
     # The cluster's replacement takes its provider, and with it everything the provider manages.
     for resource in (
         "pulumi:providers:kubernetes  eks",
@@ -211,10 +264,10 @@ def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repos
     ):
         assert any(line.endswith(resource) for line in replaced), resource
     assert "      replaced because its provider 'eks' is replaced with the cluster it reaches" in (
-        done.stdout.splitlines()
+        out.splitlines()
     )
     # Every add-on lives inside the cluster: deleted first, the cluster takes them with it.
-    lines = done.stdout.splitlines()
+    lines = out.splitlines()
     for addon in (
         "eks-pod-identity-agent",
         "node-addons-coredns",
@@ -231,12 +284,11 @@ def test_a_vpc_cidr_change_replaces_the_clusters_whose_subnets_it_replaces(repos
             "replaced (replaces: clusterName)"
         ), addon
     # The outages come before the list, the HyperPod cluster's first.
-    outages = done.stdout[done.stdout.index("Outages:") : done.stdout.index("+- replace")]
+    outages = out[out.index("Outages:") : out.index("+- replace")]
     assert outages.index("HyperPod cluster `hyperpod`") < outages.index("EKS cluster `eks`")
 
 
-def test_the_pd_buffer_change_reads_in_gib(repository, dev_stack):
-    edit_endpoint(dev_stack, pdBufferSize="16GiB")
-    done = diff(repository)
-    assert done.returncode == 1, done.stderr
-    assert "      PD_BUFFER_SIZE: 8 GiB → 16 GiB" in done.stdout.splitlines()
+def test_the_pd_buffer_change_reads_in_gib(report):
+    status, out = report(with_endpoint(pdBufferSize="16GiB"))
+    assert status == 1
+    assert "      PD_BUFFER_SIZE: 8 GiB → 16 GiB" in out.splitlines()

@@ -81,3 +81,48 @@ def test_a_new_endpoint_type_counted_twice_says_so():
         "program counts both on it: it does not see that the deployed one runs on "
         "ml.p5.48xlarge)"
     ) in outage
+
+
+def aggregated(gpu_nodes: int, **changes) -> dict:
+    endpoint = {
+        key: value
+        for key, value in dev_endpoint().items()
+        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
+    }
+    return with_endpoints(
+        {**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes}, gpu_nodes=gpu_nodes
+    )
+
+
+def dpd(gpu_nodes: int) -> dict:
+    return with_endpoints(dev_endpoint(), gpu_nodes=gpu_nodes)
+
+
+def test_dpd_to_aggregated_with_room_swaps_and_says_what_becomes_of_the_gpus_and_traffic():
+    text = report(dpd(4), aggregated(4))
+    assert outages(text) == []
+    swaps = text.split("Swaps (replaced with no outage):\n", 1)[1]
+    assert (
+        "It changes from DPD to aggregated: 1 prefill and 1 decode pods (16 GPUs) give way to "
+        "2 serving pods (16 GPUs)."
+    ) in swaps
+    # Without routingStrategy the aggregated endpoint has no router to alias.
+    assert "dpd-test.default.svc.cluster.local is deleted with the old generation" in swaps
+
+
+def test_aggregated_back_to_dpd_without_room_deletes_first_with_the_gpus_before_and_after():
+    text = report(aggregated(2), dpd(2))
+    (outage,) = outages(text)
+    assert outage.startswith("  - endpoint `default/dpd-test`: deleted, then created again")
+    assert (
+        "It changes from aggregated to DPD: 2 serving pods (16 GPUs) give way to 1 prefill and "
+        "1 decode pods (16 GPUs)."
+    ) in outage
+    assert "dpd-test.default.svc.cluster.local appears once the new generation serves" in outage
+
+
+def test_an_aggregated_endpoint_with_routing_keeps_its_address_across_the_change():
+    text = report(dpd(4), aggregated(4, routingStrategy="roundrobin"))
+    swaps = text.split("Swaps (replaced with no outage):\n", 1)[1]
+    assert "It changes from DPD to aggregated" in swaps
+    assert "is deleted with the old generation" not in swaps

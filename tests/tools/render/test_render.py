@@ -64,8 +64,8 @@ def test_the_stack_exports_each_endpoint_address_generation_and_effective_args(d
     # The stable address in front of whichever generation serves.
     assert exported["routerUrl"] == "http://dpd-test.default.svc.cluster.local:443"
     assert exported["objectName"].startswith("dpd-test-g")
-    assert exported["prefillArgs"] == exported["decodeArgs"]
-    assert exported["decodeArgs"][-2:] == ["--gpu-memory-utilization", "0.75"]
+    assert exported["roleArgs"]["prefill"] == exported["roleArgs"]["decode"]
+    assert exported["roleArgs"]["decode"][-2:] == ["--gpu-memory-utilization", "0.75"]
 
 
 def test_several_endpoints_render_each_one():

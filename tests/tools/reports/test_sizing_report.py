@@ -21,6 +21,7 @@ def test_the_document_has_exactly_the_published_shape():
     (endpoint,) = sizing_document([report(pdBufferSize="4GiB")])["endpoints"]
     assert set(endpoint) == {
         "name",
+        "mode",
         "replicas",
         "maxGpus",
         "architecture",
@@ -59,6 +60,7 @@ def test_the_dev_endpoint_document_carries_the_documented_figures():
     (endpoint,) = sizing_document([report()])["endpoints"]
     assert {k: v for k, v in endpoint.items() if k not in ("transfers", "hbm")} == {
         "name": "dpd-test",
+        "mode": "dpd",
         "replicas": {
             "prefill": {"minReplicas": 1, "maxReplicas": 1, "gpus": 8, "metric": None},
             "decode": {"minReplicas": 1, "maxReplicas": 1, "gpus": 8, "metric": None},
@@ -141,3 +143,29 @@ def test_an_autoscaling_endpoint_shows_each_role_range_and_its_most_gpus():
     assert "  prefill replicas        1-4 x 8 GPUs, scaling on waiting" in table
     assert "  decode replicas         1-2 x 8 GPUs, scaling on concurrent" in table
     assert "  GPUs at most            48" in table
+
+
+def aggregated_report():
+    endpoint = {
+        k: v
+        for k, v in dev_endpoint().items()
+        if k not in ("prefill", "decode", "routingThreshold", "pdBufferSize")
+    }
+    spec = EndpointSpec.model_validate({**endpoint, "serving": {"replicas": 2, "gpus": 8}})
+    return review_sizing(spec, endpoint_architecture(spec))
+
+
+def test_an_aggregated_endpoint_is_sized_without_a_pd_buffer_or_transfers():
+    (endpoint,) = sizing_document([aggregated_report()])["endpoints"]
+    assert endpoint["mode"] == "aggregated"
+    assert endpoint["replicas"] == {
+        "serving": {"minReplicas": 2, "maxReplicas": 2, "gpus": 8, "metric": None}
+    }
+    assert endpoint["maxGpus"] == 16
+    assert endpoint["pdBufferBytes"] is None and endpoint["transfers"] is None
+    assert endpoint["hbm"]["pdBufferBytes"] == 0
+    table = "\n".join(sizing_table(aggregated_report()))
+    assert "serving replicas        2 x 8 GPUs" in table
+    assert "PD buffer" not in table and "transfers of one prompt" not in table
+    # No DPD advice on an endpoint that does not run DPD.
+    assert not {f.code for f in aggregated_report().findings} & {"short-inputs", "model-under-70b"}

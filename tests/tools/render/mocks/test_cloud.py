@@ -4,7 +4,7 @@ import json
 
 from pulumi.runtime import MockResourceArgs
 
-from tools.render.mocks import CloudMocks, WireRegistration
+from tools.render.mocks.cloud import CloudMocks, WireRegistration
 
 SUBNET = "aws:ec2/subnet:Subnet"
 
