@@ -25,13 +25,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.core.terminal_text import one_line
-from components.endpoint.kind import READY_MESSAGE
+from components.endpoint.kind import AGGREGATED_READY_STATE, READY_MESSAGE
 from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH
 from components.endpoint.routing import stable_router_url
 
 # Every generation's conditions: the endpoint's object is found by its label, which every
 # generation carries, so the command stays the same when a change brings a new generation.
 CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
+# An aggregated endpoint's: the state the CRD's status ends a rollout in.
+STATE = "{.items[*].status.state}"
 # The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
 # guide says the operator runs each role as a Deployment but never names those Deployments, so
 # the commands select pods by this label rather than guess a Deployment's name.
@@ -70,6 +72,10 @@ class EndpointTarget:
     invocation_path: str | None
     # s3://bucket/prefix/ when the weights are read from S3, else None.
     weights_uri: str | None
+    # Without pdSpec: no prefill and decode pods to list, another ready signal.
+    aggregated: bool = False
+    # Whether the operator's router, and so the stack's stable address, stands in front.
+    routed: bool = True
 
 
 def _body(path: str | None) -> str:
@@ -119,9 +125,17 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     return steps
 
 
+def ready_signal(target: EndpointTarget) -> tuple[str, str]:
+    """The JSONPath that reads whether the endpoint serves, and the text it then holds."""
+    if target.aggregated:
+        return STATE, AGGREGATED_READY_STATE
+    return CONDITION_MESSAGES, READY_MESSAGE
+
+
 def wait_until_ready(target: EndpointTarget, stack: str) -> str:
-    """A loop that returns once the operator reports both roles ready, or after WAIT_MINUTES,
-    saying where to look then."""
+    """A loop that returns once the operator reports the endpoint ready (both roles, with DPD),
+    or after WAIT_MINUTES, saying where to look then."""
+    jsonpath, ready = ready_signal(target)
     tries = WAIT_MINUTES * 60 // POLL_SECONDS
     diagnose = (
         f"not ready after {WAIT_MINUTES} minutes: run .venv/bin/python -m infra diagnose "
@@ -131,8 +145,8 @@ def wait_until_ready(target: EndpointTarget, stack: str) -> str:
     return (
         f"tries={tries}; until kubectl get inferenceendpointconfig "
         f"-n {shlex.quote(target.namespace)} -l {shlex.quote(f'{ENDPOINT_LABEL}={target.name}')} "
-        f"-o jsonpath={shlex.quote(CONDITION_MESSAGES)} "
-        f"| grep -q {shlex.quote(READY_MESSAGE)}; do tries=$((tries - 1)); "
+        f"-o jsonpath={shlex.quote(jsonpath)} "
+        f"| grep -q {shlex.quote(ready)}; do tries=$((tries - 1)); "
         f'if [ "$tries" -eq 0 ]; then echo {shlex.quote(diagnose)} >&2; break; fi; '
         f"sleep {POLL_SECONDS}; done"
     )
@@ -149,11 +163,9 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
         steps["uploadWeights"] = upload_weights(target.model_name, target.weights_uri)
     # The endpoint object exists once `pulumi up` returns, so polling it cannot fail on a name
     # the operator has not created yet, as `kubectl wait` on its Deployments or pods would.
-    steps["waitUntilReady"] = [
-        f"kubectl get pods {ns} -l {ROLE_LABEL}",
-        wait_until_ready(target, stack),
-    ]
-    steps["readyMessage"] = READY_MESSAGE
+    pods = [] if target.aggregated else [f"kubectl get pods {ns} -l {ROLE_LABEL}"]
+    steps["waitUntilReady"] = [*pods, wait_until_ready(target, stack)]
+    steps["readyMessage"] = ready_signal(target)[1]
     body = shlex.quote(_body(target.invocation_path))
     if target.sagemaker_endpoint:
         steps["invokeSageMaker"] = (
@@ -162,6 +174,9 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
             f"--content-type application/json --cli-binary-format raw-in-base64-out "
             f"--body {body} answer.json && cat answer.json"
         )
+    if not target.routed:
+        # No router, so no stable address: the SageMaker endpoint or the load balancer.
+        return steps
     # The stable address, which follows the endpoint from generation to generation.
     url = shlex.quote(f"{stable_router_url(target.name, target.namespace)}/{ROUTER_PATH}")
     steps["invokeRouter"] = (

@@ -322,6 +322,8 @@ def _export_next_steps(
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
                 weights_uri=f"s3://{bucket}/{s3.folder}" if s3 else None,
+                aggregated=spec.aggregated,
+                routed=spec.intelligent_routing,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.

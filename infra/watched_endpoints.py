@@ -1,5 +1,10 @@
 """What observability watches of each endpoint: its roles' replica ranges, the series their
-autoscaling reads, and its SLO, as the plain values the Observability component takes."""
+autoscaling reads, and its SLO, as the plain values the Observability component takes.
+
+The dashboard and its alerts are DPD's: they tell prefill from decode by the pod names of the
+operator's two Deployments (components/observability/series.py). An aggregated endpoint's pods
+have no name a public source gives, so it is left out of them; its autoscaling selects its
+series by the endpoint object instead."""
 
 from __future__ import annotations
 
@@ -17,6 +22,8 @@ def watched_endpoints(
     """`generations`: each endpoint's, whose name its pods carry."""
     watched = []
     for endpoint, generation in zip(endpoints, generations, strict=True):
+        if endpoint.aggregated:
+            continue
         roles = []
         for name, (role, _) in endpoint.roles().items():
             scaling = role.autoscaling

@@ -236,3 +236,20 @@ def test_the_stack_exports_a_script_that_pastes_safely_whatever_the_prefix(tmp_p
     assert pasted.calls == expected_calls(commands)
     (sync,) = [call for call in pasted.calls if call[:3] == ["aws", "s3", "sync"]]
     assert sync[4] == f"s3://hyperpod-dpd-test-models-123456789012/{SHELL_PREFIX}/"
+
+
+AGGREGATED = EndpointTarget(**{**vars(DEV), "aggregated": True, "routed": False})
+
+
+def test_an_aggregated_endpoint_waits_for_its_state_and_has_no_router_to_call():
+    found = endpoint(AGGREGATED)
+    (wait,) = found["waitUntilReady"]
+    assert "-o jsonpath='{.items[*].status.state}' | grep -q DeploymentComplete;" in wait
+    assert found["readyMessage"] == "DeploymentComplete"
+    assert "invokeRouter" not in found
+    assert "invokeSageMaker" in found
+
+
+def test_an_aggregated_endpoint_with_routing_is_called_through_its_stable_address():
+    routed = EndpointTarget(**{**vars(AGGREGATED), "routed": True})
+    assert "http://dpd-test.default.svc.cluster.local:443/" in endpoint(routed)["invokeRouter"]

@@ -163,6 +163,12 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     checked, index, spec = found
     try:
+        if not spec.intelligent_routing:
+            raise BenchError(
+                f"{PROJECT}:endpoints[{index}].routingStrategy: the Job calls the endpoint's "
+                "stable address, the operator's router, which an aggregated endpoint has only "
+                "with routingStrategy set; set it, or benchmark through its load balancer"
+            )
         load = endpoint_load(index, spec)
         loads = [Load(load.input_tokens, load.output_tokens, rate) for rate in args.rate or []]
         runs = _bench_runs(checked, index, loads or [load])

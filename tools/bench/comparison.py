@@ -46,7 +46,7 @@ def _metadata_int(result: VllmResult, key: str, fallback: int) -> int:
 def run_layout(result: VllmResult, spec: EndpointSpec) -> RunLayout:
     return RunLayout(
         prefill_replicas=_metadata_int(result, "dpd_prefill_replicas", spec.prefill.replicas),
-        decode_replicas=_metadata_int(result, "dpd_decode_replicas", spec.decode.replicas),
+        decode_replicas=_metadata_int(result, "dpd_decode_replicas", spec.decoder.replicas),
         tensor_parallel=_metadata_int(
             result, "dpd_tensor_parallel_size", spec.tensor_parallel_size
         ),

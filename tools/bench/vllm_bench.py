@@ -107,7 +107,8 @@ def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
         f"dpd_instance_type={spec.instance_type}",
         f"dpd_image={spec.image}",
         f"dpd_prefill_replicas={spec.prefill.replicas}",
-        f"dpd_decode_replicas={spec.decode.replicas}",
+        # An aggregated endpoint's serving pods stand as its decoders (endpoint_scenario.py).
+        f"dpd_decode_replicas={spec.decoder.replicas}",
         f"dpd_tensor_parallel_size={tp}",
     ]
 

@@ -86,24 +86,44 @@ def _role(name: str, role_spec: dict, scaling: dict | None) -> tuple[str, int]:
 
 def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     spec, meta = obj["spec"], obj["metadata"]
-    pd = spec["pdSpec"]
-    env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
-    args = spec["worker"]["args"]
-    tp = args[args.index("--tensor-parallel-size") + 1]
-    scaling = pd.get("autoScalingSpec", {})
-    prefill, prefill_gpus = _role("prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling"))
-    decode, decode_gpus = _role("decode", pd["decodingSpec"], scaling.get("decodingAutoScaling"))
+    args = spec["worker"].get("args", [])
+    tp = args[args.index("--tensor-parallel-size") + 1] if "--tensor-parallel-size" in args else "?"
     name, namespace = meta["labels"][ENDPOINT_LABEL], meta["namespace"]
     sagemaker = f", SageMaker endpoint {spec['endpointName']}" if "endpointName" in spec else ""
+    routing = spec.get("intelligentRoutingSpec")
+    address = (
+        f"    address {stable_router_url(name, namespace)}, the router "
+        f"{router_url(meta['name'], namespace)}"
+        if routing
+        else "    no router (no routingStrategy): called through its load balancer or SageMaker"
+    )
+    pd = spec.get("pdSpec")
+    if pd is None:
+        # Aggregated: one role, its GPUs in worker.resources, its scaling at the top level.
+        role = {"replicas": spec.get("replicas", 1), "resources": spec["worker"]["resources"]}
+        serving, gpus = _role("serving", role, spec.get("autoScalingSpec"))
+        strategy = f", {routing['routingStrategy']}" if routing else ""
+        layout = f"    aggregated: {serving}, at most {gpus} GPUs, TP {tp}{strategy}"
+    else:
+        env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+        scaling = pd.get("autoScalingSpec", {})
+        prefill, prefill_gpus = _role(
+            "prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling")
+        )
+        decode, decode_gpus = _role(
+            "decode", pd["decodingSpec"], scaling.get("decodingAutoScaling")
+        )
+        layout = (
+            f"    {prefill}, {decode}, at most {prefill_gpus + decode_gpus} GPUs, "
+            f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
+            f"{routing['routingStrategy']}, "
+            f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}"
+        )
     return [
         f"  {namespace}/{name}  model {spec['modelName']} on {spec['instanceType']}",
         f"    generation {meta['name']}{sagemaker}",
-        f"    {prefill}, {decode}, at most {prefill_gpus + decode_gpus} GPUs, "
-        f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
-        f"{spec['intelligentRoutingSpec']['routingStrategy']}, "
-        f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}",
-        f"    address {stable_router_url(name, namespace)}, the router "
-        f"{router_url(meta['name'], namespace)}",
+        layout,
+        address,
     ]
 
 

@@ -232,3 +232,35 @@ def test_a_rate_past_the_layouts_capacity_still_runs_five_minutes_of_arrivals():
     assert prompt_count(load, saturated) >= 6 * 300
     # It drains at what the layout serves.
     assert BenchRun(load, 1800, saturated).seconds > 1800 / 2.0
+
+
+def aggregated(**changes) -> dict:
+    endpoint = {
+        key: value
+        for key, value in dev_endpoint().items()
+        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
+    }
+    return with_endpoints({**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes})
+
+
+def test_an_aggregated_endpoint_without_a_router_is_refused_naming_routing_strategy(
+    tmp_path, capsys
+):
+    status, out, err = bench(
+        tmp_path, capsys, aggregated(), "--endpoint", "dpd-test", "--account-id", "111122223333"
+    )
+    assert (status, out) == (2, "")
+    assert err.startswith("hyperpod-dpd:endpoints[0].routingStrategy: the Job calls the endpoint")
+
+
+def test_an_aggregated_endpoint_with_a_router_is_benchmarked_through_its_stable_address(
+    tmp_path, capsys
+):
+    config = aggregated(routingStrategy="roundrobin")
+    status, out, err = bench(
+        tmp_path, capsys, config, "--endpoint", "dpd-test", "--account-id", "111122223333"
+    )
+    assert status == 0, err
+    # The Job's command line, wherever it carries it.
+    assert "http://dpd-test.default.svc.cluster.local:443" in out
+    assert "dpd_decode_replicas=2" in out

@@ -210,3 +210,29 @@ def test_pulumi_config_exported_in_the_shell_does_not_reach_the_render(monkeypat
     assert shipped != "v1.3.0-eksbuild.1"
     assert _inference_addon_version(render(dev_config())) == shipped
     assert os.environ["PULUMI_CONFIG"] == leftover
+
+
+def test_the_dev_stack_with_no_endpoints_renders_the_cluster_alone(tmp_path, capsys):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"] = []
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+    assert not (out / "manifests").exists() or list((out / "manifests").iterdir()) == []
+    assert json.loads((out / "sizing.json").read_text())["endpoints"] == []
+    assert "claimed by no endpoint" in capsys.readouterr().out
+
+
+def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
+    endpoint = {
+        key: value
+        for key, value in dev_endpoint().items()
+        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
+    }
+    config = with_endpoints({**endpoint, "serving": {"replicas": 2, "gpus": 8}})
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+    (manifest,) = (out / "manifests").iterdir()
+    assert "pdSpec" not in yaml.safe_load(manifest.read_text())["spec"]
+    printed = capsys.readouterr().out
+    assert "aggregated: serving 2x8 GPU, at most 16 GPUs, TP 8" in printed
+    assert "no router (no routingStrategy)" in printed
