@@ -25,7 +25,7 @@ from components.endpoint.probes import check_probes
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
 from components.endpoint.serving_mode import check_serving_mode
-from components.endpoint.spec import EndpointSpec
+from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
 
@@ -74,6 +74,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *(check_image(spec.image) if spec.engine == VLLM else []),
         *_engine(spec),
+        *check_tls_output(spec.tls_config),
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),

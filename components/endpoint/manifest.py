@@ -292,9 +292,8 @@ SHARED_FIELDS: Owners = {
     # specOverrides.
     "intelligentRoutingSpec.enabled": "routingStrategy",
     "intelligentRoutingSpec.routingStrategy": "routingStrategy",
-    "tlsConfig.customCertificateConfig": "tlsConfig",
-    # The operator writes the certificates it issues to the stack's TLS bucket.
-    "tlsConfig.tlsCertificateOutputS3Uri": "buckets.tls",
+    "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
+    "tlsConfig.tlsCertificateOutputS3Uri": "tlsConfig.tlsCertificateOutputS3Uri",
     "tags": "tags",
     "worker.image": "image",
     "worker.args": "workerArgs",
@@ -447,7 +446,7 @@ def build_manifest(
         if autoscaling := _autoscaling(spec, prometheus_address, name):
             out["autoScalingSpec"] = autoscaling["serving"]
     if spec.tls_config is not None:
-        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True)
+        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True, exclude_none=True)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.core.findings import Finding, warning
 from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
@@ -43,6 +44,7 @@ from components.endpoint.worker import (
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
+from components.storage.spec import TLS_PREFIX
 
 RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 
@@ -127,7 +129,35 @@ class CustomCertificateConfig(Spec):
 
 
 class TlsConfig(Spec):
-    custom_certificate_config: CustomCertificateConfig
+    custom_certificate_config: CustomCertificateConfig | None = None
+    # Where the operator writes the certificate it issues for this endpoint; None: the bucket
+    # its install names (tlsCertificateS3Bucket, the stack's TLS bucket when it installs it).
+    # The CRD's pattern.
+    tls_certificate_output_s3_uri: (
+        shaped_str(
+            r"^s3://([^/]+)/?(.*)$",
+            "must be an S3 URI, s3://<bucket>/<prefix>, such as s3://hyperpod-tls-team/certs",
+        )
+        | None
+    ) = None
+
+
+def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
+    """A certificate bucket the operator's managed policy cannot write: its S3 rights cover
+    `hyperpod-tls*` buckets only (AmazonSageMakerHyperPodInferenceAccess)."""
+    uri = tls.tls_certificate_output_s3_uri if tls else None
+    bucket = uri.removeprefix("s3://").split("/", 1)[0] if uri else None
+    if bucket is None or bucket.startswith(TLS_PREFIX):
+        return []
+    return [
+        warning(
+            "tls-output-bucket",
+            "tlsConfig.tlsCertificateOutputS3Uri",
+            f"{bucket!r} is not a {TLS_PREFIX}* bucket, which is all the operator's managed "
+            "policy (AmazonSageMakerHyperPodInferenceAccess) may write; its execution role "
+            "needs a grant of its own for it",
+        )
+    ]
 
 
 class Slo(Spec):

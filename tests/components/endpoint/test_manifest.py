@@ -388,7 +388,8 @@ EVERY_OPTION = {
         "customCertificateConfig": {
             "acmArn": "arn:aws:acm:us-east-2:123456789012:certificate/0a1b2c3d",
             "domainName": "chat.example.com",
-        }
+        },
+        "tlsCertificateOutputS3Uri": "s3://hyperpod-tls-chat/certs",
     },
     "tags": {"team": "ml"},
     "environmentVariables": {"NCCL_DEBUG": "INFO"},
@@ -565,17 +566,17 @@ REFUSED = [
             }
         },
         "endpoints[0].specOverrides.tlsConfig.customCertificateConfig",
-        "described by the setting tlsConfig",
+        "described by the setting tlsConfig.customCertificateConfig",
     ),
-    # Certificates written to another hyperpod-tls* bucket, which the operator's policy allows.
+    # Certificates written to another bucket, past the check of the bucket's name.
     (
         {
             "endpoints[0].specOverrides": {
-                "tlsConfig": {"tlsCertificateOutputS3Uri": "s3://hyperpod-tls-elsewhere/certs"}
+                "tlsConfig": {"tlsCertificateOutputS3Uri": "s3://elsewhere/certs"}
             }
         },
         "endpoints[0].specOverrides.tlsConfig.tlsCertificateOutputS3Uri",
-        "described by the setting buckets.tls",
+        "described by the setting tlsConfig.tlsCertificateOutputS3Uri",
     ),
     # A colocated autoscaler of 1,000 replicas beside pdSpec, past the capacity checks.
     (
