@@ -102,8 +102,8 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
             stack.observability.prometheus_workspace_arn,
         )
     for i, endpoint in enumerate(stack.endpoints):
-        if endpoint.tls_config is not None:
-            certificate = endpoint.tls_config.custom_certificate_config
+        certificate = endpoint.tls_config.custom_certificate_config if endpoint.tls_config else None
+        if certificate is not None:
             yield (
                 ("endpoints", i, "tlsConfig", "customCertificateConfig", "acmArn"),
                 certificate.acm_arn,

@@ -20,10 +20,12 @@ from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
+from components.endpoint.pod import check_pod
+from components.endpoint.probes import check_probes
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
 from components.endpoint.serving_mode import check_serving_mode
-from components.endpoint.spec import EndpointSpec
+from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
 from components.endpoint.workload import check_workload
 
@@ -72,9 +74,12 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
         *(check_image(spec.image) if spec.engine == VLLM else []),
         *_engine(spec),
+        *check_tls_output(spec.tls_config),
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),
+        *check_probes(spec.probes, spec.container_port, spec.model_invocation_port.name),
+        *check_pod(spec.kubernetes),
     ]
 
 

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.core.findings import Finding, warning
 from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
@@ -22,7 +23,10 @@ from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import INT32_MAX, Role
 from components.endpoint.engines.engine import VLLM, EngineName, engine_port
 from components.endpoint.image import DLC_IMAGE, ImageReference
+from components.endpoint.load_balancer import LoadBalancer
 from components.endpoint.model_source import ModelSource
+from components.endpoint.pod import ModelCacheConfig, PodCustomizations
+from components.endpoint.probes import Probes
 from components.endpoint.roles import (
     OPERATOR_DECODE_MAX_NUM_SEQS,
     OPERATOR_PREFILL_MAX_NUM_SEQS,
@@ -34,11 +38,13 @@ from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
     DEFAULT_WORKER_RESOURCES,
     ModelInvocationPort,
+    RequestLimits,
     WorkerResources,
 )
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from components.model.hf_config import HuggingFaceConfigFile
+from components.storage.spec import TLS_PREFIX
 
 RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 
@@ -123,7 +129,35 @@ class CustomCertificateConfig(Spec):
 
 
 class TlsConfig(Spec):
-    custom_certificate_config: CustomCertificateConfig
+    custom_certificate_config: CustomCertificateConfig | None = None
+    # Where the operator writes the certificate it issues for this endpoint; None: the bucket
+    # its install names (tlsCertificateS3Bucket, the stack's TLS bucket when it installs it).
+    # The CRD's pattern.
+    tls_certificate_output_s3_uri: (
+        shaped_str(
+            r"^s3://([^/]+)/?(.*)$",
+            "must be an S3 URI, s3://<bucket>/<prefix>, such as s3://hyperpod-tls-team/certs",
+        )
+        | None
+    ) = None
+
+
+def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
+    """A certificate bucket the operator's managed policy cannot write: its S3 rights cover
+    `hyperpod-tls*` buckets only (AmazonSageMakerHyperPodInferenceAccess)."""
+    uri = tls.tls_certificate_output_s3_uri if tls else None
+    bucket = uri.removeprefix("s3://").split("/", 1)[0] if uri else None
+    if bucket is None or bucket.startswith(TLS_PREFIX):
+        return []
+    return [
+        warning(
+            "tls-output-bucket",
+            "tlsConfig.tlsCertificateOutputS3Uri",
+            f"{bucket!r} is not a {TLS_PREFIX}* bucket, which is all the operator's managed "
+            "policy (AmazonSageMakerHyperPodInferenceAccess) may write; its execution role "
+            "needs a grant of its own for it",
+        )
+    ]
 
 
 class Slo(Spec):
@@ -217,6 +251,13 @@ class EndpointSpec(Spec):
     # CPU and memory; the GPUs are the roles'.
     worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
     model_invocation_port: ModelInvocationPort = ModelInvocationPort()
+    probes: Probes | None = None
+    request_limits: RequestLimits | None = None
+    # The worker container's working directory; None keeps the image's.
+    working_dir: str | None = Field(None, min_length=1)
+    load_balancer: LoadBalancer | None = None
+    kubernetes: PodCustomizations | None = None
+    model_cache_config: ModelCacheConfig | None = None
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}

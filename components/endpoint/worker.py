@@ -99,3 +99,13 @@ class ModelInvocationPort(Spec):
     # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
     container_port: int | None = Field(None, ge=1, le=65535)
     name: Literal["http", "grpc"] = "http"
+
+
+class RequestLimits(Spec):
+    """`worker.requestLimits`: what the operator's proxy beside the model server admits (the
+    CRD's description: the nginx sidecar), and answers beyond it. None keeps its defaults:
+    no limit, and 429."""
+
+    max_concurrent_requests: int | None = Field(None, ge=1, le=2**31 - 1)
+    max_queue_size: int | None = Field(None, ge=0, le=2**31 - 1)
+    overflow_status_code: int | None = Field(None, ge=400, le=599)

@@ -29,7 +29,7 @@ from tools.import_endpoint.adoption import (
     write_import_file,
 )
 from tools.import_endpoint.manifests import Manifest, Refusal, read_manifests
-from tools.import_endpoint.reverse import Reading, read_item
+from tools.import_endpoint.reverse import Reading, owners_of, read_item
 from tools.import_endpoint.round_trip import (
     addition_reason,
     compare,
@@ -94,7 +94,8 @@ def _stack_problems(
             lines.append(f"the stack refuses the items: {problem}")
             continue
         field = _field_of(readings[index], found[2])
-        lines.append(f"{manifests[index].where}: {field}: the stack refuses it: {found[3]}")
+        setting = f"its {found[2]}" if found[2] else "it"
+        lines.append(f"{manifests[index].where}: {field}: the stack refuses {setting}: {found[3]}")
     return lines
 
 
@@ -102,7 +103,8 @@ def _header(manifest: Manifest, added: list[str]) -> list[str]:
     out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
     if added:
         out.append("# The stack writes, where the manifest sets nothing:")
-        out += [f"#   {path}: {addition_reason(path)}" for path in added]
+        owners = owners_of(manifest.spec)
+        out += [f"#   {path}: {addition_reason(path, owners)}" for path in added]
     kept = manifest.body["metadata"]
     for key in ("labels", "annotations"):
         for name in kept.get(key, {}):

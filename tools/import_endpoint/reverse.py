@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.manifest import DPD_FIELDS, Fixed, owned_field
-from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from components.endpoint.manifest import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, MODEL_PATH, split_flags
 from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.manifests import Manifest
 
@@ -137,6 +138,10 @@ def _model_source(reading: Reading, spec: _Spec) -> None:
         _copy(reading, spec, f"{hf}.modelId", "modelSource.huggingFace.modelId")
         _copy(reading, spec, f"{hf}.commitSHA", "modelSource.huggingFace.commitSHA")
         _copy(reading, spec, f"{hf}.tokenSecretRef", "modelSource.huggingFace.tokenSecretRef")
+    elif kind == "kubernetesVolume":
+        _set(reading, "modelSource.kubernetesVolume", {}, f"{base}.modelSourceType")
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.kubernetesVolume.path")
 
 
 def _kv_cache(reading: Reading, spec: _Spec) -> None:
@@ -197,6 +202,18 @@ def _role(reading: Reading, spec: _Spec, crd: str, role: str) -> None:
     _copy(reading, spec, f"{base}.nodeSelector", f"{role}.nodeSelector")
 
 
+def _serving(reading: Reading, spec: _Spec) -> None:
+    """An aggregated endpoint: its one role's replicas at the top level (its GPUs are the
+    worker's, read with them), routing and the KV cache only when the manifest has them."""
+    reading.item["serving"] = {}
+    _copy(reading, spec, "replicas", "serving.replicas")
+    if spec.get("kvCacheSpec") is not None:
+        reading.item.setdefault("kvCache", {})
+    if spec.get("intelligentRoutingSpec.enabled") is True:
+        # Set, so that the manifest has it: the CRD's default strategy when it names none.
+        reading.item.setdefault("routingStrategy", "prefixaware")
+
+
 def _dpd(reading: Reading, spec: _Spec) -> None:
     _role(reading, spec, "prefillSpec", "prefill")
     _role(reading, spec, "decodingSpec", "decode")
@@ -204,7 +221,26 @@ def _dpd(reading: Reading, spec: _Spec) -> None:
     _copy(reading, spec, "pdSpec.topologySpec", "topologySpec")
 
 
-def _environment(reading: Reading, spec: _Spec) -> None:
+def engine_of(image: str) -> str:
+    """The engine an image runs, guessed from its repository's name: the operator's samples
+    name TGI's, DJL LMI's and SGLang's images after them; everything else is taken as vLLM."""
+    repository = image.rsplit("/", 1)[-1].split(":", 1)[0].split("@", 1)[0].lower()
+    for word, engine in (("tgi", "tgi"), ("djl-inference", "lmi"), ("lmi", "lmi")):
+        if word in repository:
+            return engine
+    return "sglang" if "sglang" in repository else VLLM
+
+
+# vLLM's own values of the flags typed settings write, for a command line that leaves them out
+# (vllm/engine/arg_utils.py, EngineArgs: tensor_parallel_size 1, gpu_memory_utilization 0.9):
+# the item writes them, so that the flag the stack adds changes nothing that runs.
+VLLM_DEFAULTS = {"tensorParallelSize": 1, "gpuMemoryUtilization": 0.9}
+
+# How each setting an engine's variable stands for is read.
+_SETTING_TYPES = {"tensorParallelSize": int, "maxModelLen": int, "gpuMemoryUtilization": float}
+
+
+def _environment(reading: Reading, spec: _Spec, engine: str) -> None:
     variables = spec.get("worker.environmentVariables")
     path = "worker.environmentVariables"
     if not isinstance(variables, list) or not all(
@@ -212,30 +248,55 @@ def _environment(reading: Reading, spec: _Spec) -> None:
     ):
         return
     spec.take(path)
+    typed = OTHER_ENGINES[engine].variables() if engine != VLLM else {}
     user = {}
     for variable in variables:
         name, value = variable["name"], variable["value"]
-        if name == PD_BUFFER_SIZE:
+        if name == PD_BUFFER_SIZE and "pdSpec" in spec.spec:
             _set(reading, "pdBufferSize", _number(str(value), int), path)
-        elif PINNED_ENV.get(name) != value:
+        elif name in typed and typed[name] in _SETTING_TYPES:
+            setting = typed[name]
+            _set(reading, setting, _number(str(value), _SETTING_TYPES[setting]), path)
+        elif name in typed and value == MODEL_PATH:
+            continue  # the folder the settings write: where the operator mounts the weights
+        elif not ("pdSpec" in spec.spec and PINNED_ENV.get(name) == value):
             user[name] = value
     _set(reading, "environmentVariables", user or None, path)
 
 
 def _worker(reading: Reading, spec: _Spec) -> None:
-    _copy(reading, spec, "worker.image", "image")
-    _args(reading, spec, "worker.args", "workerArgs", TYPED_FLAGS)
-    _environment(reading, spec)
+    image = spec.take("worker.image")
+    _set(reading, "image", image, "worker.image")
+    engine = engine_of(image) if isinstance(image, str) else VLLM
+    if engine != VLLM:
+        _set(reading, "engine", engine, "worker.image")
+        # Its settings come from its variables, even those the manifest leaves out.
+        reading.sources |= {k: shown(_path("worker.environmentVariables")) for k in _SETTING_TYPES}
+        _copy(reading, spec, "worker.args", "workerArgs")
+    else:
+        for key, value in VLLM_DEFAULTS.items():
+            reading.item[key] = value
+        typed = TYPED_FLAGS
+        if "pdSpec" not in spec.spec:
+            # The serving role's flags are written into the worker's command line.
+            serving = {flag: (f"serving.{key}", kind) for flag, (key, kind) in ROLE_FLAGS.items()}
+            typed = {**serving, **TYPED_FLAGS}
+        _args(reading, spec, "worker.args", "workerArgs", typed)
+    _environment(reading, spec, engine)
     _worker_resources(reading, spec)
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
+    for path, key in (("probes", "probes"), ("requestLimits", "requestLimits")):
+        _copy(reading, spec, f"worker.{path}", key)
+    _copy(reading, spec, "worker.workingDir", "workingDir")
     # Fixed: the round trip holds it to where the operator mounts the weights.
     spec.take("worker.modelVolumeMount")
 
 
 def _worker_resources(reading: Reading, spec: _Spec) -> None:
     """CPU and memory to workerResources (one map when requests and limits agree); the GPUs
-    are the roles', so they must be in both, equal."""
+    are the roles' (an aggregated endpoint's serving role's), so a request must equal the
+    limit, as Kubernetes has it for extended resources."""
     resources = spec.get("worker.resources")
     if not isinstance(resources, dict) or not set(resources) <= {"requests", "limits"}:
         return
@@ -245,6 +306,10 @@ def _worker_resources(reading: Reading, spec: _Spec) -> None:
     gpus = {key: m.get(GPU_RESOURCE) for key, m in maps.items()}
     if gpus["requests"] is not None and str(gpus["requests"]) != str(gpus["limits"]):
         return
+    if "pdSpec" not in spec.spec:
+        if gpus["limits"] is None:
+            return
+        _set(reading, "serving.gpus", _number(str(gpus["limits"]), int), "worker.resources")
     spec.take("worker.resources")
     other = {key: {k: v for k, v in m.items() if k != GPU_RESOURCE} for key, m in maps.items()}
     one_map = other["requests"] == other["limits"]
@@ -259,6 +324,11 @@ def _top_level(reading: Reading, spec: _Spec) -> None:
         ("modelName", "modelName"),
         ("loadBalancer.healthCheckPath", "healthCheckPath"),
         ("tlsConfig.customCertificateConfig", "tlsConfig.customCertificateConfig"),
+        ("loadBalancer.routingAlgorithm", "loadBalancer.routingAlgorithm"),
+        ("loadBalancer.idleTimeoutSeconds", "loadBalancer.idleTimeoutSeconds"),
+        ("kubernetes", "kubernetes"),
+        ("modelCacheConfig", "modelCacheConfig"),
+        ("tlsConfig.tlsCertificateOutputS3Uri", "tlsConfig.tlsCertificateOutputS3Uri"),
     ):
         _copy(reading, spec, path, key)
     routing = spec.get("intelligentRoutingSpec")
@@ -279,15 +349,21 @@ def _why_owned(owner: str | Fixed) -> str:
     return f"is written by the setting {owner}, which cannot write this value"
 
 
+def owners_of(spec: dict[str, Any]) -> Owners:
+    """The fields the settings own in the manifest's mode: DPD with pdSpec, else aggregated."""
+    return DPD_FIELDS if "pdSpec" in spec else AGGREGATED_FIELDS
+
+
 def _rest(reading: Reading, spec: _Spec) -> None:
     """What no setting took: an override when no setting owns it, else a problem."""
+    owners = owners_of(spec.spec)
     overrides: dict[str, Any] = {}
     for leaf in leaves(spec.spec):
         if spec.is_taken(leaf):
             continue
-        owned = owned_field(".".join(leaf), DPD_FIELDS)
+        owned = owned_field(".".join(leaf), owners)
         if owned is not None:
-            reading.problems.append((shown(leaf), _why_owned(DPD_FIELDS[owned])))
+            reading.problems.append((shown(leaf), _why_owned(owners[owned])))
             continue
         *parents, last = leaf
         place = overrides
@@ -303,6 +379,9 @@ def read_item(manifest: Manifest) -> Reading:
     """The endpoint item that should write `manifest` back, adopted under its live name."""
     reading = Reading({"name": manifest.name})
     reading.sources["name"] = "metadata.name"
+    # A setting a flag writes comes from the command line, even when the flag is missing (a
+    # required maxModelLen is refused naming worker.args).
+    reading.sources |= {key: "spec.worker.args" for key, _ in TYPED_FLAGS.values()}
     if "namespace" in manifest.body["metadata"]:
         reading.item["namespace"] = manifest.namespace
         reading.sources["namespace"] = "metadata.namespace"
@@ -312,7 +391,10 @@ def read_item(manifest: Manifest) -> Reading:
     _model_source(reading, spec)
     _metrics(reading, spec)
     _kv_cache(reading, spec)
-    _dpd(reading, spec)
+    if "pdSpec" in spec.spec:
+        _dpd(reading, spec)
+    else:
+        _serving(reading, spec)
     _worker(reading, spec)
     _rest(reading, spec)
     return reading

@@ -23,12 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components.endpoint.generation import WAIT_FOR
-from components.endpoint.manifest import (
-    DPD_FIELDS,
-    ENDPOINT_LABEL,
-    Fixed,
-    owned_field,
-)
+from components.endpoint.manifest import ENDPOINT_LABEL, Fixed, Owners, owned_field
 from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
 from infra import program
 from infra.config_errors import ConfigError, config_key
@@ -163,8 +158,9 @@ def compare(original: dict[str, Any], rendered: dict[str, Any]) -> Comparison:
     return out
 
 
-def addition_reason(path: str) -> str:
-    """Why the stack writes `path`, a field the original leaves out."""
+def addition_reason(path: str, owners: Owners) -> str:
+    """Why the stack writes `path`, a field the original leaves out, with `owners` the fields
+    the settings own in the endpoint's mode."""
     if path in _METADATA_REASONS:
         return _METADATA_REASONS[path]
     if " " in path:
@@ -173,13 +169,13 @@ def addition_reason(path: str) -> str:
         if flag in typed:
             return f"the setting {typed[flag][0]} writes it"
         if flag in FIXED_WORKER_FLAGS:
-            return "fixed: vLLM serves the model where the operator mounts it, on its port"
+            return "fixed: vLLM serves the model where the operator mounts it, on every address"
         return "a setting writes it"
     spec_path = path.removeprefix("spec.").split("[", 1)[0]
-    owned = owned_field(spec_path, DPD_FIELDS)
+    owned = owned_field(spec_path, owners)
     if owned is None:
         return "a default of the stack"
-    owner = DPD_FIELDS[owned]
+    owner = owners[owned]
     if isinstance(owner, Fixed):
         return f"fixed, because {owner.why}"
     return f"the setting {owner} writes it"

@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.endpoint.spec import TlsConfig, check_tls_output
 from tests.stack_changes import EP, cli_refusal, dev_with, endpoint, refusal
 from tests.support import endpoint_configs, render
 
@@ -126,3 +127,10 @@ VALID = [
 @pytest.mark.parametrize("changes", VALID)
 def test_unusual_but_valid_paths_pass(changes):
     assert endpoint_configs(render(dev_with(changes)))
+
+
+def test_a_certificate_bucket_the_operators_policy_cannot_write_is_warned_about():
+    assert check_tls_output(TlsConfig(tls_certificate_output_s3_uri="s3://hyperpod-tls-a/c")) == []
+    (finding,) = check_tls_output(TlsConfig(tls_certificate_output_s3_uri="s3://team-certs/c"))
+    assert (finding.level, finding.field) == ("warning", "tlsConfig.tlsCertificateOutputS3Uri")
+    assert "'team-certs' is not a hyperpod-tls* bucket" in finding.message

@@ -125,7 +125,7 @@ def test_a_hostile_name_is_refused_and_printed_harmless(tmp_path):
     code, _, err = run(str(manifest_file(tmp_path, hostile)))
     assert code == 2
     assert "\x1b" not in err and "\u202e" not in err
-    assert f"{tmp_path}/live.yaml: metadata.name: the stack refuses it" in err
+    assert f"{tmp_path}/live.yaml: metadata.name: the stack refuses its name: " in err
 
 
 def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_printed(tmp_path):
@@ -152,3 +152,34 @@ def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_
     (config,) = [r for r in document["resources"] if "id" in r]
     assert config["id"] == "default/dpd-test"
     assert config["logicalName"] == "default/dpd-test"
+
+
+def test_a_setting_the_manifest_cannot_give_names_where_it_would_come_from(tmp_path):
+    path = manifest_file(tmp_path, DPD.replace('      - "--max-model-len"\n      - "16384"\n', ""))
+    code, _, err = run(str(path))
+    assert code == 2
+    assert err.startswith(f"{path}: spec.worker.args: the stack refuses its maxModelLen: ")
+
+
+# The HyperPod CLI's colocated vLLM sample, with a context length and a model the catalog sizes.
+COLOCATED = (
+    (FIXTURES / "iec_corpus" / "cli-v1-huggingface-mistral7b-vllm.yaml")
+    .read_text()
+    .replace("modelName: mistral-7b", "modelName: Llama-3.1-8B-Instruct")
+    .replace(
+        '      - "--download-dir"',
+        '      - "--max-model-len"\n      - "32768"\n      - "--download-dir"',
+    )
+)
+
+
+def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(tmp_path):
+    path = manifest_file(tmp_path, COLOCATED)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert item["serving"] == {"gpus": 4}
+    assert "prefill" not in item and "decode" not in item
+    # What vLLM runs unless told otherwise, so the flags the stack writes change nothing.
+    assert item["gpuMemoryUtilization"] == 0.9
+    assert lost_or_changed(path, out) == []

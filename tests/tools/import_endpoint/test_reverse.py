@@ -8,7 +8,7 @@ from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import role_flags, worker_flags
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, read_item
+from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, engine_of, read_item
 
 LIVE = yaml.safe_load(DPD)
 
@@ -39,11 +39,15 @@ def test_each_key_remembers_the_manifest_field_it_came_from():
 
 
 def test_a_field_no_setting_owns_becomes_an_override():
+    found = reading(lambda spec: spec.update(dnsConfig={"hostedZoneId": "Z0123456789ABC"}))
+    assert found.item["specOverrides"] == {"dnsConfig": {"hostedZoneId": "Z0123456789ABC"}}
+    assert found.sources["specOverrides.dnsConfig.hostedZoneId"] == "spec.dnsConfig.hostedZoneId"
+
+
+def test_the_pod_customizations_become_their_setting():
     found = reading(lambda spec: spec.update(kubernetes={"serviceAccountName": "inference"}))
-    assert found.item["specOverrides"] == {"kubernetes": {"serviceAccountName": "inference"}}
-    assert found.sources["specOverrides.kubernetes.serviceAccountName"] == (
-        "spec.kubernetes.serviceAccountName"
-    )
+    assert found.item["kubernetes"] == {"serviceAccountName": "inference"}
+    assert "specOverrides" not in found.item
 
 
 def test_a_value_an_owning_setting_cannot_write_names_the_field_keys_with_dots_and_all():
@@ -56,3 +60,33 @@ def test_a_value_an_owning_setting_cannot_write_names_the_field_keys_with_dots_a
             "is written by the setting prefill, which cannot write this value",
         )
     ]
+
+
+def test_the_engine_is_told_by_the_image_and_its_settings_read_from_its_variables():
+    assert (
+        engine_of(
+            "763104351884.dkr.ecr.us-east-2.amazonaws.com/huggingface-pytorch-tgi-inference:2.4.0"
+        )
+        == "tgi"
+    )
+    assert (
+        engine_of("763104351884.dkr.ecr.us-west-2.amazonaws.com/djl-inference:0.32.0-lmi14.0.0")
+        == "lmi"
+    )
+    assert engine_of("lmsysorg/sglang:v0.4.6") == "sglang"
+    assert engine_of("vllm/vllm-openai:v0.8.4") == "vllm"
+
+    def tgi(spec):
+        spec["worker"]["image"] = "huggingface-pytorch-tgi-inference:2.4.0"
+        spec["worker"]["environmentVariables"] = [
+            {"name": "HF_MODEL_ID", "value": "/opt/ml/model"},
+            {"name": "SM_NUM_GPUS", "value": "8"},
+            {"name": "MAX_TOTAL_TOKENS", "value": "8192"},
+            {"name": "TEAM", "value": "a"},
+        ]
+
+    item = reading(tgi).item
+    assert (item["engine"], item["tensorParallelSize"], item["maxModelLen"]) == ("tgi", 8, 8192)
+    assert item["environmentVariables"] == {"TEAM": "a"}
+    # Another engine's command line is its own: it passes as written.
+    assert item["workerArgs"] == LIVE["spec"]["worker"]["args"]

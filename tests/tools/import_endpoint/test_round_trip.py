@@ -1,5 +1,6 @@
 """How a rendered object is held to the manifest it came from."""
 
+from components.endpoint.manifest import DPD_FIELDS
 from tools.import_endpoint.round_trip import addition_reason, compare
 
 
@@ -69,15 +70,17 @@ def test_a_pd_spec_or_intelligent_routing_the_manifest_lacks_is_a_change_not_an_
 
 def test_each_addition_says_which_setting_writes_it():
     assert (
-        addition_reason("spec.pdSpec.routingThreshold") == "the setting routingThreshold writes it"
+        addition_reason("spec.pdSpec.routingThreshold", DPD_FIELDS)
+        == "the setting routingThreshold writes it"
     )
     assert (
-        addition_reason("spec.worker.args --max-model-len") == "the setting maxModelLen writes it"
+        addition_reason("spec.worker.args --max-model-len", DPD_FIELDS)
+        == "the setting maxModelLen writes it"
     )
-    assert addition_reason("spec.worker.modelVolumeMount").startswith(
+    assert addition_reason("spec.worker.modelVolumeMount", DPD_FIELDS).startswith(
         "fixed, because the operator mounts"
     )
     assert (
-        addition_reason("metadata.labels.hyperpod-dpd/endpoint")
+        addition_reason("metadata.labels.hyperpod-dpd/endpoint", DPD_FIELDS)
         == "the label that finds the endpoint's object"
     )
