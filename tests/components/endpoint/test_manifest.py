@@ -18,7 +18,7 @@ from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 from tests.stack_changes import dev_with, refusal
-from tests.support import dev_endpoint, endpoint_configs, render, with_endpoints
+from tests.support import DPD_ONLY_KEYS, dev_endpoint, endpoint_configs, render, with_endpoints
 
 MINIMAL = {
     "name": "chat",
@@ -441,11 +441,10 @@ SOURCES = [
     {"huggingFace": {"modelId": "org/model", "tokenSecretRef": {"name": "hf", "key": "tok"}}},
     {"kubernetesVolume": {"path": "/mnt/models/llama"}},
 ]
-DPD_ONLY = ("prefill", "decode", "routingThreshold", "pdBufferSize", "topologySpec")
 # The same, aggregated: a serving role in place of the DPD settings (a role's nodeSelector has
 # no field without pdSpec).
 EVERY_AGGREGATED_OPTION = {
-    **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY},
+    **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY_KEYS},
     "serving": {key: value for key, value in ROLE.items() if key != "nodeSelector"},
 }
 EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES] + [
