@@ -38,8 +38,6 @@ from components.endpoint.vllm_args import (
 )
 from components.endpoint.worker import WorkerResources
 
-MODEL_VOLUME = "model-weights"
-
 HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
 # object whatever the generation.
@@ -220,7 +218,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
                 "name": spec.model_invocation_port.name,
                 "containerPort": spec.container_port,
             },
-            "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
+            "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
             "resources": spec.worker_resources.with_gpus(
                 max(role.gpus for role, _ in spec.roles().values())
             ),
@@ -232,6 +230,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
 
 def _worker_extras(spec: EndpointSpec) -> dict[str, Any]:
     return {
+        "command": spec.command,
         "probes": spec.probes,
         "requestLimits": spec.request_limits,
         "workingDir": spec.working_dir,
@@ -261,16 +260,13 @@ class Fixed:
 # writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
 # out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
 Owners = dict[str, str | Fixed]
-WORKER_COMMAND = Fixed(
-    "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
-    "maxModelLen, workerArgs and the roles' args)"
-)
 SHARED_FIELDS: Owners = {
     "endpointName": "endpointName",
     "instanceType": "instanceType",
-    # The CRD makes both exclusive with instanceType, which the program always sets.
-    "instanceTypes": "instanceType",
-    "nodeAffinity": "the roles' nodeSelector",
+    # The CRD makes both exclusive with instanceType, which is then left out.
+    "instanceTypes": "instanceTypes",
+    "nodeAffinity": "nodeAffinity",
+    "worker.command": "command",
     "invocationEndpoint": "invocationEndpoint",
     "modelName": "modelName",
     "modelSourceConfig": "modelSource",
@@ -298,14 +294,24 @@ SHARED_FIELDS: Owners = {
     "worker.image": "image",
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
-    "worker.resources": "workerResources",
+    # Left to specOverrides: resources.claims (Dynamic Resource Allocation), here and on the
+    # roles.
+    "worker.resources.requests": "workerResources",
+    "worker.resources.limits": "workerResources",
     "worker.modelInvocationPort": "modelInvocationPort",
-    "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
+    "worker.modelVolumeMount.name": "modelVolumeMount.name",
+    "worker.modelVolumeMount.mountPath": Fixed(
+        f"the model server reads the weights at {MODEL_PATH}, where the settings' flags and "
+        "variables point"
+    ),
 }
 DPD_FIELDS: Owners = {
     **SHARED_FIELDS,
-    "pdSpec.prefillSpec": "prefill",
-    "pdSpec.decodingSpec": "decode",
+    **{
+        f"pdSpec.{crd}.{field}": role
+        for crd, role in (("prefillSpec", "prefill"), ("decodingSpec", "decode"))
+        for field in ("replicas", "resources.requests", "resources.limits", "args", "nodeSelector")
+    },
     "pdSpec.routingThreshold": "routingThreshold",
     "pdSpec.topologySpec": "topologySpec",
     "pdSpec.autoScalingSpec.prefillAutoScaling": "prefill.autoscaling",
@@ -313,7 +319,6 @@ DPD_FIELDS: Owners = {
     # Beside pdSpec the roles count and scale the pods; these would count them again.
     "replicas": "prefill.replicas and decode.replicas",
     "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
-    "worker.command": WORKER_COMMAND,
 }
 AGGREGATED_FIELDS: Owners = {
     **SHARED_FIELDS,
@@ -322,7 +327,6 @@ AGGREGATED_FIELDS: Owners = {
     # An override would make the endpoint DPD behind the settings' back: DPD is prefill: and
     # decode: in place of serving:.
     "pdSpec": "prefill and decode",
-    "worker.command": WORKER_COMMAND,
 }
 
 
@@ -420,7 +424,13 @@ def build_manifest(
     out: dict[str, Any] = {}
     if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
         out["endpointName"] = sagemaker
-    out["instanceType"] = spec.instance_type
+    # The CRD takes one of instanceType, instanceTypes and nodeAffinity.
+    if spec.instance_types:
+        out["instanceTypes"] = list(spec.instance_types)
+    elif spec.node_affinity is not None:
+        out["nodeAffinity"] = spec.node_affinity
+    else:
+        out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
     out["modelName"] = spec.model_name

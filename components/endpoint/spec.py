@@ -34,10 +34,12 @@ from components.endpoint.roles import (
     TopologySpec,
     vllm_default_max_num_seqs,
 )
+from components.endpoint.schema import crd_shaped
 from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
     DEFAULT_WORKER_RESOURCES,
     ModelInvocationPort,
+    ModelVolumeMount,
     RequestLimits,
     WorkerResources,
 )
@@ -251,6 +253,14 @@ class EndpointSpec(Spec):
     # CPU and memory; the GPUs are the roles'.
     worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
     model_invocation_port: ModelInvocationPort = ModelInvocationPort()
+    model_volume_mount: ModelVolumeMount = ModelVolumeMount()
+    # The container's entrypoint; None runs the image's. With vLLM its flags are held to the
+    # same rules as workerArgs.
+    command: list[str] | None = None
+    # Where the pods may run beside instanceType, which sizes them: the CRD's instanceTypes (in
+    # order of preference) or nodeAffinity, each written in place of instanceType.
+    instance_types: list[str] | None = Field(None, min_length=1)
+    node_affinity: crd_shaped("nodeAffinity") | None = None
     probes: Probes | None = None
     request_limits: RequestLimits | None = None
     # The worker container's working directory; None keeps the image's.

@@ -403,6 +403,9 @@ EVERY_OPTION = {
     },
     "requestLimits": {"maxConcurrentRequests": 64, "maxQueueSize": 128, "overflowStatusCode": 503},
     "workingDir": "/opt/ml",
+    "command": ["python3", "-m", "vllm.entrypoints.openai.api_server"],
+    "modelVolumeMount": {"name": "weights"},
+    "instanceTypes": ["ml.p5.48xlarge", "ml.p5en.48xlarge"],
     "loadBalancer": {"routingAlgorithm": "round_robin", "idleTimeoutSeconds": 600},
     "kubernetes": {
         "serviceAccountName": "llm",
@@ -446,6 +449,22 @@ SOURCES = [
 EVERY_AGGREGATED_OPTION = {
     **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY_KEYS},
     "serving": {key: value for key, value in ROLE.items() if key != "nodeSelector"},
+    "instanceTypes": None,
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {
+                    "matchExpressions": [
+                        {
+                            "key": "node.kubernetes.io/instance-type",
+                            "operator": "In",
+                            "values": ["ml.p5.48xlarge"],
+                        }
+                    ]
+                }
+            ]
+        }
+    },
 }
 EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES] + [
     spec(**EVERY_AGGREGATED_OPTION)
@@ -535,13 +554,13 @@ REFUSED = [
     ),
     (
         {"endpoints[0].specOverrides": {"pdSpec": {"prefillSpec": {"args": ["-tp", "4"]}}}},
-        "endpoints[0].specOverrides.pdSpec.prefillSpec",
+        "endpoints[0].specOverrides.pdSpec.prefillSpec.args",
         "setting prefill",
     ),
     (
         {"endpoints[0].specOverrides": {"instanceTypes": ["ml.p5.48xlarge"]}},
         "endpoints[0].specOverrides.instanceTypes",
-        "setting instanceType",
+        "setting instanceTypes",
     ),
     (
         {
@@ -595,7 +614,7 @@ REFUSED = [
             }
         },
         "endpoints[0].specOverrides.worker.command",
-        "the image's entrypoint runs the arguments the settings write",
+        "described by the setting command",
     ),
 ]
 
