@@ -290,6 +290,7 @@ def _worker(reading: Reading, spec: _Spec) -> None:
         _copy(reading, spec, f"worker.{path}", key)
     _copy(reading, spec, "worker.workingDir", "workingDir")
     # Fixed: the round trip holds it to where the operator mounts the weights.
+    _copy(reading, spec, "worker.modelVolumeMount.name", "modelVolumeMount.name")
     spec.take("worker.modelVolumeMount")
 
 
