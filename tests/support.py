@@ -108,6 +108,21 @@ def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 
 
+# The keys only DPD has: an aggregated endpoint refuses them.
+DPD_ONLY_KEYS = ("prefill", "decode", "routingThreshold", "pdBufferSize", "topologySpec")
+
+
+def aggregated_endpoint(**changes: Any) -> dict[str, Any]:
+    """The dev endpoint served aggregated: two serving pods of 8 GPUs, no DPD keys, and no
+    routingStrategy (so no router)."""
+    endpoint = {
+        key: value
+        for key, value in dev_endpoint().items()
+        if key not in (*DPD_ONLY_KEYS, "routingStrategy")
+    }
+    return {**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes}
+
+
 def with_endpoints(*endpoints: dict[str, Any], gpu_nodes: int = 2, **keys: Any) -> dict[str, Any]:
     """The dev stack with these endpoints, `gpu_nodes` p5 nodes, and other keys replaced."""
     config = dev_config()

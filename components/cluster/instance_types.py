@@ -3,16 +3,17 @@ planner, pricing and the checks read (CONTRIBUTING.md: "Adding an instance type"
 
 DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator runs it only
 on the types marked `dpd`, each with eight GPUs on one node; the others serve colocated
-(aggregated) endpoints only. Those are the multi-GPU G5, G6e and P4 types that HyperPod offers
+(aggregated) endpoints only. Those are the multi-GPU G5, G6, G6e and P4 types that HyperPod offers
 (cfn-lint's AWS::SageMaker::Cluster enum, components/core/hyperpod_regions.json) and that the
 pinned dependencies chart runs the NVIDIA device plugin on.
 
 Their figures: GPUs per instance and network bandwidth from the EC2 accelerated computing
 instance specifications (as tabulated, with prices, by instances.vantage.sh via
-github.com/tsaol/aws-gpu, 2026-08-26); EFA on all of them (g5 and g6e from the 8xlarge up, p4d
-and p4de, EC2's "Supported instance types" for EFA), at the instance's network bandwidth. HBM
-as nvidia-smi reports memory.total on each GPU: 23,028 MiB on A10G (g5), 46,068 MiB on L40S
-(g6e), 40,960 MiB on A100 40 GB (p4d) and 81,920 MiB on A100 80 GB (p4de).
+github.com/tsaol/aws-gpu, 2026-08-26); EFA on all of them (g5, g6 and g6e from the 8xlarge up,
+p4d and p4de, EC2's "Supported instance types" for EFA), at the instance's network bandwidth.
+HBM as nvidia-smi reports memory.total on each GPU: 23,028 MiB on A10G (g5), 23,034 MiB on L4
+(g6), 46,068 MiB on L40S (g6e), 40,960 MiB on A100 40 GB (p4d) and 81,920 MiB on A100 80 GB
+(p4de).
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ GPU_INSTANCE_TYPES: dict[str, GpuInstanceType] = {
         GpuInstanceType("ml.g5.12xlarge", "A10G", 4, 23_028 * MIB, 40, dpd=False),
         GpuInstanceType("ml.g5.24xlarge", "A10G", 4, 23_028 * MIB, 50, dpd=False),
         GpuInstanceType("ml.g5.48xlarge", "A10G", 8, 23_028 * MIB, 100, dpd=False),
+        GpuInstanceType("ml.g6.12xlarge", "L4", 4, 23_034 * MIB, 40, dpd=False),
+        GpuInstanceType("ml.g6.24xlarge", "L4", 4, 23_034 * MIB, 50, dpd=False),
+        GpuInstanceType("ml.g6.48xlarge", "L4", 8, 23_034 * MIB, 100, dpd=False),
         GpuInstanceType("ml.g6e.12xlarge", "L40S", 4, 46_068 * MIB, 100, dpd=False),
         GpuInstanceType("ml.g6e.24xlarge", "L40S", 4, 46_068 * MIB, 200, dpd=False),
         GpuInstanceType("ml.g6e.48xlarge", "L40S", 8, 46_068 * MIB, 400, dpd=False),

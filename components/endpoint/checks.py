@@ -20,6 +20,9 @@ from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port, check_overrides
 from components.endpoint.model_source import check_model_source
+from components.endpoint.placement import check_placement
+from components.endpoint.pod import check_pod
+from components.endpoint.probes import check_probes
 from components.endpoint.roles import check_role_gpus, check_topology
 from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
 from components.endpoint.serving_mode import check_serving_mode
@@ -76,6 +79,11 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_overrides(spec),
         *check_workload(spec),
         *check_model_source(spec.model_source),
+        *check_probes(spec.probes, spec.container_port, spec.model_invocation_port.name),
+        *check_pod(spec.kubernetes),
+        *check_placement(
+            spec.instance_type, spec.instance_types, spec.node_affinity, not spec.aggregated
+        ),
     ]
 
 

@@ -165,3 +165,14 @@ def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Findi
                 )
             )
     return found
+
+
+def credentials_in(value: object, path: str, code: str = "credential-in-manifest") -> list[Finding]:
+    """A credential shaped value anywhere in a structure the manifest carries in plain text
+    (overrides, an init container's env, a probe's header, ...), by its path."""
+    if isinstance(value, dict):
+        return [f for k, v in value.items() for f in credentials_in(v, f"{path}.{k}", code)]
+    if isinstance(value, list):
+        return [f for i, v in enumerate(value) for f in credentials_in(v, f"{path}[{i}]", code)]
+    problem = credential_value_problem(value) if isinstance(value, str) else None
+    return [error(code, path, problem)] if problem else []

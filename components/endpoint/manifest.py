@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.core.findings import Finding, error
+from components.core.spec import Spec
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.engines.engine import VLLM, engine_variables
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credential_value_problem
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credentials_in
 from components.endpoint.generation import generation, generation_name, ready_annotations
 from components.endpoint.kind import (
     AGGREGATED_READY_CONDITION,
@@ -26,6 +27,7 @@ from components.endpoint.kind import (
     KIND,
     READY_CONDITION,
 )
+from components.endpoint.model_source import source_config
 from components.endpoint.roles import RoleSpec
 from components.endpoint.spec import EndpointSpec, Metrics
 from components.endpoint.vllm_args import (
@@ -35,8 +37,6 @@ from components.endpoint.vllm_args import (
     worker_args,
 )
 from components.endpoint.worker import WorkerResources
-
-MODEL_VOLUME = "model-weights"
 
 HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
@@ -97,45 +97,12 @@ def _role(role: RoleSpec) -> dict[str, Any]:
 
 
 def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
-    out = _model_storage(spec, model_bucket, region)
-    if spec.model_source.prefetch_enabled is not None:
-        out["prefetchEnabled"] = spec.model_source.prefetch_enabled
-    return out
-
-
-def _model_storage(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
-    source = spec.model_source
-    if source.s3 is not None:
-        location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
-        return {
-            "modelSourceType": "s3",
-            **location,
-            "s3Storage": {
-                "bucketName": source.s3.bucket or model_bucket,
-                "region": source.s3.region or region,
-            },
-        }
-    if source.fsx is not None:
-        fsx = source.fsx
-        storage = {"fileSystemId": fsx.file_system_id}
-        if fsx.dns_name:
-            storage["dnsName"] = fsx.dns_name
-        if fsx.mount_name:
-            storage["mountName"] = fsx.mount_name
-        out: dict[str, Any] = {"modelSourceType": "fsx"}
-        if fsx.path:
-            out["modelLocation"] = fsx.path
-        return {**out, "fsxStorage": storage}
-    hf = source.hugging_face
-    assert hf is not None  # ModelSource guarantees exactly one source
-    model: dict[str, Any] = {"modelId": hf.model_id}
-    if hf.commit_sha:
-        model["commitSHA"] = hf.commit_sha
-    if hf.token_secret_ref:
-        model["tokenSecretRef"] = {"name": hf.token_secret_ref.name, "key": hf.token_secret_ref.key}
-    elif hf.token_config_key:
-        model["tokenSecretRef"] = {"name": hf_token_secret_name(spec.name), "key": HF_TOKEN_KEY}
-    return {"modelSourceType": "huggingface", "huggingFaceModel": model}
+    return source_config(
+        spec.model_source,
+        model_bucket=model_bucket,
+        region=region,
+        stack_token=(hf_token_secret_name(spec.name), HF_TOKEN_KEY),
+    )
 
 
 def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
@@ -244,17 +211,40 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
     out: dict[str, Any] = {"image": spec.image}
     if args:
         out["args"] = args
-    return out | {
-        "modelInvocationPort": {
-            "name": spec.model_invocation_port.name,
-            "containerPort": spec.container_port,
-        },
-        "modelVolumeMount": {"name": MODEL_VOLUME, "mountPath": MODEL_PATH},
-        "resources": spec.worker_resources.with_gpus(
-            max(role.gpus for role, _ in spec.roles().values())
-        ),
-        "environmentVariables": environment(spec),
+    return (
+        out
+        | {
+            "modelInvocationPort": {
+                "name": spec.model_invocation_port.name,
+                "containerPort": spec.container_port,
+            },
+            "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
+            "resources": spec.worker_resources.with_gpus(
+                max(role.gpus for role, _ in spec.roles().values())
+            ),
+            "environmentVariables": environment(spec),
+        }
+        | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
+    )
+
+
+def _worker_extras(spec: EndpointSpec) -> dict[str, Any]:
+    return {
+        "command": spec.command,
+        "probes": spec.probes,
+        "requestLimits": spec.request_limits,
+        "workingDir": spec.working_dir,
     }
+
+
+def _written(value: Any) -> Any:
+    """A setting as the CRD spells it, without what it leaves to the operator."""
+    return value.model_dump(by_alias=True, exclude_none=True) if isinstance(value, Spec) else value
+
+
+def _load_balancer(spec: EndpointSpec) -> dict[str, Any]:
+    path = {} if spec.health_check_path is None else {"healthCheckPath": spec.health_check_path}
+    return path | (_written(spec.load_balancer) if spec.load_balancer else {})
 
 
 @dataclass(frozen=True)
@@ -270,41 +260,58 @@ class Fixed:
 # writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
 # out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
 Owners = dict[str, str | Fixed]
-WORKER_COMMAND = Fixed(
-    "the image's entrypoint runs the arguments the settings write (tensorParallelSize, "
-    "maxModelLen, workerArgs and the roles' args)"
-)
 SHARED_FIELDS: Owners = {
     "endpointName": "endpointName",
     "instanceType": "instanceType",
-    # The CRD makes both exclusive with instanceType, which the program always sets.
-    "instanceTypes": "instanceType",
-    "nodeAffinity": "the roles' nodeSelector",
+    # The CRD makes both exclusive with instanceType, which is then left out.
+    "instanceTypes": "instanceTypes",
+    "nodeAffinity": "nodeAffinity",
+    "worker.command": "command",
     "invocationEndpoint": "invocationEndpoint",
     "modelName": "modelName",
     "modelSourceConfig": "modelSource",
     "loadBalancer.healthCheckPath": "healthCheckPath",
+    "loadBalancer.routingAlgorithm": "loadBalancer.routingAlgorithm",
+    "loadBalancer.idleTimeoutSeconds": "loadBalancer.idleTimeoutSeconds",
+    "kubernetes": "kubernetes",
+    "modelCacheConfig": "modelCacheConfig",
+    "worker.probes": "probes",
+    "worker.requestLimits": "requestLimits",
+    "worker.workingDir": "workingDir",
     "metrics.enabled": "metrics.enabled",
     "metrics.metricsScrapeIntervalSeconds": "metrics.metricsScrapeIntervalSeconds",
     "metrics.modelMetrics": "metrics.modelMetrics",
     "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
     "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
     "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
-    "intelligentRoutingSpec": "routingStrategy",
+    # The router's own autoscaling (intelligentRoutingSpec.autoScalingSpec) is left to
+    # specOverrides.
+    "intelligentRoutingSpec.enabled": "routingStrategy",
+    "intelligentRoutingSpec.routingStrategy": "routingStrategy",
     "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
     "tlsConfig.tlsCertificateOutputS3Uri": "tlsConfig.tlsCertificateOutputS3Uri",
     "tags": "tags",
     "worker.image": "image",
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
-    "worker.resources": "workerResources",
+    # Left to specOverrides: resources.claims (Dynamic Resource Allocation), here and on the
+    # roles.
+    "worker.resources.requests": "workerResources",
+    "worker.resources.limits": "workerResources",
     "worker.modelInvocationPort": "modelInvocationPort",
-    "worker.modelVolumeMount": Fixed(f"the operator mounts the model at {MODEL_PATH}"),
+    "worker.modelVolumeMount.name": "modelVolumeMount.name",
+    "worker.modelVolumeMount.mountPath": Fixed(
+        f"the model server reads the weights at {MODEL_PATH}, where the settings' flags and "
+        "variables point"
+    ),
 }
 DPD_FIELDS: Owners = {
     **SHARED_FIELDS,
-    "pdSpec.prefillSpec": "prefill",
-    "pdSpec.decodingSpec": "decode",
+    **{
+        f"pdSpec.{crd}.{field}": role
+        for crd, role in (("prefillSpec", "prefill"), ("decodingSpec", "decode"))
+        for field in ("replicas", "resources.requests", "resources.limits", "args", "nodeSelector")
+    },
     "pdSpec.routingThreshold": "routingThreshold",
     "pdSpec.topologySpec": "topologySpec",
     "pdSpec.autoScalingSpec.prefillAutoScaling": "prefill.autoscaling",
@@ -312,7 +319,6 @@ DPD_FIELDS: Owners = {
     # Beside pdSpec the roles count and scale the pods; these would count them again.
     "replicas": "prefill.replicas and decode.replicas",
     "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
-    "worker.command": WORKER_COMMAND,
 }
 AGGREGATED_FIELDS: Owners = {
     **SHARED_FIELDS,
@@ -321,7 +327,6 @@ AGGREGATED_FIELDS: Owners = {
     # An override would make the endpoint DPD behind the settings' back: DPD is prefill: and
     # decode: in place of serving:.
     "pdSpec": "prefill and decode",
-    "worker.command": WORKER_COMMAND,
 }
 
 
@@ -358,20 +363,10 @@ def _add_absent(base: dict, overrides: dict) -> dict:
     return merged
 
 
-def _credentials_in(value: object, path: str) -> list[Finding]:
-    """A credential shaped value anywhere in the overrides, which the manifest carries in plain
-    text (an init container's env, a probe's header, ...)."""
-    if isinstance(value, dict):
-        return [f for k, v in value.items() for f in _credentials_in(v, f"{path}.{k}")]
-    if isinstance(value, list):
-        return [f for i, v in enumerate(value) for f in _credentials_in(v, f"{path}[{i}]")]
-    problem = credential_value_problem(value) if isinstance(value, str) else None
-    return [error("credential-in-overrides", path, problem)] if problem else []
-
-
 def check_overrides(spec: EndpointSpec) -> list[Finding]:
     owners = field_owners(spec)
-    found, owned = _credentials_in(spec.spec_overrides, "specOverrides"), set()
+    found = credentials_in(spec.spec_overrides, "specOverrides", "credential-in-overrides")
+    owned: set[str] = set()
     for path in leaf_paths(spec.spec_overrides):
         field = owned_field(path, owners)
         if field is None or field in owned:
@@ -429,13 +424,25 @@ def build_manifest(
     out: dict[str, Any] = {}
     if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
         out["endpointName"] = sagemaker
-    out["instanceType"] = spec.instance_type
+    # The CRD takes one of instanceType, instanceTypes and nodeAffinity.
+    if spec.instance_types:
+        out["instanceTypes"] = list(spec.instance_types)
+    elif spec.node_affinity is not None:
+        out["nodeAffinity"] = spec.node_affinity
+    else:
+        out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
     out["modelName"] = spec.model_name
     out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
-    if spec.health_check_path is not None:
-        out["loadBalancer"] = {"healthCheckPath": spec.health_check_path}
+    if balancer := _load_balancer(spec):
+        out["loadBalancer"] = balancer
+    for key, section in (
+        ("kubernetes", spec.kubernetes),
+        ("modelCacheConfig", spec.model_cache_config),
+    ):
+        if section is not None:
+            out[key] = _written(section)
     out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)

@@ -1,9 +1,12 @@
-"""Where an endpoint's weights come from: an S3 prefix, an FSx for Lustre file system or a
-Hugging Face model, in the shapes S3, FSx and Hugging Face take."""
+"""Where an endpoint's weights come from: an S3 prefix, an FSx for Lustre file system, a
+Hugging Face model or a volume of the pod, in the shapes S3, FSx and Hugging Face take, and the
+CRD's `modelSourceConfig` they write."""
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator, model_validator
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from components.core.findings import Finding, warning
 from components.core.kubernetes_names import KubernetesName
@@ -37,6 +40,17 @@ def folder_problem(path: str) -> str | None:
     if any(folder in ("", ".", "..") for folder in folders):
         return "has an empty, '.' or '..' folder name: give each folder between '/' a name"
     return None
+
+
+def _a_folder(value: str) -> str:
+    problem = folder_problem(value)
+    if problem:
+        raise ValueError(f"{problem}; a path reads like /models/Llama-3.3-70B-Instruct")
+    return value
+
+
+# A folder of weights on a file system or a volume.
+FolderPath = Annotated[str, AfterValidator(_a_folder)]
 
 
 class S3ModelSource(Spec):
@@ -99,15 +113,7 @@ class FsxModelSource(Spec):
         )
         | None
     ) = None
-    path: str | None = None
-
-    @field_validator("path")
-    @classmethod
-    def _a_folder(cls, value: str | None) -> str | None:
-        problem = folder_problem(value) if value is not None else None
-        if problem:
-            raise ValueError(f"{problem}; a path reads like /models/Llama-3.3-70B-Instruct")
-        return value
+    path: FolderPath | None = None
 
 
 class SecretKeyRef(Spec):
@@ -140,10 +146,18 @@ class HuggingFaceModelSource(Spec):
         return self
 
 
+class KubernetesVolumeModelSource(Spec):
+    """Weights already on a volume of the pod (modelSourceType kubernetesVolume), such as one
+    of `kubernetes.volumes`; `path` is the CRD's modelLocation on it."""
+
+    path: FolderPath | None = None
+
+
 class ModelSource(Spec):
     s3: S3ModelSource | None = None
     fsx: FsxModelSource | None = None
     hugging_face: HuggingFaceModelSource | None = None
+    kubernetes_volume: KubernetesVolumeModelSource | None = None
     # The CRD's modelSourceConfig.prefetchEnabled: the operator copies the weights into the
     # node's memory before the server loads them onto the GPUs (its description: for a model
     # that fits the instance's memory). None leaves it to the operator's default, false.
@@ -151,11 +165,17 @@ class ModelSource(Spec):
 
     @model_validator(mode="after")
     def _exactly_one(self) -> ModelSource:
-        sources = {"s3": self.s3, "fsx": self.fsx, "huggingFace": self.hugging_face}
+        sources = {
+            "s3": self.s3,
+            "fsx": self.fsx,
+            "huggingFace": self.hugging_face,
+            "kubernetesVolume": self.kubernetes_volume,
+        }
         chosen = [alias for alias, source in sources.items() if source is not None]
         if len(chosen) != 1:
             raise ValueError(
-                f"set exactly one of s3, fsx or huggingFace (got {', '.join(chosen) or 'none'})"
+                "set exactly one of s3, fsx, huggingFace or kubernetesVolume (got "
+                f"{', '.join(chosen) or 'none'})"
             )
         return self
 
@@ -189,3 +209,55 @@ def check_model_source(source: ModelSource) -> list[Finding]:
             )
         )
     return found
+
+
+def source_config(
+    source: ModelSource, *, model_bucket: str | None, region: str, stack_token: tuple[str, str]
+) -> dict[str, Any]:
+    """The CRD's modelSourceConfig. An S3 source without bucket or region takes the stack's
+    (`model_bucket`, `region`); a Hugging Face token from a stack config key is read from the
+    Secret the endpoint keeps it in (`stack_token`: its name and key)."""
+    out = _storage(source, model_bucket, region, stack_token)
+    if source.prefetch_enabled is not None:
+        out["prefetchEnabled"] = source.prefetch_enabled
+    return out
+
+
+def _storage(
+    source: ModelSource, model_bucket: str | None, region: str, stack_token: tuple[str, str]
+) -> dict[str, Any]:
+    if source.s3 is not None:
+        location = {"modelLocation": source.s3.prefix} if source.s3.prefix else {}
+        return {
+            "modelSourceType": "s3",
+            **location,
+            "s3Storage": {
+                "bucketName": source.s3.bucket or model_bucket,
+                "region": source.s3.region or region,
+            },
+        }
+    if source.fsx is not None:
+        fsx = source.fsx
+        storage = {"fileSystemId": fsx.file_system_id}
+        if fsx.dns_name:
+            storage["dnsName"] = fsx.dns_name
+        if fsx.mount_name:
+            storage["mountName"] = fsx.mount_name
+        out: dict[str, Any] = {"modelSourceType": "fsx"}
+        if fsx.path:
+            out["modelLocation"] = fsx.path
+        return {**out, "fsxStorage": storage}
+    if source.kubernetes_volume is not None:
+        path = source.kubernetes_volume.path
+        return {"modelSourceType": "kubernetesVolume", **({"modelLocation": path} if path else {})}
+    hf = source.hugging_face
+    assert hf is not None  # ModelSource guarantees exactly one source
+    model: dict[str, Any] = {"modelId": hf.model_id}
+    if hf.commit_sha:
+        model["commitSHA"] = hf.commit_sha
+    if hf.token_secret_ref:
+        model["tokenSecretRef"] = {"name": hf.token_secret_ref.name, "key": hf.token_secret_ref.key}
+    elif hf.token_config_key:
+        name, key = stack_token
+        model["tokenSecretRef"] = {"name": name, "key": key}
+    return {"modelSourceType": "huggingface", "huggingFaceModel": model}

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Annotated, Any
 
 from jsonschema import Draft7Validator, ValidationError
+from pydantic import AfterValidator
 
 from components.core.kubernetes_names import QUANTITY, QUANTITY_WORDS
 from components.operator.versions import at_least
@@ -62,3 +64,30 @@ def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]
     validator = _validator(schema_operator(operator_version))
     errors = sorted(validator.iter_errors(manifest), key=lambda e: list(map(str, e.path)))
     return [(".".join(map(str, error.path)) or "(root)", _message(error)) for error in errors]
+
+
+def field_schema(path: str) -> dict:
+    """The newest CRD's schema of `spec.<path>` (dotted)."""
+    node = json.loads(schema_path(SCHEMA_OPERATORS[-1]).read_text())["properties"]["spec"]
+    for part in path.split("."):
+        node = node["properties"][part]
+    return node
+
+
+def crd_shaped(path: str) -> Any:
+    """A setting that takes the value of `spec.<path>` in the shape the CRD gives it (a probe,
+    a node affinity, a volume: Kubernetes' own types, which the CRD copies whole), refused
+    naming the part the CRD rejects. The manifest is checked again against the installed
+    operator's CRD, which holds a field a newer CRD added to that version."""
+    validator = Draft7Validator(field_schema(path))
+
+    def check(value: Any) -> Any:
+        errors = sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.path)))
+        if errors:
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in errors[0].path)
+            raise ValueError(
+                f"{where.lstrip('.')}: {_message(errors[0])}" if where else _message(errors[0])
+            )
+        return value
+
+    return Annotated[Any, AfterValidator(check)]

@@ -23,7 +23,10 @@ from components.core.units import GIB, binary_size_problem
 from components.endpoint.autoscaling import INT32_MAX, Role
 from components.endpoint.engines.engine import VLLM, EngineName, engine_port
 from components.endpoint.image import DLC_IMAGE, ImageReference
+from components.endpoint.load_balancer import LoadBalancer
 from components.endpoint.model_source import ModelSource
+from components.endpoint.pod import ModelCacheConfig, PodCustomizations
+from components.endpoint.probes import Probes
 from components.endpoint.roles import (
     OPERATOR_DECODE_MAX_NUM_SEQS,
     OPERATOR_PREFILL_MAX_NUM_SEQS,
@@ -31,10 +34,13 @@ from components.endpoint.roles import (
     TopologySpec,
     vllm_default_max_num_seqs,
 )
+from components.endpoint.schema import crd_shaped
 from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
     DEFAULT_WORKER_RESOURCES,
     ModelInvocationPort,
+    ModelVolumeMount,
+    RequestLimits,
     WorkerResources,
 )
 from components.model.architecture import ModelArchitecture
@@ -247,6 +253,21 @@ class EndpointSpec(Spec):
     # CPU and memory; the GPUs are the roles'.
     worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
     model_invocation_port: ModelInvocationPort = ModelInvocationPort()
+    model_volume_mount: ModelVolumeMount = ModelVolumeMount()
+    # The container's entrypoint; None runs the image's. With vLLM its flags are held to the
+    # same rules as workerArgs.
+    command: list[str] | None = None
+    # Where the pods may run beside instanceType, which sizes them: the CRD's instanceTypes (in
+    # order of preference) or nodeAffinity, each written in place of instanceType.
+    instance_types: list[str] | None = Field(None, min_length=1)
+    node_affinity: crd_shaped("nodeAffinity") | None = None
+    probes: Probes | None = None
+    request_limits: RequestLimits | None = None
+    # The worker container's working directory; None keeps the image's.
+    working_dir: str | None = Field(None, min_length=1)
+    load_balancer: LoadBalancer | None = None
+    kubernetes: PodCustomizations | None = None
+    model_cache_config: ModelCacheConfig | None = None
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}

@@ -227,7 +227,9 @@ def _flag_problem(
 
 
 def _arg_lists(spec: EndpointSpec) -> list[tuple[str, str | None, list[str]]]:
-    return [("workerArgs", None, spec.worker_args)] + [
+    """Each list of arguments the settings pass, the command among them: a flag in it is a
+    flag vLLM reads."""
+    return [("workerArgs", None, spec.worker_args), ("command", None, spec.command or [])] + [
         (f"{role}.args", role, settings.args) for role, (settings, _) in spec.roles().items()
     ]
 

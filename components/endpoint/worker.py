@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from components.core.kubernetes_names import Quantity, quantity_value
+from components.core.kubernetes_names import KubernetesName, Quantity, quantity_value
 from components.core.spec import Spec, numbers_as_text
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -99,3 +99,21 @@ class ModelInvocationPort(Spec):
     # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
     container_port: int | None = Field(None, ge=1, le=65535)
     name: Literal["http", "grpc"] = "http"
+
+
+class RequestLimits(Spec):
+    """`worker.requestLimits`: what the operator's proxy beside the model server admits (the
+    CRD's description: the nginx sidecar), and answers beyond it. None keeps its defaults:
+    no limit, and 429."""
+
+    max_concurrent_requests: int | None = Field(None, ge=1, le=2**31 - 1)
+    max_queue_size: int | None = Field(None, ge=0, le=2**31 - 1)
+    overflow_status_code: int | None = Field(None, ge=400, le=599)
+
+
+class ModelVolumeMount(Spec):
+    """`worker.modelVolumeMount`: the name of the volume the weights are mounted from (the
+    volume of a kubernetesVolume source, among `kubernetes.volumes`). Where it is mounted is
+    fixed: the settings' flags and variables read the weights at /opt/ml/model."""
+
+    name: KubernetesName = "model-weights"

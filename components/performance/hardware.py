@@ -18,6 +18,8 @@ Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
 - L40S (g6e): NVIDIA L40S datasheet: BF16 733 and FP8 1,466 TFLOPS, INT8 1,466 TOPS with
   sparsity (362 / 733 / 733 dense), 48 GB GDDR6 at 864 GB/s, no NVLink: its GPUs talk over
   PCIe Gen4 x16, 64 GB/s both ways.
+- L4 (g6): NVIDIA L4 datasheet: BF16 242 and FP8 485 TFLOPS, INT8 485 TOPS with sparsity
+  (121 / 242.5 / 242.5 dense), 24 GB GDDR6 at 300 GB/s, PCIe Gen4 x16 as on L40S.
 - A100 SXM4 (p4d 40 GB, p4de 80 GB): NVIDIA A100 Tensor Core GPU datasheet: BF16 624 TFLOPS and
   INT8 1,248 TOPS with sparsity (312 / 624 dense), HBM2 at 1,555 GB/s (40 GB) and HBM2e at
   2,039 GB/s (80 GB), NVLink 600 GB/s. Ampere has no FP8 or FP4 unit: vLLM runs FP8 weights on
@@ -74,10 +76,11 @@ H100 = Gpu("H100", 989.5 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9, 1_979 *
 H200 = Gpu("H200", 989.5 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9, 1_979 * TERA)
 B200 = Gpu("B200", 2_250 * TERA, 4_500 * TERA, 9_000 * TERA, 8 * TERA, 900e9, 4_500 * TERA)
 B300 = Gpu("B300", 2_250 * TERA, 4_500 * TERA, 13_125 * TERA, 8 * TERA, 900e9, 150 * TERA)
+L4 = Gpu("L4", 121 * TERA, 242.5 * TERA, None, 0.3 * TERA, 32e9, 242.5 * TERA)
 L40S = Gpu("L40S", 362 * TERA, 733 * TERA, None, 0.864 * TERA, 32e9, 733 * TERA)
 A100_40GB = Gpu("A100-40GB", 312 * TERA, 312 * TERA, None, 1.555 * TERA, 300e9, 624 * TERA)
 A100_80GB = Gpu("A100-80GB", 312 * TERA, 312 * TERA, None, 2.039 * TERA, 300e9, 624 * TERA)
-GPUS = {gpu.name: gpu for gpu in (H100, H200, B200, B300, L40S, A100_40GB, A100_80GB)}
+GPUS = {gpu.name: gpu for gpu in (H100, H200, B200, B300, L4, L40S, A100_40GB, A100_80GB)}
 
 
 @dataclass(frozen=True)

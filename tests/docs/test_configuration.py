@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import typing
 
+import pytest
 from pydantic import BaseModel
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
+from components.endpoint.manifest import AGGREGATED_FIELDS, DPD_FIELDS, owned_field
+from components.endpoint.schema import SCHEMA_OPERATORS, schema_path
 from infra.paths import ROOT
 from infra.stack_settings import StackSettings
 
@@ -62,3 +66,60 @@ def test_the_gpu_type_table_names_every_gpu_instance_type():
         "the GPU type table of docs/configuration.md (An endpoint) must name, in order: "
         + ", ".join(GPU_INSTANCE_TYPES)
     )
+
+
+# The table of every CRD field ("Every field of the CRD"): the CRD's fields, walked from its
+# schema, each under a row; each row a field the CRD has; and a row left to specOverrides exactly
+# when no setting owns the field in either mode (manifest.py's tables).
+def crd_fields(node: dict, path: str = "spec", leaves_only: bool = True) -> set[str]:
+    """The fields under `node`, as dotted paths (a list's items take the list's path): those
+    with no fields of their own, or every one."""
+    if node.get("type") == "array" and "properties" in node.get("items", {}):
+        node = node["items"]
+    children = node.get("properties", {})
+    found = set() if children and leaves_only else {path}
+    for name, child in children.items():
+        found |= crd_fields(child, f"{path}.{name}", leaves_only)
+    return found
+
+
+def crd_table() -> dict[str, str]:
+    rows = re.findall(r"^\| `(spec\.[^`]+)` \| (.+) \|$", REFERENCE.read_text(), flags=re.M)
+    return dict(rows)
+
+
+def _schema(operator: str) -> dict:
+    return json.loads(schema_path(operator).read_text())["properties"]["spec"]
+
+
+def _covering(field: str, rows: dict[str, str]) -> str | None:
+    return next((row for row in rows if field == row or field.startswith(f"{row}.")), None)
+
+
+@pytest.mark.parametrize("operator", SCHEMA_OPERATORS)
+def test_every_crd_field_is_in_the_table(operator):
+    rows = crd_table()
+    missing = sorted(f for f in crd_fields(_schema(operator)) if not _covering(f, rows))
+    assert not missing, (
+        "add these CRD fields to the table 'Every field of the CRD' in docs/configuration.md, "
+        f"with their typed key or why they are left to specOverrides: {missing}"
+    )
+
+
+def test_every_row_of_the_crd_table_is_a_field_of_the_crd():
+    fields = crd_fields(_schema(SCHEMA_OPERATORS[-1]), leaves_only=False)
+    assert sorted(set(crd_table()) - fields) == []
+
+
+def test_the_crd_table_leaves_to_overrides_exactly_what_no_setting_owns():
+    wrong = []
+    for row, key in crd_table().items():
+        field = row.removeprefix("spec.")
+        owned = [
+            owned_field(field, owners) is not None for owners in (DPD_FIELDS, AGGREGATED_FIELDS)
+        ]
+        # A field of one mode only (pdSpec's) is owned in the other, where the mode is refused.
+        overrides = key.startswith("`specOverrides` only")
+        if (overrides and all(owned)) or (not overrides and not any(owned)):
+            wrong.append(row)
+    assert wrong == [], f"these rows say specOverrides where a setting owns them, or not: {wrong}"

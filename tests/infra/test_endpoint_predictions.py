@@ -9,7 +9,7 @@ from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.predict import predict
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import meets, predict_endpoint, review_predictions
-from tests.support import dev_endpoint, price_table
+from tests.support import aggregated_endpoint, dev_endpoint, price_table
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
@@ -187,3 +187,28 @@ def test_a_failure_inside_the_model_is_a_warning_and_never_stops_the_deploy(monk
     assert ep is None
     assert (found.level, found.field) == ("warning", "workload")
     assert "ZeroDivisionError: division by zero" in found.message
+
+
+def test_an_aggregated_endpoint_on_a_gpu_without_figures_is_advised_with_a_warning_naming_it():
+    spec = EndpointSpec.model_validate(
+        {
+            **aggregated_endpoint(),
+            "modelName": "Llama-3.1-8B-Instruct",
+            "instanceType": "ml.g5.12xlarge",
+            "tensorParallelSize": 4,
+            "serving": {"gpus": 4},
+            "workload": workload(ttftMs=2000),
+        }
+    )
+    ep, (found,) = review(spec)
+    assert ep is None
+    assert (found.level, found.code, found.field) == ("warning", "no-prediction", "instanceType")
+    assert "no figures for the A10G GPUs of ml.g5.12xlarge" in found.message
+
+
+def test_an_aggregated_endpoint_is_predicted_at_its_serving_replicas():
+    spec = EndpointSpec.model_validate({**aggregated_endpoint(), "workload": workload()})
+    ep, _ = review(spec)
+    assert ep is not None
+    assert not ep.configured.disaggregated
+    assert ep.configured.gpus == 16

@@ -202,7 +202,7 @@ OPERATOR_3_3_FIELDS = {
 
 def test_fields_of_operator_3_3_pass_with_the_default_addon():
     config = dev_config()
-    config["hyperpod-dpd:endpoints"][0]["specOverrides"] = OPERATOR_3_3_FIELDS
+    config["hyperpod-dpd:endpoints"][0].update(OPERATOR_3_3_FIELDS)
     (manifest,) = endpoint_configs(render(config))
     assert manifest["spec"]["loadBalancer"]["idleTimeoutSeconds"] == 600
     assert manifest["spec"]["modelCacheConfig"] == {"weightsCache": {"enabled": True}}
@@ -225,7 +225,7 @@ def test_fields_of_operator_3_3_pass_with_the_default_addon():
 )
 def test_fields_of_operator_3_3_are_refused_when_the_stack_runs_3_2(stack, operator, source):
     config = stack()
-    config["hyperpod-dpd:endpoints"][0]["specOverrides"] = OPERATOR_3_3_FIELDS
+    config["hyperpod-dpd:endpoints"][0].update(OPERATOR_3_3_FIELDS)
     config["hyperpod-dpd:operator"] = operator
     found = problems(config)
     prefix = f"{KEY}: the CRD of operator 3.2 (from hyperpod-dpd:{source}) rejects spec"

@@ -49,6 +49,12 @@ def weights_objects(spec: EndpointSpec, index: int, model_bucket: str, region: s
             "allow-other",
         ]
         path = WEIGHTS
+    elif source.kubernetes_volume is not None:
+        raise BenchError(
+            f"{key}.kubernetesVolume: the benchmark reads the tokenizer through a volume of its "
+            "own, and a volume of the endpoint's pods is not one it can mount; benchmark an "
+            "endpoint whose weights are in S3, FSx or on Hugging Face"
+        )
     else:
         fsx = source.fsx
         assert fsx is not None  # ModelSource guarantees exactly one source

@@ -138,6 +138,10 @@ def _model_source(reading: Reading, spec: _Spec) -> None:
         _copy(reading, spec, f"{hf}.modelId", "modelSource.huggingFace.modelId")
         _copy(reading, spec, f"{hf}.commitSHA", "modelSource.huggingFace.commitSHA")
         _copy(reading, spec, f"{hf}.tokenSecretRef", "modelSource.huggingFace.tokenSecretRef")
+    elif kind == "kubernetesVolume":
+        _set(reading, "modelSource.kubernetesVolume", {}, f"{base}.modelSourceType")
+        spec.take(f"{base}.modelSourceType")
+        _copy(reading, spec, f"{base}.modelLocation", "modelSource.kubernetesVolume.path")
 
 
 def _kv_cache(reading: Reading, spec: _Spec) -> None:
@@ -282,7 +286,11 @@ def _worker(reading: Reading, spec: _Spec) -> None:
     _worker_resources(reading, spec)
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
+    for path, key in (("probes", "probes"), ("requestLimits", "requestLimits")):
+        _copy(reading, spec, f"worker.{path}", key)
+    _copy(reading, spec, "worker.workingDir", "workingDir")
     # Fixed: the round trip holds it to where the operator mounts the weights.
+    _copy(reading, spec, "worker.modelVolumeMount.name", "modelVolumeMount.name")
     spec.take("worker.modelVolumeMount")
 
 
@@ -317,6 +325,10 @@ def _top_level(reading: Reading, spec: _Spec) -> None:
         ("modelName", "modelName"),
         ("loadBalancer.healthCheckPath", "healthCheckPath"),
         ("tlsConfig.customCertificateConfig", "tlsConfig.customCertificateConfig"),
+        ("loadBalancer.routingAlgorithm", "loadBalancer.routingAlgorithm"),
+        ("loadBalancer.idleTimeoutSeconds", "loadBalancer.idleTimeoutSeconds"),
+        ("kubernetes", "kubernetes"),
+        ("modelCacheConfig", "modelCacheConfig"),
         ("tlsConfig.tlsCertificateOutputS3Uri", "tlsConfig.tlsCertificateOutputS3Uri"),
     ):
         _copy(reading, spec, path, key)

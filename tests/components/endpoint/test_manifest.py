@@ -18,7 +18,7 @@ from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 from tests.stack_changes import dev_with, refusal
-from tests.support import dev_endpoint, endpoint_configs, render, with_endpoints
+from tests.support import DPD_ONLY_KEYS, dev_endpoint, endpoint_configs, render, with_endpoints
 
 MINIMAL = {
     "name": "chat",
@@ -215,12 +215,12 @@ def test_spec_overrides_add_fields_the_settings_do_not_write():
     built = manifest(
         specOverrides={
             "pdSpec": {"topologySpec": {"placementGroup": "pg"}},
-            "kubernetes": {"serviceAccountName": "llm"},
+            "maxDeployTimeInSeconds": 7200,
         }
     )
     assert built["spec"]["pdSpec"]["topologySpec"] == {"placementGroup": "pg"}
     assert built["spec"]["pdSpec"]["routingThreshold"] == 4096
-    assert built["spec"]["kubernetes"] == {"serviceAccountName": "llm"}
+    assert built["spec"]["maxDeployTimeInSeconds"] == 7200
 
 
 @pytest.mark.parametrize(
@@ -396,6 +396,27 @@ EVERY_OPTION = {
     "workerArgs": ["--enable-prefix-caching"],
     "workerResources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     "modelInvocationPort": {"containerPort": 8080, "name": "http"},
+    "probes": {
+        "readinessProbe": {"httpGet": {"path": "/health", "port": 8080}, "periodSeconds": 10},
+        "livenessProbe": {"tcpSocket": {"port": "http"}},
+        "startupProbe": {"httpGet": {"path": "/health", "port": 8080}, "failureThreshold": 90},
+    },
+    "requestLimits": {"maxConcurrentRequests": 64, "maxQueueSize": 128, "overflowStatusCode": 503},
+    "workingDir": "/opt/ml",
+    "command": ["python3", "-m", "vllm.entrypoints.openai.api_server"],
+    "modelVolumeMount": {"name": "weights"},
+    "instanceTypes": ["ml.p5.48xlarge", "ml.p5en.48xlarge"],
+    "loadBalancer": {"routingAlgorithm": "round_robin", "idleTimeoutSeconds": 600},
+    "kubernetes": {
+        "serviceAccountName": "llm",
+        "schedulerName": "default-scheduler",
+        "initContainers": [{"name": "warm", "image": "busybox:1.36", "command": ["true"]}],
+        "volumes": [{"name": "scratch", "emptyDir": {}}],
+    },
+    "modelCacheConfig": {
+        "weightsCache": {"enabled": True, "hostPath": "/opt/dlami/nvme"},
+        "imageCache": {"enabled": True},
+    },
     "specOverrides": {},
     "architecture": "llama-3.3-70b",
     "workload": {
@@ -421,18 +442,35 @@ SOURCES = [
     },
     {"huggingFace": {"modelId": "org/model", "commitSHA": "a" * 40, "tokenConfigKey": "hf"}},
     {"huggingFace": {"modelId": "org/model", "tokenSecretRef": {"name": "hf", "key": "tok"}}},
+    {"kubernetesVolume": {"path": "/mnt/models/llama"}},
 ]
-DPD_ONLY = ("prefill", "decode", "routingThreshold", "pdBufferSize", "topologySpec")
 # The same, aggregated: a serving role in place of the DPD settings (a role's nodeSelector has
 # no field without pdSpec).
 EVERY_AGGREGATED_OPTION = {
-    **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY},
+    **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY_KEYS},
     "serving": {key: value for key, value in ROLE.items() if key != "nodeSelector"},
+    "instanceTypes": None,
+    "nodeAffinity": {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [
+                {
+                    "matchExpressions": [
+                        {
+                            "key": "node.kubernetes.io/instance-type",
+                            "operator": "In",
+                            "values": ["ml.p5.48xlarge"],
+                        }
+                    ]
+                }
+            ]
+        }
+    },
 }
 EVERY_SPEC = [spec(**{**EVERY_OPTION, "modelSource": source}) for source in SOURCES] + [
     spec(**EVERY_AGGREGATED_OPTION)
 ]
-SPEC_IDS = ["s3", "fsx", "hf-key", "hf-secret", "aggregated"]
+SOURCE_IDS = ["s3", "fsx", "hf-key", "hf-secret", "volume"]
+SPEC_IDS = [*SOURCE_IDS, "aggregated"]
 
 
 def _unset(model: BaseModel, path: str = "") -> set[str]:
@@ -493,17 +531,17 @@ def test_an_override_of_an_owned_field_is_refused_naming_it(field, mode):
 
 def test_a_credential_anywhere_in_the_overrides_is_refused_naming_its_path():
     token = "hf_" + "abcdefghijklmnopq" * 2
-    overrides = {"kubernetes": {"initContainers": [{"name": "x", "args": ["--token", token]}]}}
+    overrides = {"dataCapture": {"modelPod": {"kmsKeyId": token}}}
     (finding,) = check_overrides(spec(specOverrides=overrides))
     assert (finding.code, finding.field) == (
         "credential-in-overrides",
-        "specOverrides.kubernetes.initContainers[0].args[1]",
+        "specOverrides.dataCapture.modelPod.kmsKeyId",
     )
     assert token not in finding.message
 
 
 def test_an_override_of_what_no_setting_describes_passes():
-    overrides = {"loadBalancer": {"routingAlgorithm": "least_outstanding_requests"}}
+    overrides = {"intelligentRoutingSpec": {"autoScalingSpec": {"maxReplicaCount": 3}}}
     assert check_overrides(spec(specOverrides=overrides)) == []
 
 
@@ -516,13 +554,13 @@ REFUSED = [
     ),
     (
         {"endpoints[0].specOverrides": {"pdSpec": {"prefillSpec": {"args": ["-tp", "4"]}}}},
-        "endpoints[0].specOverrides.pdSpec.prefillSpec",
+        "endpoints[0].specOverrides.pdSpec.prefillSpec.args",
         "setting prefill",
     ),
     (
         {"endpoints[0].specOverrides": {"instanceTypes": ["ml.p5.48xlarge"]}},
         "endpoints[0].specOverrides.instanceTypes",
-        "setting instanceType",
+        "setting instanceTypes",
     ),
     (
         {
@@ -576,7 +614,7 @@ REFUSED = [
             }
         },
         "endpoints[0].specOverrides.worker.command",
-        "the image's entrypoint runs the arguments the settings write",
+        "described by the setting command",
     ),
 ]
 
@@ -587,7 +625,7 @@ def test_an_override_of_what_a_setting_or_the_operator_owns_is_refused(changes, 
 
 
 VALID = [
-    {"endpoints[0].specOverrides": {"loadBalancer": {"routingAlgorithm": "round_robin"}}},
+    {"endpoints[0].specOverrides": {"dnsConfig": {"hostedZoneId": "Z0123456789ABC"}}},
     {"endpoints[0].specOverrides": {"maxDeployTimeInSeconds": 7200}},
 ]
 
@@ -740,11 +778,36 @@ def test_prefetch_is_written_as_set_and_left_out_unset(prefetch):
     assert "prefetchEnabled" not in manifest()["spec"]["modelSourceConfig"]
 
 
-@pytest.mark.parametrize("operator", ["3.2", "3.3"])
+# What operator 3.3's CRD added: the 3.2 one refuses it, and so does the program on a 3.2 stack.
+OPERATOR_33_SETTINGS = [
+    ("modelCacheConfig", EVERY_OPTION["modelCacheConfig"], "'modelCacheConfig' was unexpected"),
+    ("loadBalancer", {"idleTimeoutSeconds": 600}, "'idleTimeoutSeconds' was unexpected"),
+]
+
+
 @pytest.mark.parametrize("endpoint", EVERY_SPEC, ids=SPEC_IDS)
-def test_every_setting_set_passes_both_operator_schemas(endpoint, operator):
+def test_every_setting_set_passes_both_operator_schemas(endpoint):
     built = build_manifest(endpoint, model_bucket="weights", region="us-east-2")
-    assert schema_errors(built, operator) == []
+    assert schema_errors(built, "3.3") == []
+    on_32 = endpoint.model_copy(
+        update={
+            "model_cache_config": None,
+            "load_balancer": endpoint.load_balancer.model_copy(
+                update={"idle_timeout_seconds": None}
+            ),
+        }
+    )
+    assert (
+        schema_errors(build_manifest(on_32, model_bucket="weights", region="us-east-2"), "3.2")
+        == []
+    )
+
+
+@pytest.mark.parametrize("key, value, field", OPERATOR_33_SETTINGS)
+def test_a_setting_of_operator_33_is_refused_on_a_32_stack_naming_the_field(key, value, field):
+    changes = {"operator.addonVersion": "v1.3.0-eksbuild.1", f"endpoints[0].{key}": value}
+    says = refusal(changes, "endpoints[0]")
+    assert "the CRD of operator 3.2" in says and field in says
 
 
 WORKER_REFUSED = [
@@ -779,3 +842,39 @@ WORKER_REFUSED = [
 @pytest.mark.parametrize("changes, key, says", WORKER_REFUSED)
 def test_worker_settings_kubernetes_would_refuse_are_refused_naming_the_key(changes, key, says):
     assert says in refusal(changes, key)
+
+
+def test_the_load_balancer_settings_join_the_health_check_path():
+    built = manifest(healthCheckPath="/health", loadBalancer={"idleTimeoutSeconds": 600})
+    assert built["spec"]["loadBalancer"] == {
+        "healthCheckPath": "/health",
+        "idleTimeoutSeconds": 600,
+    }
+
+
+def test_request_limits_and_the_working_dir_are_written_on_the_worker():
+    worker = manifest(requestLimits={"maxConcurrentRequests": 32}, workingDir="/opt/ml")["spec"][
+        "worker"
+    ]
+    assert (worker["requestLimits"], worker["workingDir"]) == (
+        {"maxConcurrentRequests": 32},
+        "/opt/ml",
+    )
+
+
+def test_weights_on_a_volume_of_the_pod():
+    source = manifest(modelSource={"kubernetesVolume": {"path": "/mnt/models/llama"}})
+    assert source["spec"]["modelSourceConfig"] == {
+        "modelSourceType": "kubernetesVolume",
+        "modelLocation": "/mnt/models/llama",
+    }
+
+
+def test_the_routers_own_autoscaling_is_left_to_overrides():
+    overrides = {"intelligentRoutingSpec": {"autoScalingSpec": {"maxReplicaCount": 3}}}
+    routing = manifest(specOverrides=overrides)["spec"]["intelligentRoutingSpec"]
+    assert routing == {
+        "enabled": True,
+        "routingStrategy": "prefixaware",
+        "autoScalingSpec": {"maxReplicaCount": 3},
+    }

@@ -8,7 +8,7 @@ from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import refusal
-from tests.support import dev_endpoint, render, with_endpoints
+from tests.support import aggregated_endpoint, render, with_endpoints
 
 SERVING = {"replicas": 2, "gpus": 8}
 
@@ -68,17 +68,8 @@ def test_dpd_on_a_type_that_runs_only_aggregated_is_refused_naming_instance_type
     assert "does not run DPD" in refusal(changes, "endpoints[0].instanceType")
 
 
-def aggregated(**changes):
-    endpoint = {
-        key: value
-        for key, value in dev_endpoint().items()
-        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
-    }
-    return {**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes}
-
-
 def test_an_aggregated_endpoint_renders_in_the_dev_stack_with_no_pdspec():
-    result = render(with_endpoints(aggregated()))
+    result = render(with_endpoints(aggregated_endpoint()))
     (config,) = [r for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
     body = config.inputs["spec"]
     assert "pdSpec" not in body and "intelligentRoutingSpec" not in body

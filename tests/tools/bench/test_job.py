@@ -13,7 +13,13 @@ from components.endpoint.image import DLC_IMAGE
 from components.performance.measured import Load
 from tests.checkov_scan import CHECKOV
 from tests.components.performance.test_measured import PREDICTED
-from tests.support import dev_config, dev_endpoint, shellcheck_findings, with_endpoints
+from tests.support import (
+    aggregated_endpoint,
+    dev_config,
+    dev_endpoint,
+    shellcheck_findings,
+    with_endpoints,
+)
 from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER, BenchRun, prompt_count
 from tools.cli import main
 
@@ -235,12 +241,7 @@ def test_a_rate_past_the_layouts_capacity_still_runs_five_minutes_of_arrivals():
 
 
 def aggregated(**changes) -> dict:
-    endpoint = {
-        key: value
-        for key, value in dev_endpoint().items()
-        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
-    }
-    return with_endpoints({**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes})
+    return with_endpoints(aggregated_endpoint(**changes))
 
 
 def test_an_aggregated_endpoint_without_a_router_is_refused_naming_routing_strategy(

@@ -2,7 +2,7 @@
 outage where the cluster holds both, and the diff says so with the GPUs it takes; otherwise it
 deletes first, and the diff lists the outage and what would avoid it."""
 
-from tests.support import dev_endpoint, with_endpoints
+from tests.support import aggregated_endpoint, dev_endpoint, with_endpoints
 from tests.tools.diff.in_process import report
 
 
@@ -84,14 +84,7 @@ def test_a_new_endpoint_type_counted_twice_says_so():
 
 
 def aggregated(gpu_nodes: int, **changes) -> dict:
-    endpoint = {
-        key: value
-        for key, value in dev_endpoint().items()
-        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
-    }
-    return with_endpoints(
-        {**endpoint, "serving": {"replicas": 2, "gpus": 8}, **changes}, gpu_nodes=gpu_nodes
-    )
+    return with_endpoints(aggregated_endpoint(**changes), gpu_nodes=gpu_nodes)
 
 
 def dpd(gpu_nodes: int) -> dict:

@@ -39,11 +39,15 @@ def test_each_key_remembers_the_manifest_field_it_came_from():
 
 
 def test_a_field_no_setting_owns_becomes_an_override():
+    found = reading(lambda spec: spec.update(dnsConfig={"hostedZoneId": "Z0123456789ABC"}))
+    assert found.item["specOverrides"] == {"dnsConfig": {"hostedZoneId": "Z0123456789ABC"}}
+    assert found.sources["specOverrides.dnsConfig.hostedZoneId"] == "spec.dnsConfig.hostedZoneId"
+
+
+def test_the_pod_customizations_become_their_setting():
     found = reading(lambda spec: spec.update(kubernetes={"serviceAccountName": "inference"}))
-    assert found.item["specOverrides"] == {"kubernetes": {"serviceAccountName": "inference"}}
-    assert found.sources["specOverrides.kubernetes.serviceAccountName"] == (
-        "spec.kubernetes.serviceAccountName"
-    )
+    assert found.item["kubernetes"] == {"serviceAccountName": "inference"}
+    assert "specOverrides" not in found.item
 
 
 def test_a_value_an_owning_setting_cannot_write_names_the_field_keys_with_dots_and_all():

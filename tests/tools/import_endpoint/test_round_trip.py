@@ -77,8 +77,8 @@ def test_each_addition_says_which_setting_writes_it():
         addition_reason("spec.worker.args --max-model-len", DPD_FIELDS)
         == "the setting maxModelLen writes it"
     )
-    assert addition_reason("spec.worker.modelVolumeMount", DPD_FIELDS).startswith(
-        "fixed, because the operator mounts"
+    assert addition_reason("spec.worker.modelVolumeMount.mountPath", DPD_FIELDS).startswith(
+        "fixed, because the model server reads the weights at /opt/ml/model"
     )
     assert (
         addition_reason("metadata.labels.hyperpod-dpd/endpoint", DPD_FIELDS)

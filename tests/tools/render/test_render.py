@@ -9,6 +9,7 @@ import yaml
 
 from tests.support import (
     FIXTURES,
+    aggregated_endpoint,
     config_file,
     dev_config,
     dev_endpoint,
@@ -223,12 +224,7 @@ def test_the_dev_stack_with_no_endpoints_renders_the_cluster_alone(tmp_path, cap
 
 
 def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
-    endpoint = {
-        key: value
-        for key, value in dev_endpoint().items()
-        if key not in ("prefill", "decode", "routingThreshold", "pdBufferSize", "routingStrategy")
-    }
-    config = with_endpoints({**endpoint, "serving": {"replicas": 2, "gpus": 8}})
+    config = with_endpoints(aggregated_endpoint())
     out = tmp_path / "out"
     assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
     (manifest,) = (out / "manifests").iterdir()

@@ -6,7 +6,7 @@ from components.core.units import GIB, MIB
 from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import review_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
-from tests.support import dev_endpoint
+from tests.support import aggregated_endpoint, dev_endpoint
 from tools.reports.sizing_report import sizing_document, sizing_table
 
 TRANSFER_KEYS = {"tokens", "bytesPerRank", "inFlight", "seconds"}
@@ -146,12 +146,7 @@ def test_an_autoscaling_endpoint_shows_each_role_range_and_its_most_gpus():
 
 
 def aggregated_report():
-    endpoint = {
-        k: v
-        for k, v in dev_endpoint().items()
-        if k not in ("prefill", "decode", "routingThreshold", "pdBufferSize")
-    }
-    spec = EndpointSpec.model_validate({**endpoint, "serving": {"replicas": 2, "gpus": 8}})
+    spec = EndpointSpec.model_validate(aggregated_endpoint())
     return review_sizing(spec, endpoint_architecture(spec))
 
 
