@@ -4,11 +4,13 @@ The checks follow EKS's Kubernetes calendar (components/cluster/eks_versions.py)
 needs another day passes its own date, or sets `infra.clock.utc_today` itself.
 """
 
+import gc
 from datetime import date
 
 import pytest
 
 from infra import clock
+from tools.render.collector import YOUNG_THRESHOLD
 
 # The day the EKS and HyperPod version tables were read: 1.34 in standard support, 1.32 and
 # 1.33 in extended support, 1.31 and older past it.
@@ -18,3 +20,11 @@ TODAY = date(2026, 12, 1)
 @pytest.fixture(autouse=True)
 def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(clock, "utc_today", lambda: TODAY)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The collector's schedule `python -m infra` renders under (tools/render/collector.py), for
+    the whole run: the suite renders hundreds of stacks, and little of what they allocate is
+    garbage. It takes about a fifth off the suite's CPU time."""
+    gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])

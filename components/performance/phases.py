@@ -217,11 +217,6 @@ def prefill_seconds(
     return max(compute, reads) + communication + overhead
 
 
-def prefill_batch_limit(layout: Parallelism, tokens: int) -> int:
-    """Prompts a prefill forward pass takes at once: a chunk's tokens per attention group."""
-    return max(1, PREFILL_CHUNK_TOKENS // max(tokens, 1)) * layout.data_parallel_attention
-
-
 def touched_expert_fraction(costs: ModelCosts, tokens: float) -> float:
     """Expected share of a layer's routed experts that `tokens` tokens activate, with uniform
     routing: 1 - (1 - k/E)^tokens."""

@@ -17,10 +17,9 @@ shape of M/M/1 with the M/D/1 mean: Kingman's heavy-traffic approximation.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-BISECTION_STEPS = 50
 QUANTILE_STEPS = 48
 
 
@@ -95,16 +94,3 @@ def quantile(parts: Sequence[tuple[float, Delay]], probability: float) -> float:
         else:
             high = middle
     return high
-
-
-def bisect_increasing(
-    function: Callable[[float], float], target: float, low: float, high: float
-) -> float:
-    """x in [low, high] with function(x) = target, for an increasing function."""
-    for _ in range(BISECTION_STEPS):
-        middle = (low + high) / 2
-        if function(middle) < target:
-            low = middle
-        else:
-            high = middle
-    return (low + high) / 2

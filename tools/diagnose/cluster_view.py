@@ -50,10 +50,6 @@ class PodView:
         ready = sum(container.ready for container in self.containers)
         return f"{ready}/{len(self.containers)}"
 
-    @property
-    def all_ready(self) -> bool:
-        return bool(self.containers) and all(c.ready for c in self.containers)
-
     def container(self, name: str) -> ContainerView | None:
         return next((c for c in self.containers if c.name == name), None)
 

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 YOUNG_THRESHOLD = 10_000
 
 
+# Kept: a 64-endpoint render took 3.0-3.6 s of CPU with it, 4.0-4.2 s without (2026-12-02).
 @contextmanager
 def few_collections() -> Iterator[None]:
     """Collect rarely inside the block; the schedule and the frozen objects are restored after."""

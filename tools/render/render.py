@@ -95,6 +95,7 @@ def _masked(value: Any) -> Any:
 def _plain(value: Any) -> Any:
     """A wire value as JSON: secrets masked, references as URNs, whole floats as ints."""
     if isinstance(value, dict):
+        # The wire protocol's signatures, kept from the SDK rather than copied as literals.
         signature = value.get(rpc._special_sig_key)
         if signature == rpc._special_secret_sig:
             return _masked(value.get("value"))
@@ -230,6 +231,7 @@ def _run(
     # one instead, as the language host does, so its exports are registered at the end.
     settings.ROOT.set(None)
     settings.SETTINGS.outputs.clear()
+    # Private, kept: pulumi.runtime.test runs its programs the same way, on the SDK's loop.
     _sync_await(run_in_stack(program))
     return RenderResult(
         stack=stack,
