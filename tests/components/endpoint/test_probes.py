@@ -1,16 +1,10 @@
 from components.endpoint.manifest import build_manifest
 from components.endpoint.probes import Probes, check_probes
 from components.endpoint.spec import EndpointSpec
+from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import refusal
 
 READY = {"httpGet": {"path": "/health", "port": 8000}, "initialDelaySeconds": 60}
-MINIMAL = {
-    "name": "chat",
-    "modelName": "Llama-3.3-70B-Instruct",
-    "modelSource": {"s3": {"prefix": "llama"}},
-    "instanceType": "ml.p5.48xlarge",
-    "maxModelLen": 16384,
-}
 
 
 def test_probes_are_written_on_the_worker_as_given():
