@@ -8,8 +8,8 @@ Every measurement runs in a fresh interpreter, because a module imports once per
 - "import": imports the SDK modules the render loads (found by a first render of the largest
   stack), nothing else;
 - "render": `python -m infra render` in-process, imports included, on a generated stack of N
-  copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags
-  and specOverrides), with enough GPU nodes for the checks to pass.
+  copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags,
+  init containers and an override), with enough GPU nodes for the checks to pass.
 - "floor": the same import, then the SDK alone registering the resources a first render of
   the stack recorded (scripts/sdk_floor.py): the least any program that registers those
   resources through the SDK can take.
@@ -66,7 +66,7 @@ def _is_sdk(module: str) -> bool:
 
 
 def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
-    """The endpoint with many variables, flags, tags and specOverrides."""
+    """The endpoint with many variables, flags, tags, init containers and an override."""
     role_flags = [f"--bench-role-flag-{j}={j}" for j in range(LARGE_ROLE_FLAGS)]
     init_env = [{"name": f"INIT_{j}", "value": str(j)} for j in range(8)]
     return {
@@ -89,21 +89,20 @@ def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
             "nodeSelector": NODE_LABELS,
         },
         "tags": {f"bench-tag-{j}": f"value-{j}" for j in range(LARGE_TAGS)},
-        "specOverrides": {
-            "loadBalancer": {"routingAlgorithm": "round_robin"},
-            "maxDeployTimeInSeconds": 1800,
-            "kubernetes": {
-                "initContainers": [
-                    {
-                        "name": f"warm-{j}",
-                        "image": "public.ecr.aws/docker/library/busybox:1.37",
-                        "command": ["sh", "-c", "true"],
-                        "env": init_env,
-                    }
-                    for j in range(LARGE_INIT_CONTAINERS)
-                ]
-            },
+        "loadBalancer": {"routingAlgorithm": "round_robin"},
+        "kubernetes": {
+            "initContainers": [
+                {
+                    "name": f"warm-{j}",
+                    "image": "public.ecr.aws/docker/library/busybox:1.37",
+                    "command": ["sh", "-c", "true"],
+                    "env": init_env,
+                }
+                for j in range(LARGE_INIT_CONTAINERS)
+            ]
         },
+        # A field no setting describes goes through specOverrides.
+        "specOverrides": {"maxDeployTimeInSeconds": 1800},
     }
 
 

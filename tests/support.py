@@ -18,6 +18,7 @@ from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTab
 from infra import program
 from infra.config_errors import ConfigError
 from infra.paths import ROOT
+from infra.settings import CheckedConfig, check_config
 from tools.render.render import Registration, RenderResult, run_program
 from tools.render.stack_config import to_stack_config
 
@@ -155,6 +156,14 @@ def config_file(folder: Path, config: dict[str, Any]) -> str:
 
 def render(config: dict[str, Any], stack: str = "test") -> RenderResult:
     return run_program(stack, to_stack_config(config), program.main)
+
+
+def checked(config: dict[str, Any], stack: str = "test") -> CheckedConfig:
+    """`config` read and checked by every rule, as `python -m infra size` does it: under the
+    mocks, with no resource registered. ConfigError lists its problems."""
+    found: list[CheckedConfig] = []
+    run_program(stack, to_stack_config(config), lambda: found.append(check_config()))
+    return found[0]
 
 
 def run_component(build: Callable[[], None]) -> RenderResult:
