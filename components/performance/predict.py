@@ -88,7 +88,7 @@ class Prediction:
     saturated: bool
     max_requests_per_second: float
     roles: tuple[RolePrediction, ...]
-    # TTFT and inter-token latency at each of PERCENTILES.
+    # TTFT and inter-token latency at each of PERCENTILES; none from predict(percentiles=False).
     ttft_percentiles_ms: tuple[float, ...] = ()
     itl_percentiles_ms: tuple[float, ...] = ()
 
@@ -205,12 +205,17 @@ def point_of(serving: Serving, scenario: Scenario) -> Point:
     return closed_loop(serving, clients, workload.requests, workload.steady_state)
 
 
-def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
+def predict(
+    scenario: Scenario, base_dir: Path | None = None, *, percentiles: bool = True
+) -> Prediction:
     """The scenario's predicted latency and throughput; ScenarioError names the key that stops
-    it. `base_dir` resolves a relative model.configFile (the scenario file's directory)."""
+    it. `base_dir` resolves a relative model.configFile (the scenario file's directory).
+    `percentiles=False` leaves out the percentiles, most of a prediction's cost, for what
+    shows only the means (the latency charts)."""
     serving = serving_of(scenario, base_dir)
     point = point_of(serving, scenario)
     gpus = sum(role.gpus for role in serving.roles)
+    shown = PERCENTILES if percentiles else ()
     roles = tuple(
         RolePrediction(
             name=role.name,
@@ -239,6 +244,6 @@ def predict(scenario: Scenario, base_dir: Path | None = None) -> Prediction:
         saturated=point.saturated,
         max_requests_per_second=serving.capacity(),
         roles=roles,
-        ttft_percentiles_ms=tuple(point.ttft_quantile(p) * 1e3 for p in PERCENTILES),
-        itl_percentiles_ms=tuple(point.itl_quantile(p) * 1e3 for p in PERCENTILES),
+        ttft_percentiles_ms=tuple(point.ttft_quantile(p) * 1e3 for p in shown),
+        itl_percentiles_ms=tuple(point.itl_quantile(p) * 1e3 for p in shown),
     )

@@ -186,7 +186,7 @@ def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
     """The judged layout's latency at each rate of the sweep around the workload's."""
     rates = [ep.load * factor for factor in SWEEP]
     scenarios = [at_rate(ep.judged_scenario, rate) for rate in rates]
-    points = [corrected(predict(s), s, ep.calibration) for s in scenarios]
+    points = [corrected(predict(s, percentiles=False), s, ep.calibration) for s in scenarios]
     return LatencyCurve(
         endpoint=name,
         requests_per_second=rates,
