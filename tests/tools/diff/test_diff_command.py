@@ -3,24 +3,24 @@ to end in a temporary git repository holding this project.
 
 The reports compare renders made in this process: the dev stack as committed, once for the
 module, against each test's change. The command's own paths (git, the stack files, the exit
-codes) run as a user runs them.
+codes) run as a user runs them in that repository: the command in this process, each side's
+render in a process of its own, from the repository's code.
 """
 
 import os
 import re
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from infra.paths import ROOT
 from tests.support import config_file, dev_config
 from tools import cli
+from tools.diff import diff_command
 from tools.diff.diff_command import print_diff
 from tools.diff.render_at import RenderError, checkout_at, render_checkout
 
@@ -70,20 +70,19 @@ def dev_stack(repository):
     git(repository, "clean", "--quiet", "-fd")
 
 
-def edit_endpoint(path: Path, **changes) -> None:
-    document = yaml.safe_load(path.read_text())
-    document["config"]["hyperpod-dpd:endpoints"][0].update(changes)
-    path.write_text(yaml.safe_dump(document, sort_keys=False))
+@pytest.fixture
+def in_repository(repository, monkeypatch) -> Path:
+    """The repository as the project `infra diff` compares: its revisions are checked out and
+    its code renders each side, as when the command runs from a checkout of it."""
+    monkeypatch.setattr(diff_command, "ROOT", repository)
+    return repository
 
 
-def diff(repository: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "infra", "diff", "--base", "HEAD", *args],
-        cwd=repository,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def diff(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
+    """`infra diff --base HEAD` with these arguments: its exit status, stdout and stderr."""
+    status = cli.main(["diff", "--base", "HEAD", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
 
 
 def render_into(out: Path, config: dict[str, Any], folder: Path) -> None:
@@ -181,12 +180,13 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
     )
 
 
-def test_a_stack_new_since_the_base_is_all_additions(repository, dev_stack):
-    shutil.copy(dev_stack, repository / "Pulumi.staging.yaml")
-    done = diff(repository, "--stack", "staging")
-    assert done.returncode == 1, done.stderr
-    assert done.stdout.startswith("Stack staging: ")
-    assert " to add (from HEAD)." in done.stdout.splitlines()[0]
+def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys):
+    staging = in_repository / "Pulumi.staging.yaml"
+    shutil.copy(dev_stack, staging)
+    status, out, err = diff(capsys, "--stack", "staging", "--config-file", str(staging))
+    assert status == 1, err
+    assert out.startswith("Stack staging: ")
+    assert " to add (from HEAD)." in out.splitlines()[0]
 
 
 def refused_before_git(monkeypatch, capsys, *args: str) -> str:
@@ -206,16 +206,31 @@ def test_an_invalid_change_exits_2_with_its_problems(tmp_path, monkeypatch, caps
     assert "hyperpod-dpd:endpoints[0].routingThreshold: -1 is not allowed" in err
 
 
-def test_an_unknown_base_revision_exits_2(repository, dev_stack):
-    done = subprocess.run(
-        [sys.executable, "-m", "infra", "diff", "--base", "no-such-ref"],
-        cwd=repository,
-        capture_output=True,
-        text=True,
-        timeout=300,
+SHARED_CLUSTER = "examples/Pulumi.shared-cluster.yaml"
+
+
+def test_with_account_both_sides_answer_as_that_account(in_repository, capsys):
+    """An existing-cluster stack with ARNs of its own account compares."""
+    status, out, err = diff(
+        capsys, "--stack", "shared-cluster", "--config-file", str(in_repository / SHARED_CLUSTER),
+        "--account", "111122223333",
+    )  # fmt: skip
+    assert status == 0, err
+    assert out == "Stack shared-cluster: no changes from HEAD.\n"
+
+
+def test_without_account_the_stack_is_refused_for_its_account(monkeypatch, capsys):
+    example = str(ROOT / SHARED_CLUSTER)
+    err = refused_before_git(
+        monkeypatch, capsys, "--stack", "shared-cluster", "--config-file", example
     )
-    assert done.returncode == 2
-    assert done.stderr == (
+    assert "is in account 111122223333" in err
+
+
+def test_an_unknown_base_revision_exits_2(in_repository, dev_stack, capsys):
+    status = cli.main(["diff", "--base", "no-such-ref", "--config-file", str(dev_stack)])
+    assert status == 2
+    assert capsys.readouterr().err == (
         "dev: --base 'no-such-ref': git cannot check it out here (fatal: invalid reference: "
         "no-such-ref)\n"
     )
