@@ -14,13 +14,14 @@ from __future__ import annotations
 import copy
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support import config_file, dev_config, problem_for, problems
+from components.endpoint.manifest import ENDPOINT_LABEL
+from tests.support import config_file, dev_config, endpoint_configs, problem_for, problems, render
 from tools.cli import main
 
 P = "hyperpod-dpd"
@@ -58,6 +59,39 @@ def dev_with(changes: dict[str, Any]) -> dict[str, Any]:
 
 def refusal(changes: dict[str, Any], key: str) -> str:
     return problem_for(f"{P}:{key}", problems(dev_with(changes)))
+
+
+# A training plan holds the nodes it was bought for; the account's on-demand quota, as mocked,
+# holds 16 p5 nodes, 8 endpoints' worth.
+TRAINING_PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/tests-p5"
+
+
+def each_rendered(cases: Sequence[dict[str, Any]]) -> list[dict[str, Any] | None]:
+    """Each case's InferenceEndpointConfig, from one render of the dev stack with an endpoint
+    per case: the dev endpoint as `dev_with` changes it (paths under `endpoints[0]`), named
+    apart, on a training plan's GPU nodes for them all. None where a case's is missing."""
+    config = dev_config()
+    (template,) = config[f"{P}:endpoints"]
+    names = [f"{template['name']}-{i}" for i in range(len(cases))]
+    config[f"{P}:endpoints"] = [
+        {**copy.deepcopy(template), "name": name, "endpointName": name} for name in names
+    ]
+    for i, changes in enumerate(cases):
+        for path, value in changes.items():
+            place, under = path.split(".", 1)
+            assert place == "endpoints[0]", f"{path}: each case changes its endpoint only"
+            _set(config, f"endpoints[{i}].{under}", copy.deepcopy(value))
+    group = config[f"{P}:cluster"]["instanceGroups"][0]
+    group["instanceCount"] *= len(cases)
+    group["trainingPlanArn"] = TRAINING_PLAN
+    rendered = {
+        (iec["metadata"]["namespace"], iec["metadata"]["labels"][ENDPOINT_LABEL]): iec
+        for iec in endpoint_configs(render(config))
+    }
+    return [
+        rendered.get((endpoint.get("namespace", "default"), endpoint["name"]))
+        for endpoint in config[f"{P}:endpoints"]
+    ]
 
 
 # The dev stack's network, cluster and buckets, with groups and keys replaced.
@@ -176,10 +210,12 @@ def cli_refusal(tmp_path: Path, capsys: pytest.CaptureFixture, change: Change) -
     return err.splitlines()
 
 
-def cli_renders(tmp_path: Path, change: Change) -> bool:
-    """Whether `render` renders the dev stack so changed."""
+def cli_renders(tmp_path: Path, *changes: Change) -> bool:
+    """Whether `render` renders the dev stack with each of these changes made to it (one
+    render for all, when each holds on its own)."""
     config = dev_config()
-    change(config, tmp_path)
+    for change in changes:
+        change(config, tmp_path)
     out = tmp_path / "out"
     return main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
 

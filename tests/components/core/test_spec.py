@@ -92,9 +92,8 @@ CLI_VALID = {
 }
 
 
-@pytest.mark.parametrize("case", CLI_VALID)
-def test_a_quoted_whole_number_renders(tmp_path, case):
-    assert cli_renders(tmp_path, CLI_VALID[case])
+def test_a_quoted_whole_number_renders(tmp_path):
+    assert cli_renders(tmp_path, *CLI_VALID.values())
 
 
 def test_switches_as_the_text_pulumi_reads_as_booleans_render():

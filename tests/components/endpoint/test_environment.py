@@ -133,6 +133,5 @@ CLI_VALID = {
 }
 
 
-@pytest.mark.parametrize("case", CLI_VALID)
-def test_variables_that_hold_no_credential_render(tmp_path, case):
-    assert cli_renders(tmp_path, CLI_VALID[case])
+def test_variables_that_hold_no_credential_render(tmp_path):
+    assert cli_renders(tmp_path, *CLI_VALID.values())

@@ -1,8 +1,8 @@
 import pytest
 
 from components.endpoint.model_source import ModelSource, check_model_source
-from tests.stack_changes import dev_with, refusal
-from tests.support import by_code, endpoint_configs, render
+from tests.stack_changes import each_rendered, refusal
+from tests.support import by_code
 
 # Through the whole program, naming the full key (issue 21, section 3).
 REFUSED = [
@@ -91,9 +91,15 @@ VALID = [
 ]
 
 
-@pytest.mark.parametrize("changes", VALID)
-def test_unusual_but_valid_sources_pass(changes):
-    assert endpoint_configs(render(dev_with(changes)))
+@pytest.fixture(scope="module")
+def valid_rendered():
+    """One render for every case, each in an endpoint of its own."""
+    return each_rendered(VALID)
+
+
+@pytest.mark.parametrize("case", range(len(VALID)))
+def test_unusual_but_valid_sources_pass(valid_rendered, case):
+    assert valid_rendered[case], VALID[case]
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,16 @@ from components.endpoint.vllm_args import (
     worker_args,
 )
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, endpoint, refusal, role
-from tests.support import by_code, endpoint_configs, render
+from tests.stack_changes import (
+    EP,
+    cli_refusal,
+    cli_renders,
+    each_rendered,
+    endpoint,
+    refusal,
+    role,
+)
+from tests.support import by_code
 
 WORKER = ["--model", "/opt/ml/model", "--port", "8000", "--gpu-memory-utilization", "0.75"]
 
@@ -320,9 +328,15 @@ VALID = [
 ]
 
 
-@pytest.mark.parametrize("changes", VALID)
-def test_unusual_but_valid_args_pass(changes):
-    assert endpoint_configs(render(dev_with(changes)))
+@pytest.fixture(scope="module")
+def valid_rendered():
+    """One render for every case, each in an endpoint of its own."""
+    return each_rendered(VALID)
+
+
+@pytest.mark.parametrize("case", range(len(VALID)))
+def test_unusual_but_valid_args_pass(valid_rendered, case):
+    assert valid_rendered[case], VALID[case]
 
 
 def test_a_bare_hf_token_reads_the_logins_token_and_renders(tmp_path):

@@ -6,8 +6,7 @@ from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import review_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import EP, cli_refusal, dev_with, endpoint, refusal
-from tests.support import endpoint_configs, render
+from tests.stack_changes import EP, cli_refusal, each_rendered, endpoint, refusal
 
 FOUR_KV_HEADS = {"layers": 80, "kvHeads": 4, "headDim": 128, "parameters": 70.6e9}
 
@@ -229,16 +228,15 @@ def test_weights_that_fit_at_no_gpu_memory_utilization_are_one_line(tmp_path, ca
     ]
 
 
-@pytest.mark.parametrize(
-    "changes",
-    [
-        {"endpoints[0].maxModelLen": 131072, "endpoints[0].routingThreshold": 4096},
-        {
-            "endpoints[0].maxModelLen": 262144,
-            "endpoints[0].pdBufferSize": "16GiB",
-            "endpoints[0].environmentVariables": {"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "1"},
-        },
-    ],
-)
-def test_a_long_context_the_model_or_its_variable_allows_renders(changes):
-    assert endpoint_configs(render(dev_with(changes)))
+LONG_CONTEXTS = [
+    {"endpoints[0].maxModelLen": 131072, "endpoints[0].routingThreshold": 4096},
+    {
+        "endpoints[0].maxModelLen": 262144,
+        "endpoints[0].pdBufferSize": "16GiB",
+        "endpoints[0].environmentVariables": {"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "1"},
+    },
+]
+
+
+def test_a_long_context_the_model_or_its_variable_allows_renders():
+    assert all(each_rendered(LONG_CONTEXTS))
