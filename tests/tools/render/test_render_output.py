@@ -2,15 +2,15 @@
 leaves nothing behind."""
 
 import json
+import os
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from infra.paths import ROOT
-from tools.cli import main
+from tools.cli import main, run
 from tools.render import render_output
 from tools.render.render_output import MARKER
 
@@ -90,21 +90,32 @@ def test_a_render_replaces_its_own_files_and_keeps_what_the_user_added(tmp_path)
     assert (out / "resources.json").is_file()
 
 
+# What the tests below write as a render, through the writer a render writes with: the files a
+# render writes do not change how they are replaced.
+RENDERED = {"resources.json": "[]\n", "manifests/default.service.a.yaml": "kind: Service\n"}
+
+
+def _write(out: Path, files: dict[str, str] = RENDERED) -> None:
+    """What `render` does with its files once it has them."""
+    assert render_output.out_problem(out) is None
+    render_output.replace_render(out, files)
+
+
 def test_a_marker_naming_files_outside_the_render_deletes_none_of_them(tmp_path):
     out = tmp_path / "render"
-    assert _render(out) == 0
+    _write(out)
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")
     (out / MARKER).write_text(json.dumps({"files": ["../outside.txt", str(outside)]}))
-    assert _render(out) == 0
+    _write(out)
     assert outside.read_text() == "keep me"
 
 
 def test_a_symlinked_out_renders_into_the_folder_it_points_to(tmp_path):
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
-    assert _render(tmp_path / "link") == 0
-    assert _render(tmp_path / "link") == 0
+    _write(tmp_path / "link")
+    _write(tmp_path / "link")
     assert (tmp_path / "link").is_symlink()
     assert (tmp_path / "real" / "resources.json").is_file()
 
@@ -143,7 +154,7 @@ def test_a_stack_name_of_dots_is_refused_before_it_names_a_folder(name, capsys):
 
 def test_the_scratch_folder_is_made_beside_out_and_never_inside_it(tmp_path, monkeypatch):
     out = tmp_path / "render"
-    assert _render(out) == 0
+    _write(out)
     made = []
     real_mkdtemp = render_output.tempfile.mkdtemp
 
@@ -152,7 +163,7 @@ def test_the_scratch_folder_is_made_beside_out_and_never_inside_it(tmp_path, mon
         return real_mkdtemp(**kwargs)
 
     monkeypatch.setattr(render_output.tempfile, "mkdtemp", recorded)
-    assert _render(out) == 0
+    _write(out)
     assert made == [tmp_path]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["render"]
 
@@ -165,7 +176,7 @@ def _files(folder: Path) -> dict[str, str]:
 
 def test_a_stop_while_files_move_waits_until_the_new_render_is_whole(tmp_path, monkeypatch):
     out = tmp_path / "render"
-    assert _render(out) == 0
+    _write(out, {**RENDERED, "sizing.json": "{}\n"})
     before = _files(out)
     moved = []
     real_replace = render_output.os.replace
@@ -188,23 +199,27 @@ def test_a_stop_while_files_move_waits_until_the_new_render_is_whole(tmp_path, m
     assert sorted(p.name for p in tmp_path.iterdir()) == ["render"]
 
 
-def test_sigterm_during_a_render_leaves_no_scratch_folder(tmp_path):
-    script = (
-        "import os, signal, sys\n"
-        "from pathlib import Path\n"
-        "from tools.cli import run\n"
-        "from tools.render import render_output\n"
-        "real = Path.write_text\n"
-        "def slow(path, text, *a, **k):\n"
-        "    if path.name == 'sizing.json':\n"
-        "        os.kill(os.getpid(), signal.SIGTERM)\n"
-        "    return real(path, text, *a, **k)\n"
-        "Path.write_text = slow\n"
-        f"sys.argv = ['infra', 'render', '--out', {str(tmp_path / 'render')!r}]\n"
-        "sys.exit(run())\n"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+def test_sigterm_during_a_render_leaves_no_scratch_folder(tmp_path, monkeypatch):
+    written = Path.write_text
+
+    def terminated_at_sizing(path: Path, text: str, *args, **kwargs) -> int:
+        if path.name == "sizing.json":
+            os.kill(os.getpid(), signal.SIGTERM)
+        return written(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", terminated_at_sizing)
+    monkeypatch.setattr(sys, "argv", ["infra", "render", "--out", str(tmp_path / "render")])
+
+    def not_taken_over(*_: object) -> None:
+        raise AssertionError("run() left SIGTERM to the handler it found")
+
+    # `run` takes SIGTERM over, as `python -m infra` does; this process's own handler comes
+    # back after.
+    previous = signal.signal(signal.SIGTERM, not_taken_over)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert stopped.value.code == 128 + signal.SIGTERM
     assert list(tmp_path.iterdir()) == []
