@@ -1,8 +1,11 @@
 """The offline render: the program under mocks, and the files it writes."""
 
+import contextlib
+import io
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -85,8 +88,18 @@ def test_several_endpoints_render_each_one():
     ) == [("dpd-long", 8192), ("dpd-test", 4096)]
 
 
-def test_render_writes_manifests_resources_and_prints_a_summary(tmp_path, capsys):
-    assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
+@pytest.fixture(scope="module")
+def dev_command(tmp_path_factory) -> tuple[Path, str]:
+    """`python -m infra render --stack dev`, once for the module: where it wrote, and what it
+    printed."""
+    out = tmp_path_factory.mktemp("dev")
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert main(["render", "--stack", "dev", "--out", str(out)]) == 0
+    return out, printed.getvalue()
+
+
+def test_render_writes_manifests_resources_and_prints_a_summary(dev_command):
+    tmp_path, out = dev_command
     manifest, service = sorted((tmp_path / "manifests").iterdir())
     assert re.fullmatch(
         r"default\.inferenceendpointconfig\.dpd-test-g[0-9a-f]{5}\.yaml", manifest.name
@@ -95,7 +108,6 @@ def test_render_writes_manifests_resources_and_prints_a_summary(tmp_path, capsys
     assert service.name == "default.service.dpd-test.yaml"
     resources = json.loads((tmp_path / "resources.json").read_text())
     assert {"type", "name", "parent", "dependencies", "inputs"} <= resources[0].keys()
-    out = capsys.readouterr().out
     assert "default/dpd-test" in out
     assert "PD buffer 8 GiB" in out
     # What the nodes cost, group by group, and sizing.json the same for the PR comment.
@@ -159,9 +171,8 @@ def test_render_refuses_an_add_on_older_than_operator_3_2_naming_the_key_and_the
     assert not out.exists()
 
 
-def test_the_summary_says_which_operator_runs(capsys, tmp_path):
-    assert main(["render", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+def test_the_summary_says_which_operator_runs(dev_command):
+    _, out = dev_command
     assert (
         "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
         "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
@@ -178,9 +189,8 @@ def test_the_summary_says_where_the_dpd_dashboard_is(capsys, tmp_path):
     assert f"  DPD dashboard {grafana[1]}/d/hyperpod-dpd/hyperpod-dpd-endpoints" in out
 
 
-def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(capsys, tmp_path):
-    assert main(["render", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(dev_command):
+    _, out = dev_command
     after = out[out.index("After `pulumi up`") :]
     for line in (
         "  aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
@@ -202,10 +212,10 @@ def _inference_addon_version(result) -> str:
     return addon
 
 
-def test_pulumi_config_exported_in_the_shell_does_not_reach_the_render(monkeypatch):
+def test_pulumi_config_exported_in_the_shell_does_not_reach_the_render(dev_render, monkeypatch):
     # The SDK reads PULUMI_CONFIG as stack config, for keys the stack file leaves unset;
     # offline, only the stack file counts.
-    shipped = _inference_addon_version(render(dev_config()))
+    shipped = _inference_addon_version(dev_render)
     leftover = json.dumps({"hyperpod-dpd:operator": '{"addonVersion": "v1.3.0-eksbuild.1"}'})
     monkeypatch.setenv("PULUMI_CONFIG", leftover)
     assert shipped != "v1.3.0-eksbuild.1"
