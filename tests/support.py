@@ -18,7 +18,7 @@ from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTab
 from infra import program
 from infra.config_errors import ConfigError
 from infra.paths import ROOT
-from infra.settings import CheckedConfig, check_config
+from infra.settings import Settings, load_settings
 from tools.render.render import Registration, RenderResult, run_program
 from tools.render.stack_config import to_stack_config
 
@@ -158,11 +158,12 @@ def render(config: dict[str, Any], stack: str = "test") -> RenderResult:
     return run_program(stack, to_stack_config(config), program.main)
 
 
-def checked(config: dict[str, Any], stack: str = "test") -> CheckedConfig:
-    """`config` read and checked by every rule, as `python -m infra size` does it: under the
-    mocks, with no resource registered. ConfigError lists its problems."""
-    found: list[CheckedConfig] = []
-    run_program(stack, to_stack_config(config), lambda: found.append(check_config()))
+def settings_of(config: dict[str, Any], stack: str = "test") -> Settings:
+    """What the program makes of `config` before it builds anything: every check, the mocked
+    account's answers included, with no resource registered. Its warnings are the lines the
+    program logs (infra/program.py); ConfigError lists its problems."""
+    found: list[Settings] = []
+    run_program(stack, to_stack_config(config), lambda: found.append(load_settings()))
     return found[0]
 
 

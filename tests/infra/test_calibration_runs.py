@@ -10,7 +10,7 @@ from components.model.catalog import MODEL_CATALOG
 from components.performance.measured import Load, MeasuredRun
 from infra import calibration_runs
 from infra.calibration_runs import endpoint_calibration, read_runs
-from tests.support import dev_config, dev_endpoint, render
+from tests.support import dev_config, dev_endpoint, settings_of
 
 SPEC = EndpointSpec.model_validate(dev_endpoint())
 LLAMA = MODEL_CATALOG["llama-3.3-70b"]
@@ -97,6 +97,6 @@ def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_d
                      "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
     }  # fmt: skip
     (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
-    warnings = [w for w in render(dev_config(), stack="dev").warnings if "slo" in w.lower()]
+    warnings = [w for w in settings_of(dev_config(), stack="dev").warnings if "slo" in w.lower()]
     (warning,) = [w for w in warnings if "workload" in w]
     assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning

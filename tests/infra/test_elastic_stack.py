@@ -15,6 +15,7 @@ from tests.support import (
     problems,
     prod_config,
     render,
+    settings_of,
     waits_for,
     with_endpoints,
 )
@@ -270,6 +271,6 @@ def test_advanced_inference_metrics_are_refused_as_collecting_nothing_more():
 def test_autoscaling_an_endpoint_whose_metrics_are_off_is_warned_about():
     endpoint = scaling({"maxReplicas": 2})
     endpoint["metrics"] = {"enabled": False}
-    result = render(with_endpoints(endpoint, gpu_nodes=3, **OBSERVED))
-    (warning,) = [w for w in result.warnings if w.startswith(f"{KEY}.prefill.autoscaling:")]
+    settings = settings_of(with_endpoints(endpoint, gpu_nodes=3, **OBSERVED))
+    (warning,) = [w for w in settings.warnings if w.startswith(f"{KEY}.prefill.autoscaling:")]
     assert "metrics.enabled is false" in warning

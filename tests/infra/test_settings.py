@@ -20,6 +20,7 @@ from tests.support import (
     problem_for,
     problems,
     render,
+    settings_of,
     with_endpoints,
 )
 from tools.render.stack_config import to_stack_config
@@ -280,7 +281,7 @@ CATALOG_IDS = (
 
 
 def endpoint_warnings(config: dict) -> list[str]:
-    return [w for w in render(config).warnings if w.startswith("hyperpod-dpd:endpoints")]
+    return [w for w in settings_of(config).warnings if w.startswith("hyperpod-dpd:endpoints")]
 
 
 def test_the_dev_stack_sizes_without_warnings():

@@ -13,7 +13,7 @@ from components.cluster.kubernetes_version_checks import (
 from components.core.findings import Finding
 from infra import clock
 from tests.stack_changes import dev_with
-from tests.support import dev_config, endpoint_configs, problems, prod_config, render
+from tests.support import dev_config, endpoint_configs, problems, prod_config, render, settings_of
 
 DEC_1_2026 = date(2026, 12, 1)
 
@@ -210,7 +210,7 @@ def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
         "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
         "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
         "in standard support: 1.34, 1.35"
-    ) in render(with_kubernetes("1.33")).warnings
+    ) in settings_of(with_kubernetes("1.33")).warnings
 
 
 def test_a_version_in_extended_support_still_renders():
@@ -219,8 +219,7 @@ def test_a_version_in_extended_support_still_renders():
 
 @pytest.mark.parametrize("stack, config", [("dev", dev_config), ("prod", prod_config)])
 def test_the_example_stacks_take_a_version_in_standard_support(stack, config):
-    result = render(config(), stack=stack)
-    assert not [w for w in result.warnings if "kubernetesVersion" in w]
+    assert not [w for w in settings_of(config(), stack).warnings if "kubernetesVersion" in w]
 
 
 def test_the_day_the_program_runs_decides(monkeypatch):
@@ -239,4 +238,4 @@ def test_the_render_warns_a_1_34_stack_that_it_leaves_standard_support_tomorrow(
         "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
         "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
         " upgrade to 1.35 before then to avoid it"
-    ) in render(with_kubernetes("1.34")).warnings
+    ) in settings_of(with_kubernetes("1.34")).warnings

@@ -11,7 +11,7 @@ from components.endpoint.routing import (
 from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.stack_changes import EP, each_rendered, refusal
-from tests.support import by_code, dev_config, render
+from tests.support import by_code, dev_config, settings_of
 
 
 def spec(**changes: Any) -> EndpointSpec:
@@ -148,7 +148,7 @@ def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowh
         "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
     }
     assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
-        render(config).warnings
+        settings_of(config).warnings
     )
 
 

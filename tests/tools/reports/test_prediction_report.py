@@ -11,7 +11,7 @@ from components.pricing.cost import usd
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import predict_endpoint
 from infra.paths import ROOT
-from tests.support import config_file, dev_config, price_table, render
+from tests.support import config_file, dev_config, price_table, settings_of
 from tools.cli import main
 from tools.reports.prediction_report import latency_curve, prediction_lines, prediction_table
 
@@ -55,8 +55,7 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
 
 
 def test_a_missed_slo_reaches_the_warnings_naming_the_workload():
-    result = render(with_slo(ttftMs=1, tpotMs=50))
-    (warning,) = [w for w in result.warnings if "workload" in w]
+    (warning,) = [w for w in settings_of(with_slo(ttftMs=1, tpotMs=50)).warnings if "workload" in w]
     assert warning.startswith("hyperpod-dpd:endpoints[0].workload: at 3 requests per second")
     assert "missing the SLO (p90 TTFT <= 1 ms, p90 TPOT <= 50 ms)" in warning
 
