@@ -108,10 +108,9 @@ def test_what_an_endpoint_cannot_say_is_refused_naming_the_scenario_key(
         endpoint_item(scenario({**LLAMA_70B, **changes}), recommendation)
 
 
-def _round_trip(tmp_path, capsys, document, *, disaggregated):
+def _round_trip(recommendations, tmp_path, capsys, name, *, disaggregated):
     """The item rendered in the dev stack, and what `plan --stack` predicts for it."""
-    found = scenario(document)
-    recommendation = recommend(found)
+    found, recommendation = recommendations[name]
     item = endpoint_item(found, recommendation, disaggregated=disaggregated)
     config = with_endpoints(item, gpu_nodes=nodes_needed(recommendation, disaggregated))
     render(config)  # as-is: the program's own validation takes it
@@ -127,23 +126,23 @@ def _within(printed, predicted, share=0.02):
         assert predicted[key] == pytest.approx(printed[key], rel=share), key
 
 
-@pytest.mark.parametrize("document", [LLAMA_70B, MOE], ids=["70b-p5", "moe"])
+@pytest.mark.parametrize("name", ["llama-long", "qwen-moe"], ids=["70b-p5", "moe"])
 def test_a_disaggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_printed(
-    tmp_path, capsys, document
+    recommendations, tmp_path, capsys, name
 ):
-    printed, predicted = _round_trip(tmp_path, capsys, document, disaggregated=True)
+    printed, predicted = _round_trip(recommendations, tmp_path, capsys, name, disaggregated=True)
     _within(printed, predicted)
 
 
-@pytest.mark.parametrize("document", [LLAMA_8B, MOE], ids=["8b", "moe"])
+@pytest.mark.parametrize("name", ["llama-small", "qwen-moe"], ids=["8b", "moe"])
 def test_an_aggregated_item_rendered_in_the_dev_stack_predicts_what_recommend_printed(
-    tmp_path, capsys, document
+    recommendations, tmp_path, capsys, name
 ):
-    printed, predicted = _round_trip(tmp_path, capsys, document, disaggregated=False)
+    printed, predicted = _round_trip(recommendations, tmp_path, capsys, name, disaggregated=False)
     _within(printed, predicted)
 
 
-def test_the_command_prints_a_yaml_item_to_paste_with_its_nodes(tmp_path, capsys):
+def test_the_command_prints_a_yaml_item_to_paste_with_its_nodes(recommendations, tmp_path, capsys):
     path = tmp_path / "scenario.yaml"
     path.write_text(yaml.safe_dump(LLAMA_70B))
     assert main(["plan", "recommend", "--scenario", str(path), "--emit-endpoint"]) == 0
@@ -151,7 +150,7 @@ def test_the_command_prints_a_yaml_item_to_paste_with_its_nodes(tmp_path, capsys
     assert out.startswith("# disaggregated, as plan recommend predicted it")
     (item,) = yaml.safe_load(out)
     assert item["name"] == "llama-long" and item["prefill"]["maxNumSeqs"] >= 16
-    assert f"# {nodes_needed(recommend(scenario(LLAMA_70B)))} ml.p5.48xlarge node(s)" in out
+    assert f"# {nodes_needed(recommendations['llama-long'][1])} ml.p5.48xlarge node(s)" in out
 
 
 def test_on_a_type_without_dpd_the_emitted_item_is_aggregated_and_renders_as_printed():
