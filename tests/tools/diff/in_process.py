@@ -1,8 +1,15 @@
 """Two stack configurations rendered in this process and compared, as `infra diff` compares
-the renders of two revisions: fast, and with no git."""
+the renders of two revisions: fast, and with no git.
+
+A render depends on its configuration alone (every test runs on the same day), so each
+configuration renders once per process: several tests compare against the same base.
+"""
 
 from __future__ import annotations
 
+import copy
+import functools
+import json
 from typing import Any
 
 from infra import program
@@ -17,6 +24,13 @@ from tools.reports.sizing_report import sizing_document
 
 def rendered(config: dict[str, Any]) -> tuple[list[dict[str, Any]], Plans]:
     """The render's resources.json, and its replacement plans as sizing.json carries them."""
+    # Keyed by the configuration as written, its order kept; a copy, which a test may change.
+    return copy.deepcopy(_rendered(json.dumps(config)))
+
+
+@functools.cache
+def _rendered(config_json: str) -> tuple[list[dict[str, Any]], Plans]:
+    config = json.loads(config_json)
     settings: list[Settings] = []
     result = run_program("dev", to_stack_config(config), lambda: settings.append(program.main()))
     document = sizing_document(settings[0].sizing, swaps=settings[0].swaps)
