@@ -131,8 +131,16 @@ def _reports(output: str) -> list[dict]:
     return parsed if isinstance(parsed, list) else [parsed]
 
 
-def scan(renders: dict[str, Iterable[Registration] | RenderResult], folder: Path) -> dict:
-    """Scan each render (by label) in one checkov run; findings by label and framework."""
+def scan(
+    renders: dict[str, Iterable[Registration] | RenderResult],
+    folder: Path,
+    manifests: dict[str, str] | None = None,
+) -> dict:
+    """Scan each render and each file of Kubernetes `manifests` (by label) in one checkov run,
+    which takes seconds to start; findings by label and framework."""
+    for label, text in (manifests or {}).items():
+        (folder / f"{label}-k8s").mkdir()
+        (folder / f"{label}-k8s" / "manifests.yaml").write_text(text)
     for label, render in renders.items():
         result = render if isinstance(render, RenderResult) else None
         resources = result.resources if result else list(render)

@@ -1,14 +1,17 @@
-"""checkov passes the dev and prod renders, skipping only what SKIPS explains, and fails a
-render with a public bucket or a write policy on every resource."""
+"""checkov passes the dev and prod renders, skipping only what SKIPS explains, and the bench Job;
+it fails a render with a public bucket or a write policy on every resource."""
 
+import contextlib
 import copy
 import dataclasses
+import io
 import json
 
 import pytest
 
 from tests.checkov_scan import KUBERNETES_SKIPS, SKIPS, Findings, scan
 from tests.support import dev_config, prod_config, render
+from tools.cli import main
 from tools.render.render import RenderResult
 
 PRIVILEGED_POD = {
@@ -47,12 +50,20 @@ def broken(dev: RenderResult) -> RenderResult:
     return RenderResult(dev.stack, [*resources, pod], dev.outputs)
 
 
+def bench_job() -> str:
+    """The Job `python -m infra bench` prints for the dev stack's endpoint, to apply."""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        status = main(["bench", "--endpoint", "dpd-test", "--account-id", "111122223333"])
+    assert status == 0
+    return printed.getvalue()
+
+
 @pytest.fixture(scope="module")
 def scanned(tmp_path_factory):
     dev = render(dev_config(), stack="dev")
     prod = render(prod_config(), stack="prod")
     renders = {"dev": dev, "prod": prod, "broken": broken(dev)}
-    return scan(renders, tmp_path_factory.mktemp("checkov"))
+    return scan(renders, tmp_path_factory.mktemp("checkov"), {"bench": bench_job()})
 
 
 @pytest.mark.parametrize("stack", ["dev", "prod"])
@@ -72,6 +83,14 @@ def test_the_kubernetes_manifests_pass_checkov(scanned, stack):
     assert findings.failed == [] and findings.parsing_errors == []
     reasons = {(s.check, s.reason) for s in KUBERNETES_SKIPS}
     assert {(check, reason) for check, _, reason in findings.skipped} <= reasons
+
+
+def test_the_bench_job_passes_checkov_skipping_only_what_it_explains(scanned):
+    # The Job carries its own skips, each with its reason (tools/bench/job.py).
+    findings = scanned["bench"]["kubernetes"]
+    assert findings.passed
+    assert (findings.failed, findings.parsing_errors) == ([], [])
+    assert all(reason for _, _, reason in findings.skipped)
 
 
 def test_prod_needs_no_kubernetes_skip(scanned):

@@ -1,8 +1,7 @@
 """The bench Job: valid Kubernetes in the worker's image, sending the workload's traffic to the
-router, and clean under checkov."""
+router (checkov scans it with the renders, tests/infra/test_checkov.py)."""
 
 import shlex
-import subprocess
 from dataclasses import replace
 
 import kubernetes_validate
@@ -11,7 +10,6 @@ import yaml
 
 from components.endpoint.image import DLC_IMAGE
 from components.performance.measured import Load
-from tests.checkov_scan import CHECKOV
 from tests.components.performance.test_measured import PREDICTED
 from tests.support import (
     aggregated_endpoint,
@@ -217,19 +215,6 @@ def test_an_endpoint_without_a_workload_is_refused_naming_the_key(tmp_path, caps
     status, _, err = bench(tmp_path, capsys, with_endpoints(endpoint), "--endpoint", "dpd-test")
     assert status == 2
     assert err.startswith("endpoints[0].workload.outputTokens: the benchmark sends")
-
-
-def test_checkov_finds_nothing_in_the_job(dev_job, tmp_path):
-    folder = tmp_path / "scan"
-    folder.mkdir()
-    (folder / "bench.yaml").write_text(dev_job)
-    run = subprocess.run(
-        [str(CHECKOV), "-d", str(folder), "--framework", "kubernetes", "--skip-download",
-         "--compact", "--quiet"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert run.returncode == 0, run.stdout[-3000:]
-    assert "FAILED" not in run.stdout
 
 
 def test_a_rate_past_the_layouts_capacity_still_runs_five_minutes_of_arrivals():
