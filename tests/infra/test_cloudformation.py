@@ -62,10 +62,15 @@ def test_buckets_carry_their_settings_and_roles_their_policies(dev):
     assert eks["PublicAccessCidrs"] == ["0.0.0.0/0"]
 
 
+def hyperpod_cluster(resources) -> list:
+    """A copy of the HyperPod cluster among `resources`, alone: the tests below change it and
+    lint it without the stack's other resources, whose values it holds as rendered IDs."""
+    return copy.deepcopy([r for r in resources if r.type == "aws-native:sagemaker:Cluster"])
+
+
 def with_first_group(dev, **changes) -> list:
-    """The dev resources with the first instance group of the HyperPod cluster changed."""
-    resources = copy.deepcopy(dev.resources)
-    cluster = next(r for r in resources if r.type == "aws-native:sagemaker:Cluster")
+    """The dev stack's HyperPod cluster with its first instance group changed."""
+    (cluster,) = resources = hyperpod_cluster(dev.resources)
     cluster.inputs["instanceGroups"][0].update(changes)
     return resources
 
@@ -101,8 +106,7 @@ def test_node_autoscaling_inputs_pass_cfn_lint(autoscaled):
 
 
 def test_an_unknown_auto_scaler_fails_cfn_lint(autoscaled):
-    resources = copy.deepcopy(autoscaled.resources)
-    cluster = next(r for r in resources if r.type == "aws-native:sagemaker:Cluster")
+    (cluster,) = resources = hyperpod_cluster(autoscaled.resources)
     cluster.inputs["autoScaling"]["autoScalerType"] = "ClusterAutoscaler"
     errors = lint_errors(resources)
     assert any("AutoScalerType" in e and "'ClusterAutoscaler' is not one of" in e for e in errors)
@@ -111,7 +115,7 @@ def test_an_unknown_auto_scaler_fails_cfn_lint(autoscaled):
 def test_min_instance_count_passes_cfn_lint():
     config = dev_config()
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["minInstanceCount"] = 1
-    result = render(config, stack="dev")
-    assert lint_errors(result.resources) == []
-    cluster = next(r for r in result.resources if r.type == "aws-native:sagemaker:Cluster")
+    (cluster,) = resources = hyperpod_cluster(render(config, stack="dev").resources)
+    # The setting changes the cluster alone; the dev stack's other resources pass above.
+    assert lint_errors(resources) == []
     assert cluster.inputs["instanceGroups"][0]["minInstanceCount"] == 1
