@@ -17,8 +17,8 @@ from components.endpoint.manifest import (
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
-from tests.stack_changes import dev_with, refusal
-from tests.support import DPD_ONLY_KEYS, dev_endpoint, endpoint_configs, render, with_endpoints
+from tests.stack_changes import each_rendered, refusal
+from tests.support import DPD_ONLY_KEYS
 
 MINIMAL = {
     "name": "chat",
@@ -291,12 +291,18 @@ def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
     assert schema_errors(built, "3.2") == []
 
 
-@pytest.mark.parametrize("zone", ["usw2-az2", "us-west-2b"])
-def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zone):
+ZONES = ["usw2-az2", "us-west-2b"]
+
+
+@pytest.fixture(scope="module")
+def zoned():
+    return each_rendered([{"endpoints[0].topologySpec": {"availabilityZone": z}} for z in ZONES])
+
+
+@pytest.mark.parametrize("zone", range(len(ZONES)), ids=ZONES)
+def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zoned, zone):
     # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
-    config = with_endpoints({**dev_endpoint(), "topologySpec": {"availabilityZone": zone}})
-    (endpoint,) = endpoint_configs(render(config))
-    assert endpoint["spec"]["pdSpec"]["topologySpec"] == {
+    assert zoned[zone]["spec"]["pdSpec"]["topologySpec"] == {
         "sameAZ": True,
         "availabilityZone": "us-west-2b",
     }
@@ -630,9 +636,15 @@ VALID = [
 ]
 
 
-@pytest.mark.parametrize("changes", VALID)
-def test_overrides_of_what_no_setting_describes_render(changes):
-    assert endpoint_configs(render(dev_with(changes)))
+@pytest.fixture(scope="module")
+def valid_rendered():
+    """One render for every case, each in an endpoint of its own."""
+    return each_rendered(VALID)
+
+
+@pytest.mark.parametrize("case", range(len(VALID)))
+def test_overrides_of_what_no_setting_describes_render(valid_rendered, case):
+    assert valid_rendered[case], VALID[case]
 
 
 # An aggregated endpoint: a serving block in place of prefill and decode.
