@@ -104,8 +104,14 @@ def test_grafana_13_is_refused_for_migrating_the_prometheus_data_source():
     assert found.endswith("use 12.4 (the default) or 10.4")
 
 
-def test_without_observability_metrics_get_a_warning_saying_where_they_go():
-    result = render(dev_config() | UNOBSERVED)
+@pytest.fixture(scope="module")
+def unobserved():
+    """The dev stack with observability off."""
+    return render(dev_config() | UNOBSERVED)
+
+
+def test_without_observability_metrics_get_a_warning_saying_where_they_go(unobserved):
+    result = unobserved
     (warning,) = [w for w in result.warnings if ".metrics.enabled:" in w]
     assert warning.startswith(
         f"{KEY}.metrics.enabled: the operator exposes this endpoint's metrics"
@@ -144,9 +150,8 @@ def test_autoscaling_without_observability_may_name_its_workspace():
     assert statements[1]["Resource"] == ["arn:aws:aps:us-west-2:123456789012:workspace/ws-own"]
 
 
-def test_with_observability_off_and_nothing_autoscaling_keda_reads_no_workspace():
-    result = render(with_endpoints(dev_endpoint(), **UNOBSERVED))
-    keda = one(result, "aws:iam/rolePolicy:RolePolicy", "inference-operator-keda")
+def test_with_observability_off_and_nothing_autoscaling_keda_reads_no_workspace(unobserved):
+    keda = one(unobserved, "aws:iam/rolePolicy:RolePolicy", "inference-operator-keda")
     statements = json.loads(keda.inputs["policy"])["Statement"]
     assert [s["Sid"] for s in statements] == ["CloudWatchMetrics"]
 
@@ -181,7 +186,7 @@ def test_the_maxima_count_the_nodes_of_one_az_not_of_all():
     groups.insert(1, {**groups[0], "name": "p5-az3", "availabilityZoneId": "usw2-az3"})
     assert "usw2-az2 has 2, the most (cluster" in problem_for(GROUP_COUNT, problems(config))
     groups[0]["instanceCount"] = 3
-    assert render(config).resources
+    assert settings_of(config).stack.endpoints
 
 
 def test_the_maximum_is_summed_over_the_endpoints_of_a_type():
