@@ -84,16 +84,21 @@ def test_every_add_on_names_the_cluster_by_its_output_so_a_replaced_cluster_take
         assert addon.inputs["clusterName"] == "hyperpod-dpd-dev"
 
 
-def test_in_an_existing_cluster_the_add_ons_name_it_as_configured():
-    result = render(existing_cluster_config())
+@pytest.fixture(scope="module")
+def existing_cluster():
+    return render(existing_cluster_config())
+
+
+def test_in_an_existing_cluster_the_add_ons_name_it_as_configured(existing_cluster):
+    result = existing_cluster
     assert addons(result)
     for addon in addons(result):
         assert addon.inputs["clusterName"] == "shared-hyperpod"
         assert "clusterName" not in addon.property_dependencies
 
 
-def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources():
-    result = render(existing_cluster_config())
+def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources(existing_cluster):
+    result = existing_cluster
     types = {r.type for r in result.resources}
     assert not {t for t in types if t.startswith(("aws:ec2", "aws:vpc", "eks:", "aws-native"))}
     assert "kubernetes:helm.sh/v3:Release" not in types
@@ -105,8 +110,8 @@ def test_an_existing_cluster_gets_no_network_eks_or_hyperpod_resources():
     assert result.outputs["hyperpodClusterArn"].endswith("cluster/abc123def456")
 
 
-def test_workloads_in_an_existing_cluster_go_through_its_provider():
-    result = render(existing_cluster_config())
+def test_workloads_in_an_existing_cluster_go_through_its_provider(existing_cluster):
+    result = existing_cluster
     config = one(result, ":InferenceEndpointConfig")
     assert config.provider == one(result, "pulumi:providers:kubernetes").urn
 
@@ -175,9 +180,13 @@ def test_the_stack_exports_the_operator(dev):
     assert operator["tlsCertificateBucket"] == "hyperpod-tls-hyperpod-dpd-dev-123456789012"
 
 
-def test_the_prod_example_overrides_what_production_needs():
-    prod = prod_config()
-    result = render(prod, stack="prod")
+@pytest.fixture(scope="module")
+def prod():
+    return render(prod_config(), stack="prod")
+
+
+def test_the_prod_example_overrides_what_production_needs(prod):
+    result = prod
     (config,) = endpoint_configs(result)
     spec = config["spec"]
     assert spec["instanceType"] == "ml.p5en.48xlarge"
@@ -201,9 +210,8 @@ def test_the_prod_example_overrides_what_production_needs():
     assert [w for w in result.warnings if w.startswith("hyperpod-dpd:endpoints")] == []
 
 
-def test_an_endpoint_namespace_is_created_kept_on_destroy_and_waited_for():
-    prod = prod_config()
-    result = render(prod, stack="prod")
+def test_an_endpoint_namespace_is_created_kept_on_destroy_and_waited_for(prod):
+    result = prod
     namespace = one(result, "kubernetes:core/v1:Namespace")
     assert namespace.inputs["metadata"] == {"name": "inference"}
     assert namespace.options["retainOnDelete"] is True
