@@ -10,7 +10,9 @@ from datetime import date
 import pytest
 
 from infra import clock
+from tests.support import dev_config, prod_config, render
 from tools.render.collector import YOUNG_THRESHOLD
+from tools.render.render import RenderResult
 
 # The day the EKS and HyperPod version tables were read: 1.34 in standard support, 1.32 and
 # 1.33 in extended support, 1.31 and older past it.
@@ -28,3 +30,17 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     garbage. It takes about a fifth off the suite's CPU time."""
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+
+# The example stacks as shipped, rendered once per process for every module that reads them.
+# A test that needs a variant changes a copy.
+
+
+@pytest.fixture(scope="session")
+def dev_render() -> RenderResult:
+    return render(dev_config(), stack="dev")
+
+
+@pytest.fixture(scope="session")
+def prod_render() -> RenderResult:
+    return render(prod_config(), stack="prod")

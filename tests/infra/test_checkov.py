@@ -10,7 +10,6 @@ import json
 import pytest
 
 from tests.checkov_scan import KUBERNETES_SKIPS, SKIPS, Findings, scan
-from tests.support import dev_config, prod_config, render
 from tools.cli import main
 from tools.render.render import RenderResult
 
@@ -59,10 +58,8 @@ def bench_job() -> str:
 
 
 @pytest.fixture(scope="module")
-def scanned(tmp_path_factory):
-    dev = render(dev_config(), stack="dev")
-    prod = render(prod_config(), stack="prod")
-    renders = {"dev": dev, "prod": prod, "broken": broken(dev)}
+def scanned(tmp_path_factory, dev_render, prod_render):
+    renders = {"dev": dev_render, "prod": prod_render, "broken": broken(dev_render)}
     return scan(renders, tmp_path_factory.mktemp("checkov"), {"bench": bench_job()})
 
 

@@ -15,9 +15,9 @@ def lint_errors(resources) -> list[str]:
     return [f"{m.rule.id} {'/'.join(map(str, m.path))}: {m.message}" for m in matches]
 
 
-@pytest.fixture(scope="module")
-def dev():
-    return render(dev_config(), stack="dev")
+@pytest.fixture
+def dev(dev_render):
+    return dev_render
 
 
 def test_the_dev_stack_passes_cfn_lint(dev):

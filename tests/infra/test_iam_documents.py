@@ -13,9 +13,9 @@ KEY = "arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890
 ACCOUNT = "123456789012"
 
 
-@pytest.fixture(scope="module")
-def dev():
-    return render(dev_config(), stack="dev").resources
+@pytest.fixture
+def dev(dev_render):
+    return dev_render.resources
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,14 @@ from tests.support import (
     existing_cluster_config,
     existing_network_config,
     one,
-    prod_config,
     render,
     waits_for,
 )
 
 
-@pytest.fixture(scope="module")
-def dev():
-    return render(dev_config(), stack="dev")
+@pytest.fixture
+def dev(dev_render):
+    return dev_render
 
 
 CREATION_ORDER = [
@@ -180,9 +179,9 @@ def test_the_stack_exports_the_operator(dev):
     assert operator["tlsCertificateBucket"] == "hyperpod-tls-hyperpod-dpd-dev-123456789012"
 
 
-@pytest.fixture(scope="module")
-def prod():
-    return render(prod_config(), stack="prod")
+@pytest.fixture
+def prod(prod_render):
+    return prod_render
 
 
 def test_the_prod_example_overrides_what_production_needs(prod):

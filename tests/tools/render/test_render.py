@@ -24,11 +24,6 @@ from tools.cli import main
 from tools.render.render_report import ENDPOINT_CONFIG_TYPE, kubernetes_objects
 
 
-@pytest.fixture(scope="module")
-def dev_render():
-    return render(dev_config(), stack="dev")
-
-
 def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render):
     documented = yaml.safe_load((FIXTURES / "documented_example.yaml").read_text())
     documented["spec"]["modelSourceConfig"]["s3Storage"] = {
