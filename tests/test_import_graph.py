@@ -8,6 +8,7 @@ those under TYPE_CHECKING or inside functions: a circle there is still a circle 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -42,10 +43,15 @@ def _imported(path: Path) -> set[str]:
     return {name for name in found if name.split(".")[0] in ("components", "infra", "tools")}
 
 
-def _graph() -> dict[str, set[str]]:
+def _paths() -> list[Path]:
     paths = [*ROOT.glob("components/**/*.py"), *ROOT.glob("infra/**/*.py")]
-    paths += [*ROOT.glob("tools/**/*.py"), ROOT / "__main__.py"]
-    return {_module_name(path): _imported(path) for path in paths}
+    return [*paths, *ROOT.glob("tools/**/*.py"), ROOT / "__main__.py"]
+
+
+@functools.cache
+def _graph() -> dict[str, set[str]]:
+    """Parsed when a test asks: every worker collects this module, one runs it."""
+    return {_module_name(path): _imported(path) for path in _paths()}
 
 
 def _reached(graph: dict[str, set[str]], start: str) -> set[str]:
@@ -81,17 +87,14 @@ def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return circles
 
 
-GRAPH = _graph()
-
-
 def test_no_module_imports_itself_back_through_others() -> None:
-    assert [" -> ".join(circle) for circle in _circles(GRAPH)] == []
+    assert [" -> ".join(circle) for circle in _circles(_graph())] == []
 
 
 def test_pulumi_up_reaches_none_of_the_offline_tools() -> None:
     # What __main__.py loads is what `pulumi preview` runs: the mocks, renders, reports, charts
     # and the command line stay out of it, and so do their failures.
-    assert sorted(m for m in _reached(GRAPH, "__main__") if m.split(".")[0] == "tools") == []
+    assert sorted(m for m in _reached(_graph(), "__main__") if m.split(".")[0] == "tools") == []
 
 
 def test_the_reach_follows_imports_and_packages() -> None:
@@ -109,12 +112,14 @@ def test_every_components_package_has_a_layer() -> None:
     assert packages == set(LAYER_OF)
 
 
-@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("components.")))
+@pytest.mark.parametrize(
+    "module", sorted(m for m in map(_module_name, _paths()) if m.startswith("components."))
+)
 def test_components_import_only_lower_packages(module: str) -> None:
     package = module.split(".")[1]
     upward = [
         target
-        for target in sorted(GRAPH[module])
+        for target in sorted(_graph()[module])
         if target.startswith("infra")
         or (
             len(target.split(".")) > 1
