@@ -168,7 +168,7 @@ def test_a_hugging_face_token_in_plain_text_is_refused_with_the_command_that_enc
     encrypted = with_endpoints(
         endpoint, gpu_nodes=4, **{"hyperpod-dpd:hfToken": {"secure": "v1:abc"}}
     )
-    assert render(encrypted).resources
+    assert list(settings_of(encrypted).secrets) == ["hfToken"]
 
 
 def test_the_cli_names_encrypted_keys_in_the_environment(monkeypatch):
@@ -358,15 +358,14 @@ def test_info_findings_stay_out_of_the_warnings():
     assert endpoint_warnings(with_endpoints(endpoint)) == []
 
 
-def test_architecture_and_workload_stay_out_of_the_manifest():
+def test_architecture_and_workload_stay_out_of_the_manifest(dev_render):
     described = {
         **dev_endpoint(),
         "architecture": "llama-3.3-70b",
         "workload": {"typicalInputTokens": 6000, "concurrency": 32},
     }
-    assert endpoint_configs(render(with_endpoints(described))) == endpoint_configs(
-        render(dev_config())
-    )
+    rendered = render(with_endpoints(described), stack="dev")
+    assert endpoint_configs(rendered) == endpoint_configs(dev_render)
 
 
 def test_a_namespace_differing_only_in_case_is_named_as_misspelt():
