@@ -21,11 +21,11 @@ from tests.stack_changes import (
 from tests.support import (
     dev_config,
     dev_endpoint,
-    endpoint_configs,
     price_table,
     problem_for,
     problems,
     render,
+    settings_of,
     with_endpoints,
 )
 
@@ -186,7 +186,7 @@ def small(name: str, gpus: int = 1, **roles: Any) -> dict:
 def test_small_pods_of_several_endpoints_share_a_node():
     # Four endpoints of 1 prefill + 1 decode GPU: 8 pods of 1 GPU, one p5 node's worth.
     config = with_endpoints(*(small(f"chat-{i}") for i in range(4)), gpu_nodes=1)
-    assert len(endpoint_configs(render(config))) == 4
+    assert len(settings_of(config).stack.endpoints) == 4
 
 
 def test_pods_that_cannot_share_a_node_need_a_node_each():
@@ -311,5 +311,5 @@ VALID = [
 
 
 @pytest.mark.parametrize("changes", VALID)
-def test_pods_with_a_node_to_land_on_render(changes):
-    assert endpoint_configs(render(dev_with(changes)))
+def test_pods_with_a_node_to_land_on_pass(changes):
+    assert settings_of(dev_with(changes)).stack.endpoints

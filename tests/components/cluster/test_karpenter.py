@@ -97,10 +97,9 @@ def test_the_consolidation_delay_is_a_karpenter_duration():
     )
 
 
-def test_no_node_pools_without_node_autoscaling():
-    result = render(dev_config())
+def test_no_node_pools_without_node_autoscaling(dev_render):
     assert [
-        r for r in result.resources if r.type.endswith((":NodePool", ":HyperpodNodeClass"))
+        r for r in dev_render.resources if r.type.endswith((":NodePool", ":HyperpodNodeClass"))
     ] == []
 
 
