@@ -3,7 +3,7 @@
 import kubernetes_validate
 import pytest
 
-from tests.support import dev_endpoint, prod_config, render, with_endpoints
+from tests.support import dev_endpoint, render, with_endpoints
 from tools.render.render_report import kubernetes_objects
 
 KUBERNETES_VERSION = "1.35"
@@ -14,8 +14,7 @@ def built_in(result) -> list[dict]:
 
 
 @pytest.fixture(scope="module")
-def objects() -> list[dict]:
-    prod = prod_config()
+def objects(prod_render) -> list[dict]:
     gated = {
         **dev_endpoint(),
         "modelSource": {
@@ -26,7 +25,7 @@ def objects() -> list[dict]:
         },
     }
     hugging_face = with_endpoints(gated, **{"hyperpod-dpd:hfToken": {"secure": "v1:abc"}})
-    return built_in(render(prod, stack="prod")) + built_in(render(hugging_face))
+    return built_in(prod_render) + built_in(render(hugging_face))
 
 
 def test_the_renders_hold_a_namespace_a_secret_and_each_endpoints_stable_service(objects):

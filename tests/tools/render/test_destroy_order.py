@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.support import config_file, dev_config, render
+from tests.support import config_file, dev_config
 from tools.cli import main
 from tools.render.destroy_order import destroy_lines, destroy_waves, transitive_dependencies
 
@@ -92,8 +92,8 @@ PLUMBING = (
 
 
 @pytest.fixture(scope="module")
-def dev():
-    return [r.as_json() for r in render(dev_config()).resources]
+def dev(dev_render):
+    return [r.as_json() for r in dev_render.resources]
 
 
 def test_the_clusters_and_every_endpoint_wait_for_the_network_plumbing(dev):
