@@ -79,6 +79,7 @@ def environment(spec: EndpointSpec) -> list[dict[str, str]]:
             if "gpu_memory_utilization" in spec.model_fields_set
             else None
         ),
+        pod_gpus=max(role.gpus for role, _ in spec.roles().values()),
     )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
     return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]

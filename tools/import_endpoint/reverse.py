@@ -249,12 +249,6 @@ def engine_of(image: str) -> str:
 # the item writes them, so that the flag the stack adds changes nothing that runs.
 VLLM_DEFAULTS = {"tensorParallelSize": 1, "gpuMemoryUtilization": 0.9}
 
-# What the other engines run when their tensor-parallel variable is unset, which the item then
-# writes: SGLang one GPU (sglang/srt/server_args.py, tp_size 1), TGI every GPU the pod has
-# (text-generation-launcher's --sharded: "By default text-generation-inference will use all
-# available GPUs"). None: the pod's GPUs.
-ENGINE_TP_WHEN_UNSET = {"sglang": 1, "tgi": None}
-
 # How each setting an engine's variable stands for is read.
 _SETTING_TYPES = {"tensorParallelSize": int, "maxModelLen": int, "gpuMemoryUtilization": float}
 
@@ -303,9 +297,10 @@ def _worker(reading: Reading, spec: _Spec) -> None:
         _args(reading, spec, "worker.args", "workerArgs", typed)
     _environment(reading, spec, engine)
     _worker_resources(reading, spec)
-    if engine in ENGINE_TP_WHEN_UNSET and "tensorParallelSize" not in reading.item:
+    unset = OTHER_ENGINES[engine].tensor_parallel_when_unset if engine != VLLM else None
+    if unset is not None and "tensorParallelSize" not in reading.item:
         gpus = (reading.item.get("serving") or {}).get("gpus")
-        reading.item["tensorParallelSize"] = ENGINE_TP_WHEN_UNSET[engine] or gpus
+        reading.item["tensorParallelSize"] = gpus if unset == "all-gpus" else unset
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
     for path, key in (("probes", "probes"), ("requestLimits", "requestLimits")):

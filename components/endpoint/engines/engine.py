@@ -38,6 +38,7 @@ def engine_variables(
     max_model_len: int | None,
     model_path: str,
     gpu_memory_utilization: float | None,
+    pod_gpus: int,
 ) -> dict[str, str]:
     """The variables the settings write for an engine other than vLLM (none for vLLM, whose
     flags vllm_args.py writes). gpuMemoryUtilization is written only when set: each engine's
@@ -45,7 +46,10 @@ def engine_variables(
     if engine == VLLM:
         return {}
     words = OTHER_ENGINES[engine]
-    out = {words.tensor_parallel_size: str(tensor_parallel_size)}
+    # Left out where the engine runs the same without it, as a manifest that adopts does.
+    out = {}
+    if not words.runs_unset(tensor_parallel_size, pod_gpus):
+        out[words.tensor_parallel_size] = str(tensor_parallel_size)
     if max_model_len is not None:
         out[words.max_model_len] = str(max_model_len)
     if gpu_memory_utilization is not None:

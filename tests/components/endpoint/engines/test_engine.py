@@ -76,6 +76,32 @@ def test_each_engine_gets_the_settings_in_its_own_variables(engine, expected):
     assert "--tensor-parallel-size" not in section.get("args", [])
 
 
+@pytest.mark.parametrize(
+    "engine, tensor_parallel, written",
+    [
+        ("sglang", 1, False),
+        ("sglang", 8, True),
+        ("tgi", 8, False),
+        ("tgi", 4, True),
+        ("lmi", 8, True),
+    ],
+)
+def test_the_tensor_parallel_variable_is_left_out_where_the_engine_runs_the_same_without_it(
+    engine, tensor_parallel, written
+):
+    # SGLang runs one GPU and TGI every GPU of the pod (8 here) when unset; no source says
+    # what LMI runs, so it always gets the variable.
+    section = worker(
+        engine=engine, image="registry.example/e:1", tensorParallelSize=tensor_parallel
+    )
+    variable = {
+        "sglang": "SM_SGLANG_TP_SIZE",
+        "tgi": "SM_NUM_GPUS",
+        "lmi": "OPTION_TENSOR_PARALLEL_DEGREE",
+    }
+    assert (variable[engine] in env(section)) is written
+
+
 def test_worker_args_pass_to_another_engine_as_written_without_vllm_rules():
     endpoint = spec(
         engine="sglang", image="registry.example/sglang:1", workerArgs=["--tp-size", "2"]
