@@ -108,11 +108,13 @@ def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> 
 def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
     kv = spec.kv_cache
     out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
+    if kv.enable_l2_cache is False:
+        out["enableL2Cache"] = False
     if kv.l2_cache_backend:
         l2 = {"l2CacheBackend": kv.l2_cache_backend}
         if kv.l2_cache_local_url:
             l2["l2CacheLocalUrl"] = kv.l2_cache_local_url
-        out |= {"enableL2Cache": True, "l2CacheSpec": l2}
+        out |= {"enableL2Cache": kv.enable_l2_cache is not False, "l2CacheSpec": l2}
     return out
 
 
@@ -282,11 +284,11 @@ SHARED_FIELDS: Owners = {
     "metrics.metricsScrapeIntervalSeconds": "metrics.metricsScrapeIntervalSeconds",
     "metrics.modelMetrics": "metrics.modelMetrics",
     "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
-    "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
+    "kvCacheSpec.enableL2Cache": "kvCache.enableL2Cache and kvCache.l2CacheBackend",
     "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
     # The router's own autoscaling (intelligentRoutingSpec.autoScalingSpec) is left to
     # specOverrides.
-    "intelligentRoutingSpec.enabled": "routingStrategy",
+    "intelligentRoutingSpec.enabled": "routingEnabled",
     "intelligentRoutingSpec.routingStrategy": "routingStrategy",
     "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
     "tlsConfig.tlsCertificateOutputS3Uri": "tlsConfig.tlsCertificateOutputS3Uri",
@@ -446,8 +448,11 @@ def build_manifest(
     out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)
-    if spec.intelligent_routing:
-        out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
+    if spec.routing_spec_written:
+        routing: dict[str, Any] = {"enabled": spec.intelligent_routing}
+        if spec.intelligent_routing or "routing_strategy" in spec.model_fields_set:
+            routing["routingStrategy"] = spec.routing_strategy
+        out["intelligentRoutingSpec"] = routing
     name = object_name(spec, digest)
     if spec.serving is None:
         out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, name)

@@ -79,6 +79,8 @@ SageMakerEndpointName = shaped_str(
 
 class KvCache(Spec):
     enable_l1_cache: bool = Field(True, alias="enableL1Cache")
+    # None: on when l2CacheBackend is set. False keeps the L2 settings written but switched off.
+    enable_l2_cache: bool | None = Field(None, alias="enableL2Cache")
     l2_cache_backend: Literal["redis", "tieredstorage"] | None = Field(None, alias="l2CacheBackend")
     l2_cache_local_url: str | None = Field(None, alias="l2CacheLocalUrl")
 
@@ -214,7 +216,9 @@ class EndpointSpec(Spec):
     engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
-    max_model_len: int = Field(ge=1)
+    # None leaves --max-model-len out, and vLLM serves the model's own context length (its
+    # config.json); sizing and the predictions then take that length too.
+    max_model_len: int | None = Field(None, ge=1)
     gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     prefill: RoleSpec = RoleSpec()
     decode: RoleSpec = RoleSpec()
@@ -223,6 +227,10 @@ class EndpointSpec(Spec):
     serving: RoleSpec | None = None
     routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
     routing_strategy: RoutingStrategy = "prefixaware"
+    # intelligentRoutingSpec.enabled. None: as the mode has it (always with DPD, whose router
+    # it is; on an aggregated endpoint when routingStrategy is set). False writes the spec
+    # switched off, as AWS's samples keep a strategy beside `enabled: false`.
+    routing_enabled: bool | None = None
     pd_buffer_size: Annotated[ByteSize, Field(gt=0)] = ByteSize(8 * GIB)
     kv_cache: KvCache = KvCache()
     # None keeps the operator's defaults (/ping and "invocations").
@@ -286,7 +294,14 @@ class EndpointSpec(Spec):
     def intelligent_routing(self) -> bool:
         """Whether the manifest has the operator route: always with DPD, whose router is the
         operator's; on an aggregated endpoint only when routingStrategy is set."""
-        return not self.aggregated or "routing_strategy" in self.model_fields_set
+        if not self.aggregated or self.routing_enabled is not None:
+            return self.routing_enabled is not False
+        return "routing_strategy" in self.model_fields_set
+
+    @property
+    def routing_spec_written(self) -> bool:
+        """Whether the manifest has intelligentRoutingSpec, routing on or off."""
+        return self.intelligent_routing or self.routing_enabled is False
 
     @property
     def kv_cache_written(self) -> bool:

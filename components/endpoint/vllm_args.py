@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from components.core.findings import Finding, error
+from components.core.findings import Finding, error, warning
 from components.endpoint.engines.engine import VLLM
 from components.endpoint.environment import credential_advice, credential_value_problem
 from components.endpoint.roles import RoleSpec, vllm_default_max_num_batched_tokens
@@ -124,18 +124,24 @@ MODEL_PATH = "/opt/ml/model"
 FIXED_WORKER_FLAGS = {"--model": MODEL_PATH, "--host": "0.0.0.0"}
 
 
-def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str, str | None]]:
-    """The flags the program writes on every pod: each with its value and the setting that
-    controls it (None: fixed). Extra args may not repeat them, or the settings would stop
-    describing what runs."""
+def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str | None, str | None]]:
+    """The flags the program writes on every pod: each with its value (None: left out, for
+    vLLM's own) and the setting that controls it (None: fixed). Extra args may not repeat
+    them, even left out, or the settings would stop describing what runs."""
+    fixed = {flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()}
+    if own_model(spec):
+        fixed["--model"] = (None, None)
     return {
-        **{flag: (value, None) for flag, value in FIXED_WORKER_FLAGS.items()},
+        **fixed,
         "--port": (
             str(spec.container_port),
             "modelInvocationPort.containerPort",
         ),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
-        "--max-model-len": (str(spec.max_model_len), "maxModelLen"),
+        "--max-model-len": (
+            None if spec.max_model_len is None else str(spec.max_model_len),
+            "maxModelLen",
+        ),
         "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
     }
 
@@ -150,8 +156,23 @@ def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
     }
 
 
+def own_model(spec: EndpointSpec) -> str | None:
+    """The model workerArgs or the command load in place of the mounted weights, if they name
+    one (`--model openai/gpt-oss-20b`, as AWS's KV cache notebooks do)."""
+    for args in (spec.worker_args, spec.command or []):
+        for name, tokens in split_flags(args):
+            if name and read_flag(name, ("--model",)) == "--model":
+                return flag_value(tokens)
+    return None
+
+
 def worker_args(spec: EndpointSpec) -> list[str]:
-    written = [token for flag, (value, _) in worker_flags(spec).items() for token in (flag, value)]
+    flags = worker_flags(spec).items()
+    written = [token for flag, (value, _) in flags if value is not None for token in (flag, value)]
+    if spec.command:
+        # `python3` then `-m vllm.entrypoints.openai.api_server`: the module comes first, and
+        # the settings' flags after it, where the server's parser reads them.
+        return spec.worker_args + written
     return written + spec.worker_args
 
 
@@ -204,6 +225,8 @@ def _flag_problem(
     if flag is None:
         return None
     said = name if flag == name else f"{name} (vLLM reads it as {flag})"
+    if flag == "--model":
+        return None  # the settings then leave their --model out (own_model)
     if flag in ONE_ONLY_FLAGS:
         if flag_value(tokens) == "1":
             return None
@@ -376,6 +399,8 @@ def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
         if budget is None:
             default = vllm_default_max_num_batched_tokens(spec.instance_type)
             budget = default if chunked else spec.max_model_len
+        if budget is None:
+            continue  # vLLM's budget is then the model's own length, which it also serves
         source = (
             f"--max-num-batched-tokens {budget}"
             if given
@@ -392,7 +417,7 @@ def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
                     "--max-num-batched-tokens in args",
                 )
             )
-        if given and not chunked and budget < spec.max_model_len:
+        if given and not chunked and spec.max_model_len and budget < spec.max_model_len:
             found.append(
                 error(
                     "batched-tokens-below-context",
@@ -410,4 +435,19 @@ def check_args(spec: EndpointSpec) -> list[Finding]:
     credential is one whatever the engine."""
     if spec.engine != VLLM:
         return _credentials(spec)
-    return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec)
+    return _extra_args(spec) + _credentials(spec) + _batched_tokens(spec) + _unmounted(spec)
+
+
+def _unmounted(spec: EndpointSpec) -> list[Finding]:
+    model = own_model(spec)
+    if model is None or model.rstrip("/") == MODEL_PATH:
+        return []
+    return [
+        warning(
+            "model-not-mounted",
+            "workerArgs",
+            f"--model {model} has vLLM load that model, not the weights the operator mounts "
+            f"from modelSource at {MODEL_PATH}, which then go unused; drop --model to serve "
+            "them",
+        )
+    ]

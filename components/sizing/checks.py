@@ -29,7 +29,9 @@ VALIDATED_CONCURRENCY = 64
 
 @dataclass(frozen=True)
 class SizingReport:
-    sizing: EndpointSizing
+    name: str
+    # None: a colocated endpoint whose architecture is unknown, which deploys unsized.
+    sizing: EndpointSizing | None
     findings: list[Finding]
     replicas: EndpointReplicas
 
@@ -320,6 +322,8 @@ def check_sizing(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     ]
 
 
-def review_sizing(spec: EndpointSpec, model: ModelArchitecture) -> SizingReport:
+def review_sizing(spec: EndpointSpec, model: ModelArchitecture | None) -> SizingReport:
+    if model is None:
+        return SizingReport(spec.name, None, [], endpoint_replicas(spec))
     sizing = size_endpoint(spec, model)
-    return SizingReport(sizing, check_sizing(spec, sizing), endpoint_replicas(spec))
+    return SizingReport(spec.name, sizing, check_sizing(spec, sizing), endpoint_replicas(spec))

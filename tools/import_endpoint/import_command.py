@@ -99,8 +99,9 @@ def _stack_problems(
     return lines
 
 
-def _header(manifest: Manifest, added: list[str]) -> list[str]:
+def _header(manifest: Manifest, added: list[str], chosen: list[str]) -> list[str]:
     out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
+    out += [f"# Chosen by the import: {why}" for why in chosen]
     if added:
         out.append("# The stack writes, where the manifest sets nothing:")
         owners = owners_of(manifest.spec)
@@ -153,7 +154,7 @@ def run_import(args: argparse.Namespace) -> int:
     if not isinstance(result, RenderResult):
         print("\n".join(_stack_problems(result, manifests, readings, first)), file=sys.stderr)
         return 2
-    return _finish(args, stack, result, manifests, items)
+    return _finish(args, stack, result, manifests, readings)
 
 
 def _finish(
@@ -161,14 +162,16 @@ def _finish(
     stack: str,
     result: RenderResult,
     manifests: list[Manifest],
-    items: list[dict[str, Any]],
+    readings: list[Reading],
 ) -> int:
+    items = [reading.item for reading in readings]
     blocks, problems, objects = [], [], []
-    for manifest, item in zip(manifests, items, strict=True):
+    for manifest, reading in zip(manifests, readings, strict=True):
         registered = registered_object(result, manifest.name, manifest.namespace)
         comparison = compare(manifest.body, registered.inputs)
         problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
-        blocks.append("\n".join([*_header(manifest, comparison.added), dump([item])]))
+        header = _header(manifest, comparison.added, reading.chosen)
+        blocks.append("\n".join([*header, dump([reading.item])]))
         objects.append(registered)
     if problems:
         print("\n".join(problems), file=sys.stderr)

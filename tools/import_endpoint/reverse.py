@@ -13,10 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.manifest import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
-from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, MODEL_PATH, split_flags
+from components.endpoint.placement import affinity_types
+from components.endpoint.vllm_args import (
+    FIXED_WORKER_FLAGS,
+    MODEL_PATH,
+    canonical_flag,
+    split_flags,
+)
 from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.manifests import Manifest
 
@@ -42,6 +49,8 @@ class Reading:
     item: dict[str, Any]
     sources: dict[str, str] = field(default_factory=dict)
     problems: list[tuple[str, str]] = field(default_factory=list)
+    # Keys the reading chose where the manifest says nothing, each with why.
+    chosen: list[str] = field(default_factory=list)
 
 
 Path = tuple[str, ...]
@@ -146,7 +155,10 @@ def _model_source(reading: Reading, spec: _Spec) -> None:
 
 def _kv_cache(reading: Reading, spec: _Spec) -> None:
     _copy(reading, spec, "kvCacheSpec.enableL1Cache", "kvCache.enableL1Cache")
-    if spec.get("kvCacheSpec.enableL2Cache") is True:
+    enabled = spec.get("kvCacheSpec.enableL2Cache")
+    if enabled is False:
+        _copy(reading, spec, "kvCacheSpec.enableL2Cache", "kvCache.enableL2Cache")
+    if isinstance(enabled, bool):
         spec.take("kvCacheSpec.enableL2Cache")
         l2 = "kvCacheSpec.l2CacheSpec"
         _copy(reading, spec, f"{l2}.l2CacheBackend", "kvCache.l2CacheBackend")
@@ -180,11 +192,12 @@ def _args(
     prefix = key.rsplit(".", 1)[0] + "." if "." in key else ""
     for name, tokens in split_flags(args):
         value = tokens[1] if len(tokens) == 2 else None
-        if name in typed and value is not None:
-            setting, kind = typed[name]
+        flag = canonical_flag(name) if name else name
+        if flag in typed and value is not None:
+            setting, kind = typed[flag]
             _set(reading, f"{prefix}{setting}", _number(value, kind), path)
         elif not (
-            key == "workerArgs" and value is not None and FIXED_WORKER_FLAGS.get(name) == value
+            key == "workerArgs" and value is not None and FIXED_WORKER_FLAGS.get(flag) == value
         ):
             rest.extend(tokens)
     if rest:
@@ -236,6 +249,12 @@ def engine_of(image: str) -> str:
 # the item writes them, so that the flag the stack adds changes nothing that runs.
 VLLM_DEFAULTS = {"tensorParallelSize": 1, "gpuMemoryUtilization": 0.9}
 
+# What the other engines run when their tensor-parallel variable is unset, which the item then
+# writes: SGLang one GPU (sglang/srt/server_args.py, tp_size 1), TGI every GPU the pod has
+# (text-generation-launcher's --sharded: "By default text-generation-inference will use all
+# available GPUs"). None: the pod's GPUs.
+ENGINE_TP_WHEN_UNSET = {"sglang": 1, "tgi": None}
+
 # How each setting an engine's variable stands for is read.
 _SETTING_TYPES = {"tensorParallelSize": int, "maxModelLen": int, "gpuMemoryUtilization": float}
 
@@ -284,11 +303,15 @@ def _worker(reading: Reading, spec: _Spec) -> None:
         _args(reading, spec, "worker.args", "workerArgs", typed)
     _environment(reading, spec, engine)
     _worker_resources(reading, spec)
+    if engine in ENGINE_TP_WHEN_UNSET and "tensorParallelSize" not in reading.item:
+        gpus = (reading.item.get("serving") or {}).get("gpus")
+        reading.item["tensorParallelSize"] = ENGINE_TP_WHEN_UNSET[engine] or gpus
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
     for path, key in (("probes", "probes"), ("requestLimits", "requestLimits")):
         _copy(reading, spec, f"worker.{path}", key)
     _copy(reading, spec, "worker.workingDir", "workingDir")
+    _copy(reading, spec, "worker.command", "command")
     # Fixed: the round trip holds it to where the operator mounts the weights.
     _copy(reading, spec, "worker.modelVolumeMount.name", "modelVolumeMount.name")
     spec.take("worker.modelVolumeMount")
@@ -317,6 +340,32 @@ def _worker_resources(reading: Reading, spec: _Spec) -> None:
     _set(reading, "workerResources", other["requests"] if one_map else other, "worker.resources")
 
 
+def _sized_type(reading: Reading) -> None:
+    """The instanceType the stack sizes the pods for, when the manifest places them by
+    instanceTypes or nodeAffinity alone: the first type they name that the stack knows, else
+    the smallest with the GPUs a pod asks for, noted as chosen (it is never written: the
+    placement is)."""
+    placement = "instanceTypes" if "instanceTypes" in reading.item else "nodeAffinity"
+    if placement == "instanceTypes":
+        named = reading.item["instanceTypes"]
+    else:
+        named = sorted(affinity_types(reading.item.get("nodeAffinity") or {}))
+    known = [name for name in named if name in GPU_INSTANCE_TYPES]
+    if known:
+        _set(reading, "instanceType", known[0], placement)
+        return
+    gpus = (reading.item.get("serving") or {}).get("gpus")
+    fits = [t for t in GPU_INSTANCE_TYPES.values() if isinstance(gpus, int) and t.gpus >= gpus]
+    if not fits:
+        return
+    smallest = min(fits, key=lambda t: (t.gpus, t.hbm_bytes_per_gpu))
+    _set(reading, "instanceType", smallest.name, placement)
+    reading.chosen.append(
+        f"instanceType {smallest.name}: the manifest names no instance type ({placement} "
+        "picks the nodes), and the stack sizes the pods for one; set the type of those nodes"
+    )
+
+
 def _top_level(reading: Reading, spec: _Spec) -> None:
     for path, key in (
         ("endpointName", "endpointName"),
@@ -330,10 +379,14 @@ def _top_level(reading: Reading, spec: _Spec) -> None:
         ("kubernetes", "kubernetes"),
         ("modelCacheConfig", "modelCacheConfig"),
         ("tlsConfig.tlsCertificateOutputS3Uri", "tlsConfig.tlsCertificateOutputS3Uri"),
+        ("instanceTypes", "instanceTypes"),
+        ("nodeAffinity", "nodeAffinity"),
     ):
         _copy(reading, spec, path, key)
     routing = spec.get("intelligentRoutingSpec")
-    if isinstance(routing, dict) and routing.get("enabled") is True:
+    if isinstance(routing, dict) and isinstance(routing.get("enabled"), bool):
+        if routing["enabled"] is False:
+            _set(reading, "routingEnabled", False, "intelligentRoutingSpec.enabled")
         spec.take("intelligentRoutingSpec.enabled")
         _copy(reading, spec, "intelligentRoutingSpec.routingStrategy", "routingStrategy")
     tags = spec.get("tags")
@@ -397,5 +450,7 @@ def read_item(manifest: Manifest) -> Reading:
     else:
         _serving(reading, spec)
     _worker(reading, spec)
+    if "instanceType" not in reading.item:
+        _sized_type(reading)
     _rest(reading, spec)
     return reading

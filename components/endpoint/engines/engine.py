@@ -35,7 +35,7 @@ def engine_variables(
     engine: str,
     *,
     tensor_parallel_size: int,
-    max_model_len: int,
+    max_model_len: int | None,
     model_path: str,
     gpu_memory_utilization: float | None,
 ) -> dict[str, str]:
@@ -45,10 +45,9 @@ def engine_variables(
     if engine == VLLM:
         return {}
     words = OTHER_ENGINES[engine]
-    out = {
-        words.tensor_parallel_size: str(tensor_parallel_size),
-        words.max_model_len: str(max_model_len),
-    }
+    out = {words.tensor_parallel_size: str(tensor_parallel_size)}
+    if max_model_len is not None:
+        out[words.max_model_len] = str(max_model_len)
     if gpu_memory_utilization is not None:
         out[words.gpu_memory_utilization] = str(gpu_memory_utilization)
     if words.model_path:

@@ -370,9 +370,11 @@ EVERY_OPTION = {
     "decode": ROLE,
     "routingThreshold": 2048,
     "routingStrategy": "kvaware",
+    "routingEnabled": True,
     "pdBufferSize": "16GiB",
     "kvCache": {
         "enableL1Cache": True,
+        "enableL2Cache": True,
         "l2CacheBackend": "redis",
         "l2CacheLocalUrl": "redis://cache:6379",
     },
@@ -690,6 +692,29 @@ def test_an_aggregated_endpoint_writes_no_dpd_variables_routing_or_kv_cache_unle
     chosen = manifest(serving=SERVING, routingStrategy="roundrobin", kvCache={})["spec"]
     assert chosen["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "roundrobin"}
     assert chosen["kvCacheSpec"] == {"enableL1Cache": True}
+
+
+def test_routing_and_the_l2_cache_can_be_written_switched_off_as_aws_samples_do():
+    built = manifest(
+        serving=SERVING,
+        routingEnabled=False,
+        routingStrategy="prefixaware",
+        kvCache={"enableL2Cache": False, "l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r"},
+    )
+    assert schema_errors(built, "3.3") == []
+    body = built["spec"]
+    assert body["intelligentRoutingSpec"] == {"enabled": False, "routingStrategy": "prefixaware"}
+    assert body["kvCacheSpec"] == {
+        "enableL1Cache": True,
+        "enableL2Cache": False,
+        "l2CacheSpec": {"l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r"},
+    }
+
+
+def test_without_max_model_len_vllm_is_left_its_own_context_length():
+    unset = {k: v for k, v in MINIMAL.items() if k != "maxModelLen"}
+    built = build_manifest(EndpointSpec.model_validate(unset), model_bucket="w", region="us-east-2")
+    assert "--max-model-len" not in built["spec"]["worker"]["args"]
 
 
 def test_a_dpd_endpoint_keeps_routing_and_the_kv_cache_on_as_before():

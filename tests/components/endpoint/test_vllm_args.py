@@ -148,10 +148,28 @@ def test_every_flag_the_settings_write_is_refused_in_extra_args():
     written = spec(prefill={"maxNumSeqs": 8, "gpuMemoryUtilization": 0.5})
     worker, prefill = flag_names(worker_args(written)), flag_names(role_args(written.prefill))
     assert worker and prefill
-    for flag in worker:
+    for flag in set(worker) - {"--model"}:
         assert codes(workerArgs=[flag, "1"]).get("typed-flag-in-args"), flag
     for flag in prefill:
         assert codes(prefill={"args": [flag, "1"]}).get("typed-flag-in-args"), flag
+
+
+def test_a_model_of_its_own_replaces_the_mounted_one_with_a_warning():
+    # AWS's KV cache notebooks load the model from Hugging Face beside a mounted source.
+    own = spec(workerArgs=["--model", "openai/gpt-oss-20b"])
+    assert codes(workerArgs=["--model", "openai/gpt-oss-20b"]) == {
+        "model-not-mounted": [("warning", "workerArgs")]
+    }
+    assert [t for n, t in split_flags(worker_args(own)) if n == "--model"] == [
+        ("--model", "openai/gpt-oss-20b")
+    ]
+
+
+def test_with_a_command_the_settings_flags_follow_its_module():
+    # `python3 -m vllm.entrypoints.openai.api_server`: python3 would refuse a flag before -m.
+    args = worker_args(spec(command=["python3"], workerArgs=["-m", "vllm.entrypoints.openai"]))
+    assert args[:2] == ["-m", "vllm.entrypoints.openai"]
+    assert "--tensor-parallel-size" in args[2:]
 
 
 # Through the whole program: each refused naming the full key (issue 21, section 2).

@@ -155,10 +155,15 @@ def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_
 
 
 def test_a_setting_the_manifest_cannot_give_names_where_it_would_come_from(tmp_path):
-    path = manifest_file(tmp_path, DPD.replace('      - "--max-model-len"\n      - "16384"\n', ""))
+    off = DPD.replace(
+        "intelligentRoutingSpec:\n    enabled: true", "intelligentRoutingSpec:\n    enabled: false"
+    )
+    path = manifest_file(tmp_path, off)
     code, _, err = run(str(path))
     assert code == 2
-    assert err.startswith(f"{path}: spec.worker.args: the stack refuses its maxModelLen: ")
+    assert err.startswith(
+        f"{path}: spec.intelligentRoutingSpec.enabled: the stack refuses its routingEnabled: "
+    )
 
 
 # The HyperPod CLI's colocated vLLM sample, with a context length and a model the catalog sizes.

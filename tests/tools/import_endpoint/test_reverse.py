@@ -90,3 +90,43 @@ def test_the_engine_is_told_by_the_image_and_its_settings_read_from_its_variable
     assert item["environmentVariables"] == {"TEAM": "a"}
     # Another engine's command line is its own: it passes as written.
     assert item["workerArgs"] == LIVE["spec"]["worker"]["args"]
+
+
+COLOCATED_ON_A_HOST = {
+    "apiVersion": "inference.sagemaker.aws.amazon.com/v1",
+    "kind": "InferenceEndpointConfig",
+    "metadata": {"name": "pinned"},
+    "spec": {
+        "modelName": "Qwen2.5-VL-7B-Instruct",
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1"]}
+                        ]
+                    }
+                ]
+            }
+        },
+        "intelligentRoutingSpec": {"enabled": False, "routingStrategy": "prefixaware"},
+        "modelSourceConfig": {"modelSourceType": "s3", "s3Storage": {"bucketName": "w"}},
+        "worker": {
+            "image": "vllm/vllm-openai:latest",
+            "resources": {"limits": {"nvidia.com/gpu": 1}},
+            "modelInvocationPort": {"containerPort": 8000},
+            "modelVolumeMount": {"name": "weights", "mountPath": "/opt/ml/model"},
+        },
+    },
+}
+
+
+def test_pods_placed_by_host_alone_are_sized_for_a_type_the_import_names_as_chosen():
+    found = read_item(Manifest("pinned.yaml", COLOCATED_ON_A_HOST))
+    assert found.problems == []
+    assert found.item["nodeAffinity"] == COLOCATED_ON_A_HOST["spec"]["nodeAffinity"]
+    assert found.item["routingEnabled"] is False
+    assert found.item["routingStrategy"] == "prefixaware"
+    (chosen,) = found.chosen
+    assert chosen.startswith(f"instanceType {found.item['instanceType']}: the manifest names no")
+    assert "maxModelLen" not in found.item
