@@ -34,7 +34,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
 @pytest.mark.parametrize(
     "changes, key, says",
     [
-        ({"instanceType": "ml.g5.xlarge"}, "instanceType", "must be a GPU instance type"),
+        ({"instanceType": "ml.g4dn.xlarge"}, "instanceType", "must be a GPU instance type"),
         ({"prefill": {"replicas": 0}}, "prefill.replicas", "greater than or equal to 1"),
         ({"decode": {"replicas": -2}}, "decode.replicas", "greater than or equal to 1"),
         ({"routingThreshold": -1}, "routingThreshold", "greater than or equal to 0"),

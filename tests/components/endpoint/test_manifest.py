@@ -660,6 +660,30 @@ def test_an_aggregated_endpoint_is_a_valid_manifest_without_pdspec(instance_type
     assert body["worker"]["resources"]["limits"].items() >= gpu.items()
 
 
+# One GPU a node, as the public manifests' ml.g5.8xlarge endpoints have (with their CPU and
+# memory, which the default workerResources would exceed); ml.g6e.xlarge has no EFA either.
+@pytest.mark.parametrize("instance_type", ["ml.g5.8xlarge", "ml.g6e.xlarge"])
+def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(instance_type):
+    endpoint = {
+        **{key: value for key, value in dev_endpoint().items() if key not in DPD_ONLY_KEYS},
+        "modelName": "Llama-3.1-8B-Instruct",
+        "instanceType": instance_type,
+        "tensorParallelSize": 1,
+        "serving": {"replicas": 2, "gpus": 1},
+        "workerResources": {"cpu": "25600m", "memory": "102Gi"},
+    }
+    config = with_endpoints(endpoint, gpu_nodes=2)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
+    (built,) = endpoint_configs(render(config))
+    assert all(schema_errors(built, operator) == [] for operator in ("3.2", "3.3"))
+    body = built["spec"]
+    assert "pdSpec" not in body
+    assert (body["instanceType"], body["replicas"]) == (instance_type, 2)
+    assert body["worker"]["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    args = body["worker"]["args"]
+    assert args[args.index("--tensor-parallel-size") + 1] == "1"
+
+
 def test_an_aggregated_endpoint_writes_no_dpd_variables_routing_or_kv_cache_unless_set():
     built = manifest(serving=SERVING, environmentVariables={"NCCL_DEBUG": "INFO"})["spec"]
     assert built["worker"]["environmentVariables"] == [{"name": "NCCL_DEBUG", "value": "INFO"}]
