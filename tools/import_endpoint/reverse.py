@@ -298,8 +298,10 @@ def _worker(reading: Reading, spec: _Spec) -> None:
     _environment(reading, spec, engine)
     _worker_resources(reading, spec)
     unset = OTHER_ENGINES[engine].tensor_parallel_when_unset if engine != VLLM else None
+    gpus = (reading.item.get("serving") or {}).get("gpus")
+    if gpus == 1:
+        unset = 1  # whatever the engine's default, one GPU runs one
     if unset is not None and "tensorParallelSize" not in reading.item:
-        gpus = (reading.item.get("serving") or {}).get("gpus")
         reading.item["tensorParallelSize"] = gpus if unset == "all-gpus" else unset
     for name in ("containerPort", "name"):
         _copy(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")

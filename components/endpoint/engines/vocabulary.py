@@ -30,7 +30,10 @@ class EngineVocabulary:
     tensor_parallel_when_unset: int | Literal["all-gpus"] | None = None
 
     def runs_unset(self, tensor_parallel_size: int, pod_gpus: int) -> bool:
-        """Whether the engine runs `tensor_parallel_size` without its variable."""
+        """Whether the engine runs `tensor_parallel_size` without its variable: on one GPU,
+        any engine runs one."""
+        if tensor_parallel_size == pod_gpus == 1:
+            return True
         unset = self.tensor_parallel_when_unset
         return unset == tensor_parallel_size or (
             unset == "all-gpus" and tensor_parallel_size == pod_gpus

@@ -45,7 +45,7 @@ ONE_VALUE = {*TYPED_FLAGS, *ROLE_FLAGS, "--model", "--host"}
 FILES = sorted(CORPUS.glob("*.yaml"))
 # The example stack's account, which its ARNs name.
 EXAMPLE_ACCOUNT = "111122223333"
-DEV_FLOOR = 0.90  # 19 of 21: placeholders kept on adopted endpoints, maxModelLen optional
+DEV_FLOOR = 1.0  # 21 of 21
 HELD_OUT_FLOOR = 0.71  # 5 of 7
 # A refusal line: the file, then a manifest field (or the place in the YAML), then why.
 _FIELD = r"(spec(\.[^:]+)?|metadata\.[a-z]+(\.[^:]+)?|apiVersion|kind|line \d+, column \d+)"

@@ -102,6 +102,17 @@ def test_the_tensor_parallel_variable_is_left_out_where_the_engine_runs_the_same
     assert (variable[engine] in env(section)) is written
 
 
+def test_on_one_gpu_no_engine_needs_its_tensor_parallel_variable():
+    one = worker(
+        engine="lmi",
+        image="registry.example/e:1",
+        tensorParallelSize=1,
+        instanceType="ml.g5.8xlarge",
+        serving={"replicas": 1, "gpus": 1},
+    )
+    assert "OPTION_TENSOR_PARALLEL_DEGREE" not in env(one)
+
+
 def test_worker_args_pass_to_another_engine_as_written_without_vllm_rules():
     endpoint = spec(
         engine="sglang", image="registry.example/sglang:1", workerArgs=["--tp-size", "2"]
