@@ -18,8 +18,9 @@ from components.endpoint.engines.engine import (
 from components.endpoint.environment import check_environment
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
-from components.endpoint.manifest import check_metrics_port, check_overrides
+from components.endpoint.manifest import check_metrics_port
 from components.endpoint.model_source import check_model_source
+from components.endpoint.overrides import check_overrides
 from components.endpoint.placement import check_placement
 from components.endpoint.pod import check_pod
 from components.endpoint.probes import check_probes

@@ -16,7 +16,7 @@ from typing import Any
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.manifest import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
+from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
 from components.endpoint.placement import affinity_types
 from components.endpoint.vllm_args import (
     FIXED_WORKER_FLAGS,
