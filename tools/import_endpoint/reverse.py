@@ -16,14 +16,10 @@ from typing import Any
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
 from components.endpoint.placement import affinity_types
-from components.endpoint.vllm_args import (
-    FIXED_WORKER_FLAGS,
-    MODEL_PATH,
-    canonical_flag,
-    split_flags,
-)
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, MODEL_PATH
 from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.manifests import Manifest
 

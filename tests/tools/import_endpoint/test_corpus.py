@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 import yaml
 
+from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
-from components.endpoint.vllm_args import canonical_flag, split_flags
 from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
