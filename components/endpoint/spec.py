@@ -37,11 +37,11 @@ from components.endpoint.roles import (
 from components.endpoint.schema import crd_shaped
 from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
-    DEFAULT_WORKER_RESOURCES,
     ModelInvocationPort,
     ModelVolumeMount,
     RequestLimits,
     WorkerResources,
+    default_worker_resources,
 )
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
@@ -258,8 +258,13 @@ class EndpointSpec(Spec):
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
     worker_args: list[str] = []
-    # CPU and memory; the GPUs are the roles'.
-    worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
+    # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
+    # from instanceType and serving, validated above it.
+    worker_resources: WorkerResources = Field(
+        default_factory=lambda done: default_worker_resources(
+            done["instance_type"], done["serving"].gpus if done["serving"] else None
+        )
+    )
     model_invocation_port: ModelInvocationPort = ModelInvocationPort()
     model_volume_mount: ModelVolumeMount = ModelVolumeMount()
     # The container's entrypoint; None runs the image's. With vLLM its flags are held to the

@@ -7,15 +7,22 @@ spare, and a limit without a request makes the request equal to it. Extended res
 `nvidia.com/gpu` cannot be overcommitted: their request, when written, must equal their limit,
 and a request alone is refused ("Schedule GPUs": GPUs are given in `limits`, in both only when
 equal, never in `requests` alone). So GPUs are always written in both, equal, from the roles'
-`gpus`, and CPU and memory as the user writes them.
+`gpus`, and CPU and memory as the user writes them, or by default as the serving mode needs.
+
+The scheduler binds a pod only to a node whose allocatable CPU and memory cover its requests
+(a limit without a request counting as the request), and allocatable is below the node's
+capacity: a pod that requests more than a node has stays Pending on every node of its type.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+from math import floor
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.kubernetes_names import KubernetesName, Quantity, quantity_value
 from components.core.spec import Spec, numbers_as_text
 
@@ -87,9 +94,39 @@ class WorkerResources(Spec):
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 
 
-# What an endpoint requests without workerResources: the CRD requires `worker.resources`,
-# which the operator ignores for DPD pods.
-DEFAULT_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
+# What a DPD endpoint requests without workerResources: the CRD requires `worker.resources`,
+# which the operator ignores for DPD pods. Kept as every deployed DPD stack has it, since a
+# change here would change their generation digest and so replace their endpoints.
+DPD_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
+# The part of a node's vCPUs and memory an aggregated endpoint's pods request between them
+# when all of its GPUs are theirs. Pods get the node's allocatable, its capacity less what the
+# kubelet keeps back (kube-reserved, system-reserved, the eviction threshold), and the daemon
+# set pods every GPU node runs (the device plugins, the VPC CNI, HyperPod's health agent)
+# request part of that; the kernel already reports less memory than EC2 sells. HyperPod
+# publishes none of those figures, so half is kept for them, which fits the smallest type
+# (2 of 4 vCPUs and 8 of 16 GiB on ml.g5.xlarge) and is what DPD's default requests on p5.
+NODE_SHARE = Fraction(1, 2)
+
+
+def default_worker_resources(instance_type: str, serving_gpus: int | None) -> WorkerResources:
+    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as it
+    has always been; an aggregated pod of `serving_gpus` GPUs requests its GPUs' share of
+    NODE_SHARE of the node, in whole CPUs and whole GiB (96 CPUs and 1024Gi for 8 GPUs on
+    ml.p5.48xlarge, as DPD). Limited to the same, as DPD's and as before: a whole p5
+    served aggregated keeps its manifest, so no new generation needs a second node's GPUs
+    to swap to, and the pod is the last its node evicts (Guaranteed QoS). Writing
+    `{requests: {...}}` lifts the limits."""
+    if serving_gpus is None:
+        return DPD_WORKER_RESOURCES
+    node = GPU_INSTANCE_TYPES[instance_type]
+    share = NODE_SHARE * Fraction(serving_gpus, node.gpus)
+    return WorkerResources(
+        requests={
+            "cpu": str(floor(node.vcpu_count * share)),
+            "memory": f"{floor(node.memory_gib * share)}Gi",
+        },
+        limits=None,
+    )
 
 
 class ModelInvocationPort(Spec):

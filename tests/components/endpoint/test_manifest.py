@@ -529,8 +529,8 @@ def test_an_aggregated_endpoint_is_a_valid_manifest_without_pdspec(instance_type
     assert body["worker"]["resources"]["limits"].items() >= gpu.items()
 
 
-# One GPU a node, as the public manifests' ml.g5.8xlarge endpoints have (with their CPU and
-# memory, which the default workerResources would exceed); ml.g6e.xlarge has no EFA either.
+# One GPU a node, as the public manifests' ml.g5.8xlarge endpoints have; ml.g6e.xlarge has no
+# EFA either, nor the CPU and memory those manifests request (its pods request their share).
 @pytest.mark.parametrize("instance_type", ["ml.g5.8xlarge", "ml.g6e.xlarge"])
 def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(instance_type):
     endpoint = {
@@ -539,7 +539,6 @@ def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(in
         "instanceType": instance_type,
         "tensorParallelSize": 1,
         "serving": {"replicas": 2, "gpus": 1},
-        "workerResources": {"cpu": "25600m", "memory": "102Gi"},
     }
     config = with_endpoints(endpoint, gpu_nodes=2)
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
