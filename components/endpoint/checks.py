@@ -29,6 +29,7 @@ from components.endpoint.routing import check_kv_cache, check_router_name, check
 from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
+from components.endpoint.worker import check_worker_fits_node
 from components.endpoint.workload import check_workload
 
 
@@ -57,6 +58,21 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
     ]
 
 
+def _worker_resources(spec: EndpointSpec) -> list[Finding]:
+    """An aggregated pod's requests against the nodes it may land on. DPD pods take theirs
+    from the roles (the operator ignores workerResources there); the default is a share of
+    the node; and a node affinity may pick nodes by what tells no type (a hostname)."""
+    if (
+        spec.serving is None
+        or "worker_resources" not in spec.model_fields_set
+        or spec.node_affinity is not None
+    ):
+        return []
+    return check_worker_fits_node(
+        spec.worker_resources, spec.instance_type, spec.serving.gpus, spec.instance_types
+    )
+
+
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     mode = check_serving_mode(spec)
     if mode:
@@ -79,6 +95,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_tls_output(spec.tls_config),
         *check_overrides(spec),
         *check_workload(spec),
+        *_worker_resources(spec),
         *check_model_source(spec.model_source),
         *check_probes(spec.probes, spec.container_port, spec.model_invocation_port.name),
         *check_pod(spec.kubernetes),

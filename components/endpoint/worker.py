@@ -16,15 +16,19 @@ capacity: a pod that requests more than a node has stays Pending on every node o
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 from math import floor
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES, GpuInstanceType
+from components.core.findings import Finding, error
 from components.core.kubernetes_names import KubernetesName, Quantity, quantity_value
 from components.core.spec import Spec, numbers_as_text
+from components.core.units import GIB
 
 GPU_RESOURCE = "nvidia.com/gpu"
 # The forms of a container resources map the settings take: both maps apart, or one map that
@@ -127,6 +131,49 @@ def default_worker_resources(instance_type: str, serving_gpus: int | None) -> Wo
         },
         limits=None,
     )
+
+
+def _capacity(node: GpuInstanceType) -> dict[str, tuple[Decimal, str]]:
+    """What one node has of the resources a pod requests, and how a message says it."""
+    return {
+        "cpu": (Decimal(node.vcpu_count), f"{node.vcpu_count} vCPUs"),
+        "memory": (Decimal(node.memory_gib * GIB), f"{node.memory_gib} GiB of memory"),
+    }
+
+
+def check_worker_fits_node(
+    resources: WorkerResources,
+    instance_type: str,
+    serving_gpus: int,
+    instance_types: Sequence[str] | None = None,
+) -> list[Finding]:
+    """The CPU or memory an aggregated pod requests that no node it may land on has (of
+    `instance_types`, or else `instance_type`), so it could never be scheduled. Fields are
+    relative to the endpoint."""
+    names = instance_types or [instance_type]
+    if any(name not in GPU_INSTANCE_TYPES for name in names):
+        return []  # a type the stack does not know, which placement.py refuses
+    nodes = [GPU_INSTANCE_TYPES[name] for name in names]
+    default = default_worker_resources(instance_type, serving_gpus).requests
+    found = []
+    for name in ("cpu", "memory"):
+        # Kubernetes takes a limit without a request as the request too.
+        where = "requests" if name in resources.requests else "limits"
+        request = resources.requests.get(name) or resources.limited.get(name)
+        largest = max(nodes, key=lambda node: _capacity(node)[name][0])
+        has, words = _capacity(largest)[name]
+        if request is not None and quantity_value(request) > has:
+            found.append(
+                error(
+                    "worker-above-node",
+                    f"workerResources.{where}.{name}",
+                    f"{request} is more than one {largest.name} node has ({words}, of which "
+                    "the kubelet and the system pods keep some), so the pod would stay Pending; "
+                    "request what one node leaves free, or leave workerResources out to request "
+                    f"{default[name]}, its GPUs' share of half the node",
+                )
+            )
+    return found
 
 
 class ModelInvocationPort(Spec):

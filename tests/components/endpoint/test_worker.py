@@ -7,16 +7,22 @@ from pydantic import ValidationError
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.kubernetes_names import quantity_value
 from components.core.units import GIB
+from components.endpoint.checks import check_endpoint
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.worker import (
     DPD_WORKER_RESOURCES,
     NODE_SHARE,
     WorkerResources,
+    check_worker_fits_node,
     default_worker_resources,
 )
+from tests.stack_changes import EP
 from tests.support import (
     aggregated_endpoint,
+    dev_endpoint,
     endpoint_configs,
+    problem_for,
+    problems,
     render,
     with_endpoints,
 )
@@ -65,7 +71,7 @@ def test_an_extended_resource_at_its_limit_passes():
     assert WorkerResources.model_validate(value).with_gpus(1)["limits"]["example.com/fpga"] == "1"
 
 
-# What the pods request without workerResources.
+# What the pods request without workerResources, and requests no node could hold.
 
 
 def on_a_node_of(instance_type: str, gpus: int, **changes: Any) -> dict[str, Any]:
@@ -131,3 +137,82 @@ def test_worker_resources_the_user_writes_are_kept_as_written():
         "requests": {"nvidia.com/gpu": "4"},
         "limits": {"nvidia.com/gpu": "4"},
     }
+
+
+# ml.g5.12xlarge: 48 vCPUs and 192 GiB.
+ABOVE_THE_NODE = [
+    ({"cpu": "49"}, "requests.cpu"),
+    ({"cpu": "48001m"}, "requests.cpu"),
+    ({"memory": "193Gi"}, "requests.memory"),
+    ({"memory": "196609Mi"}, "requests.memory"),
+    ({"memory": "1T"}, "requests.memory"),
+    ({"limits": {"cpu": "64"}}, "limits.cpu"),
+    ({"requests": {"memory": "200Gi"}, "limits": {}}, "requests.memory"),
+]
+WITHIN_THE_NODE = [
+    {"cpu": "48", "memory": "192Gi"},
+    {"cpu": "30000m", "memory": "196608Mi"},
+    {"memory": "200G"},
+    {"requests": {"cpu": "6"}, "limits": {"cpu": "96"}},
+]
+
+
+@pytest.mark.parametrize("resources, field", ABOVE_THE_NODE)
+def test_requests_above_the_node_are_refused_naming_the_key(resources, field):
+    assert [
+        (f.level, f.field)
+        for f in check_worker_fits_node(
+            WorkerResources.model_validate(resources), "ml.g5.12xlarge", 4
+        )
+    ] == [("error", f"workerResources.{field}")]
+
+
+@pytest.mark.parametrize("resources", WITHIN_THE_NODE)
+def test_requests_within_the_node_pass(resources):
+    assert (
+        check_worker_fits_node(WorkerResources.model_validate(resources), "ml.g5.12xlarge", 4) == []
+    )
+
+
+def test_the_dpd_default_on_a_g5_is_refused_through_the_program_before_anything_registers():
+    config = on_a_node_of("ml.g5.12xlarge", 4, workerResources=DPD_WORKER_RESOURCES.requests)
+    found = problems(config)
+    cpu = problem_for(f"{EP}.workerResources.requests.cpu", found)
+    assert "96 is more than one ml.g5.12xlarge node has (48 vCPUs" in cpu
+    memory = problem_for(f"{EP}.workerResources.requests.memory", found)
+    assert "1024Gi is more than one ml.g5.12xlarge node has (192 GiB" in memory
+
+
+def test_a_dpd_endpoint_is_not_held_to_its_worker_resources():
+    # The operator ignores worker.resources for DPD pods: theirs are the roles'.
+    endpoint = EndpointSpec.model_validate(
+        {**dev_endpoint(), "workerResources": {"cpu": "500", "memory": "4Ti"}}
+    )
+    assert [f for f in check_endpoint(endpoint) if f.code == "worker-above-node"] == []
+
+
+def test_requests_that_one_of_the_instance_types_holds_pass_and_above_all_name_the_largest():
+    # ml.g5.12xlarge: 48 vCPUs; ml.p4d.24xlarge: 96 vCPUs.
+    either = ["ml.g5.12xlarge", "ml.p4d.24xlarge"]
+    fits_p4d = WorkerResources.model_validate({"cpu": "90"})
+    assert check_worker_fits_node(fits_p4d, "ml.g5.12xlarge", 1, either) == []
+    (above,) = check_worker_fits_node(
+        WorkerResources.model_validate({"cpu": "97"}), "ml.g5.12xlarge", 1, either
+    )
+    assert "97 is more than one ml.p4d.24xlarge node has (96 vCPUs" in above.message
+
+
+def test_pods_a_node_affinity_places_are_not_held_to_the_type_the_stack_sizes_them_for():
+    # A hostname picks the node, whatever its type; ml.g5.xlarge has 4 vCPUs.
+    hostname = {"key": "kubernetes.io/hostname", "operator": "In", "values": ["node-1"]}
+    affinity = {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [hostname]}]
+        }
+    }
+    written = {"instanceType": "ml.g5.xlarge", "workerResources": {"cpu": "6"}}
+    placed = aggregated_endpoint(serving={"gpus": 1}, tensorParallelSize=1, **written)
+    codes = [f.code for f in check_endpoint(EndpointSpec.model_validate(placed))]
+    assert "worker-above-node" in codes
+    by_affinity = EndpointSpec.model_validate({**placed, "nodeAffinity": affinity})
+    assert "worker-above-node" not in [f.code for f in check_endpoint(by_affinity)]
