@@ -84,6 +84,12 @@ class RoleAutoscaling(Spec):
         )
         | None
     ) = None
+    # The trigger's name; None names it after the role and the metric.
+    trigger_name: str | None = Field(None, min_length=1)
+    # KEDA's activation threshold and metric cache, with the CRD's names (its defaults, 0 and
+    # true, when unset).
+    activation_target_value: float | None = Field(None, ge=0)
+    use_cached_metrics: bool | None = None
     # Optional windows, with the CRD's names and its defaults when unset.
     polling_interval: int | None = _Seconds
     cooldown_period: int | None = _Seconds
@@ -128,6 +134,8 @@ def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, name
     return named_query(metric, role, endpoint_name, namespace)
 
 
+# The trigger's optional fields, which the CRD names as their settings' keys.
+_TRIGGER_EXTRAS = {"activation_target_value", "use_cached_metrics"}
 # The optional windows, which the CRD names as their settings' keys.
 _WINDOWS = {
     "polling_interval",
@@ -148,7 +156,7 @@ def role_autoscaling(
     stack_server_address: str | None,
 ) -> dict:
     """One role's entry under `pdSpec.autoScalingSpec`."""
-    trigger: dict = {"name": f"{role}-{metric_of(scaling, role)}"}
+    trigger: dict = {"name": scaling.trigger_name or f"{role}-{metric_of(scaling, role)}"}
     # Absent only before the stack's workspace is known; the stack checks refuse autoscaling
     # with nowhere to query.
     if address := scaling.server_address or stack_server_address:
@@ -157,6 +165,7 @@ def role_autoscaling(
         "query": trigger_query(scaling, role, endpoint_name, namespace),
         "targetValue": target_of(scaling, role, max_num_seqs),
         "metricType": scaling.metric_type,
+        **scaling.model_dump(by_alias=True, include=_TRIGGER_EXTRAS, exclude_none=True),
     }
     return {
         "minReplicaCount": scaling.min_replicas,

@@ -136,6 +136,20 @@ def test_an_own_query_and_server_address_are_taken_as_given():
     assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
 
 
+def test_a_trigger_keeps_its_own_name_activation_and_cache_setting():
+    scaling = {
+        "maxReplicas": 3,
+        "triggerName": "vllm-waiting",
+        "activationTargetValue": 1,
+        "useCachedMetrics": False,
+    }
+    built = manifest({"autoscaling": scaling}, {})
+    trigger = built["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]["prometheusTrigger"]
+    assert trigger["name"] == "vllm-waiting"
+    assert (trigger["activationTargetValue"], trigger["useCachedMetrics"]) == (1, False)
+    assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
+
+
 def codes(scaling: dict, *, role="decode", replicas=1, max_num_seqs=32) -> list[tuple[str, str]]:
     found = check_role_autoscaling(
         RoleAutoscaling.model_validate(scaling),

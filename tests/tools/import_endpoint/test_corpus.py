@@ -34,7 +34,7 @@ from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
 from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.import_endpoint.round_trip import with_items
 from tools.render.render import run_program
 from tools.render.stack_config import read_stack_config
