@@ -45,9 +45,9 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
 
 def _engine(spec: EndpointSpec) -> list[Finding]:
     metrics = {
-        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        f"{name}.autoscaling.metric": metric
         for name, (role, _) in spec.roles().items()
-        if role.autoscaling is not None
+        if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),

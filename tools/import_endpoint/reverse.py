@@ -107,10 +107,12 @@ CRD_MAX_REPLICAS = 5
 
 
 def _autoscaling(reading: Reading, spec: SpecView, path: str, key: str) -> None:
-    """A role's autoscaling on the trigger the stack writes, Prometheus, its query as written;
-    a CloudWatch trigger is left for the stack to refuse, naming it."""
-    if not isinstance(spec.get(f"{path}.prometheusTrigger"), dict):
+    """A role's autoscaling: its Prometheus trigger, the query as written, and its CloudWatch
+    trigger, in the CRD's shape."""
+    triggers = [spec.get(f"{path}.{kind}") for kind in ("prometheusTrigger", "cloudWatchTrigger")]
+    if not any(isinstance(trigger, dict) for trigger in triggers):
         return
+    copy_key(reading, spec, f"{path}.cloudWatchTrigger", f"{key}.cloudWatch")
     copy_key(reading, spec, f"{path}.minReplicaCount", f"{key}.minReplicas")
     most = spec.take(f"{path}.maxReplicaCount")
     set_key(reading, f"{key}.maxReplicas", CRD_MAX_REPLICAS if most is None else most, path)

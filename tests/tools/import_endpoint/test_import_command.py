@@ -231,12 +231,21 @@ def test_a_prometheus_trigger_is_read_into_the_serving_roles_autoscaling(tmp_pat
     assert lost_or_changed(path, out) == []
 
 
-def test_a_cloudwatch_trigger_has_no_setting_and_is_refused_naming_it(tmp_path):
-    cloudwatch = AUTOSCALED.replace(
-        "    prometheusTrigger:\n",
-        "    cloudWatchTrigger:\n      name: inv\n      metricName: Invocations\n"
-        "      namespace: AWS/SageMaker\n      targetValue: 10\n    prometheusTrigger:\n",
+def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
+    start = AUTOSCALED.index("    prometheusTrigger:")
+    end = AUTOSCALED.index("      metricType: Value\n", start) + len("      metricType: Value\n")
+    cloudwatch = (
+        AUTOSCALED[:start]
+        + "    cloudWatchTrigger:\n      name: invocations\n      namespace: AWS/SageMaker\n"
+        "      metricName: Invocations\n      metricStat: Sum\n      targetValue: 10\n"
+        "      dimensions:\n        - name: EndpointName\n          value: mistral-7b-vllm\n"
+        + AUTOSCALED[end:]
     )
-    code, _, err = run(str(manifest_file(tmp_path, cloudwatch)))
-    assert code == 2
-    assert f"{tmp_path}" in err and "spec.autoScalingSpec.cloudWatchTrigger." in err
+    path = manifest_file(tmp_path, cloudwatch)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    scaling = item["serving"]["autoscaling"]
+    assert scaling["cloudWatch"]["metricName"] == "Invocations"
+    assert "metric" not in scaling and "query" not in scaling
+    assert lost_or_changed(path, out) == []
