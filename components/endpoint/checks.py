@@ -18,8 +18,9 @@ from components.endpoint.engines.engine import (
 from components.endpoint.environment import check_environment
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
-from components.endpoint.manifest import check_metrics_port, check_overrides
+from components.endpoint.manifest import check_metrics_port
 from components.endpoint.model_source import check_model_source
+from components.endpoint.overrides import check_overrides
 from components.endpoint.placement import check_placement
 from components.endpoint.pod import check_pod
 from components.endpoint.probes import check_probes
@@ -44,9 +45,9 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
 
 def _engine(spec: EndpointSpec) -> list[Finding]:
     metrics = {
-        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        f"{name}.autoscaling.metric": metric
         for name, (role, _) in spec.roles().items()
-        if role.autoscaling is not None
+        if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
+from components.endpoint.flags import canonical_flag, flag_names
 from components.endpoint.spec import EndpointSpec
-from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
 from components.sizing.replicas import EndpointReplicas, endpoint_replicas

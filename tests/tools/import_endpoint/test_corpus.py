@@ -27,14 +27,14 @@ from typing import Any
 import pytest
 import yaml
 
+from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
-from components.endpoint.vllm_args import canonical_flag, split_flags
 from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
 from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.import_endpoint.round_trip import with_items
 from tools.render.render import run_program
 from tools.render.stack_config import read_stack_config

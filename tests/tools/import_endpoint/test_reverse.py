@@ -8,7 +8,8 @@ from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import role_flags, worker_flags
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, engine_of, read_item
+from tools.import_endpoint.reverse import read_item
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS, engine_of
 
 LIVE = yaml.safe_load(DPD)
 
