@@ -80,15 +80,18 @@ def _environment(reading: Reading, spec: SpecView, engine: str) -> None:
     variables = spec.get("worker.environmentVariables")
     path = "worker.environmentVariables"
     if not isinstance(variables, list) or not all(
-        isinstance(v, dict) and set(v) == {"name", "value"} for v in variables
+        isinstance(v, dict) and set(v) in ({"name", "value"}, {"name", "valueFrom"})
+        for v in variables
     ):
         return
     spec.take(path)
     typed = OTHER_ENGINES[engine].variables() if engine != VLLM else {}
-    user = {}
+    user, filled = {}, {}
     for variable in variables:
-        name, value = variable["name"], variable["value"]
-        if name == PD_BUFFER_SIZE and "pdSpec" in spec.spec:
+        name, value = variable["name"], variable.get("value")
+        if "valueFrom" in variable:
+            filled[name] = variable["valueFrom"]
+        elif name == PD_BUFFER_SIZE and "pdSpec" in spec.spec:
             set_key(reading, "pdBufferSize", number(str(value), int), path)
         elif name in typed and typed[name] in _SETTING_TYPES:
             setting = typed[name]
@@ -98,6 +101,7 @@ def _environment(reading: Reading, spec: SpecView, engine: str) -> None:
         elif not ("pdSpec" in spec.spec and PINNED_ENV.get(name) == value):
             user[name] = value
     set_key(reading, "environmentVariables", user or None, path)
+    set_key(reading, "environmentFrom", filled or None, path)
 
 
 def read_worker(reading: Reading, spec: SpecView) -> None:

@@ -131,3 +131,16 @@ def test_pods_placed_by_host_alone_are_sized_for_a_type_the_import_names_as_chos
     (chosen,) = found.chosen
     assert chosen.startswith(f"instanceType {found.item['instanceType']}: the manifest names no")
     assert "maxModelLen" not in found.item
+
+
+def test_a_variable_from_a_secret_comes_back_as_environment_from():
+    def from_secret(spec):
+        spec["worker"]["environmentVariables"].append(
+            {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}
+        )
+
+    found = reading(from_secret)
+    assert found.problems == []
+    assert found.item["environmentFrom"] == {
+        "HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}
+    }
