@@ -15,7 +15,7 @@ from components.endpoint.engines.engine import (
     check_engine_metrics,
     check_engine_variables,
 )
-from components.endpoint.environment import check_environment
+from components.endpoint.environment import check_environment, check_environment_from
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port
@@ -46,9 +46,9 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
 
 def _engine(spec: EndpointSpec) -> list[Finding]:
     metrics = {
-        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        f"{name}.autoscaling.metric": metric
         for name, (role, _) in spec.roles().items()
-        if role.autoscaling is not None
+        if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
@@ -84,6 +84,9 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
         *check_environment(spec.environment_variables, dpd=not spec.aggregated),
+        *check_environment_from(
+            spec.environment_from, spec.environment_variables, dpd=not spec.aggregated
+        ),
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),

@@ -65,9 +65,9 @@ def hf_token_secret_name(endpoint_name: str) -> str:
     return f"{endpoint_name}-hf-token"
 
 
-def environment(spec: EndpointSpec) -> list[dict[str, str]]:
-    """The user's variables, then what the settings write for the engine, then the three DPD
-    ones on a DPD endpoint (values are strings)."""
+def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
+    """The user's variables, those Kubernetes fills (environmentFrom), then what the settings
+    write for the engine, then the three DPD ones on a DPD endpoint (values are strings)."""
     dpd = {} if spec.aggregated else {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
     engine = engine_variables(
         spec.engine,
@@ -82,7 +82,9 @@ def environment(spec: EndpointSpec) -> list[dict[str, str]]:
         pod_gpus=max(role.gpus for role, _ in spec.roles().values()),
     )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
-    return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]
+    written = [{"name": k, "value": v} for k, v in user.items()]
+    written += [{"name": k, "valueFrom": source} for k, source in spec.environment_from.items()]
+    return written + [{"name": k, "value": v} for k, v in {**engine, **dpd}.items()]
 
 
 def _role(role: RoleSpec) -> dict[str, Any]:

@@ -257,6 +257,9 @@ class EndpointSpec(Spec):
     tls_config: TlsConfig | None = None
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
+    # Variables whose value Kubernetes reads from elsewhere (a Secret's key, a ConfigMap's, a
+    # field of the pod), as the CRD's valueFrom: the way to hand the pods a credential.
+    environment_from: dict[EnvVarName, crd_shaped("worker.environmentVariables[].valueFrom")] = {}
     worker_args: list[str] = []
     # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
     # from instanceType and serving, validated above it.

@@ -29,7 +29,7 @@ from components.endpoint.overrides import Fixed, Owners, owned_field
 from components.endpoint.vllm_args import FIXED_WORKER_FLAGS
 from infra import program
 from infra.config_errors import ConfigError, config_key
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.render.render import RenderResult, run_program
 from tools.render.stack_config import StackConfig
 

@@ -390,6 +390,7 @@ EVERY_OPTION = {
     },
     "tags": {"team": "ml"},
     "environmentVariables": {"NCCL_DEBUG": "INFO"},
+    "environmentFrom": {"HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}},
     "workerArgs": ["--enable-prefix-caching"],
     "workerResources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     "modelInvocationPort": {"containerPort": 8080, "name": "http"},
@@ -577,6 +578,15 @@ def test_routing_and_the_l2_cache_can_be_written_switched_off_as_aws_samples_do(
         "enableL2Cache": False,
         "l2CacheSpec": {"l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r"},
     }
+
+
+def test_a_variable_kubernetes_fills_is_written_with_its_value_from():
+    source = {"secretKeyRef": {"name": "hf", "key": "token"}}
+    built = manifest(environmentFrom={"HF_TOKEN": source})
+    assert {"name": "HF_TOKEN", "valueFrom": source} in built["spec"]["worker"][
+        "environmentVariables"
+    ]
+    assert schema_errors(built, "3.2") == [] and schema_errors(built, "3.3") == []
 
 
 def test_without_max_model_len_vllm_is_left_its_own_context_length():

@@ -8,7 +8,8 @@ from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import role_flags, worker_flags
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, engine_of, read_item
+from tools.import_endpoint.reverse import read_item
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS, engine_of
 
 LIVE = yaml.safe_load(DPD)
 
@@ -130,3 +131,16 @@ def test_pods_placed_by_host_alone_are_sized_for_a_type_the_import_names_as_chos
     (chosen,) = found.chosen
     assert chosen.startswith(f"instanceType {found.item['instanceType']}: the manifest names no")
     assert "maxModelLen" not in found.item
+
+
+def test_a_variable_from_a_secret_comes_back_as_environment_from():
+    def from_secret(spec):
+        spec["worker"]["environmentVariables"].append(
+            {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}
+        )
+
+    found = reading(from_secret)
+    assert found.problems == []
+    assert found.item["environmentFrom"] == {
+        "HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}
+    }
