@@ -14,6 +14,7 @@ from components.endpoint.engines.engine import (
     check_engine_image,
     check_engine_metrics,
     check_engine_variables,
+    unwritten_variables,
 )
 from components.endpoint.environment import check_environment, check_environment_from
 from components.endpoint.generation import check_sagemaker_name
@@ -53,7 +54,13 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
-        *check_engine_variables(spec.engine, spec.environment_variables),
+        *check_engine_variables(
+            spec.engine,
+            spec.environment_variables,
+            unwritten_variables(
+                spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
+            ),
+        ),
         *check_engine_metrics(spec.engine, metrics),
     ]
 

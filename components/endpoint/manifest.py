@@ -79,7 +79,7 @@ def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
             if "gpu_memory_utilization" in spec.model_fields_set
             else None
         ),
-        pod_gpus=max(role.gpus for role, _ in spec.roles().values()),
+        pod_gpus=spec.pod_gpus,
     )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
     written = [{"name": k, "value": v} for k, v in user.items()]
@@ -224,9 +224,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
                 "containerPort": spec.container_port,
             },
             "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
-            "resources": spec.worker_resources.with_gpus(
-                max(role.gpus for role, _ in spec.roles().values())
-            ),
+            "resources": spec.worker_resources.with_gpus(spec.pod_gpus),
             "environmentVariables": environment(spec),
         }
         | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}

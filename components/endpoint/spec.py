@@ -352,6 +352,11 @@ class EndpointSpec(Spec):
         }
 
     @property
+    def pod_gpus(self) -> int:
+        """The GPUs of the endpoint's largest pod."""
+        return max(role.gpus for role, _ in self.roles().values())
+
+    @property
     def decoder(self) -> RoleSpec:
         """The role whose pods decode: decode, or serving on an aggregated endpoint."""
         return self.serving or self.decode

@@ -117,16 +117,26 @@ def _stack_path(args: argparse.Namespace) -> Path:
     return args.config_file or stack_file(args.stack)
 
 
-def _context(args: argparse.Namespace) -> tuple[str, StackConfig, str | None, int]:
+_ARN_ACCOUNT = re.compile(r"arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:(\d{12}):")
+
+
+def _context(
+    args: argparse.Namespace, manifests: list[Manifest]
+) -> tuple[str, StackConfig, str | None, int]:
     """The stack the items render in, its config with them, the mocks' account, and the index
-    of the first item among its endpoints."""
+    of the first item among its endpoints. The example stack stands in for the live one, so it
+    takes the one account the manifests' ARNs name (a certificate must be in the stack's)."""
     if args.stack:
         config = read_stack_config(_stack_path(args))
         return args.stack, config, args.account, -1
     config = read_stack_config(EXAMPLE_FILE)
-    arn = config.values[config_key("cluster")]
-    account = re.search(r"arn:aws:sagemaker:[a-z0-9-]+:(\d{12}):", arn)
-    return EXAMPLE_STACK, config, args.account or (account[1] if account else None), 0
+    example = _ARN_ACCOUNT.search(config.values[config_key("cluster")])
+    named = {a for m in manifests for a in _ARN_ACCOUNT.findall(json.dumps(m.spec))}
+    account = args.account or (named.pop() if len(named) == 1 else None)
+    if example and account and account != example[1]:
+        values = {k: v.replace(example[1], account) for k, v in config.values.items()}
+        config = StackConfig(values, config.secret_keys)
+    return EXAMPLE_STACK, config, account or (example[1] if example else None), 0
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -143,7 +153,7 @@ def run_import(args: argparse.Namespace) -> int:
         print("\n".join(refusals), file=sys.stderr)
         return 2
     try:
-        stack, config, account, first = _context(args)
+        stack, config, account, first = _context(args, manifests)
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return 2

@@ -4,7 +4,7 @@ and the port. Part of reverse.py's reading."""
 
 from __future__ import annotations
 
-from components.endpoint.engines.engine import OTHER_ENGINES, VLLM
+from components.endpoint.engines.engine import OTHER_ENGINES, VLLM, unwritten_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, MODEL_PATH
@@ -132,6 +132,15 @@ def read_worker(reading: Reading, spec: SpecView) -> None:
         unset = 1  # whatever the engine's default, one GPU runs one
     if unset is not None and "tensorParallelSize" not in reading.item:
         reading.item["tensorParallelSize"] = gpus if unset == "all-gpus" else unset
+    elif engine != VLLM and isinstance(gpus, int) and "tensorParallelSize" in reading.item:
+        # Spelled out though the engine runs the same without it: kept, as the stack omits it.
+        tp = reading.item["tensorParallelSize"]
+        kept = unwritten_variables(engine, tensor_parallel_size=tp, pod_gpus=gpus)
+        if kept:
+            reading.item["environmentVariables"] = {
+                **reading.item.get("environmentVariables", {}),
+                **kept,
+            }
     for name in ("containerPort", "name"):
         copy_key(reading, spec, f"worker.modelInvocationPort.{name}", f"modelInvocationPort.{name}")
     for path, key in (("probes", "probes"), ("requestLimits", "requestLimits")):
@@ -155,6 +164,15 @@ def _worker_resources(reading: Reading, spec: SpecView) -> None:
         return
     gpus = {key: m.get(GPU_RESOURCE) for key, m in maps.items()}
     if gpus["requests"] is not None and str(gpus["requests"]) != str(gpus["limits"]):
+        spec.take("worker.resources")
+        reading.problems.append(
+            (
+                shown(("worker", "resources", GPU_RESOURCE)),
+                f"requests {gpus['requests']} and limits {gpus['limits']}, which Kubernetes "
+                "refuses: an extended resource's request must equal its limit, so the pods "
+                "would never be created",
+            )
+        )
         return
     if "pdSpec" not in spec.spec:
         if gpus["limits"] is None:

@@ -59,8 +59,20 @@ def engine_variables(
     return out
 
 
-def check_engine_variables(engine: str, variables: dict[str, str]) -> list[Finding]:
-    """environmentVariables may not set what a setting writes for the engine."""
+def unwritten_variables(engine: str, *, tensor_parallel_size: int, pod_gpus: int) -> dict[str, str]:
+    """The typed variables the settings leave out, the engine running the same without them,
+    with the value they stand for: environmentVariables may spell those out, as AWS's TGI
+    sample sets SM_NUM_GPUS to the pod's GPUs."""
+    if engine == VLLM or not OTHER_ENGINES[engine].runs_unset(tensor_parallel_size, pod_gpus):
+        return {}
+    return {OTHER_ENGINES[engine].tensor_parallel_size: str(tensor_parallel_size)}
+
+
+def check_engine_variables(
+    engine: str, variables: dict[str, str], spelled_out: dict[str, str]
+) -> list[Finding]:
+    """environmentVariables may not set what a setting writes for the engine, but for what
+    it leaves out (`spelled_out`, unwritten_variables) with the value the setting gives."""
     if engine == VLLM:
         return []
     owned = OTHER_ENGINES[engine].variables()
@@ -70,8 +82,8 @@ def check_engine_variables(engine: str, variables: dict[str, str]) -> list[Findi
             f"environmentVariables.{name}",
             f"is written from {owned[name]} for {OTHER_ENGINES[engine].title}; set that instead",
         )
-        for name in variables
-        if name in owned
+        for name, value in variables.items()
+        if name in owned and spelled_out.get(name) != value
     ]
 
 

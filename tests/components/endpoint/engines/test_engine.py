@@ -141,6 +141,18 @@ def test_a_variable_a_setting_writes_for_the_engine_is_refused_naming_it():
     assert by_code(endpoint)["typed-variable-in-environment"] == "environmentVariables.SM_NUM_GPUS"
 
 
+def test_a_variable_the_settings_leave_out_may_be_spelled_out_with_their_value():
+    # AWS's TGI sample sets SM_NUM_GPUS to the pod's GPUs, which TGI uses unset too.
+    changes = {"tensorParallelSize": 8, "environmentVariables": {"SM_NUM_GPUS": "8"}}
+    assert "typed-variable-in-environment" not in by_code(
+        spec(engine="tgi", image=TGI.image, **changes)
+    )
+    written = worker(engine="tgi", image=TGI.image, **changes)["environmentVariables"]
+    assert [v for v in written if v["name"] == "SM_NUM_GPUS"] == [
+        {"name": "SM_NUM_GPUS", "value": "8"}
+    ]
+
+
 def test_another_engine_on_the_default_vllm_image_is_refused_naming_the_image():
     assert by_code(spec(engine="lmi"))["engine-without-image"] == "image"
 
