@@ -4,6 +4,7 @@ the rules across endpoints. Fields are relative to the endpoint (`prefill.gpus`)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
@@ -75,9 +76,13 @@ def _worker_resources(spec: EndpointSpec) -> list[Finding]:
         or spec.node_affinity is not None
     ):
         return []
-    return check_worker_fits_node(
+    found = check_worker_fits_node(
         spec.worker_resources, spec.instance_type, spec.serving.gpus, spec.instance_types
     )
+    # An adopted endpoint is a live object taken over as it runs, and its instanceType may be
+    # one import-endpoint chose (the smallest type with the pod's GPUs, when the manifest
+    # names none), so it is told rather than refused.
+    return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:

@@ -216,3 +216,16 @@ def test_pods_a_node_affinity_places_are_not_held_to_the_type_the_stack_sizes_th
     assert "worker-above-node" in codes
     by_affinity = EndpointSpec.model_validate({**placed, "nodeAffinity": affinity})
     assert "worker-above-node" not in [f.code for f in check_endpoint(by_affinity)]
+
+
+def test_an_adopted_endpoint_above_its_node_is_warned_not_refused():
+    above = aggregated_endpoint(
+        instanceType="ml.g5.12xlarge",
+        tensorParallelSize=4,
+        serving={"gpus": 4},
+        workerResources={"cpu": "96"},
+    )
+    for adopted, level in ((False, "error"), (True, "warning")):
+        endpoint = EndpointSpec.model_validate({**above, "adopted": adopted})
+        found = [f for f in check_endpoint(endpoint) if f.code == "worker-above-node"]
+        assert [(f.level, f.field) for f in found] == [(level, "workerResources.requests.cpu")]
