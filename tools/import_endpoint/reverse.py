@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.autoscaling import CRD_ROLE_KEYS
 from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
 from components.endpoint.placement import affinity_types
-from components.endpoint.worker import GPU_RESOURCE
+from components.endpoint.worker import GPU_RESOURCE, WorkerResources, check_worker_fits_node
 from tools.import_endpoint.manifests import Manifest
 from tools.import_endpoint.reading import (
     Reading,
@@ -160,9 +162,9 @@ def _dpd(reading: Reading, spec: SpecView) -> None:
 
 def _sized_type(reading: Reading) -> None:
     """The instanceType the stack sizes the pods for, when the manifest places them by
-    instanceTypes or nodeAffinity alone: the first type they name that the stack knows, else
-    the smallest with the GPUs a pod asks for, noted as chosen (it is never written: the
-    placement is)."""
+    instanceTypes or nodeAffinity alone, or by nothing: the first type they name that the stack
+    knows, else the smallest whose node holds a pod's GPUs, CPU and memory, noted as chosen
+    (written only where the manifest places the pods by nothing)."""
     placement = "instanceTypes" if "instanceTypes" in reading.item else "nodeAffinity"
     if placement == "instanceTypes":
         named = reading.item["instanceTypes"]
@@ -173,14 +175,28 @@ def _sized_type(reading: Reading) -> None:
         set_key(reading, "instanceType", known[0], placement)
         return
     gpus = (reading.item.get("serving") or {}).get("gpus")
-    fits = [t for t in GPU_INSTANCE_TYPES.values() if isinstance(gpus, int) and t.gpus >= gpus]
+    if not isinstance(gpus, int):
+        return
+    try:
+        resources = WorkerResources.model_validate(reading.item.get("workerResources") or {})
+    except ValidationError:
+        resources = WorkerResources()  # the stack names what is wrong with them
+    fits = [
+        t
+        for t in GPU_INSTANCE_TYPES.values()
+        if t.gpus >= gpus and not check_worker_fits_node(resources, t.name, gpus)
+    ]
     if not fits:
         return
     smallest = min(fits, key=lambda t: (t.gpus, t.hbm_bytes_per_gpu))
     set_key(reading, "instanceType", smallest.name, placement)
+    if placement in reading.item:
+        why = f"{placement} picks the nodes, and the stack sizes the pods for one type"
+    else:
+        why = "nothing places the pods, and the stack writes a type, which pins them to it"
     reading.chosen.append(
-        f"instanceType {smallest.name}: the manifest names no instance type ({placement} "
-        "picks the nodes), and the stack sizes the pods for one; set the type of those nodes"
+        f"instanceType {smallest.name}: the manifest names no instance type ({why}); set the "
+        "type of the nodes they run on"
     )
 
 

@@ -6,6 +6,7 @@ import yaml
 
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import role_flags, worker_flags
+from components.endpoint.worker import WorkerResources, check_worker_fits_node
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
 from tools.import_endpoint.reverse import read_item
@@ -144,3 +145,12 @@ def test_a_variable_from_a_secret_comes_back_as_environment_from():
     assert found.item["environmentFrom"] == {
         "HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}
     }
+
+
+def test_the_chosen_type_is_the_smallest_whose_node_holds_the_pods_requests():
+    placed = copy.deepcopy(COLOCATED_ON_A_HOST)
+    placed["spec"]["worker"]["resources"]["requests"] = {"cpu": "6", "memory": "30Gi"}
+    found = read_item(Manifest("pinned.yaml", placed))
+    resources = WorkerResources.model_validate(found.item["workerResources"])
+    assert check_worker_fits_node(resources, found.item["instanceType"], 1) == []
+    assert check_worker_fits_node(resources, "ml.g5.xlarge", 1) != []
