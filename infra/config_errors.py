@@ -143,4 +143,10 @@ def _keys(model: type[BaseModel] | None) -> list[str]:
 
 def validation_problems(error: ValidationError, model: type[BaseModel]) -> list[str]:
     """One line per pydantic error, keyed by the config key that holds the bad value."""
-    return [_problem(e, model) for e in error.errors(include_url=False)]
+    # A default read from other keys (an endpoint's workerResources) is not made when one of
+    # them is wrong; the line about that key is the one to read.
+    return [
+        _problem(e, model)
+        for e in error.errors(include_url=False)
+        if e["type"] != "default_factory_not_called"
+    ]

@@ -24,11 +24,13 @@ from components.cluster.instance_groups import nodes_by_az
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
+from components.core.placeholders import check_placeholders
 from components.endpoint.checks import check_endpoints
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.manifest import build_manifest
 from components.endpoint.observability_checks import check_endpoint_observability
 from components.endpoint.schema import schema_errors
+from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
 from components.network.checks import check_network
 from components.observability.checks import check_observability
@@ -36,7 +38,11 @@ from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
 from components.operator.spec import OperatorSpec
 from components.sizing.checks import SizingReport, review_sizing
-from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
+from components.sizing.endpoint_architecture import (
+    UnknownArchitectureError,
+    endpoint_architecture,
+    served_spec,
+)
 from components.storage.spec import BucketNames, bucket_names, check_bucket_names
 from infra import clock
 from infra.calibration_runs import stack_calibrations
@@ -295,13 +301,17 @@ def _chart_warning(cluster: ClusterSpec) -> list[str]:
     ]
 
 
-def _architectures(stack: StackSettings) -> tuple[dict[int, ModelArchitecture], list[Finding]]:
-    """The architecture of each endpoint that has one, by index, and the errors of those that
-    don't."""
+def _architectures(
+    stack: StackSettings,
+) -> tuple[dict[int, tuple[EndpointSpec, ModelArchitecture]], list[Finding]]:
+    """Each endpoint that has an architecture, by index, as vLLM serves it with its
+    architecture, and the findings of those that don't: errors, or warnings for a colocated
+    endpoint, which deploys unsized."""
     found, problems = {}, []
     for i, endpoint in enumerate(stack.endpoints):
         try:
-            found[i] = endpoint_architecture(endpoint)
+            model = endpoint_architecture(endpoint)
+            found[i] = (served_spec(endpoint, model), model)
         except UnknownArchitectureError as unknown:
             problems.append(_of_endpoint(i, unknown.finding))
     return found, problems
@@ -360,14 +370,18 @@ def check_config() -> CheckedConfig:
     architectures, unknown = _architectures(stack)
     today = clock.utc_today()
     findings = _findings(stack, cluster_name, names, region, today) + unknown
-    sizing = {i: review_sizing(stack.endpoints[i], model) for i, model in architectures.items()}
-    sized = [_of_endpoint(i, f) for i, report in sizing.items() for f in report.findings]
+    findings += check_placeholders(raw)
+    served = [architectures.get(i, (spec, None)) for i, spec in enumerate(stack.endpoints)]
+    sizing = [review_sizing(spec, model) for spec, model in served]
+    sized = [_of_endpoint(i, f) for i, report in enumerate(sizing) for f in report.findings]
     calibrated, calibration_warnings = stack_calibrations(
-        pulumi.get_stack(), stack.endpoints, architectures
+        pulumi.get_stack(),
+        [spec for spec, _ in served],
+        {i: model for i, (_, model) in architectures.items()},
     )
     reviewed = {
-        i: review_predictions(stack.endpoints[i], model, region, calibrated.get(i))
-        for i, model in architectures.items()
+        i: review_predictions(spec, model, region, calibrated.get(i))
+        for i, (spec, model) in architectures.items()
     }
     predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
 
@@ -386,10 +400,11 @@ def check_config() -> CheckedConfig:
         stack=stack,
         region=region,
         cluster_name=cluster_name,
-        # Every endpoint has its report: a missing architecture would have raised.
-        sizing=list(sizing.values()),
+        sizing=sizing,
         sizing_errors=sizing_errors,
-        predictions=[prediction for prediction, _ in reviewed.values()],
+        predictions=[
+            reviewed[i][0] if i in reviewed else None for i in range(len(stack.endpoints))
+        ],
         warnings=_lines(findings + sized + predicted, "warning")
         + calibration_warnings
         + _chart_warning(stack.cluster),

@@ -3,17 +3,24 @@ planner, pricing and the checks read (CONTRIBUTING.md: "Adding an instance type"
 
 DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator runs it only
 on the types marked `dpd`, each with eight GPUs on one node; the others serve colocated
-(aggregated) endpoints only. Those are the multi-GPU G5, G6, G6e and P4 types that HyperPod offers
+(aggregated) endpoints only. Those are the G5, G6, G6e and P4 types that HyperPod offers
 (cfn-lint's AWS::SageMaker::Cluster enum, components/core/hyperpod_regions.json) and that the
-pinned dependencies chart runs the NVIDIA device plugin on.
+pinned dependencies chart runs the NVIDIA device plugin on: every size from the xlarge up.
 
 Their figures: GPUs per instance and network bandwidth from the EC2 accelerated computing
 instance specifications (as tabulated, with prices, by instances.vantage.sh via
-github.com/tsaol/aws-gpu, 2026-08-26); EFA on all of them (g5, g6 and g6e from the 8xlarge up,
-p4d and p4de, EC2's "Supported instance types" for EFA), at the instance's network bandwidth.
+github.com/tsaol/aws-gpu, 2026-08-26, data/g5_instances.js, g6_instances.js, g6e_instances.js);
+EFA at the instance's network bandwidth on p4d, p4de and the g5, g6 and g6e sizes from the
+8xlarge up (EC2's "Supported instance types" for EFA), none (0) on the xlarge to 4xlarge.
 HBM as nvidia-smi reports memory.total on each GPU: 23,028 MiB on A10G (g5), 23,034 MiB on L4
 (g6), 46,068 MiB on L40S (g6e), 40,960 MiB on A100 40 GB (p4d) and 81,920 MiB on A100 80 GB
 (p4de).
+The node's memory (GiB; vCPUs are its size name's, `vcpus` below, 4 per xlarge, as the same
+files list them for every row) from the same tabulation at commit 77fcd9f (2026-01-21):
+data/g5_instances.js, g6_instances.js, g6e_instances.js, p4d_instances.js, p4de_instances.js,
+p5_instances.js, p5e_instances.js, p5en_instances.js, p6-b200_instances.js and
+p6-b300_instances.js, whose `memory` is EC2's figure in GiB (192 on g5.12xlarge, 2,048 on
+p5.48xlarge, 4,096 on p6-b300.48xlarge).
 """
 
 from __future__ import annotations
@@ -37,28 +44,51 @@ class GpuInstanceType:
     # Per instance. EC2 accelerated computing instance specifications: 3,200 Gbps on p5, p5e,
     # p5en and p6-b200, 6,400 on p6-b300.
     efa_gbps: int
+    # The node's memory, GiB, as EC2 sells it; what the kubelet can give pods is less.
+    memory_gib: int
     dpd: bool
+
+    @property
+    def vcpu_count(self) -> int:
+        count = vcpus(self.name)
+        assert count is not None, f"{self.name} has no size name to read its vCPUs from"
+        return count
 
 
 GPU_INSTANCE_TYPES: dict[str, GpuInstanceType] = {
     t.name: t
     for t in (
-        GpuInstanceType("ml.p5.48xlarge", "H100", 8, 81_559 * MIB, 3_200, dpd=True),
-        GpuInstanceType("ml.p5e.48xlarge", "H200", 8, 143_771 * MIB, 3_200, dpd=True),
-        GpuInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200, dpd=True),
-        GpuInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200, dpd=True),
-        GpuInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400, dpd=True),
-        GpuInstanceType("ml.g5.12xlarge", "A10G", 4, 23_028 * MIB, 40, dpd=False),
-        GpuInstanceType("ml.g5.24xlarge", "A10G", 4, 23_028 * MIB, 50, dpd=False),
-        GpuInstanceType("ml.g5.48xlarge", "A10G", 8, 23_028 * MIB, 100, dpd=False),
-        GpuInstanceType("ml.g6.12xlarge", "L4", 4, 23_034 * MIB, 40, dpd=False),
-        GpuInstanceType("ml.g6.24xlarge", "L4", 4, 23_034 * MIB, 50, dpd=False),
-        GpuInstanceType("ml.g6.48xlarge", "L4", 8, 23_034 * MIB, 100, dpd=False),
-        GpuInstanceType("ml.g6e.12xlarge", "L40S", 4, 46_068 * MIB, 100, dpd=False),
-        GpuInstanceType("ml.g6e.24xlarge", "L40S", 4, 46_068 * MIB, 200, dpd=False),
-        GpuInstanceType("ml.g6e.48xlarge", "L40S", 8, 46_068 * MIB, 400, dpd=False),
-        GpuInstanceType("ml.p4d.24xlarge", "A100-40GB", 8, 40_960 * MIB, 400, dpd=False),
-        GpuInstanceType("ml.p4de.24xlarge", "A100-80GB", 8, 81_920 * MIB, 400, dpd=False),
+        GpuInstanceType("ml.p5.48xlarge", "H100", 8, 81_559 * MIB, 3_200, 2_048, dpd=True),
+        GpuInstanceType("ml.p5e.48xlarge", "H200", 8, 143_771 * MIB, 3_200, 2_048, dpd=True),
+        GpuInstanceType("ml.p5en.48xlarge", "H200", 8, 143_771 * MIB, 3_200, 2_048, dpd=True),
+        GpuInstanceType("ml.p6-b200.48xlarge", "B200", 8, 179 * GIB, 3_200, 2_048, dpd=True),
+        GpuInstanceType("ml.p6-b300.48xlarge", "B300", 8, 268 * GIB, 6_400, 4_096, dpd=True),
+        GpuInstanceType("ml.g5.xlarge", "A10G", 1, 23_028 * MIB, 0, 16, dpd=False),
+        GpuInstanceType("ml.g5.2xlarge", "A10G", 1, 23_028 * MIB, 0, 32, dpd=False),
+        GpuInstanceType("ml.g5.4xlarge", "A10G", 1, 23_028 * MIB, 0, 64, dpd=False),
+        GpuInstanceType("ml.g5.8xlarge", "A10G", 1, 23_028 * MIB, 25, 128, dpd=False),
+        GpuInstanceType("ml.g5.12xlarge", "A10G", 4, 23_028 * MIB, 40, 192, dpd=False),
+        GpuInstanceType("ml.g5.16xlarge", "A10G", 1, 23_028 * MIB, 25, 256, dpd=False),
+        GpuInstanceType("ml.g5.24xlarge", "A10G", 4, 23_028 * MIB, 50, 384, dpd=False),
+        GpuInstanceType("ml.g5.48xlarge", "A10G", 8, 23_028 * MIB, 100, 768, dpd=False),
+        GpuInstanceType("ml.g6.xlarge", "L4", 1, 23_034 * MIB, 0, 16, dpd=False),
+        GpuInstanceType("ml.g6.2xlarge", "L4", 1, 23_034 * MIB, 0, 32, dpd=False),
+        GpuInstanceType("ml.g6.4xlarge", "L4", 1, 23_034 * MIB, 0, 64, dpd=False),
+        GpuInstanceType("ml.g6.8xlarge", "L4", 1, 23_034 * MIB, 25, 128, dpd=False),
+        GpuInstanceType("ml.g6.12xlarge", "L4", 4, 23_034 * MIB, 40, 192, dpd=False),
+        GpuInstanceType("ml.g6.16xlarge", "L4", 1, 23_034 * MIB, 25, 256, dpd=False),
+        GpuInstanceType("ml.g6.24xlarge", "L4", 4, 23_034 * MIB, 50, 384, dpd=False),
+        GpuInstanceType("ml.g6.48xlarge", "L4", 8, 23_034 * MIB, 100, 768, dpd=False),
+        GpuInstanceType("ml.g6e.xlarge", "L40S", 1, 46_068 * MIB, 0, 32, dpd=False),
+        GpuInstanceType("ml.g6e.2xlarge", "L40S", 1, 46_068 * MIB, 0, 64, dpd=False),
+        GpuInstanceType("ml.g6e.4xlarge", "L40S", 1, 46_068 * MIB, 0, 128, dpd=False),
+        GpuInstanceType("ml.g6e.8xlarge", "L40S", 1, 46_068 * MIB, 25, 256, dpd=False),
+        GpuInstanceType("ml.g6e.12xlarge", "L40S", 4, 46_068 * MIB, 100, 384, dpd=False),
+        GpuInstanceType("ml.g6e.16xlarge", "L40S", 1, 46_068 * MIB, 35, 512, dpd=False),
+        GpuInstanceType("ml.g6e.24xlarge", "L40S", 4, 46_068 * MIB, 200, 768, dpd=False),
+        GpuInstanceType("ml.g6e.48xlarge", "L40S", 8, 46_068 * MIB, 400, 1_536, dpd=False),
+        GpuInstanceType("ml.p4d.24xlarge", "A100-40GB", 8, 40_960 * MIB, 400, 1_152, dpd=False),
+        GpuInstanceType("ml.p4de.24xlarge", "A100-80GB", 8, 81_920 * MIB, 400, 1_152, dpd=False),
     )
 }
 DPD_INSTANCE_TYPES = {name: t for name, t in GPU_INSTANCE_TYPES.items() if t.dpd}

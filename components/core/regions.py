@@ -15,6 +15,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from components.core.placeholders import holds_placeholder
+
 REGION_TABLE_PATH = Path(__file__).with_name("hyperpod_regions.json")
 _TABLE = json.loads(REGION_TABLE_PATH.read_text())
 
@@ -73,7 +75,7 @@ def arn_parts(arn: str) -> dict[str, str]:
 
 
 def _known_region(value: str) -> str:
-    if value not in KNOWN_REGIONS:
+    if value not in KNOWN_REGIONS and not holds_placeholder(value):
         raise ValueError(f"must be an AWS region: {', '.join(KNOWN_REGIONS)}")
     return value
 

@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
+from components.core.placeholders import holds_placeholder
+
 
 def shaped(pattern: str, says: str, max_length: int | None = None) -> AfterValidator:
     """A validator refusing strings that don't fully match `pattern` (or are longer than
@@ -14,6 +16,8 @@ def shaped(pattern: str, says: str, max_length: int | None = None) -> AfterValid
     compiled = re.compile(pattern)
 
     def check(value: str) -> str:
+        if holds_placeholder(value):
+            return value  # refused or kept by check_placeholders, which knows where it is
         if (max_length is not None and len(value) > max_length) or not compiled.fullmatch(value):
             raise ValueError(says)
         return value

@@ -42,6 +42,7 @@ from components.core.findings import Finding, error
 from components.core.promql import promql_problem
 from components.core.shaped import shaped_str
 from components.core.spec import Spec
+from components.endpoint.schema import crd_shaped
 from components.observability.queries import RUNNING, WAITING, role_sum
 from components.observability.workspace import SERVER_ADDRESS
 
@@ -84,6 +85,16 @@ class RoleAutoscaling(Spec):
         )
         | None
     ) = None
+    # A CloudWatch trigger, in the CRD's shape (AWS's autoscaling guide scales on the SageMaker
+    # endpoint's Invocations): beside the Prometheus trigger, or alone while no metric, query
+    # or target is set.
+    cloud_watch: crd_shaped("autoScalingSpec.cloudWatchTrigger") | None = None
+    # The Prometheus trigger's name; None names it after the role and the metric.
+    trigger_name: str | None = Field(None, min_length=1)
+    # KEDA's activation threshold and metric cache, with the CRD's names (its defaults, 0 and
+    # true, when unset).
+    activation_target_value: float | None = Field(None, ge=0)
+    use_cached_metrics: bool | None = None
     # Optional windows, with the CRD's names and its defaults when unset.
     polling_interval: int | None = _Seconds
     cooldown_period: int | None = _Seconds
@@ -103,7 +114,11 @@ DEFAULT_METRIC: dict[Role, Metric] = {
 DEFAULT_TARGET_SHARE: dict[Role, float] = {"prefill": 0.25, "decode": 0.75, "serving": 0.75}
 
 
-def metric_of(scaling: RoleAutoscaling, role: Role) -> Metric:
+def metric_of(scaling: RoleAutoscaling, role: Role) -> Metric | None:
+    """The metric of the role's Prometheus trigger; None when it scales on CloudWatch alone."""
+    alone = scaling.cloud_watch is not None
+    if alone and (scaling.metric, scaling.query, scaling.target) == (None, None, None):
+        return None
     return scaling.metric or DEFAULT_METRIC[role]
 
 
@@ -119,8 +134,12 @@ def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> 
     return role_sum(METRIC_SERIES[metric], role, endpoint_name, namespace)
 
 
-def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str) -> str:
+def trigger_query(
+    scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str
+) -> str | None:
     metric = metric_of(scaling, role)
+    if metric is None:
+        return None
     if metric == "query":
         if scaling.query is None:
             raise ValueError("metric `query` without a query; check_role_autoscaling refuses it")
@@ -128,6 +147,8 @@ def trigger_query(scaling: RoleAutoscaling, role: Role, endpoint_name: str, name
     return named_query(metric, role, endpoint_name, namespace)
 
 
+# The trigger's optional fields, which the CRD names as their settings' keys.
+_TRIGGER_EXTRAS = {"activation_target_value", "use_cached_metrics"}
 # The optional windows, which the CRD names as their settings' keys.
 _WINDOWS = {
     "polling_interval",
@@ -148,22 +169,23 @@ def role_autoscaling(
     stack_server_address: str | None,
 ) -> dict:
     """One role's entry under `pdSpec.autoScalingSpec`."""
-    trigger: dict = {"name": f"{role}-{metric_of(scaling, role)}"}
-    # Absent only before the stack's workspace is known; the stack checks refuse autoscaling
-    # with nowhere to query.
-    if address := scaling.server_address or stack_server_address:
-        trigger["serverAddress"] = address
-    trigger |= {
-        "query": trigger_query(scaling, role, endpoint_name, namespace),
-        "targetValue": target_of(scaling, role, max_num_seqs),
-        "metricType": scaling.metric_type,
-    }
-    return {
-        "minReplicaCount": scaling.min_replicas,
-        "maxReplicaCount": scaling.max_replicas,
-        "prometheusTrigger": trigger,
-        **scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True),
-    }
+    entry: dict = {"minReplicaCount": scaling.min_replicas, "maxReplicaCount": scaling.max_replicas}
+    query = trigger_query(scaling, role, endpoint_name, namespace)
+    if query is not None:
+        trigger: dict = {"name": scaling.trigger_name or f"{role}-{metric_of(scaling, role)}"}
+        # Absent only before the stack's workspace is known; the stack checks refuse
+        # autoscaling with nowhere to query.
+        if address := scaling.server_address or stack_server_address:
+            trigger["serverAddress"] = address
+        entry["prometheusTrigger"] = trigger | {
+            "query": query,
+            "targetValue": target_of(scaling, role, max_num_seqs),
+            "metricType": scaling.metric_type,
+            **scaling.model_dump(by_alias=True, include=_TRIGGER_EXTRAS, exclude_none=True),
+        }
+    if scaling.cloud_watch is not None:
+        entry["cloudWatchTrigger"] = scaling.cloud_watch
+    return entry | scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True)
 
 
 def _shortened(query: str) -> str:

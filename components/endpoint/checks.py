@@ -4,6 +4,7 @@ the rules across endpoints. Fields are relative to the endpoint (`prefill.gpus`)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
@@ -14,12 +15,14 @@ from components.endpoint.engines.engine import (
     check_engine_image,
     check_engine_metrics,
     check_engine_variables,
+    unwritten_variables,
 )
-from components.endpoint.environment import check_environment
+from components.endpoint.environment import check_environment, check_environment_from
 from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
-from components.endpoint.manifest import check_metrics_port, check_overrides
+from components.endpoint.manifest import check_metrics_port
 from components.endpoint.model_source import check_model_source
+from components.endpoint.overrides import check_overrides
 from components.endpoint.placement import check_placement
 from components.endpoint.pod import check_pod
 from components.endpoint.probes import check_probes
@@ -28,6 +31,7 @@ from components.endpoint.routing import check_kv_cache, check_router_name, check
 from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
+from components.endpoint.worker import check_worker_fits_node
 from components.endpoint.workload import check_workload
 
 
@@ -44,16 +48,41 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
 
 def _engine(spec: EndpointSpec) -> list[Finding]:
     metrics = {
-        f"{name}.autoscaling.metric": metric_of(role.autoscaling, name)
+        f"{name}.autoscaling.metric": metric
         for name, (role, _) in spec.roles().items()
-        if role.autoscaling is not None
+        if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
-        *check_engine_variables(spec.engine, spec.environment_variables),
+        *check_engine_variables(
+            spec.engine,
+            spec.environment_variables,
+            unwritten_variables(
+                spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
+            ),
+        ),
         *check_engine_metrics(spec.engine, metrics),
     ]
+
+
+def _worker_resources(spec: EndpointSpec) -> list[Finding]:
+    """An aggregated pod's requests against the nodes it may land on. DPD pods take theirs
+    from the roles (the operator ignores workerResources there); the default is a share of
+    the node; and a node affinity may pick nodes by what tells no type (a hostname)."""
+    if (
+        spec.serving is None
+        or "worker_resources" not in spec.model_fields_set
+        or spec.node_affinity is not None
+    ):
+        return []
+    found = check_worker_fits_node(
+        spec.worker_resources, spec.instance_type, spec.serving.gpus, spec.instance_types
+    )
+    # An adopted endpoint is a live object taken over as it runs, and its instanceType may be
+    # one import-endpoint chose (the smallest type with the pod's GPUs, when the manifest
+    # names none), so it is told rather than refused.
+    return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
@@ -67,6 +96,9 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
         *check_environment(spec.environment_variables, dpd=not spec.aggregated),
+        *check_environment_from(
+            spec.environment_from, spec.environment_variables, dpd=not spec.aggregated
+        ),
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
@@ -78,6 +110,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_tls_output(spec.tls_config),
         *check_overrides(spec),
         *check_workload(spec),
+        *_worker_resources(spec),
         *check_model_source(spec.model_source),
         *check_probes(spec.probes, spec.container_port, spec.model_invocation_port.name),
         *check_pod(spec.kubernetes),

@@ -7,7 +7,7 @@ No Pulumi and no pydantic here: the policy pack imports this module too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from components.core.credentials import credential_in
 from components.core.findings import Finding, error
@@ -124,6 +124,24 @@ def _size(env: Mapping[str, str]) -> list[Finding]:
             "with the model's files instead",
         )
     ]
+
+
+def check_environment_from(
+    names: Iterable[str], env: Mapping[str, str], *, dpd: bool = True
+) -> list[Finding]:
+    """environmentFrom may name no variable environmentVariables sets, and none the program
+    or the device plugin writes."""
+    owned = {*DEVICE_PLUGIN_ENV, *((PD_BUFFER_SIZE, *PINNED_ENV) if dpd else ())}
+    found = []
+    for name in names:
+        if name in env:
+            why = "environmentVariables sets it too, and the pod would get it twice; keep one"
+        elif name in owned:
+            why = "the program writes it (or the device plugin does), from its own setting"
+        else:
+            continue
+        found.append(error("env-from-owned", f"environmentFrom.{name}", f"is not allowed: {why}"))
+    return found
 
 
 def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Finding]:

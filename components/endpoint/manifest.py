@@ -1,5 +1,5 @@
 """The InferenceEndpointConfig manifest of an endpoint, DPD or aggregated, built from its typed
-spec, and the table of the fields its settings own, which `specOverrides` may not touch.
+spec, with its `specOverrides` added where the settings write nothing (overrides.py).
 
 One builder for both modes, as the operator has one kind for both: DPD writes `pdSpec` (each
 role's replicas, resources, args and autoscaling under it), the DPD environment, intelligent
@@ -12,14 +12,13 @@ Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from components.core.findings import Finding, error
 from components.core.spec import Spec
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.engines.engine import VLLM, engine_variables
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, credentials_in
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.generation import generation, generation_name, ready_annotations
 from components.endpoint.kind import (
     AGGREGATED_READY_CONDITION,
@@ -28,6 +27,7 @@ from components.endpoint.kind import (
     READY_CONDITION,
 )
 from components.endpoint.model_source import source_config
+from components.endpoint.overrides import add_overrides
 from components.endpoint.roles import RoleSpec
 from components.endpoint.spec import EndpointSpec, Metrics
 from components.endpoint.vllm_args import (
@@ -65,9 +65,9 @@ def hf_token_secret_name(endpoint_name: str) -> str:
     return f"{endpoint_name}-hf-token"
 
 
-def environment(spec: EndpointSpec) -> list[dict[str, str]]:
-    """The user's variables, then what the settings write for the engine, then the three DPD
-    ones on a DPD endpoint (values are strings)."""
+def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
+    """The user's variables, those Kubernetes fills (environmentFrom), then what the settings
+    write for the engine, then the three DPD ones on a DPD endpoint (values are strings)."""
     dpd = {} if spec.aggregated else {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
     engine = engine_variables(
         spec.engine,
@@ -79,9 +79,12 @@ def environment(spec: EndpointSpec) -> list[dict[str, str]]:
             if "gpu_memory_utilization" in spec.model_fields_set
             else None
         ),
+        pod_gpus=spec.pod_gpus,
     )
     user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
-    return [{"name": k, "value": v} for k, v in {**user, **engine, **dpd}.items()]
+    written = [{"name": k, "value": v} for k, v in user.items()]
+    written += [{"name": k, "valueFrom": source} for k, source in spec.environment_from.items()]
+    return written + [{"name": k, "value": v} for k, v in {**engine, **dpd}.items()]
 
 
 def _role(role: RoleSpec) -> dict[str, Any]:
@@ -108,11 +111,13 @@ def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> 
 def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
     kv = spec.kv_cache
     out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
+    if kv.enable_l2_cache is False:
+        out["enableL2Cache"] = False
     if kv.l2_cache_backend:
         l2 = {"l2CacheBackend": kv.l2_cache_backend}
         if kv.l2_cache_local_url:
             l2["l2CacheLocalUrl"] = kv.l2_cache_local_url
-        out |= {"enableL2Cache": True, "l2CacheSpec": l2}
+        out |= {"enableL2Cache": kv.enable_l2_cache is not False, "l2CacheSpec": l2}
     return out
 
 
@@ -219,9 +224,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
                 "containerPort": spec.container_port,
             },
             "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
-            "resources": spec.worker_resources.with_gpus(
-                max(role.gpus for role, _ in spec.roles().values())
-            ),
+            "resources": spec.worker_resources.with_gpus(spec.pod_gpus),
             "environmentVariables": environment(spec),
         }
         | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
@@ -245,142 +248,6 @@ def _written(value: Any) -> Any:
 def _load_balancer(spec: EndpointSpec) -> dict[str, Any]:
     path = {} if spec.health_check_path is None else {"healthCheckPath": spec.health_check_path}
     return path | (_written(spec.load_balancer) if spec.load_balancer else {})
-
-
-@dataclass(frozen=True)
-class Fixed:
-    """A field no setting changes, and why."""
-
-    why: str
-
-
-# The spec fields the typed settings own, each with the setting that controls it, or Fixed.
-# specOverrides may add only what lies outside them: an override of an owned field would slip
-# past its setting's checks (sameAZ false past the same-AZ rule). Every field build_manifest
-# writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
-# out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
-Owners = dict[str, str | Fixed]
-SHARED_FIELDS: Owners = {
-    "endpointName": "endpointName",
-    "instanceType": "instanceType",
-    # The CRD makes both exclusive with instanceType, which is then left out.
-    "instanceTypes": "instanceTypes",
-    "nodeAffinity": "nodeAffinity",
-    "worker.command": "command",
-    "invocationEndpoint": "invocationEndpoint",
-    "modelName": "modelName",
-    "modelSourceConfig": "modelSource",
-    "loadBalancer.healthCheckPath": "healthCheckPath",
-    "loadBalancer.routingAlgorithm": "loadBalancer.routingAlgorithm",
-    "loadBalancer.idleTimeoutSeconds": "loadBalancer.idleTimeoutSeconds",
-    "kubernetes": "kubernetes",
-    "modelCacheConfig": "modelCacheConfig",
-    "worker.probes": "probes",
-    "worker.requestLimits": "requestLimits",
-    "worker.workingDir": "workingDir",
-    "metrics.enabled": "metrics.enabled",
-    "metrics.metricsScrapeIntervalSeconds": "metrics.metricsScrapeIntervalSeconds",
-    "metrics.modelMetrics": "metrics.modelMetrics",
-    "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
-    "kvCacheSpec.enableL2Cache": "kvCache.l2CacheBackend",
-    "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
-    # The router's own autoscaling (intelligentRoutingSpec.autoScalingSpec) is left to
-    # specOverrides.
-    "intelligentRoutingSpec.enabled": "routingStrategy",
-    "intelligentRoutingSpec.routingStrategy": "routingStrategy",
-    "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
-    "tlsConfig.tlsCertificateOutputS3Uri": "tlsConfig.tlsCertificateOutputS3Uri",
-    "tags": "tags",
-    "worker.image": "image",
-    "worker.args": "workerArgs",
-    "worker.environmentVariables": "environmentVariables",
-    # Left to specOverrides: resources.claims (Dynamic Resource Allocation), here and on the
-    # roles.
-    "worker.resources.requests": "workerResources",
-    "worker.resources.limits": "workerResources",
-    "worker.modelInvocationPort": "modelInvocationPort",
-    "worker.modelVolumeMount.name": "modelVolumeMount.name",
-    "worker.modelVolumeMount.mountPath": Fixed(
-        f"the model server reads the weights at {MODEL_PATH}, where the settings' flags and "
-        "variables point"
-    ),
-}
-DPD_FIELDS: Owners = {
-    **SHARED_FIELDS,
-    **{
-        f"pdSpec.{crd}.{field}": role
-        for crd, role in (("prefillSpec", "prefill"), ("decodingSpec", "decode"))
-        for field in ("replicas", "resources.requests", "resources.limits", "args", "nodeSelector")
-    },
-    "pdSpec.routingThreshold": "routingThreshold",
-    "pdSpec.topologySpec": "topologySpec",
-    "pdSpec.autoScalingSpec.prefillAutoScaling": "prefill.autoscaling",
-    "pdSpec.autoScalingSpec.decodingAutoScaling": "decode.autoscaling",
-    # Beside pdSpec the roles count and scale the pods; these would count them again.
-    "replicas": "prefill.replicas and decode.replicas",
-    "autoScalingSpec": "prefill.autoscaling and decode.autoscaling",
-}
-AGGREGATED_FIELDS: Owners = {
-    **SHARED_FIELDS,
-    "replicas": "serving.replicas",
-    "autoScalingSpec": "serving.autoscaling",
-    # An override would make the endpoint DPD behind the settings' back: DPD is prefill: and
-    # decode: in place of serving:.
-    "pdSpec": "prefill and decode",
-}
-
-
-def field_owners(spec: EndpointSpec) -> Owners:
-    """The fields the settings own in the endpoint's mode."""
-    return AGGREGATED_FIELDS if spec.aggregated else DPD_FIELDS
-
-
-def leaf_paths(value: object, path: str = "") -> list[str]:
-    if isinstance(value, dict) and value:
-        return [
-            leaf
-            for key, child in value.items()
-            for leaf in leaf_paths(child, f"{path}.{key}" if path else str(key))
-        ]
-    return [path]
-
-
-def owned_field(path: str, owners: Owners = DPD_FIELDS) -> str | None:
-    """The owned field a spec path sets, or sets part of."""
-    for field in owners:
-        if path == field or path.startswith(f"{field}.") or field.startswith(f"{path}."):
-            return field
-    return None
-
-
-def _add_absent(base: dict, overrides: dict) -> dict:
-    merged = dict(base)
-    for key, value in overrides.items():
-        if isinstance(merged.get(key), dict) and isinstance(value, dict):
-            merged[key] = _add_absent(merged[key], value)
-        else:
-            merged.setdefault(key, value)
-    return merged
-
-
-def check_overrides(spec: EndpointSpec) -> list[Finding]:
-    owners = field_owners(spec)
-    found = credentials_in(spec.spec_overrides, "specOverrides", "credential-in-overrides")
-    owned: set[str] = set()
-    for path in leaf_paths(spec.spec_overrides):
-        field = owned_field(path, owners)
-        if field is None or field in owned:
-            continue
-        owned.add(field)
-        owner = owners[field]
-        why = (
-            f"is fixed, because {owner.why}; remove it"
-            if isinstance(owner, Fixed)
-            else f"is described by the setting {owner}, whose checks an override would bypass; "
-            "set that instead"
-        )
-        found.append(error("override-of-typed-field", f"specOverrides.{field}", why))
-    return found
 
 
 def _generation_of(name: str, digest: str | None) -> str:
@@ -446,8 +313,11 @@ def build_manifest(
     out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)
-    if spec.intelligent_routing:
-        out["intelligentRoutingSpec"] = {"enabled": True, "routingStrategy": spec.routing_strategy}
+    if spec.routing_spec_written:
+        routing: dict[str, Any] = {"enabled": spec.intelligent_routing}
+        if spec.intelligent_routing or "routing_strategy" in spec.model_fields_set:
+            routing["routingStrategy"] = spec.routing_strategy
+        out["intelligentRoutingSpec"] = routing
     name = object_name(spec, digest)
     if spec.serving is None:
         out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, name)
@@ -472,7 +342,7 @@ def build_manifest(
         "apiVersion": API_VERSION,
         "kind": KIND,
         "metadata": metadata,
-        "spec": _add_absent(out, spec.spec_overrides),
+        "spec": add_overrides(out, spec.spec_overrides),
     }
 
 

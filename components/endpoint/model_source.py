@@ -10,6 +10,7 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from components.core.findings import Finding, warning
 from components.core.kubernetes_names import KubernetesName
+from components.core.placeholders import holds_placeholder
 from components.core.regions import AwsRegion
 from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec
@@ -69,7 +70,7 @@ class S3ModelSource(Spec):
     @field_validator("bucket")
     @classmethod
     def _bucket_name(cls, value: str | None) -> str | None:
-        problem = bucket_name_problem(value) if value is not None else None
+        problem = bucket_name_problem(value) if value and not holds_placeholder(value) else None
         if problem:
             raise ValueError(f"S3 bucket names {problem}")
         return value

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, field_path, warning
+from components.endpoint.autoscaling import metric_of
 from components.endpoint.spec import EndpointSpec
 from components.observability.spec import ObservabilitySpec
 
@@ -27,7 +28,9 @@ def _autoscaling_targets(
         )
         for i, endpoint in enumerate(endpoints)
         for name, (role, _) in endpoint.roles().items()
-        if role.autoscaling is not None and role.autoscaling.server_address is None
+        if role.autoscaling is not None
+        and role.autoscaling.server_address is None
+        and metric_of(role.autoscaling, name) is not None
     ]
 
 
@@ -59,7 +62,8 @@ def _unscraped_autoscaling(endpoints: Sequence[EndpointSpec]) -> list[Finding]:
         for i, endpoint in enumerate(endpoints)
         if not endpoint.metrics.enabled
         for name, (role, _) in endpoint.roles().items()
-        if role.autoscaling is not None
+        # A CloudWatch trigger alone reads CloudWatch, not the endpoint's metrics.
+        if role.autoscaling is not None and metric_of(role.autoscaling, name) is not None
     ]
 
 

@@ -12,7 +12,7 @@ from components.core.findings import Finding, error
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
 
-def _affinity_types(affinity: dict) -> set[str]:
+def affinity_types(affinity: dict) -> set[str]:
     """The instance types the affinity's required terms name, if they name any."""
     required = affinity.get("requiredDuringSchedulingIgnoredDuringExecution") or {}
     return {
@@ -66,7 +66,7 @@ def check_placement(
                 "add it",
             )
         )
-    named = _affinity_types(affinity or {})
+    named = affinity_types(affinity or {})
     if named and instance_type not in named:
         found.append(
             error(

@@ -87,6 +87,18 @@ def check_role_gpus(roles: Mapping[str, RoleSpec], tp: int, instance_type: str) 
     """Each role's pod fits one node and holds one tensor-parallel group (of `tp`), no more."""
     found = []
     node_gpus = GPU_INSTANCE_TYPES[instance_type].gpus
+    up_to_node = "1" if node_gpus == 1 else f"1..{node_gpus}"
+    # A pod is one node, so no role's GPUs could hold a larger group: the size is what to change.
+    tp_fits = tp <= node_gpus
+    if not tp_fits:
+        found.append(
+            error(
+                "tp-exceeds-node",
+                "tensorParallelSize",
+                f"{tp} is more GPUs than one {instance_type} node has ({node_gpus}); "
+                f"allowed {'1' if node_gpus == 1 else f'{node_gpus} or less'}",
+            )
+        )
     for role, settings in roles.items():
         field = f"{role}.gpus"
         if settings.gpus > node_gpus:
@@ -95,10 +107,10 @@ def check_role_gpus(roles: Mapping[str, RoleSpec], tp: int, instance_type: str) 
                     "gpus-exceed-node",
                     field,
                     f"{settings.gpus} GPUs do not fit one {instance_type} node; "
-                    f"allowed 1..{node_gpus}",
+                    f"allowed {up_to_node}",
                 )
             )
-        elif settings.gpus < tp:
+        elif settings.gpus < tp and tp_fits:
             allowed = f"{tp}" if tp == node_gpus else f"{tp}..{node_gpus}"
             found.append(
                 error(

@@ -43,6 +43,16 @@ def stable_router_url(name: str, namespace: str) -> str:
 
 
 def check_routing(spec: EndpointSpec) -> list[Finding]:
+    if not spec.aggregated and spec.routing_enabled is False:
+        return [
+            error(
+                "dpd-without-routing",
+                "routingEnabled",
+                "false is not allowed with DPD: the operator's intelligent router is what "
+                "sends each request to a prefiller and a decoder; serve aggregated (serving:) "
+                "to run without it",
+            )
+        ]
     found = []
     path = spec.invocation_endpoint
     if (
@@ -62,7 +72,7 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
     if spec.aggregated:
         # No pdSpec: no threshold, and no prefillers to spread.
         return found
-    if spec.routing_threshold >= spec.max_model_len:
+    if spec.max_model_len is not None and spec.routing_threshold >= spec.max_model_len:
         found.append(
             error(
                 "threshold-above-context",

@@ -67,10 +67,12 @@ def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]
 
 
 def field_schema(path: str) -> dict:
-    """The newest CRD's schema of `spec.<path>` (dotted)."""
+    """The newest CRD's schema of `spec.<path>` (dotted; `name[]` is an item of the list)."""
     node = json.loads(schema_path(SCHEMA_OPERATORS[-1]).read_text())["properties"]["spec"]
     for part in path.split("."):
-        node = node["properties"][part]
+        node = node["properties"][part.removesuffix("[]")]
+        if part.endswith("[]"):
+            node = node["items"]
     return node
 
 

@@ -37,11 +37,11 @@ from components.endpoint.roles import (
 from components.endpoint.schema import crd_shaped
 from components.endpoint.tags import tag_problems
 from components.endpoint.worker import (
-    DEFAULT_WORKER_RESOURCES,
     ModelInvocationPort,
     ModelVolumeMount,
     RequestLimits,
     WorkerResources,
+    default_worker_resources,
 )
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
@@ -79,6 +79,8 @@ SageMakerEndpointName = shaped_str(
 
 class KvCache(Spec):
     enable_l1_cache: bool = Field(True, alias="enableL1Cache")
+    # None: on when l2CacheBackend is set. False keeps the L2 settings written but switched off.
+    enable_l2_cache: bool | None = Field(None, alias="enableL2Cache")
     l2_cache_backend: Literal["redis", "tieredstorage"] | None = Field(None, alias="l2CacheBackend")
     l2_cache_local_url: str | None = Field(None, alias="l2CacheLocalUrl")
 
@@ -214,7 +216,9 @@ class EndpointSpec(Spec):
     engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
     tensor_parallel_size: Literal[1, 2, 4, 8] = 8
-    max_model_len: int = Field(ge=1)
+    # None leaves --max-model-len out, and vLLM serves the model's own context length (its
+    # config.json); sizing and the predictions then take that length too.
+    max_model_len: int | None = Field(None, ge=1)
     gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     prefill: RoleSpec = RoleSpec()
     decode: RoleSpec = RoleSpec()
@@ -223,6 +227,10 @@ class EndpointSpec(Spec):
     serving: RoleSpec | None = None
     routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
     routing_strategy: RoutingStrategy = "prefixaware"
+    # intelligentRoutingSpec.enabled. None: as the mode has it (always with DPD, whose router
+    # it is; on an aggregated endpoint when routingStrategy is set). False writes the spec
+    # switched off, as AWS's samples keep a strategy beside `enabled: false`.
+    routing_enabled: bool | None = None
     pd_buffer_size: Annotated[ByteSize, Field(gt=0)] = ByteSize(8 * GIB)
     kv_cache: KvCache = KvCache()
     # None keeps the operator's defaults (/ping and "invocations").
@@ -249,9 +257,17 @@ class EndpointSpec(Spec):
     tls_config: TlsConfig | None = None
     tags: dict[str, str] = {}
     environment_variables: dict[EnvVarName, str] = {}
+    # Variables whose value Kubernetes reads from elsewhere (a Secret's key, a ConfigMap's, a
+    # field of the pod), as the CRD's valueFrom: the way to hand the pods a credential.
+    environment_from: dict[EnvVarName, crd_shaped("worker.environmentVariables[].valueFrom")] = {}
     worker_args: list[str] = []
-    # CPU and memory; the GPUs are the roles'.
-    worker_resources: WorkerResources = DEFAULT_WORKER_RESOURCES
+    # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
+    # from instanceType and serving, validated above it.
+    worker_resources: WorkerResources = Field(
+        default_factory=lambda done: default_worker_resources(
+            done["instance_type"], done["serving"].gpus if done["serving"] else None
+        )
+    )
     model_invocation_port: ModelInvocationPort = ModelInvocationPort()
     model_volume_mount: ModelVolumeMount = ModelVolumeMount()
     # The container's entrypoint; None runs the image's. With vLLM its flags are held to the
@@ -286,7 +302,14 @@ class EndpointSpec(Spec):
     def intelligent_routing(self) -> bool:
         """Whether the manifest has the operator route: always with DPD, whose router is the
         operator's; on an aggregated endpoint only when routingStrategy is set."""
-        return not self.aggregated or "routing_strategy" in self.model_fields_set
+        if not self.aggregated or self.routing_enabled is not None:
+            return self.routing_enabled is not False
+        return "routing_strategy" in self.model_fields_set
+
+    @property
+    def routing_spec_written(self) -> bool:
+        """Whether the manifest has intelligentRoutingSpec, routing on or off."""
+        return self.intelligent_routing or self.routing_enabled is False
 
     @property
     def kv_cache_written(self) -> bool:
@@ -327,6 +350,11 @@ class EndpointSpec(Spec):
             "prefill": (self.prefill, self.prefill_max_num_seqs),
             "decode": (self.decode, self.decode_max_num_seqs),
         }
+
+    @property
+    def pod_gpus(self) -> int:
+        """The GPUs of the endpoint's largest pod."""
+        return max(role.gpus for role, _ in self.roles().values())
 
     @property
     def decoder(self) -> RoleSpec:

@@ -7,17 +7,28 @@ spare, and a limit without a request makes the request equal to it. Extended res
 `nvidia.com/gpu` cannot be overcommitted: their request, when written, must equal their limit,
 and a request alone is refused ("Schedule GPUs": GPUs are given in `limits`, in both only when
 equal, never in `requests` alone). So GPUs are always written in both, equal, from the roles'
-`gpus`, and CPU and memory as the user writes them.
+`gpus`, and CPU and memory as the user writes them, or by default as the serving mode needs.
+
+The scheduler binds a pod only to a node whose allocatable CPU and memory cover its requests
+(a limit without a request counting as the request), and allocatable is below the node's
+capacity: a pod that requests more than a node has stays Pending on every node of its type.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from decimal import Decimal
+from fractions import Fraction
+from math import floor
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES, GpuInstanceType
+from components.core.findings import Finding, error
 from components.core.kubernetes_names import KubernetesName, Quantity, quantity_value
 from components.core.spec import Spec, numbers_as_text
+from components.core.units import GIB
 
 GPU_RESOURCE = "nvidia.com/gpu"
 # The forms of a container resources map the settings take: both maps apart, or one map that
@@ -87,9 +98,82 @@ class WorkerResources(Spec):
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 
 
-# What an endpoint requests without workerResources: the CRD requires `worker.resources`,
-# which the operator ignores for DPD pods.
-DEFAULT_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
+# What a DPD endpoint requests without workerResources: the CRD requires `worker.resources`,
+# which the operator ignores for DPD pods. Kept as every deployed DPD stack has it, since a
+# change here would change their generation digest and so replace their endpoints.
+DPD_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
+# The part of a node's vCPUs and memory an aggregated endpoint's pods request between them
+# when all of its GPUs are theirs. Pods get the node's allocatable, its capacity less what the
+# kubelet keeps back (kube-reserved, system-reserved, the eviction threshold), and the daemon
+# set pods every GPU node runs (the device plugins, the VPC CNI, HyperPod's health agent)
+# request part of that; the kernel already reports less memory than EC2 sells. HyperPod
+# publishes none of those figures, so half is kept for them, which fits the smallest type
+# (2 of 4 vCPUs and 8 of 16 GiB on ml.g5.xlarge) and is what DPD's default requests on p5.
+NODE_SHARE = Fraction(1, 2)
+
+
+def default_worker_resources(instance_type: str, serving_gpus: int | None) -> WorkerResources:
+    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as it
+    has always been; an aggregated pod of `serving_gpus` GPUs requests its GPUs' share of
+    NODE_SHARE of the node, in whole CPUs and whole GiB (96 CPUs and 1024Gi for 8 GPUs on
+    ml.p5.48xlarge, as DPD). Limited to the same, as DPD's and as before: a whole p5
+    served aggregated keeps its manifest, so no new generation needs a second node's GPUs
+    to swap to, and the pod is the last its node evicts (Guaranteed QoS). Writing
+    `{requests: {...}}` lifts the limits."""
+    if serving_gpus is None:
+        return DPD_WORKER_RESOURCES
+    node = GPU_INSTANCE_TYPES[instance_type]
+    share = NODE_SHARE * Fraction(serving_gpus, node.gpus)
+    return WorkerResources(
+        requests={
+            "cpu": str(floor(node.vcpu_count * share)),
+            "memory": f"{floor(node.memory_gib * share)}Gi",
+        },
+        limits=None,
+    )
+
+
+def _capacity(node: GpuInstanceType) -> dict[str, tuple[Decimal, str]]:
+    """What one node has of the resources a pod requests, and how a message says it."""
+    return {
+        "cpu": (Decimal(node.vcpu_count), f"{node.vcpu_count} vCPUs"),
+        "memory": (Decimal(node.memory_gib * GIB), f"{node.memory_gib} GiB of memory"),
+    }
+
+
+def check_worker_fits_node(
+    resources: WorkerResources,
+    instance_type: str,
+    serving_gpus: int,
+    instance_types: Sequence[str] | None = None,
+) -> list[Finding]:
+    """The CPU or memory an aggregated pod requests that no node it may land on has (of
+    `instance_types`, or else `instance_type`), so it could never be scheduled. Fields are
+    relative to the endpoint."""
+    names = instance_types or [instance_type]
+    if any(name not in GPU_INSTANCE_TYPES for name in names):
+        return []  # a type the stack does not know, which placement.py refuses
+    nodes = [GPU_INSTANCE_TYPES[name] for name in names]
+    default = default_worker_resources(instance_type, serving_gpus).requests
+    found = []
+    for name in ("cpu", "memory"):
+        # Kubernetes takes a limit without a request as the request too.
+        where = "requests" if name in resources.requests else "limits"
+        request = resources.requests.get(name) or resources.limited.get(name)
+        largest = max(nodes, key=lambda node: _capacity(node)[name][0])
+        has, words = _capacity(largest)[name]
+        if request is not None and quantity_value(request) > has:
+            found.append(
+                error(
+                    "worker-above-node",
+                    f"workerResources.{where}.{name}",
+                    f"{request} is more than one {largest.name} node has ({words}, of which "
+                    "the kubelet and the system pods keep some), so the pod would stay Pending; "
+                    "request what one node leaves free, or leave workerResources out to request "
+                    f"{default[name]}, its GPUs' share of half the node",
+                )
+            )
+    return found
 
 
 class ModelInvocationPort(Spec):

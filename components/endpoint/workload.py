@@ -15,7 +15,9 @@ def _beyond_the_context(spec: EndpointSpec) -> list[Finding]:
     model's maximum context length is ... tokens"). A workload whose typical request does that
     is one the endpoint refuses."""
     workload = spec.workload
-    if workload is None or (workload.typical_input_tokens, workload.output_tokens) == (None, None):
+    if spec.max_model_len is None or workload is None:
+        return []  # the length is then the model's own, which the settings do not hold
+    if (workload.typical_input_tokens, workload.output_tokens) == (None, None):
         return []
     inputs, outputs = workload.typical_input_tokens or 1, workload.output_tokens or 1
     if inputs + outputs <= spec.max_model_len:

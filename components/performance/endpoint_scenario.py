@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from components.endpoint.flags import canonical_flag, flag_names
 from components.endpoint.spec import EndpointSpec
-from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.performance.scenario import RoleLayout, Scenario, ScenarioWorkload
 

@@ -1,12 +1,13 @@
 """The cheapest layouts the stack can deploy that meet a workload's SLO, by the model's own
 prediction, disaggregated and aggregated, and whether disaggregation pays.
 
-Only layouts an endpoint deploys are searched: one `tensorParallelSize` of 1, 2, 4 or 8 for
-both roles (the endpoint has one, and LMCache's PD backend pairs each prefill rank with the
-decode rank of the same index: `PDBackend.batched_submit_put_task` sends to
-`receiver_init_port[self.tp_rank]`, and its cache keys carry the world size and rank), with
-expert parallelism over those GPUs for MoE models (vLLM's `--enable-expert-parallel`), and no
-data-parallel attention (the endpoint refuses `--data-parallel-size` above 1).
+Only layouts an endpoint deploys are searched: one `tensorParallelSize` of 1, 2, 4 or 8, at
+most the GPUs of a node (each pod is one node), for both roles (the endpoint has one, and
+LMCache's PD backend pairs each prefill rank with the decode rank of the same index:
+`PDBackend.batched_submit_put_task` sends to `receiver_init_port[self.tp_rank]`, and its cache
+keys carry the world size and rank), with expert parallelism over those GPUs for MoE models
+(vLLM's `--enable-expert-parallel`), and no data-parallel attention (the endpoint refuses
+`--data-parallel-size` above 1).
 
 For each layout, the decode replicas are the fewest that keep the inter-token latency within
 the SLO at its percentile, then the prefill replicas the fewest that keep TTFT within it; so
@@ -22,7 +23,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
 from components.performance.predict import Prediction, deployment_of, predict
 from components.performance.routing import routing_threshold
@@ -113,11 +114,11 @@ def with_replicas(layout: RoleLayout, replicas: int) -> RoleLayout:
 def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
     """Replica layouts the endpoint deploys that hold the model's weights and a request."""
     moe = deployment_of(scenario, base_dir).moe
-    layouts = [RoleLayout(tensor_parallel=tp) for tp in ENDPOINT_TENSOR_PARALLEL]
+    node_gpus = GPU_INSTANCE_TYPES[scenario.instance_type].gpus
+    sizes = [tp for tp in ENDPOINT_TENSOR_PARALLEL if tp <= node_gpus]
+    layouts = [RoleLayout(tensor_parallel=tp) for tp in sizes]
     if moe:
-        layouts += [
-            RoleLayout(tensor_parallel=tp, expert_parallel=tp) for tp in ENDPOINT_TENSOR_PARALLEL
-        ]
+        layouts += [RoleLayout(tensor_parallel=tp, expert_parallel=tp) for tp in sizes]
     fitting = []
     for layout in layouts:
         try:
@@ -127,8 +128,8 @@ def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
         fitting.append(layout)
     if not fitting:
         raise ScenarioError(
-            "scenario.model: no tensorParallelSize an endpoint takes (1, 2, 4 or 8) holds its "
-            f"weights and one request on {scenario.instance_type}"
+            f"scenario.model: no tensorParallelSize an endpoint takes on {scenario.instance_type} "
+            f"({', '.join(map(str, sizes))}) holds its weights and one request there"
         )
     return fitting
 

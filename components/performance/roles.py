@@ -73,6 +73,14 @@ def _parallelism_problem(deployment: Deployment, layout: Parallelism) -> str | N
             f"{tp} does not divide the model's {heads} attention heads, which vLLM refuses; "
             f"allowed: {', '.join(map(str, divisors))}"
         )
+    machine = deployment.machine
+    if layout.gpus > machine.gpus_per_node and machine.efa_bytes_per_second_per_gpu == 0:
+        nodes = math.ceil(layout.gpus / machine.gpus_per_node)
+        return (
+            f"{tp} spreads a replica's {layout.gpus} GPUs over {nodes} {machine.instance_type} "
+            "nodes, which have no EFA to carry its collectives; allowed: at most "
+            f"{machine.gpus_per_node} GPUs a replica"
+        )
     return None
 
 

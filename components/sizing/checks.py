@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, info, warning
 from components.core.units import format_bytes
+from components.endpoint.flags import canonical_flag, flag_names
 from components.endpoint.spec import EndpointSpec
-from components.endpoint.vllm_args import canonical_flag, flag_names
 from components.model.architecture import ModelArchitecture
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, gib_ceiling, size_endpoint
 from components.sizing.replicas import EndpointReplicas, endpoint_replicas
@@ -29,7 +29,9 @@ VALIDATED_CONCURRENCY = 64
 
 @dataclass(frozen=True)
 class SizingReport:
-    sizing: EndpointSizing
+    name: str
+    # None: a colocated endpoint whose architecture is unknown, which deploys unsized.
+    sizing: EndpointSizing | None
     findings: list[Finding]
     replicas: EndpointReplicas
 
@@ -320,6 +322,8 @@ def check_sizing(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
     ]
 
 
-def review_sizing(spec: EndpointSpec, model: ModelArchitecture) -> SizingReport:
+def review_sizing(spec: EndpointSpec, model: ModelArchitecture | None) -> SizingReport:
+    if model is None:
+        return SizingReport(spec.name, None, [], endpoint_replicas(spec))
     sizing = size_endpoint(spec, model)
-    return SizingReport(sizing, check_sizing(spec, sizing), endpoint_replicas(spec))
+    return SizingReport(spec.name, sizing, check_sizing(spec, sizing), endpoint_replicas(spec))

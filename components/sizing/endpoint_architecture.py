@@ -1,8 +1,9 @@
-"""Which architecture an endpoint serves: its `architecture` setting, or its modelName's."""
+"""Which architecture an endpoint serves: its `architecture` setting, or its modelName's; and
+the endpoint as vLLM serves that architecture."""
 
 from __future__ import annotations
 
-from components.core.findings import Finding, error
+from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
@@ -22,13 +23,27 @@ def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
     if setting is None:
         catalog_id = catalog_id_for_model_name(spec.model_name)
         if catalog_id is None:
+            forms = (
+                f"a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, or "
+                "{configFile: <path to config.json>, parameters: <count>}"
+            )
+            if spec.aggregated:
+                # A colocated endpoint has no PD buffer to size: it deploys unchecked.
+                raise UnknownArchitectureError(
+                    warning(
+                        "architecture-unknown",
+                        "architecture",
+                        f"is not set, and modelName {spec.model_name!r} names no catalog model, "
+                        "so the stack can neither check that the weights and the KV cache fit "
+                        f"nor predict latency and cost; set {forms}",
+                    )
+                )
             raise UnknownArchitectureError(
                 error(
                     "architecture-required",
                     "architecture",
                     f"is required, because modelName {spec.model_name!r} names no catalog "
-                    f"model; set a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, "
-                    "or {configFile: <path to config.json>, parameters: <count>}",
+                    f"model and DPD's PD buffer is sized from it; set {forms}",
                 )
             )
         return MODEL_CATALOG[catalog_id]
@@ -46,3 +61,21 @@ def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
                 )
             ) from None
     return setting
+
+
+def served_spec(spec: EndpointSpec, model: ModelArchitecture) -> EndpointSpec:
+    """The endpoint as vLLM serves it, for sizing and the predictions: without maxModelLen,
+    vLLM takes the model's own context length (vllm/config/model.py, from config.json)."""
+    if spec.max_model_len is not None:
+        return spec
+    if model.context_length is None:
+        raise UnknownArchitectureError(
+            error(
+                "max-model-len-required",
+                "maxModelLen",
+                f"is required, because the architecture of {model.name} gives no "
+                "contextLength to size the longest request by; set maxModelLen, or "
+                "architecture.contextLength",
+            )
+        )
+    return spec.model_copy(update={"max_model_len": model.context_length})

@@ -69,8 +69,11 @@ def transfers_in_flight(pd_buffer_bytes: int, transfer_bytes: int) -> int:
     return pd_buffer_bytes // transfer_bytes
 
 
-def transfer_seconds(bytes_per_rank: int, tensor_parallel_size: int, efa_gbps: int) -> float:
-    """Time to move every rank's share over the instance's EFA, at line rate."""
+def transfer_seconds(bytes_per_rank: int, tensor_parallel_size: int, efa_gbps: int) -> float | None:
+    """Time to move every rank's share over the instance's EFA, at line rate; None on a type
+    without EFA, which serves aggregated only, so no KV ever moves between its pods."""
+    if efa_gbps == 0:
+        return None
     return bytes_per_rank * tensor_parallel_size * BITS_PER_BYTE / (efa_gbps * 1e9)
 
 
@@ -144,7 +147,7 @@ class Transfer:
     tokens: int
     bytes_per_rank: int
     in_flight: int
-    seconds: float
+    seconds: float | None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
-from components.endpoint.manifest import AGGREGATED_FIELDS, DPD_FIELDS, owned_field
+from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, owned_field
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_path
 from infra.paths import ROOT
 from infra.stack_settings import StackSettings

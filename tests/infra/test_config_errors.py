@@ -3,7 +3,7 @@
 import pytest
 
 from tests.stack_changes import EP, cli_refusal, endpoint, env, setting
-from tests.support import dev_config
+from tests.support import dev_config, problems
 
 CLI_REFUSED = {
     "a very long value, cut to keep one readable line": (
@@ -52,3 +52,11 @@ def test_a_key_holding_a_newline_and_escapes_is_refused_in_one_line(tmp_path, ca
         f"{EP}.maxModelLen\\n\\x1b[1A\\x1b[2Khyperpod-dpd:endpoints[0]: fine: is not a known "
         "setting; allowed keys: name, "
     )
+
+
+def test_a_wrong_key_is_one_line_and_none_more_for_a_default_read_from_it():
+    # An endpoint's workerResources default is read from its instanceType, so it is not made.
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["instanceType"] = "ml.p9.48xlarge"
+    (line,) = problems(config)
+    assert line.startswith(f"{EP}.instanceType: 'ml.p9.48xlarge' is not allowed")

@@ -35,7 +35,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
 @pytest.mark.parametrize(
     "changes, key, says",
     [
-        ({"instanceType": "ml.g5.xlarge"}, "instanceType", "must be a GPU instance type"),
+        ({"instanceType": "ml.g4dn.xlarge"}, "instanceType", "must be a GPU instance type"),
         ({"prefill": {"replicas": 0}}, "prefill.replicas", "greater than or equal to 1"),
         ({"decode": {"replicas": -2}}, "decode.replicas", "greater than or equal to 1"),
         ({"routingThreshold": -1}, "routingThreshold", "greater than or equal to 0"),
@@ -72,7 +72,7 @@ def endpoint_problems(**changes: Any) -> list[str]:
         ),
         ({"kvCache": {"l2CacheBackend": "redis"}}, "kvCache.l2CacheLocalUrl", "Redis URL"),
         ({"routingTreshold": 8192}, "routingTreshold", "did you mean routingThreshold?"),
-        ({"maxModelLen": None}, "maxModelLen", "must be a valid integer"),
+        ({"maxModelLen": 0}, "maxModelLen", "greater than or equal to 1"),
     ],
 )
 def test_a_bad_endpoint_setting_is_refused_naming_its_key(changes, key, says):
@@ -291,8 +291,8 @@ def test_the_dev_stack_sizes_without_warnings():
 def test_a_model_name_outside_the_catalog_requires_the_architecture():
     assert endpoint_problems(modelName="my-finetune") == [
         f"{KEY}.architecture: is required, because modelName 'my-finetune' names no catalog "
-        f"model; set a catalog id ({CATALOG_IDS}), explicit fields, or "
-        "{configFile: <path to config.json>, parameters: <count>}"
+        f"model and DPD's PD buffer is sized from it; set a catalog id ({CATALOG_IDS}), "
+        "explicit fields, or {configFile: <path to config.json>, parameters: <count>}"
     ]
 
 

@@ -102,8 +102,8 @@ def test_recommend_prices_at_ec2_rates_as_lower_bounds_and_says_so(tmp_path, cap
             "scenario.decode.tensorParallel: 1 x",
         ),
         (
-            SCENARIO.replace("ml.p5.48xlarge", "ml.g5.xlarge"),
-            "scenario.instanceType: 'ml.g5.xlarge' is not allowed; must be one of",
+            SCENARIO.replace("ml.p5.48xlarge", "ml.g4dn.xlarge"),
+            "scenario.instanceType: 'ml.g4dn.xlarge' is not allowed; must be one of",
         ),
         (
             SCENARIO.replace("ml.p5.48xlarge", "ml.p4d.24xlarge"),

@@ -23,6 +23,11 @@ def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, Endpoi
     if name not in names:
         raise BenchError(f"--endpoint: the stack has no endpoint {name!r}; its endpoints: {listed}")
     index = names.index(name)
+    if checked.sizing[index].sizing is None:
+        raise BenchError(
+            f"endpoints[{index}].architecture: the benchmark is held against the performance "
+            "model, which needs the model's architecture; set it"
+        )
     return index, checked.stack.endpoints[index]
 
 

@@ -99,8 +99,9 @@ def _stack_problems(
     return lines
 
 
-def _header(manifest: Manifest, added: list[str]) -> list[str]:
+def _header(manifest: Manifest, added: list[str], chosen: list[str]) -> list[str]:
     out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
+    out += [f"# Chosen by the import: {why}" for why in chosen]
     if added:
         out.append("# The stack writes, where the manifest sets nothing:")
         owners = owners_of(manifest.spec)
@@ -116,16 +117,26 @@ def _stack_path(args: argparse.Namespace) -> Path:
     return args.config_file or stack_file(args.stack)
 
 
-def _context(args: argparse.Namespace) -> tuple[str, StackConfig, str | None, int]:
+_ARN_ACCOUNT = re.compile(r"arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:(\d{12}):")
+
+
+def _context(
+    args: argparse.Namespace, manifests: list[Manifest]
+) -> tuple[str, StackConfig, str | None, int]:
     """The stack the items render in, its config with them, the mocks' account, and the index
-    of the first item among its endpoints."""
+    of the first item among its endpoints. The example stack stands in for the live one, so it
+    takes the one account the manifests' ARNs name (a certificate must be in the stack's)."""
     if args.stack:
         config = read_stack_config(_stack_path(args))
         return args.stack, config, args.account, -1
     config = read_stack_config(EXAMPLE_FILE)
-    arn = config.values[config_key("cluster")]
-    account = re.search(r"arn:aws:sagemaker:[a-z0-9-]+:(\d{12}):", arn)
-    return EXAMPLE_STACK, config, args.account or (account[1] if account else None), 0
+    example = _ARN_ACCOUNT.search(config.values[config_key("cluster")])
+    named = {a for m in manifests for a in _ARN_ACCOUNT.findall(json.dumps(m.spec))}
+    account = args.account or (named.pop() if len(named) == 1 else None)
+    if example and account and account != example[1]:
+        values = {k: v.replace(example[1], account) for k, v in config.values.items()}
+        config = StackConfig(values, config.secret_keys)
+    return EXAMPLE_STACK, config, account or (example[1] if example else None), 0
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -142,7 +153,7 @@ def run_import(args: argparse.Namespace) -> int:
         print("\n".join(refusals), file=sys.stderr)
         return 2
     try:
-        stack, config, account, first = _context(args)
+        stack, config, account, first = _context(args, manifests)
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return 2
@@ -153,7 +164,7 @@ def run_import(args: argparse.Namespace) -> int:
     if not isinstance(result, RenderResult):
         print("\n".join(_stack_problems(result, manifests, readings, first)), file=sys.stderr)
         return 2
-    return _finish(args, stack, result, manifests, items)
+    return _finish(args, stack, result, manifests, readings)
 
 
 def _finish(
@@ -161,14 +172,16 @@ def _finish(
     stack: str,
     result: RenderResult,
     manifests: list[Manifest],
-    items: list[dict[str, Any]],
+    readings: list[Reading],
 ) -> int:
+    items = [reading.item for reading in readings]
     blocks, problems, objects = [], [], []
-    for manifest, item in zip(manifests, items, strict=True):
+    for manifest, reading in zip(manifests, readings, strict=True):
         registered = registered_object(result, manifest.name, manifest.namespace)
         comparison = compare(manifest.body, registered.inputs)
         problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
-        blocks.append("\n".join([*_header(manifest, comparison.added), dump([item])]))
+        header = _header(manifest, comparison.added, reading.chosen)
+        blocks.append("\n".join([*header, dump([reading.item])]))
         objects.append(registered)
     if problems:
         print("\n".join(problems), file=sys.stderr)

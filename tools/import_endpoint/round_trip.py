@@ -22,12 +22,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.generation import WAIT_FOR
-from components.endpoint.manifest import ENDPOINT_LABEL, Fixed, Owners, owned_field
-from components.endpoint.vllm_args import FIXED_WORKER_FLAGS, split_flags
+from components.endpoint.manifest import ENDPOINT_LABEL
+from components.endpoint.overrides import Fixed, Owners, owned_field
+from components.endpoint.vllm_args import FIXED_WORKER_FLAGS
 from infra import program
 from infra.config_errors import ConfigError, config_key
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.render.render import RenderResult, run_program
 from tools.render.stack_config import StackConfig
 
@@ -57,7 +59,8 @@ class Comparison:
 
 def _is_named_list(value: Any) -> bool:
     names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-    return bool(names) and len(names) == len(value) and len(set(names)) == len(names)
+    named = all(isinstance(name, str) for name in names)
+    return bool(names) and named and len(names) == len(value) and len(set(names)) == len(names)
 
 
 def _is_args(path: str, value: Any) -> bool:
@@ -74,18 +77,22 @@ ONE_VALUE_FLAGS = frozenset({*TYPED_FLAGS, *ROLE_FLAGS, *FIXED_WORKER_FLAGS})
 
 
 def read_command_line(args: list[str]) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    """A vLLM command line as its parser reads it: each flag with its tokens, and the
+    """A vLLM command line as its parser reads it: each flag, by the name vLLM reads it as
+    (`--tensor_parallel_size` is `--tensor-parallel-size`), with its tokens, and the
     positional arguments in order."""
     flags: dict[str, tuple[str, ...]] = {}
     positional: list[str] = []
     for name, tokens in split_flags(args):
+        flag = canonical_flag(name) if name.startswith("--") else name
         if not name:
             positional += tokens
-        elif name in ONE_VALUE_FLAGS and "=" not in tokens[0] and len(tokens) > 2:
-            flags[name] = tokens[:2]
+        elif flag in ONE_VALUE_FLAGS and "=" not in tokens[0] and len(tokens) > 2:
+            flags[flag] = (flag, tokens[1])
             positional += tokens[2:]
+        elif flag in ONE_VALUE_FLAGS and len(tokens) == 2:
+            flags[flag] = (flag, tokens[1])
         else:
-            flags[name] = tokens
+            flags[flag] = tokens
     return flags, positional
 
 

@@ -35,14 +35,20 @@ def _role_json(role: RoleReplicas) -> dict[str, Any]:
 
 
 def _endpoint_json(report: SizingReport) -> dict[str, Any]:
-    sizing, hbm, replicas = report.sizing, report.sizing.hbm, report.replicas
+    sizing, replicas = report.sizing, report.replicas
+    placed = {
+        "name": report.name,
+        "mode": "dpd" if {"prefill", "decode"} == set(replicas.roles) else "aggregated",
+        "replicas": {name: _role_json(role) for name, role in replicas.roles.items()},
+        "maxGpus": replicas.max_gpus,
+    }
+    if sizing is None:
+        return {**placed, "architecture": None}
+    hbm = sizing.hbm
     # An aggregated endpoint moves no KV between pods: no PD buffer, no transfers.
     dpd = not sizing.aggregated
     return {
-        "name": sizing.name,
-        "mode": "aggregated" if sizing.aggregated else "dpd",
-        "replicas": {name: _role_json(role) for name, role in replicas.roles.items()},
-        "maxGpus": replicas.max_gpus,
+        **placed,
         "architecture": sizing.architecture.name,
         "tensorParallelSize": sizing.tensor_parallel_size,
         "kvBytesPerTokenPerRank": sizing.kv_bytes_per_token_per_rank,
@@ -151,7 +157,14 @@ def _transfer_lines(sizing: EndpointSizing) -> list[str]:
 
 def sizing_table(report: SizingReport) -> list[str]:
     """The lines of one endpoint's sizing, for a terminal."""
-    sizing, hbm = report.sizing, report.sizing.hbm
+    sizing = report.sizing
+    placed = [
+        *(f"  {f'{n} replicas':<24}{r.describe()}" for n, r in report.replicas.roles.items()),
+        f"  GPUs at most            {report.replicas.max_gpus}",
+    ]
+    if sizing is None:
+        return [f"{report.name}: not sized, its architecture being unknown", *placed]
+    hbm = sizing.hbm
     model, instance = sizing.architecture, sizing.instance
     typical = sizing.typical_transfer
     recommended = (
@@ -166,11 +179,7 @@ def sizing_table(report: SizingReport) -> list[str]:
     lines = [
         f"{sizing.name}: {model.name} on {instance.name}, tensorParallelSize "
         f"{sizing.tensor_parallel_size}",
-        *(
-            f"  {f'{name} replicas':<24}{role.describe()}"
-            for name, role in report.replicas.roles.items()
-        ),
-        f"  GPUs at most            {report.replicas.max_gpus}",
+        *placed,
         f"  architecture            {_describe(model)}",
         f"  KV per token per rank   {format_bytes(sizing.kv_bytes_per_token_per_rank)}, "
         f"moved in {CHUNK_TOKENS}-token chunks",

@@ -16,4 +16,6 @@ SGLANG = EngineVocabulary(
     tensor_parallel_size="SM_SGLANG_TP_SIZE",
     max_model_len="SM_SGLANG_CONTEXT_LENGTH",
     gpu_memory_utilization="SM_SGLANG_MEM_FRACTION_STATIC",
+    # sglang/srt/server_args.py: tp_size defaults to 1.
+    tensor_parallel_when_unset=1,
 )

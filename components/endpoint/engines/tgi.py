@@ -22,4 +22,7 @@ TGI = EngineVocabulary(
     max_model_len="MAX_TOTAL_TOKENS",
     gpu_memory_utilization="CUDA_MEMORY_FRACTION",
     model_path="HF_MODEL_ID",
+    # text-generation-launcher --sharded: "By default text-generation-inference will use all
+    # available GPUs".
+    tensor_parallel_when_unset="all-gpus",
 )

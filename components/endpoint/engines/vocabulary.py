@@ -7,6 +7,7 @@ vLLM's own vocabulary, flags on its command line, is vllm_args.py.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,19 @@ class EngineVocabulary:
     # The variable that names the weights' folder, when the image needs one (it gets the
     # folder the operator mounts them at).
     model_path: str | None = None
+    # The tensor parallelism the engine runs with its variable unset: a GPU count, every GPU
+    # the pod has, or None where no source says (the variable is then always written).
+    tensor_parallel_when_unset: int | Literal["all-gpus"] | None = None
+
+    def runs_unset(self, tensor_parallel_size: int, pod_gpus: int) -> bool:
+        """Whether the engine runs `tensor_parallel_size` without its variable: on one GPU,
+        any engine runs one."""
+        if tensor_parallel_size == pod_gpus == 1:
+            return True
+        unset = self.tensor_parallel_when_unset
+        return unset == tensor_parallel_size or (
+            unset == "all-gpus" and tensor_parallel_size == pod_gpus
+        )
 
     def variables(self) -> dict[str, str]:
         """Each variable the settings write, with the setting it is written from."""

@@ -43,7 +43,7 @@ def test_gpu_groups_of_types_that_serve_only_aggregated_pass(kind):
     assert codes(group(instanceType=kind), SYSTEM) == []
 
 
-@pytest.mark.parametrize("kind", ["ml.trn1.32xlarge", "ml.g5.xlarge", "ml.inf2.48xlarge"])
+@pytest.mark.parametrize("kind", ["ml.trn1.32xlarge", "ml.g4dn.xlarge", "ml.inf2.48xlarge"])
 def test_accelerated_types_the_stack_has_no_facts_for_are_refused(kind):
     assert codes(group(instanceType=kind), SYSTEM) == [("gpu-type-unknown", "[0].instanceType")]
 
@@ -120,10 +120,10 @@ def test_storage_lifecycle_threads_plan_labels_and_taints():
 def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
     found = problems(
         changed(
-            groups=[p5_group(), p5_group(name="g5", instanceType="ml.g5.xlarge"), SYSTEM_CONFIG]
+            groups=[p5_group(), p5_group(name="g4dn", instanceType="ml.g4dn.xlarge"), SYSTEM_CONFIG]
         )
     )
-    assert "'ml.g5.xlarge' is not allowed; GPU groups run endpoints" in problem_for(
+    assert "'ml.g4dn.xlarge' is not allowed; GPU groups run endpoints" in problem_for(
         f"{GROUPS}[1].instanceType", found
     )
 

@@ -2,6 +2,7 @@
 
 from components.cluster.instance_types import (
     DPD_INSTANCE_TYPES,
+    GPU_INSTANCE_TYPES,
     is_accelerated,
     is_graviton,
     vcpus,
@@ -20,3 +21,9 @@ def test_a_size_name_gives_the_vcpus_and_a_family_whether_it_is_accelerated():
     assert is_accelerated("ml.p6-b300.48xlarge") and is_accelerated("ml.g5.8xlarge")
     assert not is_accelerated("ml.c5.4xlarge")
     assert is_graviton("ml.m7g.4xlarge") and not is_graviton("ml.m7i.4xlarge")
+
+
+def test_every_gpu_type_has_a_size_name_that_gives_its_vcpus():
+    # The table keeps no vCPU column: the name gives them (4 per xlarge), as its source lists.
+    unread = [name for name in GPU_INSTANCE_TYPES if vcpus(name) is None]
+    assert not unread, f"no vCPUs in these names; give the row a vCPU figure: {unread}"

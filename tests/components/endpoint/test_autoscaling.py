@@ -3,6 +3,7 @@
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscaling, named_query
 from components.endpoint.manifest import build_manifest
@@ -134,6 +135,48 @@ def test_an_own_query_and_server_address_are_taken_as_given():
         "metricType": "Value",
     }
     assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
+
+
+def test_a_trigger_keeps_its_own_name_activation_and_cache_setting():
+    scaling = {
+        "maxReplicas": 3,
+        "triggerName": "vllm-waiting",
+        "activationTargetValue": 1,
+        "useCachedMetrics": False,
+    }
+    built = manifest({"autoscaling": scaling}, {})
+    trigger = built["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]["prometheusTrigger"]
+    assert trigger["name"] == "vllm-waiting"
+    assert (trigger["activationTargetValue"], trigger["useCachedMetrics"]) == (1, False)
+    assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
+
+
+CLOUDWATCH = {
+    "name": "invocations",
+    "namespace": "AWS/SageMaker",
+    "metricName": "Invocations",
+    "metricStat": "Sum",
+    "targetValue": 10,
+}
+
+
+def test_a_cloudwatch_trigger_alone_writes_no_prometheus_trigger():
+    built = manifest({"autoscaling": {"maxReplicas": 3, "cloudWatch": CLOUDWATCH}}, {})
+    entry = built["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]
+    assert entry["cloudWatchTrigger"] == CLOUDWATCH
+    assert "prometheusTrigger" not in entry
+    assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
+
+
+def test_a_cloudwatch_trigger_beside_a_metric_adds_to_the_prometheus_trigger():
+    scaling = {"maxReplicas": 3, "cloudWatch": CLOUDWATCH, "metric": "waiting", "target": 2}
+    entry = manifest({"autoscaling": scaling}, {})["spec"]["pdSpec"]["autoScalingSpec"]
+    assert {"cloudWatchTrigger", "prometheusTrigger"} <= set(entry["prefillAutoScaling"])
+
+
+def test_a_cloudwatch_trigger_out_of_the_crds_shape_is_refused_naming_its_part():
+    with pytest.raises(ValidationError, match="targetValue"):
+        RoleAutoscaling.model_validate({"maxReplicas": 2, "cloudWatch": {"targetValue": "x"}})
 
 
 def codes(scaling: dict, *, role="decode", replicas=1, max_num_seqs=32) -> list[tuple[str, str]]:

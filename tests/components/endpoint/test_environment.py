@@ -2,7 +2,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.environment import check_environment
+from components.endpoint.environment import check_environment, check_environment_from
 from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, env, refusal
 from tests.support import by_code, endpoint_configs, render
 
@@ -135,3 +135,14 @@ CLI_VALID = {
 
 def test_variables_that_hold_no_credential_render(tmp_path):
     assert cli_renders(tmp_path, *CLI_VALID.values())
+
+
+def test_a_variable_from_elsewhere_may_not_be_set_twice_or_be_the_programs():
+    found = check_environment_from(
+        ["HF_TOKEN", "NCCL_DEBUG", "PYTHONHASHSEED"], {"NCCL_DEBUG": "1"}
+    )
+    assert [(f.code, f.field) for f in found] == [
+        ("env-from-owned", "environmentFrom.NCCL_DEBUG"),
+        ("env-from-owned", "environmentFrom.PYTHONHASHSEED"),
+    ]
+    assert check_environment_from(["PYTHONHASHSEED"], {}, dpd=False) == []

@@ -3,13 +3,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from components.endpoint.manifest import (
-    AGGREGATED_FIELDS,
-    DPD_FIELDS,
-    build_manifest,
-    check_metrics_port,
-    check_overrides,
-    environment,
+from components.endpoint.manifest import build_manifest, check_metrics_port, environment
+from components.endpoint.overrides import (
     field_owners,
     leaf_paths,
     owned_field,
@@ -18,7 +13,7 @@ from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 from tests.stack_changes import each_rendered, refusal
-from tests.support import DPD_ONLY_KEYS
+from tests.support import DPD_ONLY_KEYS, dev_endpoint, endpoint_configs, render, with_endpoints
 
 MINIMAL = {
     "name": "chat",
@@ -376,9 +371,11 @@ EVERY_OPTION = {
     "decode": ROLE,
     "routingThreshold": 2048,
     "routingStrategy": "kvaware",
+    "routingEnabled": True,
     "pdBufferSize": "16GiB",
     "kvCache": {
         "enableL1Cache": True,
+        "enableL2Cache": True,
         "l2CacheBackend": "redis",
         "l2CacheLocalUrl": "redis://cache:6379",
     },
@@ -399,6 +396,7 @@ EVERY_OPTION = {
     },
     "tags": {"team": "ml"},
     "environmentVariables": {"NCCL_DEBUG": "INFO"},
+    "environmentFrom": {"HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}},
     "workerArgs": ["--enable-prefix-caching"],
     "workerResources": {"requests": {"cpu": "8", "memory": "64Gi"}, "limits": {"memory": "96Gi"}},
     "modelInvocationPort": {"containerPort": 8080, "name": "http"},
@@ -512,139 +510,7 @@ def test_every_field_the_builder_writes_is_owned_by_a_setting(endpoint):
     owners = field_owners(endpoint)
     unowned = [path for path in leaf_paths(built["spec"]) if owned_field(path, owners) is None]
     table = "AGGREGATED_FIELDS" if endpoint.aggregated else "DPD_FIELDS"
-    assert unowned == [], f"add these to {table} in components/endpoint/manifest.py: {unowned}"
-
-
-@pytest.mark.parametrize(
-    "field, mode",
-    [(field, {}) for field in DPD_FIELDS]
-    + [(field, {"serving": {}}) for field in AGGREGATED_FIELDS],
-)
-def test_an_override_of_an_owned_field_is_refused_naming_it(field, mode):
-    overrides: dict[str, Any] = {}
-    node = overrides
-    *parents, last = field.split(".")
-    for part in parents:
-        node = node.setdefault(part, {})
-    node[last] = "anything"
-    (finding,) = check_overrides(spec(specOverrides=overrides, **mode))
-    assert (finding.level, finding.code, finding.field) == (
-        "error",
-        "override-of-typed-field",
-        f"specOverrides.{field}",
-    )
-
-
-def test_a_credential_anywhere_in_the_overrides_is_refused_naming_its_path():
-    token = "hf_" + "abcdefghijklmnopq" * 2
-    overrides = {"dataCapture": {"modelPod": {"kmsKeyId": token}}}
-    (finding,) = check_overrides(spec(specOverrides=overrides))
-    assert (finding.code, finding.field) == (
-        "credential-in-overrides",
-        "specOverrides.dataCapture.modelPod.kmsKeyId",
-    )
-    assert token not in finding.message
-
-
-def test_an_override_of_what_no_setting_describes_passes():
-    overrides = {"intelligentRoutingSpec": {"autoScalingSpec": {"maxReplicaCount": 3}}}
-    assert check_overrides(spec(specOverrides=overrides)) == []
-
-
-# Through the whole program, naming the full key (issue 21 section 2, issue 29 section 4).
-REFUSED = [
-    (
-        {"endpoints[0].specOverrides": {"pdSpec": {"topologySpec": {"sameAZ": False}}}},
-        "endpoints[0].specOverrides.pdSpec.topologySpec",
-        "setting topologySpec",
-    ),
-    (
-        {"endpoints[0].specOverrides": {"pdSpec": {"prefillSpec": {"args": ["-tp", "4"]}}}},
-        "endpoints[0].specOverrides.pdSpec.prefillSpec.args",
-        "setting prefill",
-    ),
-    (
-        {"endpoints[0].specOverrides": {"instanceTypes": ["ml.p5.48xlarge"]}},
-        "endpoints[0].specOverrides.instanceTypes",
-        "setting instanceTypes",
-    ),
-    (
-        {
-            "endpoints[0].specOverrides": {
-                "worker": {"modelInvocationPort": {"containerPort": 9000}}
-            }
-        },
-        "endpoints[0].specOverrides.worker.modelInvocationPort",
-        "described by the setting modelInvocationPort",
-    ),
-    # Another region's certificate, past the check that it is in the stack's.
-    (
-        {
-            "endpoints[0].specOverrides": {
-                "tlsConfig": {
-                    "customCertificateConfig": {
-                        "acmArn": "arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d",
-                        "domainName": "chat.example.com",
-                    }
-                }
-            }
-        },
-        "endpoints[0].specOverrides.tlsConfig.customCertificateConfig",
-        "described by the setting tlsConfig.customCertificateConfig",
-    ),
-    # Certificates written to another bucket, past the check of the bucket's name.
-    (
-        {
-            "endpoints[0].specOverrides": {
-                "tlsConfig": {"tlsCertificateOutputS3Uri": "s3://elsewhere/certs"}
-            }
-        },
-        "endpoints[0].specOverrides.tlsConfig.tlsCertificateOutputS3Uri",
-        "described by the setting tlsConfig.tlsCertificateOutputS3Uri",
-    ),
-    # A colocated autoscaler of 1,000 replicas beside pdSpec, past the capacity checks.
-    (
-        {
-            "endpoints[0].specOverrides": {
-                "autoScalingSpec": {"minReplicaCount": 1, "maxReplicaCount": 1000}
-            }
-        },
-        "endpoints[0].specOverrides.autoScalingSpec",
-        "described by the setting prefill.autoscaling and decode.autoscaling",
-    ),
-    # A command running tensor-parallel 2, past the GPU requests and the KV sizing.
-    (
-        {
-            "endpoints[0].specOverrides": {
-                "worker": {"command": ["vllm", "serve", "/opt/ml/model", "-tp", "2"]}
-            }
-        },
-        "endpoints[0].specOverrides.worker.command",
-        "described by the setting command",
-    ),
-]
-
-
-@pytest.mark.parametrize("changes, key, says", REFUSED)
-def test_an_override_of_what_a_setting_or_the_operator_owns_is_refused(changes, key, says):
-    assert says in refusal(changes, key)
-
-
-VALID = [
-    {"endpoints[0].specOverrides": {"dnsConfig": {"hostedZoneId": "Z0123456789ABC"}}},
-    {"endpoints[0].specOverrides": {"maxDeployTimeInSeconds": 7200}},
-]
-
-
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
-
-
-@pytest.mark.parametrize("case", range(len(VALID)))
-def test_overrides_of_what_no_setting_describes_render(valid_rendered, case):
-    assert valid_rendered[case], VALID[case]
+    assert unowned == [], f"add these to {table} in components/endpoint/overrides.py: {unowned}"
 
 
 # An aggregated endpoint: a serving block in place of prefill and decode.
@@ -670,6 +536,29 @@ def test_an_aggregated_endpoint_is_a_valid_manifest_without_pdspec(instance_type
     assert body["worker"]["resources"]["limits"].items() >= gpu.items()
 
 
+# One GPU a node, as the public manifests' ml.g5.8xlarge endpoints have; ml.g6e.xlarge has no
+# EFA either, nor the CPU and memory those manifests request (its pods request their share).
+@pytest.mark.parametrize("instance_type", ["ml.g5.8xlarge", "ml.g6e.xlarge"])
+def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(instance_type):
+    endpoint = {
+        **{key: value for key, value in dev_endpoint().items() if key not in DPD_ONLY_KEYS},
+        "modelName": "Llama-3.1-8B-Instruct",
+        "instanceType": instance_type,
+        "tensorParallelSize": 1,
+        "serving": {"replicas": 2, "gpus": 1},
+    }
+    config = with_endpoints(endpoint, gpu_nodes=2)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
+    (built,) = endpoint_configs(render(config))
+    assert all(schema_errors(built, operator) == [] for operator in ("3.2", "3.3"))
+    body = built["spec"]
+    assert "pdSpec" not in body
+    assert (body["instanceType"], body["replicas"]) == (instance_type, 2)
+    assert body["worker"]["resources"]["limits"]["nvidia.com/gpu"] == "1"
+    args = body["worker"]["args"]
+    assert args[args.index("--tensor-parallel-size") + 1] == "1"
+
+
 def test_an_aggregated_endpoint_writes_no_dpd_variables_routing_or_kv_cache_unless_set():
     built = manifest(serving=SERVING, environmentVariables={"NCCL_DEBUG": "INFO"})["spec"]
     assert built["worker"]["environmentVariables"] == [{"name": "NCCL_DEBUG", "value": "INFO"}]
@@ -678,6 +567,38 @@ def test_an_aggregated_endpoint_writes_no_dpd_variables_routing_or_kv_cache_unle
     chosen = manifest(serving=SERVING, routingStrategy="roundrobin", kvCache={})["spec"]
     assert chosen["intelligentRoutingSpec"] == {"enabled": True, "routingStrategy": "roundrobin"}
     assert chosen["kvCacheSpec"] == {"enableL1Cache": True}
+
+
+def test_routing_and_the_l2_cache_can_be_written_switched_off_as_aws_samples_do():
+    built = manifest(
+        serving=SERVING,
+        routingEnabled=False,
+        routingStrategy="prefixaware",
+        kvCache={"enableL2Cache": False, "l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r"},
+    )
+    assert schema_errors(built, "3.3") == []
+    body = built["spec"]
+    assert body["intelligentRoutingSpec"] == {"enabled": False, "routingStrategy": "prefixaware"}
+    assert body["kvCacheSpec"] == {
+        "enableL1Cache": True,
+        "enableL2Cache": False,
+        "l2CacheSpec": {"l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r"},
+    }
+
+
+def test_a_variable_kubernetes_fills_is_written_with_its_value_from():
+    source = {"secretKeyRef": {"name": "hf", "key": "token"}}
+    built = manifest(environmentFrom={"HF_TOKEN": source})
+    assert {"name": "HF_TOKEN", "valueFrom": source} in built["spec"]["worker"][
+        "environmentVariables"
+    ]
+    assert schema_errors(built, "3.2") == [] and schema_errors(built, "3.3") == []
+
+
+def test_without_max_model_len_vllm_is_left_its_own_context_length():
+    unset = {k: v for k, v in MINIMAL.items() if k != "maxModelLen"}
+    built = build_manifest(EndpointSpec.model_validate(unset), model_bucket="w", region="us-east-2")
+    assert "--max-model-len" not in built["spec"]["worker"]["args"]
 
 
 def test_a_dpd_endpoint_keeps_routing_and_the_kv_cache_on_as_before():

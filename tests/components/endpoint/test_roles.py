@@ -30,6 +30,15 @@ def test_each_rule_reports_its_setting(changes, code, level, field):
     assert (level, field) in codes(**changes)[code]
 
 
+def test_a_tensor_parallel_size_beyond_one_node_is_the_size_to_change_not_the_gpus():
+    spec = EndpointSpec.model_validate(
+        {**MINIMAL, "instanceType": "ml.g5.8xlarge", "serving": {"gpus": 1}}
+    )
+    (found,) = check_role_gpus({"serving": spec.serving}, 8, spec.instance_type)
+    assert (found.code, found.field) == ("tp-exceeds-node", "tensorParallelSize")
+    assert found.message.endswith("has (1); allowed 1")
+
+
 @pytest.mark.parametrize(
     "changes, code",
     [

@@ -156,3 +156,8 @@ def test_router_url_follows_the_operator_naming():
     assert router_url("dpd-test", "default") == (
         "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
     )
+
+
+def test_dpd_cannot_switch_its_router_off():
+    assert codes(routingEnabled=False) == {"dpd-without-routing": [("error", "routingEnabled")]}
+    assert codes(routingEnabled=False, serving={"replicas": 1, "gpus": 8}) == {}

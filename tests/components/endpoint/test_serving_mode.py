@@ -76,3 +76,13 @@ def test_an_aggregated_endpoint_renders_in_the_dev_stack_with_no_pdspec():
     assert body["replicas"] == 2
     names = {v["name"] for v in body["worker"]["environmentVariables"]}
     assert names.isdisjoint({"PD_BUFFER_SIZE", "LMCACHE_SAVE_DECODE_CACHE", "PYTHONHASHSEED"})
+
+
+def test_a_colocated_endpoint_of_a_model_the_stack_cannot_size_renders_with_a_warning():
+    unsized = aggregated_endpoint(modelName="my-finetune")
+    del unsized["maxModelLen"]
+    result = render(with_endpoints(unsized))
+    (config,) = [r for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
+    assert "--max-model-len" not in config.inputs["spec"]["worker"]["args"]
+    (warned,) = [w for w in result.warnings if ".architecture:" in w]
+    assert warned.startswith("hyperpod-dpd:endpoints[0].architecture: is not set")

@@ -1,7 +1,31 @@
+from decimal import Decimal
+from typing import Any
+
 import pytest
 from pydantic import ValidationError
 
-from components.endpoint.worker import WorkerResources
+from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
+from components.core.kubernetes_names import quantity_value
+from components.core.units import GIB
+from components.endpoint.checks import check_endpoint
+from components.endpoint.spec import EndpointSpec
+from components.endpoint.worker import (
+    DPD_WORKER_RESOURCES,
+    NODE_SHARE,
+    WorkerResources,
+    check_worker_fits_node,
+    default_worker_resources,
+)
+from tests.stack_changes import EP
+from tests.support import (
+    aggregated_endpoint,
+    dev_endpoint,
+    endpoint_configs,
+    problem_for,
+    problems,
+    render,
+    with_endpoints,
+)
 
 
 def test_requests_alone_leave_the_limits_to_the_gpus():
@@ -45,3 +69,163 @@ def test_what_kubernetes_refuses_is_refused(value, says):
 def test_an_extended_resource_at_its_limit_passes():
     value = {"requests": {"example.com/fpga": "1"}, "limits": {"example.com/fpga": "1"}}
     assert WorkerResources.model_validate(value).with_gpus(1)["limits"]["example.com/fpga"] == "1"
+
+
+# What the pods request without workerResources, and requests no node could hold.
+
+
+def on_a_node_of(instance_type: str, gpus: int, **changes: Any) -> dict[str, Any]:
+    """The dev stack serving Llama 3.1 8B aggregated on `instance_type`, pods of `gpus` GPUs."""
+    endpoint = aggregated_endpoint(
+        modelName="Llama-3.1-8B-Instruct",
+        instanceType=instance_type,
+        tensorParallelSize=gpus,
+        serving={"replicas": 2, "gpus": gpus},
+        **changes,
+    )
+    config = with_endpoints(endpoint, gpu_nodes=2)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
+    return config
+
+
+def requested(resources: dict[str, str]) -> tuple[Decimal, Decimal]:
+    """CPUs and bytes of memory."""
+    return quantity_value(resources["cpu"]), quantity_value(resources["memory"])
+
+
+@pytest.mark.parametrize(
+    "instance_type, gpus", [("ml.g5.12xlarge", 4), ("ml.g6e.12xlarge", 4), ("ml.g5.8xlarge", 1)]
+)
+def test_an_aggregated_endpoint_without_worker_resources_requests_what_its_node_has(
+    instance_type, gpus
+):
+    (built,) = endpoint_configs(render(on_a_node_of(instance_type, gpus)))
+    resources = built["spec"]["worker"]["resources"]
+    node = GPU_INSTANCE_TYPES[instance_type]
+    cpu, memory = requested(resources["requests"])
+    assert 0 < cpu <= node.vcpu_count * NODE_SHARE
+    assert 0 < memory <= node.memory_gib * GIB * NODE_SHARE
+    assert resources["limits"] == resources["requests"]
+
+
+@pytest.mark.parametrize("instance_type", GPU_INSTANCE_TYPES)
+def test_the_pods_a_node_holds_by_gpus_fit_in_half_of_it_at_any_pod_size(instance_type):
+    node = GPU_INSTANCE_TYPES[instance_type]
+    for gpus in range(1, node.gpus + 1):
+        cpu, memory = requested(default_worker_resources(instance_type, gpus).requests)
+        pods = node.gpus // gpus
+        assert cpu >= 1 and memory >= GIB, f"{gpus} GPUs: {cpu} CPUs, {memory} bytes"
+        assert pods * cpu <= node.vcpu_count * NODE_SHARE, f"{pods} pods of {gpus} GPUs"
+        assert pods * memory <= node.memory_gib * GIB * NODE_SHARE, f"{pods} pods of {gpus} GPUs"
+
+
+def test_a_dpd_endpoint_requests_what_it_always_has_and_so_does_a_whole_p5_served_aggregated():
+    for instance_type in DPD_INSTANCE_TYPES:
+        assert default_worker_resources(instance_type, None) == DPD_WORKER_RESOURCES
+    # A whole p5 served aggregated keeps the manifest it had, and so its generation.
+    assert default_worker_resources("ml.p5.48xlarge", 8) == DPD_WORKER_RESOURCES
+
+
+def test_worker_resources_the_user_writes_are_kept_as_written():
+    written = {"requests": {"cpu": "6", "memory": "30Gi"}, "limits": {"memory": "40Gi"}}
+    endpoint = EndpointSpec.model_validate(
+        aggregated_endpoint(instanceType="ml.g5.12xlarge", workerResources=written)
+    )
+    assert endpoint.worker_resources.model_dump() == written
+    empty = aggregated_endpoint(instanceType="ml.g5.12xlarge", workerResources={})
+    assert EndpointSpec.model_validate(empty).worker_resources.with_gpus(4) == {
+        "requests": {"nvidia.com/gpu": "4"},
+        "limits": {"nvidia.com/gpu": "4"},
+    }
+
+
+# ml.g5.12xlarge: 48 vCPUs and 192 GiB.
+ABOVE_THE_NODE = [
+    ({"cpu": "49"}, "requests.cpu"),
+    ({"cpu": "48001m"}, "requests.cpu"),
+    ({"memory": "193Gi"}, "requests.memory"),
+    ({"memory": "196609Mi"}, "requests.memory"),
+    ({"memory": "1T"}, "requests.memory"),
+    ({"limits": {"cpu": "64"}}, "limits.cpu"),
+    ({"requests": {"memory": "200Gi"}, "limits": {}}, "requests.memory"),
+]
+WITHIN_THE_NODE = [
+    {"cpu": "48", "memory": "192Gi"},
+    {"cpu": "30000m", "memory": "196608Mi"},
+    {"memory": "200G"},
+    {"requests": {"cpu": "6"}, "limits": {"cpu": "96"}},
+]
+
+
+@pytest.mark.parametrize("resources, field", ABOVE_THE_NODE)
+def test_requests_above_the_node_are_refused_naming_the_key(resources, field):
+    assert [
+        (f.level, f.field)
+        for f in check_worker_fits_node(
+            WorkerResources.model_validate(resources), "ml.g5.12xlarge", 4
+        )
+    ] == [("error", f"workerResources.{field}")]
+
+
+@pytest.mark.parametrize("resources", WITHIN_THE_NODE)
+def test_requests_within_the_node_pass(resources):
+    assert (
+        check_worker_fits_node(WorkerResources.model_validate(resources), "ml.g5.12xlarge", 4) == []
+    )
+
+
+def test_the_dpd_default_on_a_g5_is_refused_through_the_program_before_anything_registers():
+    config = on_a_node_of("ml.g5.12xlarge", 4, workerResources=DPD_WORKER_RESOURCES.requests)
+    found = problems(config)
+    cpu = problem_for(f"{EP}.workerResources.requests.cpu", found)
+    assert "96 is more than one ml.g5.12xlarge node has (48 vCPUs" in cpu
+    memory = problem_for(f"{EP}.workerResources.requests.memory", found)
+    assert "1024Gi is more than one ml.g5.12xlarge node has (192 GiB" in memory
+
+
+def test_a_dpd_endpoint_is_not_held_to_its_worker_resources():
+    # The operator ignores worker.resources for DPD pods: theirs are the roles'.
+    endpoint = EndpointSpec.model_validate(
+        {**dev_endpoint(), "workerResources": {"cpu": "500", "memory": "4Ti"}}
+    )
+    assert [f for f in check_endpoint(endpoint) if f.code == "worker-above-node"] == []
+
+
+def test_requests_that_one_of_the_instance_types_holds_pass_and_above_all_name_the_largest():
+    # ml.g5.12xlarge: 48 vCPUs; ml.p4d.24xlarge: 96 vCPUs.
+    either = ["ml.g5.12xlarge", "ml.p4d.24xlarge"]
+    fits_p4d = WorkerResources.model_validate({"cpu": "90"})
+    assert check_worker_fits_node(fits_p4d, "ml.g5.12xlarge", 1, either) == []
+    (above,) = check_worker_fits_node(
+        WorkerResources.model_validate({"cpu": "97"}), "ml.g5.12xlarge", 1, either
+    )
+    assert "97 is more than one ml.p4d.24xlarge node has (96 vCPUs" in above.message
+
+
+def test_pods_a_node_affinity_places_are_not_held_to_the_type_the_stack_sizes_them_for():
+    # A hostname picks the node, whatever its type; ml.g5.xlarge has 4 vCPUs.
+    hostname = {"key": "kubernetes.io/hostname", "operator": "In", "values": ["node-1"]}
+    affinity = {
+        "requiredDuringSchedulingIgnoredDuringExecution": {
+            "nodeSelectorTerms": [{"matchExpressions": [hostname]}]
+        }
+    }
+    written = {"instanceType": "ml.g5.xlarge", "workerResources": {"cpu": "6"}}
+    placed = aggregated_endpoint(serving={"gpus": 1}, tensorParallelSize=1, **written)
+    codes = [f.code for f in check_endpoint(EndpointSpec.model_validate(placed))]
+    assert "worker-above-node" in codes
+    by_affinity = EndpointSpec.model_validate({**placed, "nodeAffinity": affinity})
+    assert "worker-above-node" not in [f.code for f in check_endpoint(by_affinity)]
+
+
+def test_an_adopted_endpoint_above_its_node_is_warned_not_refused():
+    above = aggregated_endpoint(
+        instanceType="ml.g5.12xlarge",
+        tensorParallelSize=4,
+        serving={"gpus": 4},
+        workerResources={"cpu": "96"},
+    )
+    for adopted, level in ((False, "error"), (True, "warning")):
+        endpoint = EndpointSpec.model_validate({**above, "adopted": adopted})
+        found = [f for f in check_endpoint(endpoint) if f.code == "worker-above-node"]
+        assert [(f.level, f.field) for f in found] == [(level, "workerResources.requests.cpu")]

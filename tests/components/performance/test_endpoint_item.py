@@ -6,6 +6,7 @@ import json
 import pytest
 import yaml
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.checks import check_endpoint
 from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_item import endpoint_item, nodes_needed
@@ -153,17 +154,27 @@ def test_the_command_prints_a_yaml_item_to_paste_with_its_nodes(recommendations,
     assert f"# {nodes_needed(recommendations['llama-long'][1])} ml.p5.48xlarge node(s)" in out
 
 
-def test_on_a_type_without_dpd_the_emitted_item_is_aggregated_and_renders_as_printed():
-    found = scenario({**LLAMA_8B, "name": "llama-g6e", "instanceType": "ml.g6e.12xlarge"})
+# Four GPUs a node; one with EFA between the nodes; one without. A request a second, so the
+# one-GPU pods stay within the example account's quota of those nodes.
+@pytest.mark.parametrize("instance_type", ["ml.g6e.12xlarge", "ml.g6e.8xlarge", "ml.g6e.xlarge"])
+def test_on_a_type_without_dpd_the_emitted_item_is_aggregated_and_renders_as_printed(
+    instance_type,
+):
+    workload = {**LLAMA_8B["workload"], "requestsPerSecond": 1}
+    found = scenario(
+        {**LLAMA_8B, "name": "llama-g6e", "instanceType": instance_type, "workload": workload}
+    )
     recommendation = recommend(found)
     assert recommendation.disaggregated is None
     item = endpoint_item(found, recommendation)
-    assert "prefill" not in item and item["serving"]["gpus"] <= 4
+    # Each pod is one node, whatever the model would gain from more GPUs.
+    assert "prefill" not in item
+    assert item["serving"]["gpus"] <= GPU_INSTANCE_TYPES[instance_type].gpus
     config = with_endpoints(item, gpu_nodes=nodes_needed(recommendation))
-    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = "ml.g6e.12xlarge"
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
     (manifest,) = [
         r.inputs for r in render(config).resources if r.type.endswith(":InferenceEndpointConfig")
     ]
     assert "pdSpec" not in manifest["spec"]
-    assert manifest["spec"]["instanceType"] == "ml.g6e.12xlarge"
+    assert manifest["spec"]["instanceType"] == instance_type
     assert manifest["spec"]["replicas"] == item["serving"]["replicas"]

@@ -190,6 +190,16 @@ def test_data_parallel_attention_replica_uses_tp_times_dp_gpus():
         ({"serving": {"tensorParallel": 3}}, r"serving\.tensorParallel: 3 does not divide .* 64"),
         ({"serving": {"tensorParallel": 64}}, r"serving\.tensorParallel: 64 spans more than two"),
         (
+            # One L4 per node and no EFA between them: nothing carries the all-reduces.
+            {
+                "model": {"name": "llama-3.1-8b"},
+                "instanceType": "ml.g6.xlarge",
+                "serving": {"tensorParallel": 2},
+            },
+            r"serving\.tensorParallel: 2 spreads a replica's 2 GPUs over 2 ml\.g6\.xlarge nodes, "
+            "which have no EFA",
+        ),
+        (
             {"serving": {"tensorParallel": 8, "replicas": 1_000_000_000}},
             r"serving\.replicas: 1,000,000,000 x 8 GPUs is more than",
         ),
@@ -206,7 +216,16 @@ def test_data_parallel_attention_replica_uses_tp_times_dp_gpus():
             r"model\.parameters: 1e\+30 parameters",
         ),
     ],
-    ids=["weights", "tp3", "tp64", "8e9-gpus", "dp1000-dense", "1e12-prompt", "1e30-parameters"],
+    ids=[
+        "weights",
+        "tp3",
+        "tp64",
+        "tp2-without-efa",
+        "8e9-gpus",
+        "dp1000-dense",
+        "1e12-prompt",
+        "1e30-parameters",
+    ],
 )
 def test_a_layout_vllm_or_physics_refuses_is_refused_naming_its_key(changes, says):
     with pytest.raises(ScenarioError, match=rf"^scenario\.{says}"):

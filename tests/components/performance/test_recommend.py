@@ -78,6 +78,15 @@ def test_only_layouts_an_endpoint_deploys_are_recommended(recommendation):
     assert serving.tensor_parallel in (1, 2, 4, 8)
 
 
+def test_on_a_one_gpu_type_only_one_gpu_replicas_are_searched():
+    # Llama 3.1 8B would take two L4s a replica, more than an ml.g6.8xlarge pod can have.
+    with pytest.raises(
+        ScenarioError,
+        match=r"^scenario\.model: no tensorParallelSize an endpoint takes on ml\.g6\.8xlarge \(1\)",
+    ):
+        recommend(scenario(model={"name": "llama-3.1-8b"}, instanceType="ml.g6.8xlarge"))
+
+
 def test_a_moe_model_spreads_its_experts_over_the_tensor_parallel_gpus():
     moe = recommend(
         scenario(

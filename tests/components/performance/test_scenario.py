@@ -103,7 +103,7 @@ def test_a_measurement_recorded_beside_the_scenario_is_ignored():
 @pytest.mark.parametrize(
     "changes, key",
     [
-        ({"instanceType": "ml.g5.xlarge"}, "instanceType"),
+        ({"instanceType": "ml.g4dn.xlarge"}, "instanceType"),
         # DPD runs on five types only; the others serve aggregated.
         ({"instanceType": "ml.g6e.12xlarge", "prefill": {}, "decode": {}}, "does not run DPD"),
         ({"engine": "llama.cpp"}, "engine"),

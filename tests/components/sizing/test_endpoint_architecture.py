@@ -6,7 +6,11 @@ from pydantic import ValidationError
 
 from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
-from components.sizing.endpoint_architecture import UnknownArchitectureError, endpoint_architecture
+from components.sizing.endpoint_architecture import (
+    UnknownArchitectureError,
+    endpoint_architecture,
+    served_spec,
+)
 from tests.components.endpoint.test_manifest import MINIMAL
 from tests.components.model.test_hf_config import DEEPSEEK_V3
 
@@ -87,3 +91,28 @@ def test_the_config_file_form_is_chosen_by_its_key():
     assert [loc for loc, _ in locations({"configFile": "config.json"})] == [
         ("architecture", "parameters")
     ]
+
+
+def test_a_colocated_endpoint_of_an_unknown_model_is_a_warning_not_a_refusal():
+    colocated = spec(modelName="my-finetune", serving={"replicas": 1, "gpus": 8})
+    with pytest.raises(UnknownArchitectureError) as raised:
+        endpoint_architecture(colocated)
+    assert (raised.value.finding.level, raised.value.finding.code) == (
+        "warning",
+        "architecture-unknown",
+    )
+
+
+def test_without_max_model_len_the_endpoint_is_sized_for_the_models_own_context():
+    model = MODEL_CATALOG["llama-3.3-70b"]
+    unset = {k: v for k, v in MINIMAL.items() if k != "maxModelLen"}
+    served = served_spec(EndpointSpec.model_validate(unset), model)
+    assert served.max_model_len == model.context_length
+    assert served_spec(spec(), model).max_model_len == MINIMAL["maxModelLen"]
+
+
+def test_without_either_length_max_model_len_is_required():
+    unset = EndpointSpec.model_validate({k: v for k, v in MINIMAL.items() if k != "maxModelLen"})
+    with pytest.raises(UnknownArchitectureError) as raised:
+        served_spec(unset, endpoint_architecture(spec(architecture=EXPLICIT)))
+    assert raised.value.finding.field == "maxModelLen"

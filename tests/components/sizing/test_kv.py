@@ -107,6 +107,15 @@ def test_a_transfer_takes_every_ranks_share_over_the_instance_efa():
     assert transfer_seconds(160 * MIB, 8, 6_400) == transfer_seconds(160 * MIB, 8, 3_200) / 2
 
 
+def test_an_aggregated_endpoint_on_a_type_without_efa_sizes_with_no_transfer_time():
+    sizing = size_endpoint(
+        spec(instanceType="ml.g6e.xlarge", tensorParallelSize=1, serving={"gpus": 1}),
+        MODEL_CATALOG["llama-3.1-8b"],
+    )
+    assert sizing.routing_threshold.seconds is None
+    assert sizing.max_model_len.seconds is None
+
+
 def test_the_decoder_hbm_budget_on_p5_at_0_75_with_8_gib():
     hbm = decoder_hbm(LLAMA_70B, 8, P5, 0.75, 8 * GIB)
     assert hbm.per_gpu_bytes == 81_559 * MIB

@@ -155,10 +155,15 @@ def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_
 
 
 def test_a_setting_the_manifest_cannot_give_names_where_it_would_come_from(tmp_path):
-    path = manifest_file(tmp_path, DPD.replace('      - "--max-model-len"\n      - "16384"\n', ""))
+    off = DPD.replace(
+        "intelligentRoutingSpec:\n    enabled: true", "intelligentRoutingSpec:\n    enabled: false"
+    )
+    path = manifest_file(tmp_path, off)
     code, _, err = run(str(path))
     assert code == 2
-    assert err.startswith(f"{path}: spec.worker.args: the stack refuses its maxModelLen: ")
+    assert err.startswith(
+        f"{path}: spec.intelligentRoutingSpec.enabled: the stack refuses its routingEnabled: "
+    )
 
 
 # The HyperPod CLI's colocated vLLM sample, with a context length and a model the catalog sizes.
@@ -182,4 +187,65 @@ def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(t
     assert "prefill" not in item and "decode" not in item
     # What vLLM runs unless told otherwise, so the flags the stack writes change nothing.
     assert item["gpuMemoryUtilization"] == 0.9
+    assert lost_or_changed(path, out) == []
+
+
+AUTOSCALED = COLOCATED.replace(
+    "spec:\n",
+    """spec:
+  replicas: 1
+  autoScalingSpec:
+    minReplicaCount: 1
+    maxReplicaCount: 4
+    pollingInterval: 15
+    prometheusTrigger:
+      name: vllm-waiting
+      serverAddress: https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-12345678-1234-1234-1234-123456789012
+      query: sum(vllm:num_requests_waiting)
+      targetValue: 4
+      metricType: Value
+""",
+)
+
+
+def test_a_prometheus_trigger_is_read_into_the_serving_roles_autoscaling(tmp_path):
+    assert AUTOSCALED != COLOCATED
+    path = manifest_file(tmp_path, AUTOSCALED)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert item["serving"]["autoscaling"] == {
+        "minReplicas": 1,
+        "maxReplicas": 4,
+        "pollingInterval": 15,
+        "metric": "query",
+        "triggerName": "vllm-waiting",
+        "query": "sum(vllm:num_requests_waiting)",
+        "target": 4,
+        "metricType": "Value",
+        "serverAddress": (
+            "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/"
+            "ws-12345678-1234-1234-1234-123456789012"
+        ),
+    }
+    assert lost_or_changed(path, out) == []
+
+
+def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
+    start = AUTOSCALED.index("    prometheusTrigger:")
+    end = AUTOSCALED.index("      metricType: Value\n", start) + len("      metricType: Value\n")
+    cloudwatch = (
+        AUTOSCALED[:start]
+        + "    cloudWatchTrigger:\n      name: invocations\n      namespace: AWS/SageMaker\n"
+        "      metricName: Invocations\n      metricStat: Sum\n      targetValue: 10\n"
+        "      dimensions:\n        - name: EndpointName\n          value: mistral-7b-vllm\n"
+        + AUTOSCALED[end:]
+    )
+    path = manifest_file(tmp_path, cloudwatch)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    scaling = item["serving"]["autoscaling"]
+    assert scaling["cloudWatch"]["metricName"] == "Invocations"
+    assert "metric" not in scaling and "query" not in scaling
     assert lost_or_changed(path, out) == []

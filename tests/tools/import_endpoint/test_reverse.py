@@ -6,9 +6,11 @@ import yaml
 
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import role_flags, worker_flags
+from components.endpoint.worker import WorkerResources, check_worker_fits_node
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
-from tools.import_endpoint.reverse import ROLE_FLAGS, TYPED_FLAGS, engine_of, read_item
+from tools.import_endpoint.reverse import read_item
+from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS, engine_of
 
 LIVE = yaml.safe_load(DPD)
 
@@ -90,3 +92,65 @@ def test_the_engine_is_told_by_the_image_and_its_settings_read_from_its_variable
     assert item["environmentVariables"] == {"TEAM": "a"}
     # Another engine's command line is its own: it passes as written.
     assert item["workerArgs"] == LIVE["spec"]["worker"]["args"]
+
+
+COLOCATED_ON_A_HOST = {
+    "apiVersion": "inference.sagemaker.aws.amazon.com/v1",
+    "kind": "InferenceEndpointConfig",
+    "metadata": {"name": "pinned"},
+    "spec": {
+        "modelName": "Qwen2.5-VL-7B-Instruct",
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1"]}
+                        ]
+                    }
+                ]
+            }
+        },
+        "intelligentRoutingSpec": {"enabled": False, "routingStrategy": "prefixaware"},
+        "modelSourceConfig": {"modelSourceType": "s3", "s3Storage": {"bucketName": "w"}},
+        "worker": {
+            "image": "vllm/vllm-openai:latest",
+            "resources": {"limits": {"nvidia.com/gpu": 1}},
+            "modelInvocationPort": {"containerPort": 8000},
+            "modelVolumeMount": {"name": "weights", "mountPath": "/opt/ml/model"},
+        },
+    },
+}
+
+
+def test_pods_placed_by_host_alone_are_sized_for_a_type_the_import_names_as_chosen():
+    found = read_item(Manifest("pinned.yaml", COLOCATED_ON_A_HOST))
+    assert found.problems == []
+    assert found.item["nodeAffinity"] == COLOCATED_ON_A_HOST["spec"]["nodeAffinity"]
+    assert found.item["routingEnabled"] is False
+    assert found.item["routingStrategy"] == "prefixaware"
+    (chosen,) = found.chosen
+    assert chosen.startswith(f"instanceType {found.item['instanceType']}: the manifest names no")
+    assert "maxModelLen" not in found.item
+
+
+def test_a_variable_from_a_secret_comes_back_as_environment_from():
+    def from_secret(spec):
+        spec["worker"]["environmentVariables"].append(
+            {"name": "HF_TOKEN", "valueFrom": {"secretKeyRef": {"name": "hf", "key": "token"}}}
+        )
+
+    found = reading(from_secret)
+    assert found.problems == []
+    assert found.item["environmentFrom"] == {
+        "HF_TOKEN": {"secretKeyRef": {"name": "hf", "key": "token"}}
+    }
+
+
+def test_the_chosen_type_is_the_smallest_whose_node_holds_the_pods_requests():
+    placed = copy.deepcopy(COLOCATED_ON_A_HOST)
+    placed["spec"]["worker"]["resources"]["requests"] = {"cpu": "6", "memory": "30Gi"}
+    found = read_item(Manifest("pinned.yaml", placed))
+    resources = WorkerResources.model_validate(found.item["workerResources"])
+    assert check_worker_fits_node(resources, found.item["instanceType"], 1) == []
+    assert check_worker_fits_node(resources, "ml.g5.xlarge", 1) != []

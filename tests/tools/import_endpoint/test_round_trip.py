@@ -1,6 +1,6 @@
 """How a rendered object is held to the manifest it came from."""
 
-from components.endpoint.manifest import DPD_FIELDS
+from components.endpoint.overrides import DPD_FIELDS
 from tools.import_endpoint.round_trip import addition_reason, compare
 
 

@@ -1,0 +1,73 @@
+"""Template placeholders: the `<YOUR_BUCKET>` and `<my-region>` that AWS's samples leave for the
+reader to fill in.
+
+No bucket, region, file system, account, image or host name may hold '<' or '>', so a value
+that does can never name a real one, and the shape checks let it through to this one rule: the
+stack refuses it, before AWS fails to find what it names, except on an adopted endpoint
+(`adopted: true`, written by `python -m infra import-endpoint`). That endpoint's object already
+holds the value, which the API server took (the CRD gives those fields no pattern), and the
+stack reproduces what runs, warning that its pods cannot reach what the value stands for.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from components.core.findings import Finding, error, field_path, warning
+
+# `<YOUR_MODEL_BUCKET>`, `<my-region>`, `<File-System-Id>`: a word or more, no spaces.
+_PLACEHOLDER = re.compile(r"<[A-Za-z][A-Za-z0-9_-]{2,}>")
+# Free text, which may hold anything between angle brackets; the names are elsewhere.
+_FREE_TEXT = ("environmentVariables", "tags", "workerArgs", "args", "command")
+
+
+def holds_placeholder(value: str) -> bool:
+    return _PLACEHOLDER.search(value) is not None
+
+
+def _strings(value: Any, path: str) -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        return [
+            found
+            for key, child in value.items()
+            if key not in _FREE_TEXT
+            for found in _strings(child, f"{path}.{key}" if path else str(key))
+        ]
+    if isinstance(value, list):
+        return [found for i, child in enumerate(value) for found in _strings(child, f"{path}[{i}]")]
+    return [(path, value)] if isinstance(value, str) else []
+
+
+def check_placeholders(settings: dict[str, Any]) -> list[Finding]:
+    """A finding for each placeholder in the stack's settings, as written (by config key)."""
+    endpoints = settings.get("endpoints")
+    adopted = {
+        field_path("endpoints", i)
+        for i, endpoint in enumerate(endpoints if isinstance(endpoints, list) else [])
+        if isinstance(endpoint, dict) and endpoint.get("adopted") is True
+    }
+    found = []
+    for path, value in _strings(settings, ""):
+        if not holds_placeholder(value):
+            continue
+        if path.split(".", 1)[0] in adopted:
+            found.append(
+                warning(
+                    "placeholder-adopted",
+                    path,
+                    f"{value!r} is a template placeholder, kept as the adopted endpoint's "
+                    "object has it; its pods cannot reach what it stands for until you set "
+                    "the real value",
+                )
+            )
+        else:
+            found.append(
+                error(
+                    "placeholder",
+                    path,
+                    f"{value!r} is a template placeholder, which no AWS or Kubernetes name "
+                    "can be; set the real value",
+                )
+            )
+    return found
