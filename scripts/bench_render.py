@@ -60,11 +60,6 @@ LARGE_INIT_CONTAINERS = 4
 NODE_LABELS = {f"bench/label-{j}": "yes" for j in range(4)}
 
 
-def _is_sdk(module: str) -> bool:
-    package = module.split(".", 1)[0]
-    return package == "pulumi" or package.startswith("pulumi_")
-
-
 def _large(endpoint: dict[str, Any]) -> dict[str, Any]:
     """The endpoint with many variables, flags, tags, init containers and an override."""
     role_flags = [f"--bench-role-flag-{j}={j}" for j in range(LARGE_ROLE_FLAGS)]
@@ -186,7 +181,9 @@ def _child_render(config_file: str, out: str, modules_file: str | None = None) -
         loaded = [
             name
             for name, module in sys.modules.items()
-            if _is_sdk(name) and not isinstance(module, importlib.util._LazyModule)
+            # The SDKs' modules: pulumi, pulumi_aws, ...
+            if name.partition(".")[0] == "pulumi" or name.startswith("pulumi_")
+            if not isinstance(module, importlib.util._LazyModule)
         ]
         Path(modules_file).write_text(json.dumps(loaded))
     return elapsed

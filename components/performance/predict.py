@@ -210,12 +210,10 @@ def predict(
 ) -> Prediction:
     """The scenario's predicted latency and throughput; ScenarioError names the key that stops
     it. `base_dir` resolves a relative model.configFile (the scenario file's directory).
-    `percentiles=False` leaves out the percentiles, most of a prediction's cost, for what
-    shows only the means (the latency charts)."""
+    `percentiles=False` leaves out their cost, for the charts, which show the means alone."""
     serving = serving_of(scenario, base_dir)
     point = point_of(serving, scenario)
     gpus = sum(role.gpus for role in serving.roles)
-    shown = PERCENTILES if percentiles else ()
     roles = tuple(
         RolePrediction(
             name=role.name,
@@ -244,6 +242,6 @@ def predict(
         saturated=point.saturated,
         max_requests_per_second=serving.capacity(),
         roles=roles,
-        ttft_percentiles_ms=tuple(point.ttft_quantile(p) * 1e3 for p in shown),
-        itl_percentiles_ms=tuple(point.itl_quantile(p) * 1e3 for p in shown),
+        ttft_percentiles_ms=tuple(point.ttft_quantile(p) * 1e3 for p in PERCENTILES if percentiles),
+        itl_percentiles_ms=tuple(point.itl_quantile(p) * 1e3 for p in PERCENTILES if percentiles),
     )
