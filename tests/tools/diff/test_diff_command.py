@@ -3,10 +3,12 @@ to end in a temporary git repository holding this project.
 
 The reports compare renders made in this process: the dev stack as committed, once for the
 module, against each test's change. The command's own paths (git, the stack files, the exit
-codes) run as a user runs them in that repository: the command in this process, each side's
-render in a process of its own, from the repository's code.
+codes) run as a user runs them in that repository: the command in this process, and each side's
+render, where a test asks for it, in a process of its own from the repository's code.
 """
 
+import contextlib
+import io
 import os
 import re
 import shutil
@@ -180,10 +182,23 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
     )
 
 
-def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys):
+def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys, monkeypatch):
     staging = in_repository / "Pulumi.staging.yaml"
     shutil.copy(dev_stack, staging)
+    rendered = []
+
+    def here(checkout: Path, stack: str, config_file: Path, out: Path, account_id=None) -> None:
+        # In this process, from this checkout's code, which the repository holds: a side's
+        # render in a process of its own is the --account test's.
+        rendered.append(checkout)
+        args = ["render", "--stack", stack, "--config-file", str(config_file), "--out", str(out)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert cli.main(args) == 0
+
+    monkeypatch.setattr(diff_command, "render_checkout", here)
     status, out, err = diff(capsys, "--stack", "staging", "--config-file", str(staging))
+    # The head alone renders: the base has no staging stack.
+    assert rendered == [in_repository]
     assert status == 1, err
     assert out.startswith("Stack staging: ")
     assert " to add (from HEAD)." in out.splitlines()[0]
