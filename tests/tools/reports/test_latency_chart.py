@@ -1,15 +1,12 @@
-"""Predicted latency against request rate, as Mermaid charts that Mermaid itself accepts."""
+"""Predicted latency against request rate, as Mermaid charts (tests/tools/test_mermaid.py has
+Mermaid parse them)."""
 
 import math
-import subprocess
 from dataclasses import replace
 
 import pytest
 
-from infra.paths import ROOT
-from tools.reports.latency_chart import LatencyCurve, latency_markdown, xychart
-
-MERMAID_CHECK = ["node", str(ROOT / "scripts" / "mermaid_check.mjs")]
+from tools.reports.latency_chart import LatencyCurve, latency_markdown
 
 CURVE = LatencyCurve(
     endpoint="dpd-test",
@@ -20,34 +17,6 @@ CURVE = LatencyCurve(
     slo_tpot_ms=50.0,
     load=2.0,
 )
-
-
-@pytest.fixture(scope="module")
-def mermaid_problems(tmp_path_factory) -> dict[str, list[str]]:
-    """What Mermaid says of the charts and of a broken chart, in one run (it takes a second to
-    start; it parses each diagram on its own)."""
-    folder = tmp_path_factory.mktemp("charts")
-    broken = xychart("t", "x", ['"1"'], "y", 10, [[1.0]]).replace("line [1]", "line [1,")
-    files = {
-        "charts.md": "\n".join(latency_markdown(CURVE)),
-        "broken.md": f"```mermaid\n{broken}```\n",
-    }
-    for name, markdown in files.items():
-        (folder / name).write_text(markdown)
-    done = subprocess.run(
-        [*MERMAID_CHECK, *(str(folder / name) for name in files)], capture_output=True, text=True
-    )
-    assert done.returncode in (0, 1), done.stderr
-    lines = done.stdout.splitlines()
-    # Each line is `file:block: message`; by file, the `block: message` part.
-    return {
-        name: [
-            line.removeprefix(f"{folder / name}:")
-            for line in lines
-            if line.startswith(f"{folder / name}:")
-        ]
-        for name in files
-    }
 
 
 def test_ttft_and_tpot_each_get_a_chart_with_the_slo_as_a_flat_line():
@@ -74,15 +43,6 @@ def test_without_an_slo_there_is_one_line():
     tpot = text.split("TPOT", 1)[1]
     assert tpot.count("    line [") == 1
     assert "the flat line" not in tpot
-
-
-def test_mermaid_parses_the_charts(mermaid_problems):
-    assert mermaid_problems["charts.md"] == []
-
-
-def test_mermaid_refuses_a_broken_chart_so_the_check_can_fail(mermaid_problems):
-    (problem,) = mermaid_problems["broken.md"]
-    assert problem.startswith("1: Parse error")
 
 
 @pytest.mark.parametrize("values", [[0.0, 0.0], [1e-3, 2e-3]])
