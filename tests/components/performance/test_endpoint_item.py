@@ -12,7 +12,7 @@ from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_item import endpoint_item, nodes_needed
 from components.performance.recommend import recommend
 from components.performance.scenario import Scenario, ScenarioError
-from tests.support import config_file, render, with_endpoints
+from tests.support import config_file, render, settings_of, with_endpoints
 from tools.cli import main
 
 # A p99 inter-token SLO on long prompts: the disaggregated layout costs less.
@@ -114,7 +114,7 @@ def _round_trip(recommendations, tmp_path, capsys, name, *, disaggregated):
     found, recommendation = recommendations[name]
     item = endpoint_item(found, recommendation, disaggregated=disaggregated)
     config = with_endpoints(item, gpu_nodes=nodes_needed(recommendation, disaggregated))
-    render(config)  # as-is: the program's own validation takes it
+    settings_of(config)  # as-is: every check of the program takes it
     assert main(["plan", "--stack", "test", "--config-file", config_file(tmp_path, config),
                  "--json"]) == 0  # fmt: skip
     (predicted,) = json.loads(capsys.readouterr().out).values()
