@@ -229,3 +229,8 @@ def with_endpoint_access(access: dict | None) -> dict:
     else:
         cluster["endpointAccess"] = access
     return config
+
+
+def renders_each(cases: Sequence[dict[str, Any]]) -> Any:
+    """The module fixture `valid_rendered`: each_rendered(cases), rendered once per module."""
+    return pytest.fixture(scope="module", name="valid_rendered")(lambda: each_rendered(cases))

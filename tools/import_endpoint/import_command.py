@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from components.core.regions import arn_parts
 from infra.config_errors import config_key
 from infra.paths import ROOT
 from tools.import_endpoint.adoption import (
@@ -117,7 +118,10 @@ def _stack_path(args: argparse.Namespace) -> Path:
     return args.config_file or stack_file(args.stack)
 
 
-_ARN_ACCOUNT = re.compile(r"arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:(\d{12}):")
+def _accounts(text: str) -> set[str]:
+    """The accounts the ARNs in `text` name."""
+    found = (arn_parts(arn)["account"] for arn in re.findall(r"arn:[^\s\"',]+", text))
+    return {account for account in found if re.fullmatch(r"\d{12}", account)}
 
 
 def _context(
@@ -130,13 +134,13 @@ def _context(
         config = read_stack_config(_stack_path(args))
         return args.stack, config, args.account, -1
     config = read_stack_config(EXAMPLE_FILE)
-    example = _ARN_ACCOUNT.search(config.values[config_key("cluster")])
-    named = {a for m in manifests for a in _ARN_ACCOUNT.findall(json.dumps(m.spec))}
-    account = args.account or (named.pop() if len(named) == 1 else None)
-    if example and account and account != example[1]:
-        values = {k: v.replace(example[1], account) for k, v in config.values.items()}
+    (example,) = _accounts(config.values[config_key("cluster")])
+    named = {a for m in manifests for a in _accounts(json.dumps(m.spec))}
+    account = args.account or (named.pop() if len(named) == 1 else example)
+    if account != example:
+        values = {k: v.replace(example, account) for k, v in config.values.items()}
         config = StackConfig(values, config.secret_keys)
-    return EXAMPLE_STACK, config, account or (example[1] if example else None), 0
+    return EXAMPLE_STACK, config, account, 0
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 import pytest
 
 from components.endpoint.image import check_image
-from tests.stack_changes import each_rendered, refusal
+from tests.stack_changes import refusal, renders_each
 
 
 def test_an_image_not_documented_for_dpd_is_warned_about():
@@ -38,10 +38,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

@@ -1,7 +1,7 @@
 import pytest
 
 from components.endpoint.model_source import ModelSource, check_model_source
-from tests.stack_changes import each_rendered, refusal
+from tests.stack_changes import refusal, renders_each
 from tests.support import by_code
 
 # Through the whole program, naming the full key (issue 21, section 3).
@@ -91,10 +91,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

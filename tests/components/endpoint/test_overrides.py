@@ -6,7 +6,7 @@ import pytest
 
 from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, check_overrides
 from tests.components.endpoint.test_manifest import spec
-from tests.stack_changes import each_rendered, refusal
+from tests.stack_changes import refusal, renders_each
 
 
 @pytest.mark.parametrize(
@@ -130,10 +130,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

@@ -10,7 +10,7 @@ from components.endpoint.routing import (
 )
 from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import EP, each_rendered, refusal
+from tests.stack_changes import EP, refusal, renders_each
 from tests.support import by_code, dev_config, settings_of
 
 
@@ -130,10 +130,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

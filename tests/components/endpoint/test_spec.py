@@ -3,7 +3,7 @@
 import pytest
 
 from components.endpoint.spec import TlsConfig, check_tls_output
-from tests.stack_changes import EP, cli_refusal, each_rendered, endpoint, refusal
+from tests.stack_changes import EP, cli_refusal, endpoint, refusal, renders_each
 
 REFUSED = [
     (
@@ -123,10 +123,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

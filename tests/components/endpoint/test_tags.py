@@ -1,6 +1,6 @@
 import pytest
 
-from tests.stack_changes import each_rendered, refusal
+from tests.stack_changes import refusal, renders_each
 
 # Through the whole program, naming the full key (issue 21, section 3).
 REFUSED = [
@@ -42,10 +42,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))

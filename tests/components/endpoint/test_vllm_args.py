@@ -13,9 +13,9 @@ from tests.stack_changes import (
     EP,
     cli_refusal,
     cli_renders,
-    each_rendered,
     endpoint,
     refusal,
+    renders_each,
     role,
 )
 from tests.support import by_code
@@ -284,10 +284,7 @@ VALID = [
 ]
 
 
-@pytest.fixture(scope="module")
-def valid_rendered():
-    """One render for every case, each in an endpoint of its own."""
-    return each_rendered(VALID)
+valid_rendered = renders_each(VALID)
 
 
 @pytest.mark.parametrize("case", range(len(VALID)))
