@@ -1,13 +1,26 @@
-"""diagnose finds the endpoint's object by the label every generation carries, reads the newest
-while a replacement runs, and falls back to the plain name for an endpoint deployed before
-generations (components/endpoint/generation.py)."""
+"""What diagnose reads (tools/diagnose/bundle.py): whole objects and logs only, a saved
+bundle that diagnoses offline as the cluster did, a broken bundle refused in one line, objects
+of another shape read without a crash. It finds the endpoint's object by the label every
+generation carries, reads the newest while a replacement runs, and falls back to the plain
+name for an endpoint deployed before generations (components/endpoint/generation.py)."""
 
 import json
+import shutil
 import subprocess
 
 import pytest
 
 from components.endpoint.manifest import ENDPOINT_LABEL
+from tests.tools.diagnose.cluster_objects import (
+    ALLOCATION_WAIT,
+    DECODE_POD,
+    PREFILL_POD,
+    ROUTER_POD,
+    healthy_logs,
+    healthy_objects,
+    write_cluster,
+)
+from tests.tools.diagnose.diagnosing import DECODE_LOG, diagnose, served
 from tools.diagnose.bundle import IEC, BundleError, ClusterReader, newest_generation
 from tools.diagnose.cluster_view import object_name
 
@@ -81,3 +94,57 @@ def test_one_object_rather_than_a_list_is_that_object():
 def test_an_answer_that_is_not_json_is_refused_in_one_line():
     with pytest.raises(BundleError, match="not the JSON kubectl writes"):
         newest_generation("<html>")
+
+
+def test_it_reads_only_whole_objects_and_logs(kubectl, capsys):
+    served(kubectl)
+    diagnose(capsys)
+    commands = [json.loads(line) for line in (kubectl / "commands.log").read_text().splitlines()]
+    assert {c[0] for c in commands} == {"get", "logs"}
+    assert all(c[-2:] == ["-o", "json"] for c in commands if c[0] == "get")
+    assert not any("jsonpath" in " ".join(c) for c in commands)
+    logged = {(c[1], c[c.index("-c") + 1]) for c in commands if c[0] == "logs"}
+    assert logged == {
+        (PREFILL_POD, "prefill-dpd-test"),
+        (DECODE_POD, "decode-dpd-test"),
+        (ROUTER_POD, "router-container"),
+    }
+
+
+def test_a_saved_bundle_diagnoses_the_same_offline(kubectl, tmp_path, capsys):
+    logs = healthy_logs()
+    logs[DECODE_LOG] += ALLOCATION_WAIT
+    served(kubectl, logs=logs)
+    saved = tmp_path / "ticket"
+    status, live, _ = diagnose(capsys, "--save", str(saved))
+    assert status == 1 and f"diagnose --from {saved}" in live
+    shutil.rmtree(kubectl)
+    status, offline, _ = diagnose(capsys, "--from", str(saved))
+    assert status == 1
+
+    def body(out: str) -> list[str]:
+        kept = out.split("\n\nSaved")[0].strip().splitlines()
+        return [line for line in kept if not line.startswith("  read ")]
+
+    assert body(offline) == body(live)
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("pods.json", "[" * 50_000, "pods.json: not the JSON kubectl writes"),
+        ("captured.json", "{}", "no captured.json with capturedAt"),
+    ],
+)
+def test_a_broken_bundle_is_exit_2(tmp_path, capsys, name, text, message):
+    folder = write_cluster(tmp_path / "bundle", healthy_objects(), healthy_logs())
+    (folder / name).write_text(text)
+    status, _, err = diagnose(capsys, "--from", str(folder))
+    assert status == 2 and message in err and "Traceback" not in err
+
+
+def test_objects_of_another_shape_are_no_crash(tmp_path, capsys):
+    odd = {**healthy_objects(), "pods.json": {"items": [1, "x", {"metadata": []}]}}
+    folder = write_cluster(tmp_path / "bundle", odd, {})
+    status, out, _ = diagnose(capsys, "--from", str(folder))
+    assert status == 1 and "[no-dpd-pods]" in out
