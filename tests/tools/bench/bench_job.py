@@ -4,7 +4,7 @@ import shlex
 
 import yaml
 
-from tests.support import aggregated_endpoint, dev_config, with_endpoints
+from tests.support import dev_config
 from tools.cli import main
 
 KUBERNETES_VERSION = "1.34"
@@ -36,7 +36,3 @@ def command(job: dict) -> list[str]:
 
 def flag(args: list[str], name: str) -> str:
     return args[args.index(name) + 1]
-
-
-def aggregated(**changes) -> dict:
-    return with_endpoints(aggregated_endpoint(**changes))

@@ -6,10 +6,9 @@ import kubernetes_validate
 import pytest
 
 from components.endpoint.image import DLC_IMAGE
-from tests.support import dev_endpoint, with_endpoints
+from tests.support import aggregated_endpoint, dev_endpoint, with_endpoints
 from tests.tools.bench.bench_job import (
     KUBERNETES_VERSION,
-    aggregated,
     bench,
     command,
     flag,
@@ -97,6 +96,10 @@ def test_an_endpoint_without_a_workload_is_refused_naming_the_key(tmp_path, caps
     status, _, err = bench(tmp_path, capsys, with_endpoints(endpoint), "--endpoint", "dpd-test")
     assert status == 2
     assert err.startswith("endpoints[0].workload.outputTokens: the benchmark sends")
+
+
+def aggregated(**changes) -> dict:
+    return with_endpoints(aggregated_endpoint(**changes))
 
 
 def test_an_aggregated_endpoint_without_a_router_is_refused_naming_routing_strategy(
