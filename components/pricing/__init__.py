@@ -5,7 +5,3 @@
 - `cost`: what GPUs cost an hour, and a million output tokens at a throughput.
 - `cluster_cost`: what a cluster's instance groups cost an hour, group by group.
 """
-
-from components.pricing.prices import PRICES, Price, PriceTable
-
-__all__ = ["PRICES", "Price", "PriceTable"]
