@@ -25,7 +25,7 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The collector's schedule `python -m infra` renders under (tools/render/collector.py), for
+    """The collector's schedule `hyperpod-dpd` renders under (tools/render/collector.py), for
     the whole run: the suite renders hundreds of stacks, and little of what they allocate is
     garbage. It takes about a fifth off the suite's CPU time."""
     gc.freeze()

@@ -5,7 +5,7 @@ Two ways to change it:
 - `dev_with({"endpoints[0].workerArgs": [...]})` sets dotted paths under the project, and
   `refusal(changes, key)` is the one problem about `key`;
 - a `Change` (`endpoint(...)`, `env(...)`, `setting(...)`) edits the config mapping, and
-  `cli_refusal` runs `python -m infra render` on it, which must exit 2 with no traceback and
+  `cli_refusal` runs `hyperpod-dpd render` on it, which must exit 2 with no traceback and
   write nothing.
 """
 

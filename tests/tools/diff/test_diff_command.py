@@ -1,4 +1,4 @@
-"""`python -m infra diff`: the report of what changes between two renders, and the command end
+"""`hyperpod-dpd diff`: the report of what changes between two renders, and the command end
 to end in a temporary git repository holding this project.
 
 The reports compare renders made in this process: the dev stack as committed, once for the
@@ -88,7 +88,7 @@ def diff(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
 
 
 def render_into(out: Path, config: dict[str, Any], folder: Path) -> None:
-    """`python -m infra render --stack dev` of `config`, in this process, into `out`."""
+    """`hyperpod-dpd render --stack dev` of `config`, in this process, into `out`."""
     path = config_file(folder, config)
     assert cli.main(["render", "--stack", "dev", "--config-file", path, "--out", str(out)]) == 0
 
