@@ -12,8 +12,6 @@ Two ways to change it:
 from __future__ import annotations
 
 import copy
-import itertools
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +19,15 @@ from typing import Any
 import pytest
 
 from components.endpoint.manifest import ENDPOINT_LABEL
-from tests.support import config_file, dev_config, endpoint_configs, problem_for, problems, render
+from tests.support import (
+    config_file,
+    dev_config,
+    endpoint_configs,
+    problem_for,
+    problems,
+    render,
+    set_path,
+)
 from tools.cli import main
 
 P = "hyperpod-dpd"
@@ -33,21 +39,7 @@ SYSTEM_GROUP = "cluster.instanceGroups[1]"
 
 def _set(config: dict[str, Any], path: str, value: Any) -> None:
     """Set `endpoints[0].prefill.args` (a key under the project) in `config`."""
-    parts: list[Any] = [
-        int(i) if i else name for name, i in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path)
-    ]
-    parts[0] = f"{P}:{parts[0]}"
-    node = config
-    for part, following in itertools.pairwise(parts):
-        if isinstance(node, dict) and part not in node:
-            node[part] = [] if isinstance(following, int) else {}
-        if isinstance(node, list) and part == len(node):
-            node.append({})
-        node = node[part]
-    if isinstance(node, list) and parts[-1] == len(node):
-        node.append(value)
-    else:
-        node[parts[-1]] = value
+    set_path(config, f"{P}:{path}", value)
 
 
 def dev_with(changes: dict[str, Any]) -> dict[str, Any]:

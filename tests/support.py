@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import itertools
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -14,11 +16,12 @@ from typing import Any
 
 import pytest
 import yaml
+from pydantic import BaseModel, ValidationError
 
 from components.core.findings import Finding
 from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
-from infra.config_errors import ConfigError
+from infra.config_errors import PROJECT, ConfigError, validation_problems
 from infra.paths import ROOT
 from infra.settings import Settings, load_settings
 from tools.render import render as offline
@@ -112,6 +115,45 @@ def existing_network_config(security_group_id: str | None = None) -> dict[str, A
 
 def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Set `prefill.args[0]` in `data`, making the mappings and list items on the way."""
+    parts: list[Any] = [
+        int(i) if i else name for name, i in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path)
+    ]
+    node: Any = data
+    for part, following in itertools.pairwise(parts):
+        if isinstance(node, dict) and part not in node:
+            node[part] = [] if isinstance(following, int) else {}
+        if isinstance(node, list) and part == len(node):
+            node.append({})
+        node = node[part]
+    if isinstance(node, list) and parts[-1] == len(node):
+        node.append(value)
+    else:
+        node[parts[-1]] = value
+
+
+def changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `data` with a value set at each path (`set_path`)."""
+    data = copy.deepcopy(data)
+    for path, value in changes.items():
+        set_path(data, path, copy.deepcopy(value))
+    return data
+
+
+def problems_of(
+    model: type[BaseModel], data: Any, check: Callable[[Any], list[Finding]] | None = None
+) -> list[str]:
+    """What the program says of `data` as `model`'s settings, a line per problem keyed relative
+    to them (`prefill.gpus: ...`): pydantic's refusals in the program's words, or else the
+    errors `check` finds."""
+    try:
+        spec = model.model_validate(data)
+    except ValidationError as invalid:
+        return [line.removeprefix(f"{PROJECT}:") for line in validation_problems(invalid, model)]
+    return [f"{f.field}: {f.message}" for f in (check(spec) if check else []) if f.level == "error"]
 
 
 # The keys only DPD has: an aggregated endpoint refuses them.

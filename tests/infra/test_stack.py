@@ -230,3 +230,14 @@ def test_a_stack_with_no_endpoints_builds_the_cluster_and_the_operator_alone():
     assert "aws eks update-kubeconfig" in steps and "curl" not in steps
     # The GPU nodes no endpoint claims are said to stand idle, with what they cost.
     assert any("claimed by no endpoint" in w for w in result.warnings)
+
+
+def test_an_endpoint_az_given_by_id_is_written_as_the_name_node_labels_carry():
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["topologySpec"] = {"availabilityZone": "usw2-az2"}
+    (built,) = endpoint_configs(render(config))
+    assert built["spec"]["pdSpec"]["topologySpec"] == {
+        "sameAZ": True,
+        "availabilityZone": "us-west-2b",
+    }
