@@ -150,7 +150,7 @@ def changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
 
 def stack_problems(
     config: dict[str, Any],
-    check: Callable[[StackSettings], list[Finding]],
+    check: Callable[[StackSettings], list[Finding]] = lambda _: [],
     level: str = "error",
 ) -> list[str]:
     """The lines the program prints for a stack's `config:` mapping, keyed under the project
