@@ -122,6 +122,51 @@ def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 
 
+# Keys under the project, as the program names them.
+P = PROJECT
+EP = f"{P}:endpoints[0]"
+GROUPS = f"{P}:cluster.instanceGroups"
+# Paths of the dev stack's two groups, for dev_with.
+GPU_GROUP = "cluster.instanceGroups[0]"
+SYSTEM_GROUP = "cluster.instanceGroups[1]"
+
+
+def p5_group(**changes: Any) -> dict:
+    return {
+        "name": "p5-dpd",
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": 2,
+        "availabilityZoneId": "usw2-az2",
+        **changes,
+    }
+
+
+SYSTEM = {
+    "name": "system",
+    "instanceType": "ml.c5.4xlarge",
+    "instanceCount": 1,
+    "availabilityZoneId": "usw2-az2",
+}
+
+
+def with_groups(*groups: dict) -> dict[str, Any]:
+    """The dev stack with these instance groups."""
+    config = dev_config()
+    config[f"{P}:cluster"]["instanceGroups"] = list(groups)
+    return config
+
+
+def with_endpoint_access(access: dict | None) -> dict[str, Any]:
+    """The dev stack with this cluster.endpointAccess, or none at all."""
+    config = dev_config()
+    cluster = config[f"{P}:cluster"]
+    if access is None:
+        del cluster["endpointAccess"]
+    else:
+        cluster["endpointAccess"] = access
+    return config
+
+
 def set_path(data: dict[str, Any], path: str, value: Any) -> None:
     """Set `prefill.args[0]` in `data`, making the mappings and list items on the way."""
     parts: list[Any] = [
@@ -146,6 +191,12 @@ def changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
     for path, value in changes.items():
         set_path(data, path, copy.deepcopy(value))
     return data
+
+
+def dev_with(changes: dict[str, Any]) -> dict[str, Any]:
+    """The dev stack's config with a value set at each path under the project
+    (`endpoints[0].workerArgs`)."""
+    return changed(dev_config(), {f"{P}:{path}": value for path, value in changes.items()})
 
 
 def stack_problems(
@@ -255,9 +306,10 @@ def settings_of(config: dict[str, Any], stack: str = "test") -> Settings:
     return found[0]
 
 
-def run_component(build: Callable[[], None]) -> RenderResult:
-    """Register what `build` creates, with no stack configuration at all."""
-    return run_program("test", to_stack_config({}), build)
+def run_component(build: Callable[[], None], region: str | None = None) -> RenderResult:
+    """Register what `build` creates, with no stack configuration but the region, if given,
+    which the mocks answer in."""
+    return run_program("test", to_stack_config({"aws:region": region} if region else {}), build)
 
 
 def problems(config: dict[str, Any]) -> list[str]:

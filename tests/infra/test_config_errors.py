@@ -2,8 +2,8 @@
 
 import pytest
 
-from tests.stack_changes import EP, cli_refusal, endpoint, env, setting
-from tests.support import dev_config, problems
+from tests.stack_changes import cli_refusal, endpoint, env, setting
+from tests.support import EP, dev_config, problems
 
 CLI_REFUSED = {
     "a very long value, cut to keep one readable line": (

@@ -12,8 +12,9 @@ from components.endpoint.manifest import build_manifest
 from infra import clock, settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
-from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
+from tests.stack_changes import cli_refusal, cli_renders, env, hugging_face, setting
 from tests.support import (
+    EP,
     dev_config,
     dev_endpoint,
     endpoint_configs,
@@ -386,8 +387,7 @@ def test_the_region_is_required():
     ]
 
 
-# Through the command line: one line naming the key, no traceback, nothing written (issue 21,
-# sections 5 and 6).
+# Through the command line: one line naming the key, no traceback, nothing written.
 CLI_REFUSED = {
     **{
         f"tokenConfigKey {key}": (

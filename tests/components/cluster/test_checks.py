@@ -3,8 +3,16 @@
 import pytest
 
 from tests.components.cluster.checked import cluster_problems
-from tests.stack_changes import GROUPS, SYSTEM, P, changed, dev_with, p5_group, with_endpoint_access
-from tests.support import problem_for
+from tests.support import (
+    GROUPS,
+    SYSTEM,
+    P,
+    dev_with,
+    p5_group,
+    problem_for,
+    with_endpoint_access,
+    with_groups,
+)
 
 REFUSED = [
     (
@@ -41,7 +49,7 @@ def test_settings_that_break_each_other_are_refused(changes, key, says):
 
 
 def test_a_group_outside_the_network_azs_is_refused():
-    found = cluster_problems(changed(groups=[p5_group(availabilityZoneId="usw2-az4"), SYSTEM]))
+    found = cluster_problems(with_groups(*[p5_group(availabilityZoneId="usw2-az4"), SYSTEM]))
     assert "usw2-az4 is not one of the network's AZs" in problem_for(
         f"{GROUPS}[0].availabilityZoneId", found
     )

@@ -5,9 +5,17 @@ import pytest
 from components.cluster.instance_groups import check_instance_groups, instance_group_args
 from components.cluster.spec import InstanceGroupSpec
 from tests.components.cluster.checked import cluster_problems
-from tests.stack_changes import GPU_GROUP, GROUPS, SYSTEM_GROUP, P, changed, dev_with, p5_group
-from tests.stack_changes import SYSTEM as SYSTEM_CONFIG
-from tests.support import problem_for
+from tests.support import (
+    GPU_GROUP,
+    GROUPS,
+    SYSTEM_GROUP,
+    P,
+    dev_with,
+    p5_group,
+    problem_for,
+    with_groups,
+)
+from tests.support import SYSTEM as SYSTEM_CONFIG
 
 
 def group(**changes: Any) -> InstanceGroupSpec:
@@ -112,9 +120,7 @@ def test_storage_lifecycle_threads_plan_labels_and_taints():
 
 def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
     found = cluster_problems(
-        changed(
-            groups=[p5_group(), p5_group(name="g4dn", instanceType="ml.g4dn.xlarge"), SYSTEM_CONFIG]
-        )
+        with_groups(p5_group(), p5_group(name="g4dn", instanceType="ml.g4dn.xlarge"), SYSTEM_CONFIG)
     )
     assert "'ml.g4dn.xlarge' is not allowed; GPU groups run endpoints" in problem_for(
         f"{GROUPS}[1].instanceType", found
@@ -123,13 +129,13 @@ def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
 
 def test_a_stack_without_a_system_group_is_refused():
     assert "has no CPU system group" in problem_for(
-        GROUPS, cluster_problems(changed(groups=[p5_group()]))
+        GROUPS, cluster_problems(with_groups(*[p5_group()]))
     )
 
 
 def test_a_too_small_system_group_is_refused():
     small = {**SYSTEM_CONFIG, "instanceType": "ml.c5.2xlarge"}
-    found = cluster_problems(changed(groups=[p5_group(), small]))
+    found = cluster_problems(with_groups(*[p5_group(), small]))
     assert "too small for the system group" in problem_for(f"{GROUPS}[1].instanceType", found)
 
 

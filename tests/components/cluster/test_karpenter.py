@@ -7,8 +7,7 @@ import pytest
 from components.cluster.karpenter import node_class, node_pool
 from components.cluster.spec import InstanceGroupSpec
 from tests.components.cluster.checked import cluster_problems
-from tests.stack_changes import GPU_GROUP, P, dev_with
-from tests.support import dev_config, existing_cluster_config, problem_for
+from tests.support import GPU_GROUP, P, dev_config, dev_with, existing_cluster_config, problem_for
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 

@@ -3,17 +3,19 @@
 import pytest
 
 from tests.components.cluster.checked import cluster_problems
-from tests.stack_changes import (
+from tests.support import (
     GPU_GROUP,
     GROUPS,
     SYSTEM,
     P,
-    changed,
+    dev_config,
     dev_with,
     p5_group,
+    problem_for,
+    prod_config_as_shipped,
     with_endpoint_access,
+    with_groups,
 )
-from tests.support import dev_config, problem_for, prod_config_as_shipped
 
 REFUSED = [
     ({"cluster.kubernetesVersion": "v1.34"}, "cluster.kubernetesVersion", "such as '1.34'"),
@@ -115,7 +117,7 @@ def test_the_prod_example_as_shipped_is_refused_until_its_placeholder_is_replace
 
 
 def test_instance_counts_start_at_one():
-    found = cluster_problems(changed(groups=[p5_group(instanceCount=0), SYSTEM]))
+    found = cluster_problems(with_groups(*[p5_group(instanceCount=0), SYSTEM]))
     assert "greater than or equal to 1" in problem_for(f"{GROUPS}[0].instanceCount", found)
 
 

@@ -3,8 +3,7 @@ alike."""
 
 import pytest
 
-from tests.stack_changes import EP, GPU_GROUP, P, dev_with
-from tests.support import problem_for, stack_problems
+from tests.support import EP, GPU_GROUP, P, dev_with, problem_for, stack_problems
 
 SWITCHES = [
     ({key: value}, key, "must be true or false")
