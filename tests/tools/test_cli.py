@@ -1,5 +1,7 @@
 """The command line itself, as a shell runs it."""
 
+import os
+import pty
 import subprocess
 import sys
 
@@ -81,18 +83,31 @@ def test_the_real_command_line_prints_a_hostile_key_spelt_out(tmp_path):
     assert "\x1b" not in done.stderr + done.stdout and "\u202e" not in done.stderr
 
 
-def test_python_m_infra_still_runs_the_command_and_names_the_new_one():
+def test_python_m_infra_still_runs_the_command_and_names_the_new_one_at_a_terminal():
+    reader, terminal = pty.openpty()
     done = subprocess.run(
+        [sys.executable, "-m", "infra", "render", "--stack", ".."],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        check=False,
+    )
+    os.close(terminal)
+    said = os.read(reader, 4096).decode()
+    os.close(reader)
+    assert done.returncode == 2
+    first, *rest = said.splitlines()
+    assert first.startswith("`python -m infra` is now `.venv/bin/hyperpod-dpd`")
+    assert "'..' is not a stack name" in rest[-1]
+    # A script reading its output gets the command's alone.
+    piped = subprocess.run(
         [sys.executable, "-m", "infra", "render", "--stack", ".."],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert done.returncode == 2
-    first, *rest = done.stderr.splitlines()
-    assert first.startswith("`python -m infra` is now `.venv/bin/hyperpod-dpd`")
-    assert "'..' is not a stack name" in rest[-1]
+    assert piped.returncode == 2 and "is now" not in piped.stderr
 
 
 @pytest.mark.parametrize("name", sorted(cli.subcommands(cli._parser())))

@@ -253,6 +253,8 @@ def test_an_unknown_base_revision_exits_2(in_repository, dev_stack, capsys):
 
 def test_a_side_whose_code_crashes_is_one_line_not_its_traceback(tmp_path):
     (tmp_path / "infra").mkdir()
+    # A package, as in every checkout: the base's own code runs, not the installed tree's.
+    (tmp_path / "infra" / "__init__.py").write_text("")
     (tmp_path / "infra" / "__main__.py").write_text("raise RuntimeError('boom')\n")
     with pytest.raises(RenderError) as failed:
         render_checkout(tmp_path, "dev", tmp_path / "Pulumi.dev.yaml", tmp_path / "out")
