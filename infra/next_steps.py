@@ -138,7 +138,7 @@ def wait_until_ready(target: EndpointTarget, stack: str) -> str:
     jsonpath, ready = ready_signal(target)
     tries = WAIT_MINUTES * 60 // POLL_SECONDS
     diagnose = (
-        f"not ready after {WAIT_MINUTES} minutes: run .venv/bin/python -m infra diagnose "
+        f"not ready after {WAIT_MINUTES} minutes: run .venv/bin/hyperpod-dpd diagnose "
         f"--stack {shlex.quote(stack)} --endpoint {shlex.quote(target.name)}, and see "
         f"{DIAGNOSTICS_GUIDE}"
     )

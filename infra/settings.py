@@ -343,7 +343,7 @@ def check_config() -> CheckedConfig:
 
     Raises ConfigError listing every problem, unless sizing errors are the only ones: those
     come back in `sizing_errors`, beside the sizing reports that explain them, so that
-    `python -m infra size` can show both. `load_settings` raises on them.
+    `hyperpod-dpd size` can show both. `load_settings` raises on them.
     """
     config = pulumi.Config(PROJECT)
     raw, problems = _read_raw(config)

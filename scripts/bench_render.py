@@ -7,7 +7,7 @@ grows with the number of endpoints or with their size.
 Every measurement runs in a fresh interpreter, because a module imports once per process:
 - "import": imports the SDK modules the render loads (found by a first render of the largest
   stack), nothing else;
-- "render": `python -m infra render` in-process, imports included, on a generated stack of N
+- "render": `hyperpod-dpd render` in-process, imports included, on a generated stack of N
   copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags,
   init containers and an override), with enough GPU nodes for the checks to pass.
 - "floor": the same import, then the SDK alone registering the resources a first render of
@@ -141,7 +141,7 @@ class Clock:
 
 
 def _import_sdk(modules_file: str) -> None:
-    # The collector's schedule `python -m infra` runs its commands under, so that a render
+    # The collector's schedule `hyperpod-dpd` runs its commands under, so that a render
     # gains nothing over this import from a cheaper import of its own.
     with few_collections():
         for name in json.loads(Path(modules_file).read_text()):

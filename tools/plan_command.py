@@ -1,4 +1,4 @@
-"""`python -m infra plan predict|recommend --scenario FILE [--json]`: the performance model on
+"""`hyperpod-dpd plan predict|recommend --scenario FILE [--json]`: the performance model on
 a scenario file, as a readable summary or JSON. Exit 2 with one line naming the key when the
 scenario can't be predicted."""
 

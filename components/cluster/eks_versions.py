@@ -5,7 +5,7 @@ release calendar" (docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.
 2026-12-01 through its source in awsdocs/amazon-eks-user-guide
 (latest/ug/versioning/kubernetes-versions.adoc): the newest copy found lists 1.29 to 1.34, an
 older one 1.27 to 1.33; their shared rows agree. 1.35's row is from the calendar as DESIGN.md
-("Kubernetes versions", issue 27) records it: released 2026-01-28, standard support until
+("Kubernetes versions") records it: released 2026-01-28, standard support until
 2027-03-27, extended support until 2028-03-27. The same page:
 
 - A version has standard support for 14 months after EKS releases it, then extended support

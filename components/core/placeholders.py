@@ -4,7 +4,7 @@ reader to fill in.
 No bucket, region, file system, account, image or host name may hold '<' or '>', so a value
 that does can never name a real one, and the shape checks let it through to this one rule: the
 stack refuses it, before AWS fails to find what it names, except on an adopted endpoint
-(`adopted: true`, written by `python -m infra import-endpoint`). That endpoint's object already
+(`adopted: true`, written by `hyperpod-dpd import-endpoint`). That endpoint's object already
 holds the value, which the API server took (the CRD gives those fields no pattern), and the
 stack reproduces what runs, warning that its pods cannot reach what the value stands for.
 """

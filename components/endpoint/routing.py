@@ -99,8 +99,8 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
                 f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
                 "spreads it evenly, but on a deployed endpoint changing routingStrategy brings "
                 "a new generation, created beside the old one if the cluster holds both, else "
-                "after deleting it (no answers until its pods are ready again); `python -m "
-                "infra diff` says which",
+                "after deleting it (no answers until its pods are ready again); `hyperpod-dpd "
+                "diff` says which",
             )
         )
     return found

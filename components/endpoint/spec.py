@@ -201,7 +201,7 @@ INVOCATION_PATH = (
 class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
-    # An endpoint adopted from a live InferenceEndpointConfig (`python -m infra
+    # An endpoint adopted from a live InferenceEndpointConfig (`hyperpod-dpd
     # import-endpoint`): its object keeps `name` as its metadata.name and its SageMaker endpoint
     # keeps endpointName as written, with no generation suffix, so the first `pulumi up` after
     # `pulumi import` updates the live object instead of replacing it. A change the operator

@@ -16,10 +16,11 @@ from pydantic import Field, ValidationError
 from components.core.spec import WHOLE_NUMBER_LIMIT, Spec
 from components.core.user_files import UnreadableFileError, read_text
 from components.model.architecture import ModelArchitecture
-from components.model.catalog import FP8_BYTES, MXFP4_BYTES
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
-QUANTIZED_WEIGHT_BYTES = {"fp8": FP8_BYTES, "mxfp4": MXFP4_BYTES}
+# Bytes per parameter of quantized checkpoints: FP8 (block-scaled e4m3) one byte; MXFP4 4-bit
+# values plus one 8-bit scale per 32-value block, 4.25 bits.
+QUANTIZED_WEIGHT_BYTES = {"fp8": 1.0, "mxfp4": 4.25 / 8}
 EXPERT_COUNT_KEYS = ("num_local_experts", "n_routed_experts", "num_experts")
 # A model's config.json is a few KiB; a file past this is not one.
 MAX_CONFIG_BYTES = 4 * 2**20

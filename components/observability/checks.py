@@ -39,8 +39,8 @@ def _grafana_region(spec: ObservabilitySpec, region: str) -> list[Finding]:
 
 def _grafana_version(spec: ObservabilitySpec) -> list[Finding]:
     """Grafana 13 migrates SigV4 Prometheus data sources to the
-    `grafana-amazonprometheus-datasource` type when it starts (issue 27, from Grafana's
-    migration of SigV4 data sources). The stack writes a `prometheus` data source, so every
+    `grafana-amazonprometheus-datasource` type when it starts (Grafana's migration of
+    SigV4 data sources). The stack writes a `prometheus` data source, so every
     refresh would read the migrated one as drift and every `pulumi up` write it back."""
     if not spec.enabled or spec.grafana is None or spec.grafana.version != "13.2":
         return []

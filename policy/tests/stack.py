@@ -1,7 +1,7 @@
 """The dev stack as the policy analyzer hands it to the pack, and a report_violation that keeps
 what it is told.
 
-fixtures/dev_stack.json is copied from `python -m infra render` of the dev stack: every resource
+fixtures/dev_stack.json is copied from `hyperpod-dpd render` of the dev stack: every resource
 the policies look at, with its type, name, URN and inputs, plus `propertyDependencies`, the
 resources whose ID each top-level input carries, as the engine reports them.
 """

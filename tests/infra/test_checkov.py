@@ -50,7 +50,7 @@ def broken(dev: RenderResult) -> RenderResult:
 
 
 def bench_job() -> str:
-    """The Job `python -m infra bench` prints for the dev stack's endpoint, to apply."""
+    """The Job `hyperpod-dpd bench` prints for the dev stack's endpoint, to apply."""
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         status = main(["bench", "--endpoint", "dpd-test", "--account-id", "111122223333"])
     assert status == 0

@@ -9,24 +9,22 @@ import pytest
 from components.cluster.spec import ClusterSpec
 from components.endpoint.spec import EndpointSpec
 from infra.cluster_fit import idle_gpu_nodes
-from tests.stack_changes import (
+from tests.stack_changes import refusal
+from tests.support import (
     GPU_GROUP,
     GROUPS,
     SYSTEM,
-    changed,
-    dev_with,
-    p5_group,
-    refusal,
-)
-from tests.support import (
     dev_config,
     dev_endpoint,
+    dev_with,
+    p5_group,
     price_table,
     problem_for,
     problems,
     render,
     settings_of,
     with_endpoints,
+    with_groups,
 )
 
 PRICES = price_table({"us-west-2": {"ml.p5.48xlarge": 50}})
@@ -137,7 +135,7 @@ def test_the_warning_reaches_the_program_log_naming_the_key():
 
 
 def test_an_endpoint_needs_its_instance_type_as_a_group():
-    found = problems(changed(groups=[p5_group(instanceType="ml.p5en.48xlarge"), SYSTEM]))
+    found = problems(with_groups(*[p5_group(instanceType="ml.p5en.48xlarge"), SYSTEM]))
     assert problem_for(GROUPS, found).endswith(
         "no instance group has ml.p5.48xlarge: add one, or change the endpoint's instanceType"
     )
@@ -151,7 +149,7 @@ def test_an_endpoint_needs_nodes_for_its_prefill_and_decode_replicas_in_one_az()
         SYSTEM,
     ]
     found = problems(with_endpoints(endpoint) | {"hyperpod-dpd:cluster": {"instanceGroups": split}})
-    # The message names the key to raise (issue 20), not the endpoint's instanceType.
+    # The message names the key to raise, not the endpoint's instanceType.
     assert problem_for(f"{GROUPS}[0].instanceCount", found) == (
         f"{GROUPS}[0].instanceCount: endpoints[0] (dpd-test) needs 3 ml.p5.48xlarge nodes in "
         "one AZ for 2 prefill x 8 GPUs and 1 decode x 8 GPUs (prefill and decode share an AZ); "
@@ -242,8 +240,7 @@ def test_an_endpoint_pinned_to_an_az_counts_that_azs_nodes():
     )
 
 
-# Labels and taints: the endpoints' pods must be able to land on their groups (issue 21,
-# section 4).
+# Labels and taints: the endpoints' pods must be able to land on their groups.
 REFUSED = [
     (
         {f"{GPU_GROUP}.taints": [{"key": "gpu", "effect": "NoSchedule"}]},

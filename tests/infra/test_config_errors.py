@@ -1,15 +1,19 @@
-"""What pydantic refuses, said as one readable line naming the key (issue 21, section 6)."""
+"""What pydantic refuses, said as one readable line naming the key, through the command line."""
 
 import pytest
 
-from tests.stack_changes import EP, cli_refusal, endpoint, env, setting
-from tests.support import dev_config, problems
+from tests.stack_changes import cli_refusal, endpoint, env, setting
+from tests.support import EP, dev_config, problems
 
 CLI_REFUSED = {
     "a very long value, cut to keep one readable line": (
         endpoint(routingStrategy="x" * 5000),
         f"{EP}.routingStrategy: '{'x' * 79}... (5,000 characters) is not allowed; must be "
         "'prefixaware', 'kvaware', 'session' or 'roundrobin'",
+    ),
+    "a whole number beyond 64 bits, which Pulumi hands over as a float": (
+        endpoint(tensorParallelSize=2**70),
+        f"{EP}.tensorParallelSize: {float(2**70)} is not allowed; must be a number below 2^63",
     ),
     "endpoints that are not a list": (
         setting("hyperpod-dpd:endpoints", {"name": "x"}),

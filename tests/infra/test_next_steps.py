@@ -99,8 +99,8 @@ def test_waiting_polls_every_generation_until_the_operator_reports_both_roles_re
 def test_the_wait_gives_up_after_half_an_hour_naming_the_diagnostics():
     _, wait = endpoint()["waitUntilReady"]
     assert (
-        'if [ "$tries" -eq 0 ]; then echo \'not ready after 30 minutes: run .venv/bin/python -m '
-        'infra diagnose --stack dev --endpoint dpd-test, and see docs/operations.md, "When it '
+        'if [ "$tries" -eq 0 ]; then echo \'not ready after 30 minutes: run .venv/bin/hyperpod-dpd '
+        'diagnose --stack dev --endpoint dpd-test, and see docs/operations.md, "When it '
         "does not become ready\"' >&2; break; fi; sleep 30; done"
     ) in wait
 

@@ -1,6 +1,7 @@
 """Bad configuration is refused before any resource, one line per problem, naming the key."""
 
 import re
+from datetime import date
 from typing import Any
 
 import pulumi
@@ -8,11 +9,12 @@ import pytest
 
 from components.core.terminal_text import one_line
 from components.endpoint.manifest import build_manifest
-from infra import settings
+from infra import clock, settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
-from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
+from tests.stack_changes import cli_refusal, cli_renders, env, hugging_face, setting
 from tests.support import (
+    EP,
     dev_config,
     dev_endpoint,
     endpoint_configs,
@@ -267,7 +269,7 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
         "prefiller; roundrobin spreads it evenly, but on a deployed endpoint changing "
         "routingStrategy brings a new generation, created beside the old one if the cluster "
         "holds both, else after deleting it (no answers until its pods are ready again); "
-        "`python -m infra diff` says which"
+        "`hyperpod-dpd diff` says which"
     ) in result.warnings
 
 
@@ -385,8 +387,7 @@ def test_the_region_is_required():
     ]
 
 
-# Through the command line: one line naming the key, no traceback, nothing written (issue 21,
-# sections 5 and 6).
+# Through the command line: one line naming the key, no traceback, nothing written.
 CLI_REFUSED = {
     **{
         f"tokenConfigKey {key}": (
@@ -445,3 +446,12 @@ def test_a_refusal_through_the_command_line_is_one_line(tmp_path, capsys, case):
 
 def test_an_unrelated_namespaces_key_renders(tmp_path):
     assert cli_renders(tmp_path, setting("other:key", "value"))
+
+
+def test_the_day_the_program_runs_decides_which_kubernetes_versions_pass(monkeypatch):
+    monkeypatch.setattr(clock, "utc_today", lambda: date(2028, 3, 27))
+    (problem,) = problems(dev_config())
+    assert problem.startswith(
+        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
+        "for it ended on 2028-03-27"
+    )

@@ -1,4 +1,4 @@
-"""`python -m infra size`: each endpoint's sizing, as a table or as sizing.json."""
+"""`hyperpod-dpd size`: each endpoint's sizing, as a table or as sizing.json."""
 
 import json
 from typing import Any

@@ -230,3 +230,35 @@ def test_a_stack_with_no_endpoints_builds_the_cluster_and_the_operator_alone():
     assert "aws eks update-kubeconfig" in steps and "curl" not in steps
     # The GPU nodes no endpoint claims are said to stand idle, with what they cost.
     assert any("claimed by no endpoint" in w for w in result.warnings)
+
+
+def test_an_endpoint_az_given_by_id_is_written_as_the_name_node_labels_carry():
+    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"][0]["topologySpec"] = {"availabilityZone": "usw2-az2"}
+    (built,) = endpoint_configs(render(config))
+    assert built["spec"]["pdSpec"]["topologySpec"] == {
+        "sameAZ": True,
+        "availabilityZone": "us-west-2b",
+    }
+
+
+def test_node_autoscaling_creates_the_pool_after_the_cluster_through_its_provider():
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
+    scaled = render(config)
+    node_class = one(scaled, ":HyperpodNodeClass")
+    pool = one(scaled, ":NodePool")
+    assert pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "16"}
+    assert waits_for(scaled, pool, node_class)
+    assert waits_for(scaled, node_class, one(scaled, "aws-native:sagemaker:Cluster"))
+    assert node_class.provider.endswith("::eks")
+    # The pool waits for the class to be Ready: the cluster's AutoScaling.Status InService.
+    assert node_class.inputs["metadata"]["annotations"] == {"pulumi.com/waitFor": "condition=Ready"}
+    assert pool.inputs["spec"]["disruption"]["consolidateAfter"] == "1h"
+    # Endpoints wait for the pools that bring their nodes.
+    assert waits_for(scaled, one(scaled, ":InferenceEndpointConfig"), pool)
+
+
+def test_no_node_pools_without_node_autoscaling(dev):
+    assert [r for r in dev.resources if r.type.endswith((":NodePool", ":HyperpodNodeClass"))] == []

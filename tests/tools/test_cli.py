@@ -1,18 +1,20 @@
 """The command line itself, as a shell runs it."""
 
+import os
+import pty
 import subprocess
 import sys
 
 import pytest
 
 from infra.paths import ROOT
-from tests.support import config_file, dev_config
+from tests.support import HYPERPOD_DPD, config_file, dev_config
 from tools import cli
 
 
 def test_a_reader_that_stops_early_ends_the_command_without_a_traceback():
     process = subprocess.Popen(
-        [sys.executable, "-m", "infra", "size", "--stack", "dev"],
+        [HYPERPOD_DPD, "size", "--stack", "dev"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -68,7 +70,7 @@ def test_the_real_command_line_prints_a_hostile_key_spelt_out(tmp_path):
     config = dev_config()
     config["hyperpod-dpd:endpoints"][0]["\x1b[1A\x1b[2K\u202eworkerArgs"] = []
     done = subprocess.run(
-        [sys.executable, "-m", "infra", "size", "--config-file", config_file(tmp_path, config)],
+        [HYPERPOD_DPD, "size", "--config-file", config_file(tmp_path, config)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -79,3 +81,50 @@ def test_the_real_command_line_prints_a_hostile_key_spelt_out(tmp_path):
         "hyperpod-dpd:endpoints[0].\\x1b[1A\\x1b[2K\\u202eworkerArgs: is not a known setting"
     )
     assert "\x1b" not in done.stderr + done.stdout and "\u202e" not in done.stderr
+
+
+def test_python_m_infra_still_runs_the_command_and_names_the_new_one_at_a_terminal():
+    reader, terminal = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-m", "infra", "render", "--stack", ".."],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=terminal,
+        check=False,
+    )
+    os.close(terminal)
+    said = os.read(reader, 4096).decode()
+    os.close(reader)
+    assert done.returncode == 2
+    first, *rest = said.splitlines()
+    assert first.startswith("`python -m infra` is now `.venv/bin/hyperpod-dpd`")
+    assert "'..' is not a stack name" in rest[-1]
+    # A script reading its output gets the command's alone.
+    piped = subprocess.run(
+        [sys.executable, "-m", "infra", "render", "--stack", ".."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert piped.returncode == 2 and "is now" not in piped.stderr
+
+
+@pytest.mark.parametrize("name", sorted(cli.subcommands(cli._parser())))
+def test_every_command_shows_an_example_that_parses(name):
+    parser = cli._parser()
+    command = cli.subcommands(parser)[name]
+    example = cli.EXAMPLES[name]
+    assert command.format_help().endswith(f"example:\n  {example}\n")
+    argv = example.split()[1:]
+    assert " ".join(argv).startswith(name)
+    parser.parse_args(argv)
+
+
+def test_options_written_before_bench_results_hold():
+    args = cli._parser().parse_args(
+        ["bench", "--stack", "prod", "--endpoint", "e", "results", "--result", "r.log"]
+    )
+    assert (args.stack, args.endpoint, args.action) == ("prod", "e", "results")
+    args = cli._parser().parse_args(["bench", "results", "--stack", "prod", "--result", "r.log"])
+    assert args.stack == "prod"

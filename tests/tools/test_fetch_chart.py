@@ -7,13 +7,12 @@ exist; helm is a script that does what `helm dependency update` leaves behind.
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from components.cluster.dependencies_chart import CHART_DIRECTORY
-from infra.paths import ROOT
+from tests.support import HYPERPOD_DPD
 from tools.fetch_chart import ChartError, fetch_chart
 
 FAKE_HELM = '#!/bin/sh\n# helm dependency update <chart>\n/bin/mkdir -p "$3/charts"\n'
@@ -93,9 +92,9 @@ def test_a_new_revision_replaces_the_checkout_whole(tmp_path, monkeypatch):
 
 def test_the_command_line_reports_one_line_without_a_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "infra", "chart"],
+        [HYPERPOD_DPD, "chart"],
         cwd=tmp_path,
-        env={**os.environ, "PATH": str(tools(tmp_path, helm=False)), "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PATH": str(tools(tmp_path, helm=False))},
         capture_output=True,
         text=True,
         timeout=120,

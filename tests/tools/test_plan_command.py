@@ -1,4 +1,4 @@
-"""`python -m infra plan predict|recommend`: the JSON it prints and the one-line refusals."""
+"""`hyperpod-dpd plan predict|recommend`: the JSON it prints and the one-line refusals."""
 
 import json
 import os

@@ -93,7 +93,7 @@ def test_diffs_every_stack_against_the_base_branch_as_markdown():
     assert workflow("offline.yml")["env"]["STACKS"] == "dev prod"
     script = step_named(OFFLINE, DIFF_STEP)["run"]
     assert (
-        '.venv/bin/python -m infra diff --base "origin/$BASE_REF" --stack "$stack" \\\n'
+        '.venv/bin/hyperpod-dpd diff --base "origin/$BASE_REF" --stack "$stack" \\\n'
         "    --format markdown"
     ) in script
     assert step_named(OFFLINE, DIFF_STEP)["env"]["BASE_REF"] == "${{ github.base_ref }}"
@@ -101,13 +101,13 @@ def test_diffs_every_stack_against_the_base_branch_as_markdown():
 
 def run_diff_step(tmp_path, statuses: dict[str, int]) -> subprocess.CompletedProcess[str]:
     """The diff step, as GitHub runs it, with `infra diff` exiting as `statuses` says."""
-    python = tmp_path / "project" / ".venv" / "bin" / "python"
+    python = tmp_path / "project" / ".venv" / "bin" / "hyperpod-dpd"
     python.parent.mkdir(parents=True)
     python.write_text(
         "#!/bin/sh\n"
-        "# python -m infra diff --base REF --stack STACK --format markdown\n"
-        'echo "diff of $7 against $5"\n'
-        f"case $7 in {' '.join(f'{s}) exit {c};;' for s, c in statuses.items())} esac\n"
+        "# hyperpod-dpd diff --base REF --stack STACK --format markdown\n"
+        'echo "diff of $5 against $3"\n'
+        f"case $5 in {' '.join(f'{s}) exit {c};;' for s, c in statuses.items())} esac\n"
     )
     python.chmod(0o755)
     env = {

@@ -1,4 +1,4 @@
-"""`python -m infra bench --stack NAME --endpoint NAME [--out FILE] [--rate R1,R2]`: the Job
+"""`hyperpod-dpd bench --stack NAME --endpoint NAME [--out FILE] [--rate R1,R2]`: the Job
 that load-tests a live endpoint; `bench results ... --result FILE [--record]`: its result held
 against the prediction (results_command.py)."""
 
@@ -79,20 +79,25 @@ def add_bench_commands(
         type=_rates,
         help="request rates to sweep, e.g. 1.5,3,4.5 (default: the workload's load)",
     )
-    bench.add_argument(
-        "action",
-        nargs="?",
-        choices=["results"],
-        help="results: hold a vllm bench serve result (--result) against the prediction",
+    results = endpoint_parser(
+        bench.add_subparsers(dest="action", metavar="results"),
+        "results",
+        "hold a vllm bench serve result against the prediction",
+        stack_arguments,
     )
-    bench.add_argument(
-        "--result", type=Path, help="results: vLLM's result JSON, or the Job's log holding it"
+    # Options written before `results` (`bench --stack prod results`) hold: the subcommand's
+    # defaults would otherwise overwrite them.
+    for action in results._actions:
+        if action.dest in ("stack", "config_file", "account", "endpoint"):
+            action.default = argparse.SUPPRESS
+    results.add_argument(
+        "--result", type=Path, required=True, help="vLLM's result JSON, or the Job's log holding it"
     )
-    bench.add_argument(
+    results.add_argument(
         "--record",
         action="store_true",
-        help="results: append the run to calibration/<stack>.yaml, which corrects the "
-        "stack's predictions for the endpoint",
+        help="append the run to calibration/<stack>.yaml, which corrects the stack's "
+        "predictions for the endpoint",
     )
     return bench
 
@@ -149,7 +154,7 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
         f"  kubectl apply -f {file}",
         f"  kubectl wait --for=condition=complete {job} -n {ns} --timeout={timeout}s",
         f"  kubectl logs {job} -n {ns} > {log}",
-        f"  python -m infra bench results --stack {shlex.quote(stack)} "
+        f"  hyperpod-dpd bench results --stack {shlex.quote(stack)} "
         f"--endpoint {shlex.quote(spec.name)} --result {log}",
         "  (add --record to correct the stack's predictions by it), then clean up:",
         f"  kubectl delete -f {file}",
@@ -204,32 +209,14 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
 
 
 def run_bench(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
-    """`bench` writes the Job, `bench results` reads what it measured; each refuses the
-    other's flags rather than ignore them."""
-    if args.action == "results":
-        stray = [flag for flag, value in (("--out", args.out), ("--rate", args.rate)) if value]
-        if stray:
-            print(
-                f"bench results: {' and '.join(stray)} belong to `bench`, which writes the Job",
-                file=sys.stderr,
-            )
-            return 2
-        if args.result is None:
-            print(
-                "bench results: --result FILE is required: vLLM's result JSON, or the bench "
-                "Job's log that holds it",
-                file=sys.stderr,
-            )
-            return 2
-        return run_results(args, checked_stack)
-    stray = [
-        flag for flag, value in (("--result", args.result), ("--record", args.record)) if value
-    ]
+    """`bench` writes the Job, `bench results` reads what it measured."""
+    if args.action is None:
+        return run_job(args, checked_stack)
+    stray = [flag for flag, value in (("--out", args.out), ("--rate", args.rate)) if value]
     if stray:
         print(
-            f"bench: {' and '.join(stray)} belong to `bench results`; run "
-            "`python -m infra bench results --endpoint NAME --result FILE`",
+            f"bench results: {' and '.join(stray)} belong to `bench`, which writes the Job",
             file=sys.stderr,
         )
         return 2
-    return run_job(args, checked_stack)
+    return run_results(args, checked_stack)

@@ -117,7 +117,7 @@ def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
             raise ResultError(
                 f"{result.where}: {field}: {measured:,.0f} tokens a request, where the "
                 f"workload's are {expected:,} (endpoints[{index}].workload.{setting}): another "
-                "load; run the Job `python -m infra bench` writes, which sends the workload's"
+                "load; run the Job `hyperpod-dpd bench` writes, which sends the workload's"
             )
 
 

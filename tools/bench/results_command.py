@@ -1,4 +1,4 @@
-"""`python -m infra bench results --stack NAME --endpoint NAME --result FILE [--record]`.
+"""`hyperpod-dpd bench results --stack NAME --endpoint NAME --result FILE [--record]`.
 
 Reads vLLM's result (the JSON, or the bench Job's log holding one result per load), refuses it
 when it is not this endpoint's or not at the workload's load (comparison.py), and prints, for
@@ -54,7 +54,7 @@ from tools.bench.vllm_result import (
 from tools.render import yaml_io
 
 CALIBRATION_HEADER = (
-    "# Benchmark runs of stack {stack}, appended by `python -m infra bench results --record`.\n"
+    "# Benchmark runs of stack {stack}, appended by `hyperpod-dpd bench results --record`.\n"
     "# The program corrects each endpoint's predicted TTFT and TPOT by the runs of that endpoint\n"
     "# on its model, instance type and image (docs/operations.md, Is it as fast as predicted?).\n"
 )
@@ -225,7 +225,7 @@ def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     print(
         f"\nRecorded {new} run{'s' * (new != 1)} in {shown}"
         + (f" ({kept} already there)" if kept else "")
-        + f"; `python -m infra plan --stack {shlex.quote(args.stack)}`, the render and "
+        + f"; `hyperpod-dpd plan --stack {shlex.quote(args.stack)}`, the render and "
         f"`pulumi preview` now correct {spec.name}'s predictions by them."
     )
     return 0

@@ -1,4 +1,4 @@
-"""`python -m infra diagnose --stack NAME --endpoint NAME [--save DIR | --from DIR]`.
+"""`hyperpod-dpd diagnose --stack NAME --endpoint NAME [--save DIR | --from DIR]`.
 
 Reads the endpoint from the cluster, read-only (bundle.py), or from a bundle saved earlier,
 and prints what it saw (the endpoint's state, each pod's readiness, the DPD roles, the KV

@@ -1,4 +1,4 @@
-"""`python -m infra diff`: what a change to the program or a stack file does to a stack."""
+"""`hyperpod-dpd diff`: what a change to the program or a stack file does to a stack."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""`python -m infra import-endpoint`: hand-written InferenceEndpointConfigs as endpoint items."""
+"""`hyperpod-dpd import-endpoint`: hand-written InferenceEndpointConfigs as endpoint items."""

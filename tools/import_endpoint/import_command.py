@@ -1,4 +1,4 @@
-"""`python -m infra import-endpoint FILE [--stack NAME]`: the endpoint items that write a file's
+"""`hyperpod-dpd import-endpoint FILE [--stack NAME]`: the endpoint items that write a file's
 InferenceEndpointConfigs back, checked by rendering them, and the `pulumi import` that adopts
 the live objects.
 

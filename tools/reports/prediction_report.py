@@ -213,7 +213,7 @@ def predictions_markdown(
         if ep is not None and (line := calibration_line(ep))
     ]
     if calibrated:
-        lines += ["", "Corrected by measured runs (`python -m infra bench results --record`):"]
+        lines += ["", "Corrected by measured runs (`hyperpod-dpd bench results --record`):"]
         lines += [f"- {line}" for line in calibrated]
     if any(ep is not None and _lower_bound(ep) for ep in eps):
         lines += ["", EC2_FOOTNOTE]

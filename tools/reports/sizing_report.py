@@ -1,6 +1,6 @@
 """The sizing of each endpoint as people and programs read it: a table, and `sizing.json`.
 
-`python -m infra size` prints both (`--json` for the document); the render puts the tables in
+`hyperpod-dpd size` prints both (`--json` for the document); the render puts the tables in
 its summary and writes the document beside the manifests.
 """
 

@@ -1,9 +1,18 @@
-"""The cluster's rules, through the whole program, naming the full key (issue 21, section 4)."""
+"""The cluster's rules, each refusal naming the key as the program does."""
 
 import pytest
 
-from tests.stack_changes import GROUPS, SYSTEM, changed, p5_group, refusal, with_endpoint_access
-from tests.support import problem_for, problems
+from tests.components.cluster.checked import cluster_problems
+from tests.support import (
+    GROUPS,
+    SYSTEM,
+    P,
+    dev_with,
+    p5_group,
+    problem_for,
+    with_endpoint_access,
+    with_groups,
+)
 
 REFUSED = [
     (
@@ -36,11 +45,11 @@ REFUSED = [
 
 @pytest.mark.parametrize("changes, key, says", REFUSED)
 def test_settings_that_break_each_other_are_refused(changes, key, says):
-    assert says in refusal(changes, key)
+    assert says in problem_for(f"{P}:{key}", cluster_problems(dev_with(changes)))
 
 
 def test_a_group_outside_the_network_azs_is_refused():
-    found = problems(changed(groups=[p5_group(availabilityZoneId="usw2-az4"), SYSTEM]))
+    found = cluster_problems(with_groups(*[p5_group(availabilityZoneId="usw2-az4"), SYSTEM]))
     assert "usw2-az4 is not one of the network's AZs" in problem_for(
         f"{GROUPS}[0].availabilityZoneId", found
     )
@@ -48,7 +57,7 @@ def test_a_group_outside_the_network_azs_is_refused():
 
 def test_a_public_api_endpoint_open_to_the_world_by_default_is_refused():
     problem = problem_for(
-        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(None))
+        "hyperpod-dpd:cluster.endpointAccess", cluster_problems(with_endpoint_access(None))
     )
     assert "EKS's default of 0.0.0.0/0 when publicCidrs is unset" in problem
     assert "publicCidrs: [0.0.0.0/0]" in problem
@@ -63,5 +72,5 @@ def test_a_public_api_endpoint_open_to_the_world_by_default_is_refused():
 )
 def test_an_unreachable_or_contradictory_endpoint_is_refused(access, says):
     assert says in problem_for(
-        "hyperpod-dpd:cluster.endpointAccess", problems(with_endpoint_access(access))
+        "hyperpod-dpd:cluster.endpointAccess", cluster_problems(with_endpoint_access(access))
     )

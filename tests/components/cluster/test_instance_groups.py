@@ -4,17 +4,18 @@ import pytest
 
 from components.cluster.instance_groups import check_instance_groups, instance_group_args
 from components.cluster.spec import InstanceGroupSpec
-from tests.stack_changes import (
+from tests.components.cluster.checked import cluster_problems
+from tests.support import (
     GPU_GROUP,
     GROUPS,
     SYSTEM_GROUP,
-    changed,
+    P,
     dev_with,
     p5_group,
-    refusal,
+    problem_for,
+    with_groups,
 )
-from tests.stack_changes import SYSTEM as SYSTEM_CONFIG
-from tests.support import endpoint_configs, problem_for, problems, render
+from tests.support import SYSTEM as SYSTEM_CONFIG
 
 
 def group(**changes: Any) -> InstanceGroupSpec:
@@ -114,14 +115,12 @@ def test_storage_lifecycle_threads_plan_labels_and_taints():
     }
 
 
-# Through the whole program, naming the full key.
+# Keyed as the program keys them.
 
 
 def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
-    found = problems(
-        changed(
-            groups=[p5_group(), p5_group(name="g4dn", instanceType="ml.g4dn.xlarge"), SYSTEM_CONFIG]
-        )
+    found = cluster_problems(
+        with_groups(p5_group(), p5_group(name="g4dn", instanceType="ml.g4dn.xlarge"), SYSTEM_CONFIG)
     )
     assert "'ml.g4dn.xlarge' is not allowed; GPU groups run endpoints" in problem_for(
         f"{GROUPS}[1].instanceType", found
@@ -129,12 +128,14 @@ def test_a_gpu_group_of_a_type_the_stack_knows_nothing_of_is_refused():
 
 
 def test_a_stack_without_a_system_group_is_refused():
-    assert "has no CPU system group" in problem_for(GROUPS, problems(changed(groups=[p5_group()])))
+    assert "has no CPU system group" in problem_for(
+        GROUPS, cluster_problems(with_groups(*[p5_group()]))
+    )
 
 
 def test_a_too_small_system_group_is_refused():
     small = {**SYSTEM_CONFIG, "instanceType": "ml.c5.2xlarge"}
-    found = problems(changed(groups=[p5_group(), small]))
+    found = cluster_problems(with_groups(*[p5_group(), small]))
     assert "too small for the system group" in problem_for(f"{GROUPS}[1].instanceType", found)
 
 
@@ -146,9 +147,10 @@ def test_every_group_tainted_leaves_the_operator_no_node():
         ],
         f"{SYSTEM_GROUP}.taints": [{"key": "system", "effect": "NoExecute"}],
     }
-    assert "have no node to run on" in refusal(changes, f"{SYSTEM_GROUP}.taints[0]")
+    found = cluster_problems(dev_with(changes))
+    assert "have no node to run on" in problem_for(f"{P}:{SYSTEM_GROUP}.taints[0]", found)
 
 
-def test_a_system_group_tainted_for_critical_add_ons_renders():
+def test_a_system_group_tainted_for_critical_add_ons_passes():
     changes = {f"{SYSTEM_GROUP}.taints": [{"key": "CriticalAddonsOnly", "effect": "NoSchedule"}]}
-    assert endpoint_configs(render(dev_with(changes)))
+    assert cluster_problems(dev_with(changes)) == []

@@ -6,17 +6,8 @@ import pytest
 
 from components.cluster.karpenter import node_class, node_pool
 from components.cluster.spec import InstanceGroupSpec
-from tests.stack_changes import GPU_GROUP, dev_with, refusal
-from tests.support import (
-    dev_config,
-    endpoint_configs,
-    existing_cluster_config,
-    one,
-    problem_for,
-    problems,
-    render,
-    waits_for,
-)
+from tests.components.cluster.checked import cluster_problems
+from tests.support import GPU_GROUP, P, dev_config, dev_with, existing_cluster_config, problem_for
 
 GROUPS = "hyperpod-dpd:cluster.instanceGroups"
 
@@ -68,45 +59,18 @@ def autoscaling(**first_group: Any) -> dict:
     return config
 
 
-@pytest.fixture(scope="module")
-def scaled():
-    return render(autoscaling())
-
-
-def test_the_stack_creates_the_pool_after_the_cluster_through_its_provider(scaled):
-    node_class_resource = one(scaled, ":HyperpodNodeClass")
-    pool = one(scaled, ":NodePool")
-    assert pool.inputs["spec"]["limits"] == {"nvidia.com/gpu": "16"}
-    assert waits_for(scaled, pool, node_class_resource)
-    assert waits_for(scaled, node_class_resource, one(scaled, "aws-native:sagemaker:Cluster"))
-    assert node_class_resource.provider.endswith("::eks")
-    # The pool waits for the class to be Ready: the cluster's AutoScaling.Status InService.
-    assert node_class_resource.inputs["metadata"]["annotations"] == {
-        "pulumi.com/waitFor": "condition=Ready"
-    }
-    assert pool.inputs["spec"]["disruption"]["consolidateAfter"] == "1h"
-    # Endpoints wait for the pools that bring their nodes.
-    assert waits_for(scaled, one(scaled, ":InferenceEndpointConfig"), pool)
-
-
 def test_the_consolidation_delay_is_a_karpenter_duration():
     config = autoscaling()
     config["hyperpod-dpd:cluster"]["autoscaling"]["consolidateAfter"] = "an hour"
     assert "must be a duration such as 30m, 1h or 1h30m, or Never" in problem_for(
-        "hyperpod-dpd:cluster.autoscaling.consolidateAfter", problems(config)
+        "hyperpod-dpd:cluster.autoscaling.consolidateAfter", cluster_problems(config)
     )
-
-
-def test_no_node_pools_without_node_autoscaling(dev_render):
-    assert [
-        r for r in dev_render.resources if r.type.endswith((":NodePool", ":HyperpodNodeClass"))
-    ] == []
 
 
 def test_min_instance_count_above_instance_count_is_refused():
     config = dev_config()
     config["hyperpod-dpd:cluster"]["instanceGroups"][1]["minInstanceCount"] = 2
-    assert problem_for(f"{GROUPS}[1].minInstanceCount", problems(config)) == (
+    assert problem_for(f"{GROUPS}[1].minInstanceCount", cluster_problems(config)) == (
         f"{GROUPS}[1].minInstanceCount: 2 is above instanceCount 1; HyperPod needs "
         "minInstanceCount <= instanceCount"
     )
@@ -125,25 +89,26 @@ def test_min_instance_count_above_instance_count_is_refused():
     ],
 )
 def test_what_karpenter_does_not_support_on_a_gpu_group_is_refused(changes, key, text):
-    assert text in problem_for(f"{GROUPS}[0].{key}", problems(autoscaling(**changes)))
+    assert text in problem_for(f"{GROUPS}[0].{key}", cluster_problems(autoscaling(**changes)))
 
 
 def test_node_autoscaling_of_an_existing_cluster_is_refused():
     config = existing_cluster_config()
     config["hyperpod-dpd:cluster"]["autoscaling"] = {"enabled": True}
-    found = problem_for("hyperpod-dpd:cluster.autoscaling.enabled", problems(config))
+    found = problem_for("hyperpod-dpd:cluster.autoscaling.enabled", cluster_problems(config))
     assert "does not manage with cluster.existing" in found
 
 
 def test_a_group_name_kubernetes_refuses_as_a_node_pool_name_is_refused():
     changes = {"cluster.autoscaling": {"enabled": True}, f"{GPU_GROUP}.name": "P5-DPD"}
-    assert "Karpenter NodePool" in refusal(changes, f"{GPU_GROUP}.name")
+    found = cluster_problems(dev_with(changes))
+    assert "Karpenter NodePool" in problem_for(f"{P}:{GPU_GROUP}.name", found)
 
 
-def test_an_autoscaled_group_with_a_lowercase_name_renders():
+def test_an_autoscaled_group_with_a_lowercase_name_passes():
     changes = {
         "cluster.autoscaling": {"enabled": True},
         f"{GPU_GROUP}.instanceCount": 2,
         f"{GPU_GROUP}.name": "p5-dpd-2",
     }
-    assert endpoint_configs(render(dev_with(changes)))
+    assert cluster_problems(dev_with(changes)) == []

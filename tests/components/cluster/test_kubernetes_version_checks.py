@@ -11,9 +11,8 @@ from components.cluster.kubernetes_version_checks import (
     creatable_versions,
 )
 from components.core.findings import Finding
-from infra import clock
-from tests.stack_changes import dev_with
-from tests.support import dev_config, endpoint_configs, problems, prod_config, render, settings_of
+from tests.components.cluster.checked import cluster_problems, cluster_warnings
+from tests.support import dev_config, prod_config
 
 DEC_1_2026 = date(2026, 12, 1)
 
@@ -179,7 +178,7 @@ def test_in_extended_support_standard_says_eks_may_upgrade_at_any_time():
     )
 
 
-# Through the whole program, on the day the tests run (2026-12-01, tests/conftest.py).
+# On the day the tests run (2026-12-01, tests/conftest.py), keyed as the program keys them.
 
 
 def with_kubernetes(version: str) -> dict:
@@ -189,7 +188,7 @@ def with_kubernetes(version: str) -> dict:
 
 
 def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
-    (problem,) = problems(with_kubernetes("1.36"))
+    (problem,) = cluster_problems(with_kubernetes("1.36"))
     assert problem == (
         "hyperpod-dpd:cluster.kubernetesVersion: '1.36' is not allowed; SageMaker HyperPod "
         "supports 1.30, 1.31, 1.32, 1.33, 1.34, 1.35. Versions allowed on 2026-12-01: "
@@ -198,7 +197,7 @@ def test_a_kubernetes_version_hyperpod_does_not_document_is_refused():
 
 
 def test_a_kubernetes_version_past_eks_extended_support_is_refused():
-    assert problems(with_kubernetes("1.31")) == [
+    assert cluster_problems(with_kubernetes("1.31")) == [
         "hyperpod-dpd:cluster.kubernetesVersion: '1.31' is not allowed; EKS's extended support "
         "for it ended on 2026-11-26, and EKS creates no cluster on it since. Versions allowed "
         "on 2026-12-01: 1.32, 1.33, 1.34, 1.35"
@@ -210,32 +209,23 @@ def test_a_kubernetes_version_in_eks_extended_support_warns_of_its_cost():
         "hyperpod-dpd:cluster.kubernetesVersion: 1.33 is in EKS extended support since "
         "2026-07-29 (until 2027-07-29), which bills $0.60 per cluster hour instead of $0.10; "
         "in standard support: 1.34, 1.35"
-    ) in settings_of(with_kubernetes("1.33")).warnings
+    ) in cluster_warnings(with_kubernetes("1.33"))
 
 
-def test_a_version_in_extended_support_still_renders():
-    assert endpoint_configs(render(dev_with({"cluster.kubernetesVersion": "1.33"})))
+def test_a_version_in_extended_support_still_passes():
+    assert cluster_problems(with_kubernetes("1.33")) == []
 
 
-@pytest.mark.parametrize("stack, config", [("dev", dev_config), ("prod", prod_config)])
-def test_the_example_stacks_take_a_version_in_standard_support(stack, config):
-    assert not [w for w in settings_of(config(), stack).warnings if "kubernetesVersion" in w]
+@pytest.mark.parametrize("config", [dev_config, prod_config])
+def test_the_example_stacks_take_a_version_in_standard_support(config):
+    assert not [w for w in cluster_warnings(config()) if "kubernetesVersion" in w]
 
 
-def test_the_day_the_program_runs_decides(monkeypatch):
-    monkeypatch.setattr(clock, "utc_today", lambda: date(2028, 3, 27))
-    (problem,) = problems(dev_config())
-    assert problem.startswith(
-        "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
-        "for it ended on 2028-03-27"
-    )
-
-
-def test_the_render_warns_a_1_34_stack_that_it_leaves_standard_support_tomorrow():
+def test_a_1_34_stack_is_warned_that_it_leaves_standard_support_tomorrow():
     # On 2026-12-01 (tests/conftest.py), the day before 1.34 leaves standard support.
     assert (
         "hyperpod-dpd:cluster.upgradePolicy.supportType: 1.34 leaves EKS standard support on "
         "2026-12-02 (tomorrow); with supportType EXTENDED the cluster stays on it and EKS "
         "bills $0.60 per cluster hour instead of $0.10, $0.50 more (aws.amazon.com/eks/pricing);"
         " upgrade to 1.35 before then to avoid it"
-    ) in settings_of(with_kubernetes("1.34")).warnings
+    ) in cluster_warnings(with_kubernetes("1.34"))

@@ -1,20 +1,9 @@
 """The settings' shared base: numbers are numbers and switches are true or false, for every key
-alike (issue 21, sections 1, 3 and 6)."""
+alike."""
 
 import pytest
 
-from tests.stack_changes import (
-    EP,
-    cli_refusal,
-    cli_renders,
-    dev_with,
-    endpoint,
-    gpu_group,
-    refusal,
-    role,
-    setting,
-)
-from tests.support import endpoint_configs, render
+from tests.support import EP, GPU_GROUP, P, dev_with, problem_for, stack_problems
 
 SWITCHES = [
     ({key: value}, key, "must be true or false")
@@ -30,72 +19,62 @@ SWITCHES = [
 
 @pytest.mark.parametrize("changes, key, says", SWITCHES)
 def test_a_switch_takes_true_or_false_only(changes, key, says):
-    assert says in refusal(changes, key)
+    assert says in problem_for(f"{P}:{key}", stack_problems(dev_with(changes)))
 
 
-CLI_REFUSED = {
+# Whole numbers past 64 bits as Pulumi hands them to the program: as floats.
+REFUSED_IN_ONE_LINE = {
     "a whole number whose sizing would overflow a float": (
-        endpoint(
-            architecture={
-                "layers": 2**100,
+        {
+            "endpoints[0].architecture": {
+                "layers": float(2**100),
                 "kvHeads": 8,
                 "headDim": 128,
                 "dtype": "bf16",
                 "parameters": 70e9,
             }
-        ),
+        },
         f"{EP}.architecture.layers: {float(2**100)} is not allowed; must be a number below 2^63",
     ),
     "a whole number beyond 64 bits, which Pulumi reads as a float": (
-        endpoint(tensorParallelSize=2**70),
+        {"endpoints[0].tensorParallelSize": float(2**70)},
         f"{EP}.tensorParallelSize: {float(2**70)} is not allowed; must be a number below 2^63",
     ),
     "a switch written as a word": (
-        setting("hyperpod-dpd:observability", {"enabled": "yes"}),
+        {"observability.enabled": "yes"},
         "hyperpod-dpd:observability.enabled: 'yes' is not allowed; must be true or false",
     ),
     **{
-        f"{name}: true": (
-            change,
-            f"{key}: true is not allowed; must be a number, not true or false",
+        f"{key}: true": (
+            {key: True},
+            f"{P}:{key}: true is not allowed; must be a number, not true or false",
         )
-        for name, change, key in (
-            ("tensorParallelSize", endpoint(tensorParallelSize=True), f"{EP}.tensorParallelSize"),
-            ("replicas", role("decode", replicas=True), f"{EP}.decode.replicas"),
-            ("gpus", role("prefill", gpus=True), f"{EP}.prefill.gpus"),
-            (
-                "instanceCount",
-                gpu_group(instanceCount=True),
-                "hyperpod-dpd:cluster.instanceGroups[0].instanceCount",
-            ),
-            (
-                "gpuMemoryUtilization",
-                endpoint(gpuMemoryUtilization=True),
-                f"{EP}.gpuMemoryUtilization",
-            ),
+        for key in (
+            "endpoints[0].tensorParallelSize",
+            "endpoints[0].decode.replicas",
+            "endpoints[0].prefill.gpus",
+            f"{GPU_GROUP}.instanceCount",
+            "endpoints[0].gpuMemoryUtilization",
         )
     },
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_a_number_or_switch_of_the_wrong_kind_is_one_line(tmp_path, capsys, case):
-    change, line = CLI_REFUSED[case]
-    assert cli_refusal(tmp_path, capsys, change) == [line]
+@pytest.mark.parametrize("case", REFUSED_IN_ONE_LINE)
+def test_a_number_or_switch_of_the_wrong_kind_is_one_line(case):
+    changes, line = REFUSED_IN_ONE_LINE[case]
+    assert stack_problems(dev_with(changes)) == [line]
 
 
-CLI_VALID = {
-    "a quoted tensorParallelSize, as every whole-number key takes": endpoint(
-        tensorParallelSize="8"
-    ),
-    "a quoted instanceCount": gpu_group(instanceCount="2"),
-}
-
-
-def test_a_quoted_whole_number_renders(tmp_path):
-    assert cli_renders(tmp_path, *CLI_VALID.values())
-
-
-def test_switches_as_the_text_pulumi_reads_as_booleans_render():
-    changes = {"observability.enabled": "true", "buckets.protect": "False"}
-    assert endpoint_configs(render(dev_with(changes)))
+@pytest.mark.parametrize(
+    "changes",
+    [
+        # A quoted whole number, as every whole-number key takes.
+        {"endpoints[0].tensorParallelSize": "8"},
+        {f"{GPU_GROUP}.instanceCount": "2"},
+        # Switches as the text Pulumi reads as booleans.
+        {"observability.enabled": "true", "buckets.protect": "False"},
+    ],
+)
+def test_quoted_numbers_and_switches_as_text_pass(changes):
+    assert stack_problems(dev_with(changes)) == []

@@ -9,8 +9,8 @@ from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscal
 from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from components.endpoint.spec import EndpointSpec
-from tests.stack_changes import EP, cli_refusal, dev_with, refusal, role
-from tests.support import dev_endpoint, endpoint_configs, render
+from tests.components.endpoint.items import endpoint_item, endpoint_problem, endpoint_problems
+from tests.support import dev_endpoint
 
 ADDRESS = "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1a2b3c4d-aaaa-bbbb-cccc-1234567890ab"
 
@@ -223,12 +223,9 @@ def test_a_running_target_at_or_above_max_num_seqs_is_never_reached():
     assert codes({"maxReplicas": 2, "metric": "running", "target": 48}, max_num_seqs=64) == []
 
 
-# Through the whole program, naming the full key (issue 21, sections 1, 4 and 6).
-
-
 def test_a_query_prometheus_cannot_parse_is_refused():
     changes = {
-        "endpoints[0].prefill.autoscaling": {
+        "prefill.autoscaling": {
             "minReplicas": 1,
             "maxReplicas": 1,
             "metric": "query",
@@ -236,43 +233,37 @@ def test_a_query_prometheus_cannot_parse_is_refused():
             "target": 4,
         }
     }
-    problem = refusal(changes, "endpoints[0].prefill.autoscaling.query")
+    problem = endpoint_problem(changes, "prefill.autoscaling.query")
     assert "not valid PromQL (unclosed left parenthesis)" in problem
 
 
-CLI_REFUSED = {
+REFUSED_IN_ONE_LINE = {
     "an autoscaling query metric without its query": (
-        role(
-            "prefill",
-            autoscaling={"minReplicas": 1, "maxReplicas": 1, "metric": "query", "target": 10},
-        ),
-        f"{EP}.prefill.autoscaling.query: is required exactly when metric is `query` (the named "
+        "prefill",
+        {"minReplicas": 1, "maxReplicas": 1, "metric": "query", "target": 10},
+        "prefill.autoscaling.query: is required exactly when metric is `query` (the named "
         "metrics waiting, running, concurrent write their own)",
     ),
     "a PromQL query long enough to overflow the parser's stack": (
-        role(
-            "prefill",
-            autoscaling={
-                "minReplicas": 1,
-                "maxReplicas": 1,
-                "metric": "query",
-                "query": "sum(up) + " * 6000 + "1",
-                "target": 10,
-            },
-        ),
-        f"{EP}.prefill.autoscaling.query: {('sum(up) + ' * 8)[:77] + '...'!r} is not valid PromQL "
+        "prefill",
+        {
+            "minReplicas": 1,
+            "maxReplicas": 1,
+            "metric": "query",
+            "query": "sum(up) + " * 6000 + "1",
+            "target": 10,
+        },
+        f"prefill.autoscaling.query: {('sum(up) + ' * 8)[:77] + '...'!r} is not valid PromQL "
         "(60,001 characters, more than the 4,096 any autoscaling query needs), and KEDA would "
         "pass it to Prometheus as written",
     ),
     "a workspace address with the trailing slash AMP's console shows": (
-        role(
-            "decode",
-            autoscaling={
-                "maxReplicas": 2,
-                "serverAddress": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
-            },
-        ),
-        f"{EP}.decode.autoscaling.serverAddress: "
+        "decode",
+        {
+            "maxReplicas": 2,
+            "serverAddress": "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/",
+        },
+        "decode.autoscaling.serverAddress: "
         "'https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-1/' is not allowed; must "
         "be an Amazon Managed Prometheus workspace address such as "
         "https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-0123abcd-4567-89ef-"
@@ -281,15 +272,15 @@ CLI_REFUSED = {
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_what_crashed_or_misled_is_one_line(tmp_path, capsys, case):
-    change, line = CLI_REFUSED[case]
-    assert cli_refusal(tmp_path, capsys, change) == [line]
+@pytest.mark.parametrize("case", REFUSED_IN_ONE_LINE)
+def test_what_crashed_or_misled_is_one_line(case):
+    role, autoscaling, line = REFUSED_IN_ONE_LINE[case]
+    assert endpoint_problems(endpoint_item({f"{role}.autoscaling": autoscaling})) == [line]
 
 
-def test_a_query_of_the_roles_own_series_renders():
+def test_a_query_of_the_roles_own_series_passes():
     changes = {
-        "endpoints[0].prefill.autoscaling": {
+        "prefill.autoscaling": {
             "minReplicas": 1,
             "maxReplicas": 1,
             "metric": "query",
@@ -297,4 +288,4 @@ def test_a_query_of_the_roles_own_series_renders():
             "target": 4,
         }
     }
-    assert endpoint_configs(render(dev_with(changes)))
+    assert endpoint_problems(endpoint_item(changes)) == []

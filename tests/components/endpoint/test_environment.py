@@ -3,8 +3,8 @@ from typing import Any
 import pytest
 
 from components.endpoint.environment import check_environment, check_environment_from
-from tests.stack_changes import EP, cli_refusal, cli_renders, dev_with, env, refusal
-from tests.support import by_code, endpoint_configs, render
+from tests.components.endpoint.items import endpoint_item, endpoint_problem, endpoint_problems
+from tests.support import by_code, dev_endpoint
 
 
 def codes(env: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
@@ -31,17 +31,16 @@ def test_the_pinned_variables_restated_with_their_values_pass():
     assert "pinned-env" not in codes({"PYTHONHASHSEED": "0", "LMCACHE_SAVE_DECODE_CACHE": "False"})
 
 
-# Through the whole program, naming the full key (issue 21, sections 3 and 5).
 REFUSED = [
     (
-        {"endpoints[0].environmentVariables": {"BLOB": "x" * (2 * 1024 * 1024)}},
-        "endpoints[0].environmentVariables.BLOB",
+        {"environmentVariables": {"BLOB": "x" * (2 * 1024 * 1024)}},
+        "environmentVariables.BLOB",
         "etcd's 1.5 MiB",
     ),
     *[
         (
-            {"endpoints[0].environmentVariables": {name: "0,1"}},
-            f"endpoints[0].environmentVariables.{name}",
+            {"environmentVariables": {name: "0,1"}},
+            f"environmentVariables.{name}",
             "the device plugin makes visible the GPUs prefill.gpus and decode.gpus request",
         )
         for name in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
@@ -51,14 +50,19 @@ REFUSED = [
 
 @pytest.mark.parametrize("changes, key, says", REFUSED)
 def test_a_variable_kubernetes_or_the_device_plugin_would_undo_is_refused(changes, key, says):
-    assert says in refusal(changes, key)
+    assert says in endpoint_problem(changes, key)
 
 
-CLI_REFUSED = {
+def env(name: str, value: str = "abc123") -> dict[str, Any]:
+    """The dev endpoint's variables, and `name` set to `value`."""
+    return {"environmentVariables": {**dev_endpoint()["environmentVariables"], name: value}}
+
+
+REFUSED_WITH_THE_WAY = {
     **{
         f"{name} in environmentVariables": (
             env(name),
-            f"{EP}.environmentVariables.{name}: is a Hugging Face token in plain text; set "
+            f"environmentVariables.{name}: is a Hugging Face token in plain text; set "
             "modelSource.huggingFace.tokenConfigKey (a key encrypted with `pulumi config set "
             "--secret`) or tokenSecretRef (a Kubernetes Secret) instead",
         )
@@ -67,7 +71,7 @@ CLI_REFUSED = {
     **{
         f"{name} in environmentVariables": (
             env(name),
-            f"{EP}.environmentVariables.{name}: is an AWS credential in plain text; the pods get "
+            f"environmentVariables.{name}: is an AWS credential in plain text; the pods get "
             "AWS access from IAM roles (the S3 CSI driver's reads the weights), so remove it",
         )
         for name in ("AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID")
@@ -75,7 +79,7 @@ CLI_REFUSED = {
     **{
         f"{name} in environmentVariables": (
             env(name),
-            f"{EP}.environmentVariables.{name}: looks like a credential, which would sit in plain "
+            f"environmentVariables.{name}: looks like a credential, which would sit in plain "
             "text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
             "credentials in a Kubernetes Secret, not in environmentVariables",
         )
@@ -85,7 +89,7 @@ CLI_REFUSED = {
     **{
         f"{name} in environmentVariables": (
             env(name),
-            f"{EP}.environmentVariables.{name}: is a Hugging Face token in plain text; set "
+            f"environmentVariables.{name}: is a Hugging Face token in plain text; set "
             "modelSource.huggingFace.tokenConfigKey (a key encrypted with `pulumi config set "
             "--secret`) or tokenSecretRef (a Kubernetes Secret) instead",
         )
@@ -94,7 +98,7 @@ CLI_REFUSED = {
     **{
         f"{name} in environmentVariables": (
             env(name),
-            f"{EP}.environmentVariables.{name}: looks like a credential, which would sit in plain "
+            f"environmentVariables.{name}: looks like a credential, which would sit in plain "
             "text in the stack file, the Pulumi state and the InferenceEndpointConfig; keep "
             "credentials in a Kubernetes Secret, not in environmentVariables",
         )
@@ -102,7 +106,7 @@ CLI_REFUSED = {
     },
     "a Hugging Face token under a name of no credential": (
         env("MY_SETTING", "hf_" + "abcdefghijklmnopq" * 2),
-        f"{EP}.environmentVariables.MY_SETTING: holds what looks like a Hugging Face token, "
+        "environmentVariables.MY_SETTING: holds what looks like a Hugging Face token, "
         "which would sit in plain text in the stack file, the Pulumi state and the "
         "InferenceEndpointConfig; keep credentials in a Kubernetes Secret (for a Hugging Face "
         "token, modelSource.huggingFace.tokenConfigKey or tokenSecretRef)",
@@ -110,19 +114,18 @@ CLI_REFUSED = {
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_a_secret_in_plain_text_is_refused_with_the_secret_backed_way(tmp_path, capsys, case):
-    change, line = CLI_REFUSED[case]
-    assert cli_refusal(tmp_path, capsys, change) == [line]
+@pytest.mark.parametrize("case", REFUSED_WITH_THE_WAY)
+def test_a_secret_in_plain_text_is_refused_with_the_secret_backed_way(case):
+    changes, line = REFUSED_WITH_THE_WAY[case]
+    assert endpoint_problems(endpoint_item(changes)) == [line]
 
 
 def test_a_large_but_reasonable_environment_passes():
-    assert endpoint_configs(
-        render(dev_with({"endpoints[0].environmentVariables": {"BIG": "x" * (200 * 1024)}}))
-    )
+    changes = {"environmentVariables": {"BIG": "x" * (200 * 1024)}}
+    assert endpoint_problems(endpoint_item(changes)) == []
 
 
-CLI_VALID = {
+HOLD_NO_CREDENTIAL = {
     "variables that name tokens without holding one": env("HF_TOKEN_PATH", "/var/run/hf"),
     "a tokenizer setting": env("TOKENIZERS_PARALLELISM", "false"),
     "a switch about tokens": env("HF_HUB_DISABLE_IMPLICIT_TOKEN", "1"),
@@ -133,8 +136,9 @@ CLI_VALID = {
 }
 
 
-def test_variables_that_hold_no_credential_render(tmp_path):
-    assert cli_renders(tmp_path, *CLI_VALID.values())
+@pytest.mark.parametrize("case", HOLD_NO_CREDENTIAL)
+def test_variables_that_hold_no_credential_pass(case):
+    assert endpoint_problems(endpoint_item(HOLD_NO_CREDENTIAL[case])) == []
 
 
 def test_a_variable_from_elsewhere_may_not_be_set_twice_or_be_the_programs():

@@ -12,8 +12,8 @@ from components.endpoint.overrides import (
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
-from tests.stack_changes import each_rendered, refusal
-from tests.support import DPD_ONLY_KEYS, dev_endpoint, endpoint_configs, render, with_endpoints
+from tests.components.endpoint.items import endpoint_problem, endpoint_problems
+from tests.support import DPD_ONLY_KEYS, dev_endpoint
 
 MINIMAL = {
     "name": "chat",
@@ -286,21 +286,16 @@ def test_a_custom_acm_certificate_is_written_as_the_crd_names_it():
     assert schema_errors(built, "3.2") == []
 
 
-ZONES = ["usw2-az2", "us-west-2b"]
-
-
-@pytest.fixture(scope="module")
-def zoned():
-    return each_rendered([{"endpoints[0].topologySpec": {"availabilityZone": z}} for z in ZONES])
-
-
-@pytest.mark.parametrize("zone", range(len(ZONES)), ids=ZONES)
-def test_an_endpoint_az_is_rendered_as_the_name_node_labels_carry(zoned, zone):
-    # The mocked account names usw2-az2 us-west-2b (tools/render/mocks/).
-    assert zoned[zone]["spec"]["pdSpec"]["topologySpec"] == {
-        "sameAZ": True,
-        "availabilityZone": "us-west-2b",
-    }
+def test_an_endpoint_az_is_written_as_the_name_node_labels_carry():
+    # The stack hands the builder the account's name for the AZ ID (components/network/zones.py).
+    built = manifest(topologySpec={"availabilityZone": "usw2-az2"})
+    assert build_manifest(
+        spec(topologySpec={"availabilityZone": "usw2-az2"}),
+        model_bucket="weights",
+        region="us-west-2",
+        zone_name="us-west-2b",
+    )["spec"]["pdSpec"]["topologySpec"] == {"sameAZ": True, "availabilityZone": "us-west-2b"}
+    assert built["spec"]["pdSpec"]["topologySpec"]["availabilityZone"] == "usw2-az2"
 
 
 # The model's metrics are scraped from the port vLLM serves on.
@@ -539,7 +534,7 @@ def test_an_aggregated_endpoint_is_a_valid_manifest_without_pdspec(instance_type
 # One GPU a node, as the public manifests' ml.g5.8xlarge endpoints have; ml.g6e.xlarge has no
 # EFA either, nor the CPU and memory those manifests request (its pods request their share).
 @pytest.mark.parametrize("instance_type", ["ml.g5.8xlarge", "ml.g6e.xlarge"])
-def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(instance_type):
+def test_an_aggregated_endpoint_on_a_one_gpu_type_passes_and_writes_one_gpu(instance_type):
     endpoint = {
         **{key: value for key, value in dev_endpoint().items() if key not in DPD_ONLY_KEYS},
         "modelName": "Llama-3.1-8B-Instruct",
@@ -547,9 +542,10 @@ def test_an_aggregated_endpoint_on_a_one_gpu_type_renders_through_the_program(in
         "tensorParallelSize": 1,
         "serving": {"replicas": 2, "gpus": 1},
     }
-    config = with_endpoints(endpoint, gpu_nodes=2)
-    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
-    (built,) = endpoint_configs(render(config))
+    assert endpoint_problems(endpoint) == []
+    built = build_manifest(
+        EndpointSpec.model_validate(endpoint), model_bucket="weights", region="us-west-2"
+    )
     assert all(schema_errors(built, operator) == [] for operator in ("3.2", "3.3"))
     body = built["spec"]
     assert "pdSpec" not in body
@@ -664,7 +660,7 @@ def test_an_adopted_endpoint_has_no_generation_in_its_names():
     assert generational["spec"]["endpointName"] == "chat-sm-g0a1b2"
 
 
-# What the worker container requests and where the weights come from (issue 25, section 4).
+# What the worker container requests and where the weights come from.
 
 
 def test_cpu_and_memory_requests_without_limits_leave_the_limits_to_the_gpus():
@@ -737,36 +733,36 @@ def test_every_setting_set_passes_both_operator_schemas(endpoint):
 
 
 @pytest.mark.parametrize("key, value, field", OPERATOR_33_SETTINGS)
-def test_a_setting_of_operator_33_is_refused_on_a_32_stack_naming_the_field(key, value, field):
-    changes = {"operator.addonVersion": "v1.3.0-eksbuild.1", f"endpoints[0].{key}": value}
-    says = refusal(changes, "endpoints[0]")
-    assert "the CRD of operator 3.2" in says and field in says
+def test_a_setting_of_operator_33_is_refused_by_the_32_schema_naming_the_field(key, value, field):
+    built = manifest(**{key: value})
+    assert schema_errors(built, "3.3") == []
+    assert any(field in message for _, message in schema_errors(built, "3.2"))
 
 
 WORKER_REFUSED = [
     (
-        {"endpoints[0].workerResources": {"requests": {"nvidia.com/gpu": "8"}}},
-        "endpoints[0].workerResources.requests",
+        {"workerResources": {"requests": {"nvidia.com/gpu": "8"}}},
+        "workerResources.requests",
         "written from the roles' gpus",
     ),
     (
-        {"endpoints[0].workerResources": {"requests": {"cpu": "8"}, "limits": {"cpu": "4"}}},
-        "endpoints[0].workerResources",
+        {"workerResources": {"requests": {"cpu": "8"}, "limits": {"cpu": "4"}}},
+        "workerResources",
         "the cpu request 8 is above its limit 4",
     ),
     (
-        {"endpoints[0].workerResources": {"requests": {"vpc.amazonaws.com/efa": "32"}}},
-        "endpoints[0].workerResources",
+        {"workerResources": {"requests": {"vpc.amazonaws.com/efa": "32"}}},
+        "workerResources",
         "vpc.amazonaws.com/efa is an extended resource",
     ),
     (
-        {"endpoints[0].modelInvocationPort": {"containerPort": 70000}},
-        "endpoints[0].modelInvocationPort.containerPort",
+        {"modelInvocationPort": {"containerPort": 70000}},
+        "modelInvocationPort.containerPort",
         "65535",
     ),
     (
-        {"endpoints[0].workerArgs": ["--port", "9000"]},
-        "endpoints[0].workerArgs",
+        {"workerArgs": ["--port", "9000"]},
+        "workerArgs",
         "modelInvocationPort.containerPort",
     ),
 ]
@@ -774,7 +770,7 @@ WORKER_REFUSED = [
 
 @pytest.mark.parametrize("changes, key, says", WORKER_REFUSED)
 def test_worker_settings_kubernetes_would_refuse_are_refused_naming_the_key(changes, key, says):
-    assert says in refusal(changes, key)
+    assert says in endpoint_problem(changes, key)
 
 
 def test_the_load_balancer_settings_join_the_health_check_path():

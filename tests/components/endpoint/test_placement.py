@@ -4,7 +4,7 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.placement import check_placement
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
-from tests.stack_changes import refusal
+from tests.components.endpoint.items import endpoint_problem
 
 AFFINITY = {
     "requiredDuringSchedulingIgnoredDuringExecution": {
@@ -44,7 +44,7 @@ def test_placement_is_written_in_place_of_the_instance_type(key, value):
 
 
 def test_dpd_keeps_its_one_instance_type():
-    says = refusal({"endpoints[0].instanceTypes": ["ml.p5.48xlarge"]}, "endpoints[0].instanceTypes")
+    says = endpoint_problem({"instanceTypes": ["ml.p5.48xlarge"]}, "instanceTypes")
     assert "DPD runs on one instanceType" in says
 
 
@@ -67,8 +67,5 @@ def test_an_affinity_naming_the_instance_type_passes():
 
 
 def test_a_command_running_vllm_with_a_flag_a_setting_writes_is_refused():
-    says = refusal(
-        {"endpoints[0].command": ["vllm", "serve", "/opt/ml/model", "-tp", "2"]},
-        "endpoints[0].command",
-    )
+    says = endpoint_problem({"command": ["vllm", "serve", "/opt/ml/model", "-tp", "2"]}, "command")
     assert "tensorParallelSize" in says

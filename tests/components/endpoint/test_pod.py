@@ -1,6 +1,6 @@
+from components.endpoint.manifest import build_manifest
 from components.endpoint.pod import PodCustomizations, check_pod
-from tests.stack_changes import dev_with, refusal
-from tests.support import endpoint_configs, render
+from tests.components.endpoint.items import endpoint_problem, endpoint_spec
 
 KUBERNETES = {
     "serviceAccountName": "llm-reader",
@@ -9,9 +9,10 @@ KUBERNETES = {
 }
 
 
-def test_the_pod_customizations_render_as_the_crd_names_them():
-    (endpoint,) = endpoint_configs(render(dev_with({"endpoints[0].kubernetes": KUBERNETES})))
-    assert endpoint["spec"]["kubernetes"] == KUBERNETES
+def test_the_pod_customizations_are_written_as_the_crd_names_them():
+    endpoint = endpoint_spec({"kubernetes": KUBERNETES})
+    manifest = build_manifest(endpoint, model_bucket="b", region="us-west-2")
+    assert manifest["spec"]["kubernetes"] == KUBERNETES
 
 
 def test_a_credential_in_an_init_container_is_refused_naming_its_path():
@@ -29,16 +30,15 @@ def test_a_credential_in_an_init_container_is_refused_naming_its_path():
 
 
 def test_a_volume_kubernetes_does_not_know_is_refused_naming_the_key():
-    says = refusal(
-        {"endpoints[0].kubernetes": {"volumes": [{"name": "v", "hostpath": {"path": "/x"}}]}},
-        "endpoints[0].kubernetes.volumes",
+    says = endpoint_problem(
+        {"kubernetes": {"volumes": [{"name": "v", "hostpath": {"path": "/x"}}]}},
+        "kubernetes.volumes",
     )
     assert "[0]: Additional properties are not allowed ('hostpath' was unexpected)" in says
 
 
 def test_a_service_account_that_is_not_a_kubernetes_name_is_refused():
-    says = refusal(
-        {"endpoints[0].kubernetes": {"serviceAccountName": "LLM_Reader"}},
-        "endpoints[0].kubernetes.serviceAccountName",
+    says = endpoint_problem(
+        {"kubernetes": {"serviceAccountName": "LLM_Reader"}}, "kubernetes.serviceAccountName"
     )
     assert "must be a Kubernetes name" in says

@@ -1,8 +1,8 @@
 from components.endpoint.manifest import build_manifest
 from components.endpoint.probes import Probes, check_probes
 from components.endpoint.spec import EndpointSpec
+from tests.components.endpoint.items import endpoint_problem
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import refusal
 
 READY = {"httpGet": {"path": "/health", "port": 8000}, "initialDelaySeconds": 60}
 
@@ -15,9 +15,7 @@ def test_probes_are_written_on_the_worker_as_given():
 
 def test_a_probe_field_kubernetes_does_not_have_is_refused_naming_it():
     probe = {"httpGet": {"path": "/health", "port": 8000}, "periodSecond": 5}
-    says = refusal(
-        {"endpoints[0].probes": {"livenessProbe": probe}}, "endpoints[0].probes.livenessProbe"
-    )
+    says = endpoint_problem({"probes": {"livenessProbe": probe}}, "probes.livenessProbe")
     assert "'periodSecond' was unexpected" in says
 
 

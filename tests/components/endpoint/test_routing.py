@@ -9,9 +9,9 @@ from components.endpoint.routing import (
     router_url,
 )
 from components.endpoint.spec import EndpointSpec
+from tests.components.endpoint.items import endpoint_item, endpoint_problem, endpoint_problems
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import EP, refusal, renders_each
-from tests.support import by_code, dev_config, settings_of
+from tests.support import by_code
 
 
 def spec(**changes: Any) -> EndpointSpec:
@@ -83,26 +83,25 @@ def test_the_routing_advice_says_following_it_brings_a_new_generation():
     assert "changing routingStrategy brings a new generation" in advice.message
 
 
-# Through the whole program, naming the full key (issue 21, section 3).
 REFUSED = [
     (
-        {"endpoints[0].name": "70b-llama", "endpoints[0].endpointName": "llama-70b"},
-        "endpoints[0].name",
+        {"name": "70b-llama", "endpointName": "llama-70b"},
+        "name",
         "must start with a letter",
     ),
     (
-        {"endpoints[0].name": "a" * 30, "endpoints[0].namespace": "b" * 20},
-        "endpoints[0].name",
+        {"name": "a" * 30, "namespace": "b" * 20},
+        "name",
         "over Kubernetes' 63",
     ),
     (
         {
-            "endpoints[0].kvCache": {
+            "kvCache": {
                 "l2CacheBackend": "redis",
                 "l2CacheLocalUrl": "https://cache:6379",
             }
         },
-        "endpoints[0].kvCache.l2CacheLocalUrl",
+        "kvCache.l2CacheLocalUrl",
         "redis://, rediss://",
     ),
 ]
@@ -110,43 +109,38 @@ REFUSED = [
 
 @pytest.mark.parametrize("changes, key, says", REFUSED)
 def test_a_router_name_or_cache_url_the_operator_would_fail_on_is_refused(changes, key, says):
-    assert says in refusal(changes, key)
+    assert says in endpoint_problem(changes, key)
 
 
 VALID = [
     {
-        "endpoints[0].kvCache": {
+        "kvCache": {
             "l2CacheBackend": "redis",
             "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
         }
     },
     {
-        "endpoints[0].kvCache": {
+        "kvCache": {
             "l2CacheBackend": "redis",
             "l2CacheLocalUrl": "redis-sentinel://s1:26379,s2:26379",
         }
     },
-    {"endpoints[0].name": "llama-70b", "endpoints[0].namespace": "n" * 30},
+    {"name": "llama-70b", "namespace": "n" * 30},
 ]
 
 
-valid_rendered = renders_each(VALID)
-
-
-@pytest.mark.parametrize("case", range(len(VALID)))
-def test_unusual_but_valid_routing_and_caches_pass(valid_rendered, case):
-    assert valid_rendered[case], VALID[case]
+@pytest.mark.parametrize("case", VALID)
+def test_unusual_but_valid_routing_and_caches_pass(case):
+    assert endpoint_problems(endpoint_item(case)) == []
 
 
 def test_a_password_in_the_redis_url_is_warned_about_since_lmcache_takes_it_nowhere_else():
-    config = dev_config()
-    config["hyperpod-dpd:endpoints"][0]["kvCache"] = {
-        "l2CacheBackend": "redis",
-        "l2CacheLocalUrl": "rediss://user:pw@cache.internal:6380/0",
-    }
-    assert f"{EP}.kvCache.l2CacheLocalUrl: holds a password, which sits in plain text" in "\n".join(
-        settings_of(config).warnings
+    url = "rediss://user:pw@cache.internal:6380/0"
+    (finding,) = check_kv_cache(
+        spec(kvCache={"l2CacheBackend": "redis", "l2CacheLocalUrl": url}).kv_cache
     )
+    assert (finding.level, finding.field) == ("warning", "kvCache.l2CacheLocalUrl")
+    assert finding.message.startswith("holds a password, which sits in plain text")
 
 
 def test_router_url_follows_the_operator_naming():

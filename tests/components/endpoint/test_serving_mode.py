@@ -4,11 +4,12 @@ mode has are refused in the other, naming them."""
 import pytest
 
 from components.endpoint.checks import check_endpoint
+from components.endpoint.manifest import build_manifest
 from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec
+from tests.components.endpoint.items import endpoint_problem, endpoint_problems
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import refusal
-from tests.support import aggregated_endpoint, render, with_endpoints
+from tests.support import aggregated_endpoint
 
 SERVING = {"replicas": 2, "gpus": 8}
 
@@ -55,34 +56,31 @@ def test_an_instance_type_without_gpus_the_stack_knows_is_refused_by_the_spec():
         spec(instanceType="ml.c5.4xlarge", serving=SERVING)
 
 
-# Through the whole program, naming the full key.
-
-
 def test_serving_beside_prefill_is_refused_naming_the_dpd_key():
-    problem = refusal({"endpoints[0].serving": SERVING}, "endpoints[0].prefill")
+    problem = endpoint_problem({"serving": SERVING}, "prefill")
     assert "is a DPD setting, and this endpoint serves aggregated" in problem
 
 
 def test_dpd_on_a_type_that_runs_only_aggregated_is_refused_naming_instance_type():
-    changes = {"endpoints[0].instanceType": "ml.g5.48xlarge"}
-    assert "does not run DPD" in refusal(changes, "endpoints[0].instanceType")
+    changes = {"instanceType": "ml.g5.48xlarge"}
+    assert "does not run DPD" in endpoint_problem(changes, "instanceType")
 
 
-def test_an_aggregated_endpoint_renders_in_the_dev_stack_with_no_pdspec():
-    result = render(with_endpoints(aggregated_endpoint()))
-    (config,) = [r for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
-    body = config.inputs["spec"]
-    assert "pdSpec" not in body and "intelligentRoutingSpec" not in body
-    assert body["replicas"] == 2
-    names = {v["name"] for v in body["worker"]["environmentVariables"]}
+def test_the_dev_endpoint_served_aggregated_passes_and_writes_no_pdspec():
+    item = aggregated_endpoint()
+    assert endpoint_problems(item) == []
+    body = build_manifest(EndpointSpec.model_validate(item), model_bucket="b", region="us-west-2")
+    assert "pdSpec" not in body["spec"] and "intelligentRoutingSpec" not in body["spec"]
+    assert body["spec"]["replicas"] == 2
+    names = {v["name"] for v in body["spec"]["worker"]["environmentVariables"]}
     assert names.isdisjoint({"PD_BUFFER_SIZE", "LMCACHE_SAVE_DECODE_CACHE", "PYTHONHASHSEED"})
 
 
-def test_a_colocated_endpoint_of_a_model_the_stack_cannot_size_renders_with_a_warning():
+def test_a_colocated_endpoint_of_a_model_the_stack_cannot_size_passes_without_max_model_len():
     unsized = aggregated_endpoint(modelName="my-finetune")
     del unsized["maxModelLen"]
-    result = render(with_endpoints(unsized))
-    (config,) = [r for r in result.resources if r.type.endswith(":InferenceEndpointConfig")]
-    assert "--max-model-len" not in config.inputs["spec"]["worker"]["args"]
-    (warned,) = [w for w in result.warnings if ".architecture:" in w]
-    assert warned.startswith("hyperpod-dpd:endpoints[0].architecture: is not set")
+    assert endpoint_problems(unsized) == []
+    body = build_manifest(
+        EndpointSpec.model_validate(unsized), model_bucket="b", region="us-west-2"
+    )
+    assert "--max-model-len" not in body["spec"]["worker"]["args"]

@@ -8,6 +8,7 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_T
 from components.core.kubernetes_names import quantity_value
 from components.core.units import GIB
 from components.endpoint.checks import check_endpoint
+from components.endpoint.manifest import build_manifest
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.worker import (
     DPD_WORKER_RESOURCES,
@@ -16,16 +17,8 @@ from components.endpoint.worker import (
     check_worker_fits_node,
     default_worker_resources,
 )
-from tests.stack_changes import EP
-from tests.support import (
-    aggregated_endpoint,
-    dev_endpoint,
-    endpoint_configs,
-    problem_for,
-    problems,
-    render,
-    with_endpoints,
-)
+from tests.components.endpoint.items import endpoint_problems
+from tests.support import aggregated_endpoint, dev_endpoint, problem_for
 
 
 def test_requests_alone_leave_the_limits_to_the_gpus():
@@ -75,17 +68,14 @@ def test_an_extended_resource_at_its_limit_passes():
 
 
 def on_a_node_of(instance_type: str, gpus: int, **changes: Any) -> dict[str, Any]:
-    """The dev stack serving Llama 3.1 8B aggregated on `instance_type`, pods of `gpus` GPUs."""
-    endpoint = aggregated_endpoint(
+    """The dev endpoint serving Llama 3.1 8B aggregated on `instance_type`, pods of `gpus` GPUs."""
+    return aggregated_endpoint(
         modelName="Llama-3.1-8B-Instruct",
         instanceType=instance_type,
         tensorParallelSize=gpus,
         serving={"replicas": 2, "gpus": gpus},
         **changes,
     )
-    config = with_endpoints(endpoint, gpu_nodes=2)
-    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceType"] = instance_type
-    return config
 
 
 def requested(resources: dict[str, str]) -> tuple[Decimal, Decimal]:
@@ -99,7 +89,8 @@ def requested(resources: dict[str, str]) -> tuple[Decimal, Decimal]:
 def test_an_aggregated_endpoint_without_worker_resources_requests_what_its_node_has(
     instance_type, gpus
 ):
-    (built,) = endpoint_configs(render(on_a_node_of(instance_type, gpus)))
+    endpoint = EndpointSpec.model_validate(on_a_node_of(instance_type, gpus))
+    built = build_manifest(endpoint, model_bucket="b", region="us-west-2")
     resources = built["spec"]["worker"]["resources"]
     node = GPU_INSTANCE_TYPES[instance_type]
     cpu, memory = requested(resources["requests"])
@@ -174,12 +165,12 @@ def test_requests_within_the_node_pass(resources):
     )
 
 
-def test_the_dpd_default_on_a_g5_is_refused_through_the_program_before_anything_registers():
-    config = on_a_node_of("ml.g5.12xlarge", 4, workerResources=DPD_WORKER_RESOURCES.requests)
-    found = problems(config)
-    cpu = problem_for(f"{EP}.workerResources.requests.cpu", found)
+def test_the_dpd_default_on_a_g5_is_refused_naming_the_key():
+    item = on_a_node_of("ml.g5.12xlarge", 4, workerResources=DPD_WORKER_RESOURCES.requests)
+    found = endpoint_problems(item)
+    cpu = problem_for("workerResources.requests.cpu", found)
     assert "96 is more than one ml.g5.12xlarge node has (48 vCPUs" in cpu
-    memory = problem_for(f"{EP}.workerResources.requests.memory", found)
+    memory = problem_for("workerResources.requests.memory", found)
     assert "1024Gi is more than one ml.g5.12xlarge node has (192 GiB" in memory
 
 

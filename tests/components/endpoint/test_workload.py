@@ -4,37 +4,37 @@ nothing predicts against."""
 import pytest
 
 from components.endpoint.workload import check_workload
+from tests.components.endpoint.items import endpoint_item, endpoint_problems
 from tests.components.endpoint.test_manifest import spec
-from tests.stack_changes import EP, cli_refusal, endpoint
 from tests.support import by_code
 
 # The dev endpoint serves 16,384 tokens.
-CLI_REFUSED = {
+REFUSED = {
     "inputs and outputs past maxModelLen": (
         {"typicalInputTokens": 16000, "outputTokens": 512},
-        f"{EP}.workload.typicalInputTokens: 16,000 input and 512 output tokens make 16,512, "
+        "workload.typicalInputTokens: 16,000 input and 512 output tokens make 16,512, "
         "more than maxModelLen 16,384, and vLLM refuses such a request; raise maxModelLen to at "
         "least 16,512, or give the lengths the endpoint serves",
     ),
     "a prompt of maxModelLen, which leaves no room for one token": (
         {"typicalInputTokens": 16384},
-        f"{EP}.workload.typicalInputTokens: 16,384 input and at least 1 output tokens make "
+        "workload.typicalInputTokens: 16,384 input and at least 1 output tokens make "
         "16,385, more than maxModelLen 16,384, and vLLM refuses such a request; raise "
         "maxModelLen to at least 16,385, or give the lengths the endpoint serves",
     ),
     "outputs alone past it": (
         {"outputTokens": 20000},
-        f"{EP}.workload.outputTokens: at least 1 input and 20,000 output tokens make 20,001, "
+        "workload.outputTokens: at least 1 input and 20,000 output tokens make 20,001, "
         "more than maxModelLen 16,384, and vLLM refuses such a request; raise maxModelLen to at "
         "least 20,001, or give the lengths the endpoint serves",
     ),
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_a_workload_vllm_would_refuse_is_refused(tmp_path, capsys, case):
-    workload, line = CLI_REFUSED[case]
-    assert line in cli_refusal(tmp_path, capsys, endpoint(workload=workload))
+@pytest.mark.parametrize("case", REFUSED)
+def test_a_workload_vllm_would_refuse_is_refused(case):
+    workload, line = REFUSED[case]
+    assert line in endpoint_problems(endpoint_item({"workload": workload}))
 
 
 @pytest.mark.parametrize(

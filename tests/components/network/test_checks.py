@@ -2,19 +2,19 @@
 
 import pytest
 
-from tests.stack_changes import changed, refusal
-from tests.support import dev_config, problem_for, problems
+from tests.stack_changes import refusal
+from tests.support import dev_config, dev_with, problem_for, problems
 
 
 def test_the_network_needs_two_azs():
-    found = problems(changed(network={"availabilityZoneIds": ["usw2-az2"]}))
+    found = problems(dev_with({"network.availabilityZoneIds": ["usw2-az2"]}))
     assert "EKS needs two or more distinct AZ IDs" in problem_for(
         "hyperpod-dpd:network.availabilityZoneIds", found
     )
 
 
 def test_a_subnet_too_small_for_its_nodes_is_refused():
-    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}}))
+    found = problems(dev_with({"network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}}))
     assert problem_for("hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found).endswith(
         "10.0.0.0/24 holds 0 nodes, but the instance groups put 3 in usw2-az2 (about 81 "
         "addresses a node, a /21 per 16 nodes)"
@@ -23,21 +23,21 @@ def test_a_subnet_too_small_for_its_nodes_is_refused():
 
 def test_overlapping_subnets_are_refused():
     cidrs = {"usw2-az2": "10.0.0.0/21", "usw2-az3": "10.0.4.0/22"}
-    found = problems(changed(network={"privateSubnetCidrs": cidrs}))
+    found = problems(dev_with({"network.privateSubnetCidrs": cidrs}))
     assert "10.0.4.0/22 overlaps 10.0.0.0/21 of usw2-az2" in problem_for(
         "hyperpod-dpd:network.privateSubnetCidrs.usw2-az3", found
     )
 
 
 def test_a_subnet_outside_the_vpc_is_refused():
-    found = problems(changed(network={"privateSubnetCidrs": {"usw2-az2": "10.9.0.0/21"}}))
+    found = problems(dev_with({"network.privateSubnetCidrs": {"usw2-az2": "10.9.0.0/21"}}))
     assert "is not inside vpcCidr 10.0.0.0/16" in problem_for(
         "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found
     )
 
 
 def test_a_vpc_too_small_for_the_subnets_is_refused():
-    found = problems(changed(network={"vpcCidr": "10.0.0.0/22"}))
+    found = problems(dev_with({"network.vpcCidr": "10.0.0.0/22"}))
     assert "10.0.0.0/22 is smaller than the /21" in problem_for(
         "hyperpod-dpd:network.vpcCidr", found
     )

@@ -1,9 +1,9 @@
-"""The network's settings refused in words, naming the full key (issue 21, sections 3 and 6)."""
+"""The network's settings refused in words, naming the full key."""
 
 import pytest
 
-from tests.stack_changes import cli_refusal, dev_with, existing_network, gpu_group, refusal, setting
-from tests.support import dev_config, endpoint_configs, render
+from tests.stack_changes import cli_refusal, existing_network, gpu_group, refusal, setting
+from tests.support import dev_config, dev_with, endpoint_configs, render
 
 REFUSED = [
     ({"network.vpcCidr": "127.0.0.0/16"}, "network.vpcCidr", "loopback"),

@@ -9,8 +9,7 @@ from components.core.aws_account import AwsAccount
 from components.observability.observability import Observability, ObservabilityArgs
 from components.observability.spec import ObservabilitySpec
 from components.observability.watched import WatchedEndpoint, WatchedRole
-from tests.support import one, run_program, waits_for
-from tools.render.stack_config import to_stack_config
+from tests.support import one, run_component, waits_for
 
 ACCOUNT = AwsAccount("123456789012", "aws", "us-west-2")
 ADOPTED = "arn:aws:aps:us-west-2:123456789012:workspace/ws-0a1b2c3d-1111-2222-3333-444455556666"
@@ -43,8 +42,7 @@ def observability(endpoints=(), **spec):
         pulumi.export("grafana", component.grafana_url)
         pulumi.export("dashboard", component.dashboard_url)
 
-    # The mocks answer in the stack's region.
-    return run_program("test", to_stack_config({"aws:region": "us-west-2"}), build)
+    return run_component(build, region="us-west-2")
 
 
 @pytest.fixture(scope="module")

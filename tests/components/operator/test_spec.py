@@ -2,16 +2,16 @@
 
 import pytest
 
-from tests.stack_changes import cli_refusal, setting
+from tests.support import dev_config, stack_problems
 
-CLI_REFUSED = {
+REFUSED_IN_WORDS = {
     "an operator version written like an add-on's": (
-        setting("hyperpod-dpd:operator", {"operatorVersion": "v3.2"}),
+        {"operatorVersion": "v3.2"},
         "hyperpod-dpd:operator.operatorVersion: 'v3.2' is not allowed; must be an operator "
         "version: two or three numbers, such as 3.2 or 3.3.1",
     ),
     "a dependency pinned without its v, answered with its own floor": (
-        setting("hyperpod-dpd:operator", {"dependencyVersions": {"certManager": "1.18.2"}}),
+        {"dependencyVersions": {"certManager": "1.18.2"}},
         "hyperpod-dpd:operator.dependencyVersions.certManager: '1.18.2' is not allowed; must be "
         "an EKS add-on version: v, three numbers and an optional -eksbuild.N, such as "
         "v1.18.2-eksbuild.2",
@@ -19,7 +19,8 @@ CLI_REFUSED = {
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
-    change, line = CLI_REFUSED[case]
-    assert cli_refusal(tmp_path, capsys, change) == [line]
+@pytest.mark.parametrize("case", REFUSED_IN_WORDS)
+def test_a_refusal_says_what_is_wrong(case):
+    operator, line = REFUSED_IN_WORDS[case]
+    config = {**dev_config(), "hyperpod-dpd:operator": operator}
+    assert stack_problems(config) == [line]

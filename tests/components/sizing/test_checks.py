@@ -4,9 +4,10 @@ import pytest
 
 from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import review_sizing
-from components.sizing.endpoint_architecture import endpoint_architecture
+from components.sizing.endpoint_architecture import endpoint_architecture, served_spec
+from tests.components.endpoint.items import endpoint_item, endpoint_problems, endpoint_spec
 from tests.components.endpoint.test_manifest import MINIMAL
-from tests.stack_changes import EP, cli_refusal, each_rendered, endpoint, refusal
+from tests.support import problem_for
 
 FOUR_KV_HEADS = {"layers": 80, "kvHeads": 4, "headDim": 128, "parameters": 70.6e9}
 
@@ -207,19 +208,24 @@ def test_deepseek_v3_on_h100s_is_pointed_at_larger_gpus_not_at_a_utilization_abo
     )
 
 
-# Through the whole program, naming the full key (issue 21, sections 2 and 6).
+# The dev endpoint, sized as the program sizes it: vLLM's settings as it serves the model.
+
+
+def dev_sizing_problems(changes: dict[str, Any]) -> list[str]:
+    spec = endpoint_spec(changes)
+    model = endpoint_architecture(spec)
+    found = review_sizing(served_spec(spec, model), model).findings
+    return [f"{f.field}: {f.message}" for f in found if f.level == "error"]
 
 
 def test_a_context_longer_than_the_model_supports_is_refused():
-    changes = {"endpoints[0].maxModelLen": 262144, "endpoints[0].routingThreshold": 4096}
-    assert "more than the 131072 tokens llama-3.3-70b supports" in refusal(
-        changes, "endpoints[0].maxModelLen"
-    )
+    found = dev_sizing_problems({"maxModelLen": 262144, "routingThreshold": 4096})
+    assert "more than the 131072 tokens llama-3.3-70b supports" in problem_for("maxModelLen", found)
 
 
-def test_weights_that_fit_at_no_gpu_memory_utilization_are_one_line(tmp_path, capsys):
-    assert cli_refusal(tmp_path, capsys, endpoint(modelName="DeepSeek-V3")) == [
-        f"{EP}.instanceType: ml.p5.48xlarge cannot hold the model's weights at tensorParallelSize "
+def test_weights_that_fit_at_no_gpu_memory_utilization_are_one_line():
+    assert dev_sizing_problems({"modelName": "DeepSeek-V3"}) == [
+        "instanceType: ml.p5.48xlarge cannot hold the model's weights at tensorParallelSize "
         "8, at any gpuMemoryUtilization: they take 78.11 GiB per GPU, and each 79.65 GiB H100 "
         "has 69.65 GiB for vLLM beside the 8 GiB pdBufferSize and 2 GiB of CUDA overhead; "
         "allowed: an instanceType with more memory per GPU (ml.p5e.48xlarge, ml.p5en.48xlarge, "
@@ -228,15 +234,17 @@ def test_weights_that_fit_at_no_gpu_memory_utilization_are_one_line(tmp_path, ca
     ]
 
 
-LONG_CONTEXTS = [
-    {"endpoints[0].maxModelLen": 131072, "endpoints[0].routingThreshold": 4096},
-    {
-        "endpoints[0].maxModelLen": 262144,
-        "endpoints[0].pdBufferSize": "16GiB",
-        "endpoints[0].environmentVariables": {"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "1"},
-    },
-]
-
-
-def test_a_long_context_the_model_or_its_variable_allows_renders():
-    assert all(each_rendered(LONG_CONTEXTS))
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"maxModelLen": 131072, "routingThreshold": 4096},
+        {
+            "maxModelLen": 262144,
+            "pdBufferSize": "16GiB",
+            "environmentVariables": {"VLLM_ALLOW_LONG_MAX_MODEL_LEN": "1"},
+        },
+    ],
+)
+def test_a_long_context_the_model_or_its_variable_allows_passes(changes):
+    assert dev_sizing_problems(changes) == []
+    assert endpoint_problems(endpoint_item(changes)) == []

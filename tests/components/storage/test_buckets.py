@@ -20,7 +20,7 @@ def buckets(**args):
     )
 
 
-def settings_of(result, suffix: str) -> dict[str, dict]:
+def bucket_settings(result, suffix: str) -> dict[str, dict]:
     return {r.inputs["bucket"]: r.inputs for r in result.resources if r.type.endswith(suffix)}
 
 
@@ -32,11 +32,11 @@ def test_the_stack_has_four_buckets_named_as_the_managed_policies_expect():
 def test_every_bucket_is_encrypted_private_owner_enforced_and_tls_only():
     result = buckets()
     names = set(vars(NAMES).values())
-    encryption = settings_of(result, ":BucketServerSideEncryptionConfiguration")
+    encryption = bucket_settings(result, ":BucketServerSideEncryptionConfiguration")
     assert set(encryption) == names
     for rule in encryption.values():
         assert rule["rules"][0]["applyServerSideEncryptionByDefault"] == {"sseAlgorithm": "AES256"}
-    blocks = settings_of(result, ":BucketPublicAccessBlock")
+    blocks = bucket_settings(result, ":BucketPublicAccessBlock")
     assert set(blocks) == names
     assert all(
         all(
@@ -50,21 +50,21 @@ def test_every_bucket_is_encrypted_private_owner_enforced_and_tls_only():
         )
         for b in blocks.values()
     )
-    assert set(settings_of(result, ":BucketOwnershipControls")) == names
-    for bucket, policy in settings_of(result, ":BucketPolicy").items():
+    assert set(bucket_settings(result, ":BucketOwnershipControls")) == names
+    for bucket, policy in bucket_settings(result, ":BucketPolicy").items():
         deny = json.loads(policy["policy"])["Statement"][0]
         assert deny["Condition"] == {"Bool": {"aws:SecureTransport": "false"}}
         assert deny["Resource"] == [f"arn:aws:s3:::{bucket}", f"arn:aws:s3:::{bucket}/*"]
 
 
 def test_data_buckets_log_access_to_the_log_bucket():
-    logging = settings_of(buckets(), ":BucketLogging")
+    logging = bucket_settings(buckets(), ":BucketLogging")
     assert set(logging) == {"sagemaker-dpd", "dpd-models", "hyperpod-tls-dpd"}
     assert {entry["targetBucket"] for entry in logging.values()} == {"dpd-logs"}
 
 
 def test_model_weights_and_lifecycle_scripts_are_versioned():
-    assert set(settings_of(buckets(), ":BucketVersioning")) == {"dpd-models", "sagemaker-dpd"}
+    assert set(bucket_settings(buckets(), ":BucketVersioning")) == {"dpd-models", "sagemaker-dpd"}
 
 
 def deletion_of(result) -> dict[str, tuple[bool, bool, bool]]:
@@ -112,7 +112,9 @@ def test_protect_covers_every_bucket_when_asked():
 
 def test_a_kms_key_encrypts_the_data_buckets_but_not_the_access_logs():
     key = "arn:aws:kms:us-west-2:123456789012:key/abc"
-    encryption = settings_of(buckets(kms_key_arn=key), ":BucketServerSideEncryptionConfiguration")
+    encryption = bucket_settings(
+        buckets(kms_key_arn=key), ":BucketServerSideEncryptionConfiguration"
+    )
     assert encryption["dpd-models"]["rules"][0]["applyServerSideEncryptionByDefault"] == {
         "sseAlgorithm": "aws:kms",
         "kmsMasterKeyId": key,
@@ -125,8 +127,8 @@ def test_a_kms_key_encrypts_the_data_buckets_but_not_the_access_logs():
 @pytest.mark.parametrize("kms_key_arn", [None, "arn:aws:kms:us-west-2:123456789012:key/abc"])
 def test_every_bucket_is_what_the_policy_pack_holds_buckets_to(kms_key_arn):
     result = buckets(kms_key_arn=kms_key_arn)
-    encryption = settings_of(result, ":BucketServerSideEncryptionConfiguration")
-    blocks = settings_of(result, ":BucketPublicAccessBlock")
+    encryption = bucket_settings(result, ":BucketServerSideEncryptionConfiguration")
+    blocks = bucket_settings(result, ":BucketPublicAccessBlock")
     for name in vars(NAMES).values():
         assert bucket_violations([encryption[name]], [blocks[name]], acls=[]) == []
 

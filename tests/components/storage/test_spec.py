@@ -3,9 +3,19 @@ the rules the stack's four names follow together."""
 
 import pytest
 
-from components.storage.spec import bucket_name_problem
-from tests.stack_changes import changed, cli_refusal, refusal, setting
-from tests.support import problem_for, problems
+from components.storage.spec import bucket_name_problem, bucket_names, check_bucket_names
+from infra.stack_settings import StackSettings
+from tests.support import dev_config, problem_for, stack_problems
+
+
+def _bucket_rules(stack: StackSettings) -> list:
+    names = bucket_names(stack.buckets, "hyperpod-dpd-test", "000000000000")
+    return check_bucket_names(stack.buckets, names)
+
+
+def bucket_problems(buckets: dict) -> list[str]:
+    """What the program says of the dev stack with these `buckets` settings."""
+    return stack_problems({**dev_config(), "hyperpod-dpd:buckets": buckets}, _bucket_rules)
 
 
 @pytest.mark.parametrize("name", ["abc", "hyperpod-dpd-dev-models-123456789012", "a.b-c", "a" * 63])
@@ -23,7 +33,7 @@ def test_names_s3_refuses(name):
     assert bucket_name_problem(name) is not None
 
 
-# Through the whole program, naming the full key.
+# Keyed as the program keys them.
 
 
 @pytest.mark.parametrize(
@@ -31,34 +41,33 @@ def test_names_s3_refuses(name):
     [("lifecycle", "my-scripts", "sagemaker-"), ("tls", "my-certs", "hyperpod-tls")],
 )
 def test_buckets_keep_the_prefix_their_managed_policy_grants(role, name, prefix):
-    found = problems(changed(**{"hyperpod-dpd:buckets": {role: {"name": name}}}))
+    found = bucket_problems({role: {"name": name}})
     assert f"it must start with '{prefix}'" in problem_for(
         f"hyperpod-dpd:buckets.{role}.name", found
     )
 
 
 def test_one_name_for_two_buckets_is_refused():
-    changes = {
-        "buckets": {"model": {"name": "acme-dpd-shared"}, "logs": {"name": "acme-dpd-shared"}}
-    }
-    assert "already the logs bucket's name" in refusal(changes, "buckets.model.name")
+    buckets = {"model": {"name": "acme-dpd-shared"}, "logs": {"name": "acme-dpd-shared"}}
+    found = bucket_problems(buckets)
+    assert "already the logs bucket's name" in problem_for("hyperpod-dpd:buckets.model.name", found)
 
 
-CLI_REFUSED = {
+REFUSED_IN_WORDS = {
     "a configured bucket name S3 refuses": (
-        setting("hyperpod-dpd:buckets", {"model": {"name": "models..team"}}),
+        {"model": {"name": "models..team"}},
         "hyperpod-dpd:buckets.model.name: 'models..team' must not hold two adjacent periods or "
         "look like an IP address",
     ),
     "a KMS alias where a key ARN goes": (
-        setting("hyperpod-dpd:buckets", {"kmsKeyArn": "alias/aws/s3"}),
+        {"kmsKeyArn": "alias/aws/s3"},
         "hyperpod-dpd:buckets.kmsKeyArn: 'alias/aws/s3' is not allowed; must be a KMS key ARN "
         "such as arn:aws:kms:us-west-2:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
     ),
 }
 
 
-@pytest.mark.parametrize("case", CLI_REFUSED)
-def test_a_refusal_says_what_is_wrong(tmp_path, capsys, case):
-    change, line = CLI_REFUSED[case]
-    assert cli_refusal(tmp_path, capsys, change) == [line]
+@pytest.mark.parametrize("case", REFUSED_IN_WORDS)
+def test_a_refusal_says_what_is_wrong(case):
+    buckets, line = REFUSED_IN_WORDS[case]
+    assert bucket_problems(buckets) == [line]

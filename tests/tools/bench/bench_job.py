@@ -1,4 +1,4 @@
-"""Running `python -m infra bench` on a stack, and reading the Job it prints."""
+"""Running `hyperpod-dpd bench` on a stack, and reading the Job it prints."""
 
 import shlex
 

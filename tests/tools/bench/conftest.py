@@ -1,4 +1,4 @@
-"""The dev endpoint's bench Job, as `python -m infra bench` prints it."""
+"""The dev endpoint's bench Job, as `hyperpod-dpd bench` prints it."""
 
 import pytest
 

@@ -78,7 +78,7 @@ def test_the_commands_to_run_it_come_first_as_comments(dev_job):
         (["--endpoint", "dpd-test", "--rate", "0"], "0 is not a request rate"),
         (["--endpoint", "dpd-test", "--rate", "nan"], "nan is not a request rate"),
         (["--endpoint", "dpd-test", "--rate", "fast"], "'fast' is not a number"),
-        (["--endpoint", "dpd-test", "--record"], "--record belong to `bench results`"),
+        (["--endpoint", "dpd-test", "--record"], "unrecognized arguments: --record"),
     ],
 )  # fmt: skip
 def test_bad_input_is_refused_in_one_line(tmp_path, capsys, flags, message):

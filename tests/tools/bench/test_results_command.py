@@ -87,8 +87,10 @@ def test_results_that_are_not_this_endpoints_load_are_refused_naming_the_field(
 def test_a_missing_or_unreadable_result_is_refused(tmp_path, capsys):
     status = main(["bench", "results", "--endpoint", "dpd-test", "--result", str(tmp_path)])
     assert status == 2 and "--result:" in capsys.readouterr().err
-    assert main(["bench", "results", "--endpoint", "dpd-test"]) == 2
-    assert "--result FILE is required" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", "results", "--endpoint", "dpd-test"])
+    assert exited.value.code == 2
+    assert "required: --result" in capsys.readouterr().err
 
 
 def test_record_then_plan_shows_the_corrected_labelled_prediction(tmp_path, capsys):

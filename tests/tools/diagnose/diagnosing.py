@@ -1,4 +1,4 @@
-"""Running `python -m infra diagnose` on the dev endpoint, against a folder the fake kubectl
+"""Running `hyperpod-dpd diagnose` on the dev endpoint, against a folder the fake kubectl
 serves (conftest.py) or a saved bundle."""
 
 from tests.tools.diagnose.cluster_objects import (

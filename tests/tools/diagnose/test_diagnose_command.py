@@ -1,4 +1,4 @@
-"""`python -m infra diagnose` against a fake kubectl serving the API's objects and the pods'
+"""`hyperpod-dpd diagnose` against a fake kubectl serving the API's objects and the pods'
 logs: healthy logs give exit 0, and no access, no endpoint or no kubectl exit 2 with the
 reason in one line. Each signature's findings are tested beside it (test_pod_signatures.py,
 test_kv_signatures.py), and what is read and saved in test_bundle.py."""

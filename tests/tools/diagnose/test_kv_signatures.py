@@ -1,4 +1,4 @@
-"""The KV-transfer signatures (tools/diagnose/kv_signatures.py), through `python -m infra
+"""The KV-transfer signatures (tools/diagnose/kv_signatures.py), through `hyperpod-dpd
 diagnose` against a fake kubectl: LMCache's and the router's lines each give their finding,
 with the stack key to change."""
 

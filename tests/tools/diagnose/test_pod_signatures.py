@@ -1,4 +1,4 @@
-"""The pod signatures (tools/diagnose/pod_signatures.py), through `python -m infra diagnose`
+"""The pod signatures (tools/diagnose/pod_signatures.py), through `hyperpod-dpd diagnose`
 against a fake kubectl or a saved bundle: an image that will not pull, weights still loading
 and an engine that died each give their finding, and the commands they advise paste safely."""
 

@@ -1,4 +1,4 @@
-"""`python -m infra diff`: the report of what changes between two renders, and the command end
+"""`hyperpod-dpd diff`: the report of what changes between two renders, and the command end
 to end in a temporary git repository holding this project.
 
 The reports compare renders made in this process: the dev stack as committed, once for the
@@ -88,7 +88,7 @@ def diff(capsys: pytest.CaptureFixture, *args: str) -> tuple[int, str, str]:
 
 
 def render_into(out: Path, config: dict[str, Any], folder: Path) -> None:
-    """`python -m infra render --stack dev` of `config`, in this process, into `out`."""
+    """`hyperpod-dpd render --stack dev` of `config`, in this process, into `out`."""
     path = config_file(folder, config)
     assert cli.main(["render", "--stack", "dev", "--config-file", path, "--out", str(out)]) == 0
 
@@ -253,6 +253,8 @@ def test_an_unknown_base_revision_exits_2(in_repository, dev_stack, capsys):
 
 def test_a_side_whose_code_crashes_is_one_line_not_its_traceback(tmp_path):
     (tmp_path / "infra").mkdir()
+    # A package, as in every checkout: the base's own code runs, not the installed tree's.
+    (tmp_path / "infra" / "__init__.py").write_text("")
     (tmp_path / "infra" / "__main__.py").write_text("raise RuntimeError('boom')\n")
     with pytest.raises(RenderError) as failed:
         render_checkout(tmp_path, "dev", tmp_path / "Pulumi.dev.yaml", tmp_path / "out")

@@ -1,4 +1,4 @@
-"""`python -m infra import-endpoint`, end to end: what a user pastes in, what comes out."""
+"""`hyperpod-dpd import-endpoint`, end to end: what a user pastes in, what comes out."""
 
 from __future__ import annotations
 

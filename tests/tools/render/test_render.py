@@ -85,7 +85,7 @@ def test_several_endpoints_render_each_one():
 
 @pytest.fixture(scope="module")
 def dev_command(tmp_path_factory) -> tuple[Path, str]:
-    """`python -m infra render --stack dev`, once for the module: where it wrote, and what it
+    """`hyperpod-dpd render --stack dev`, once for the module: where it wrote, and what it
     printed."""
     out = tmp_path_factory.mktemp("dev")
     with contextlib.redirect_stdout(io.StringIO()) as printed:

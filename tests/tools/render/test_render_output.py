@@ -213,7 +213,7 @@ def test_sigterm_during_a_render_leaves_no_scratch_folder(tmp_path, monkeypatch)
     def not_taken_over(*_: object) -> None:
         raise AssertionError("run() left SIGTERM to the handler it found")
 
-    # `run` takes SIGTERM over, as `python -m infra` does; this process's own handler comes
+    # `run` takes SIGTERM over, as `hyperpod-dpd` does; this process's own handler comes
     # back after.
     previous = signal.signal(signal.SIGTERM, not_taken_over)
     try:

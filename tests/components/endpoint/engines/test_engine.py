@@ -6,7 +6,7 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import check_args
-from tests.stack_changes import refusal
+from tests.components.endpoint.items import endpoint_problem
 
 WORKSPACE = "https://aps-workspaces.us-east-2.amazonaws.com/workspaces/ws-1"
 BASE = {
@@ -167,7 +167,5 @@ def test_autoscaling_on_vllms_series_under_another_engine_is_refused():
 
 
 def test_dpd_with_another_engine_is_refused_naming_the_engine():
-    says = refusal(
-        {"endpoints[0].engine": "tgi", "endpoints[0].image": TGI.image}, "endpoints[0].engine"
-    )
+    says = endpoint_problem({"engine": "tgi", "image": TGI.image}, "engine")
     assert "LMCache inside vLLM" in says
