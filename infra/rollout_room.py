@@ -1,0 +1,119 @@
+"""Whether the cluster has room for the way each endpoint takes a change
+(components/endpoint/generation.py): a roll of its pods, or with rollout newName a swap.
+
+A roll: the operator runs each role's pods as a Deployment, and Kubernetes' default rolling
+update starts new pods before it stops old ones (a surge of 25% rounded up, 25% unavailable
+rounded down), so a role of fewer than four pods needs room for one more. One that finds no
+node stays Pending: the roll stalls, the old pods go on serving, and `pulumi up` waits until
+its timeout.
+
+A swap: the new generation starts beside the old one, so both hold their GPUs for that while.
+The endpoint's pods are counted at their most (every role at maxReplicas) and onto nodes as the
+capacity checks count them (endpoint_pods.py `nodes_to_hold`: each pod whole on one node, pods
+sharing nodes). The room beside every endpoint's pods is handed out in the endpoints' order, so
+that swaps allowed together also fit together; one that does not fit deletes first, an outage,
+and the diff says so. Both generations are counted on the instance type as configured: the
+program sees no deployed state, so when `instanceType` changes, a swap is asked one endpoint's
+worth of GPUs more than it takes (the diff says so).
+
+The GPUs are counted across a type's groups: where those sit in several AZs, pods that fit only
+in sum stay Pending, as they do on an existing cluster, whose nodes are not the stack's and
+where a swap is always tried.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.cluster.spec import ClusterSpec
+from components.endpoint.generation import drain_seconds
+from components.endpoint.spec import EndpointSpec
+from components.sizing.replicas import endpoint_replicas
+from infra.endpoint_pods import Pods, nodes_to_hold, pods_at_maxima
+
+# A role of this many pods rolls with none unavailable while its surge pod is Pending.
+ROLLS_WITHOUT_ROOM = 4
+
+
+@dataclass(frozen=True)
+class EndpointRoom:
+    # The endpoint, as `<namespace>/<name>`.
+    endpoint: str
+    instance_type: str
+    # The endpoint's GPUs at its most; a swap holds them twice.
+    gpus: int
+    # The GPUs of that type the cluster's groups hold; None on an existing cluster.
+    cluster_gpus: int | None
+    # What every endpoint of that type claims at its most.
+    claimed_gpus: int
+    # Prefill and decode, which roll apart.
+    dpd: bool
+    # Rollout newName: a change the operator cannot take gets new names.
+    renames: bool
+    # Whether the cluster holds both generations at once; None on an existing cluster.
+    holds_both: bool | None
+    # Renamed, and the cluster holds both generations (or may): a swap with no outage.
+    create_first: bool
+    # Whether a roll's surge pods fit; None on an existing cluster.
+    rolls: bool | None
+    # How long the old generation serves after a swap.
+    drain_seconds: int
+
+    @property
+    def gpus_during(self) -> int:
+        return 2 * self.gpus
+
+
+def surge_pods(endpoint: EndpointSpec) -> Pods:
+    """The pods a roll of every role starts before it stops one."""
+    pods: Pods = Counter()
+    for role, _ in endpoint.roles().values():
+        if role.replicas < ROLLS_WITHOUT_ROOM:
+            pods[role.gpus] += 1
+    return pods
+
+
+def rollout_room(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[EndpointRoom]:
+    """One per endpoint, in order."""
+    claimed: Counter[str] = Counter()
+    # Every endpoint's pods of each type at their most, then the swaps allowed so far.
+    at_most: dict[str, Pods] = {}
+    for endpoint in endpoints:
+        claimed[endpoint.instance_type] += endpoint_replicas(endpoint).max_gpus
+        at_most.setdefault(endpoint.instance_type, Counter()).update(pods_at_maxima(endpoint))
+    pods = {kind: Counter(counted) for kind, counted in at_most.items()}
+    nodes: Counter[str] = Counter()
+    for group in cluster.instance_groups:
+        if group.instance_type in GPU_INSTANCE_TYPES:
+            nodes[group.instance_type] += group.instance_count
+    held = {kind: n * GPU_INSTANCE_TYPES[kind].gpus for kind, n in nodes.items()}
+    existing = cluster.existing is not None
+    rooms = []
+    for endpoint in endpoints:
+        kind = endpoint.instance_type
+        per_node = GPU_INSTANCE_TYPES[kind].gpus
+        both = pods[kind] + pods_at_maxima(endpoint)
+        holds_both = None if existing else nodes_to_hold(both, per_node) <= nodes[kind]
+        fits = endpoint.renames and holds_both is not False
+        if fits and not existing:
+            pods[kind] = both
+        rolling = at_most[kind] + surge_pods(endpoint)
+        rooms.append(
+            EndpointRoom(
+                endpoint=f"{endpoint.namespace}/{endpoint.name}",
+                instance_type=kind,
+                gpus=endpoint_replicas(endpoint).max_gpus,
+                cluster_gpus=None if existing else held.get(kind, 0),
+                claimed_gpus=claimed[kind],
+                dpd=not endpoint.aggregated,
+                renames=endpoint.renames,
+                holds_both=holds_both,
+                create_first=fits,
+                rolls=None if existing else nodes_to_hold(rolling, per_node) <= nodes[kind],
+                drain_seconds=drain_seconds(endpoint),
+            )
+        )
+    return rooms
