@@ -4,6 +4,11 @@ names; with newName it swaps to a new generation with no outage where the cluste
 else deletes first; a change of the pods the operator can roll is an update, with or without
 room for the roll."""
 
+import copy
+from pathlib import Path
+
+import yaml
+
 from tests.support import aggregated_endpoint, dev_endpoint, with_endpoints
 from tests.tools.diff.in_process import changes, report, resources
 
@@ -198,3 +203,13 @@ def test_a_dpd_roll_says_the_pair_keeps_its_kv_format_and_fits_with_a_spare_node
     (roll,) = text.split(SWAPS, 1)[1].splitlines()[:1]
     assert "Prefill and decode roll apart, old pods handing KV to new ones" in roll
     assert "no room" not in roll and outages(text) == []
+
+
+def test_the_documented_swap_example_changes_its_routing_with_no_outage():
+    example = Path(__file__).parents[3] / "examples" / "Pulumi.swap.yaml"
+    base = yaml.safe_load(example.read_text())["config"]
+    head = copy.deepcopy(base)
+    head["hyperpod-dpd:endpoints"][0]["routingStrategy"] = "roundrobin"
+    text = report(base, head)
+    assert outages(text) == []
+    assert "  - endpoint `default/chat`: replaced creation-first, with no outage" in text
