@@ -64,8 +64,6 @@ GATED_PUBLISHERS = ("meta-llama",)
 class EndpointTarget:
     name: str
     namespace: str
-    # The InferenceEndpointConfig of the endpoint's generation.
-    object_name: str
     model_name: str
     # The SageMaker endpoint the operator creates; None when it creates none.
     sagemaker_endpoint: str | None

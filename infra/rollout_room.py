@@ -1,24 +1,15 @@
 """Whether the cluster has room for the way each endpoint takes a change
-(components/endpoint/generation.py): a roll of its pods, or with rollout newName a swap.
+(components/endpoint/generation.py).
 
-A roll: the operator runs each role's pods as a Deployment, and Kubernetes' default rolling
-update starts new pods before it stops old ones (a surge of 25% rounded up, 25% unavailable
-rounded down), so a role of fewer than four pods needs room for one more. One that finds no
-node stays Pending: the roll stalls, the old pods go on serving, and `pulumi up` waits until
-its timeout.
+A roll: Kubernetes' default rolling update starts new pods before it stops old ones (25% surge
+rounded up, 25% unavailable rounded down), so each role of fewer than four pods needs room for
+one more; without it the new pod stays Pending and the roll stalls, the old pods serving.
 
-A swap: the new generation starts beside the old one, so both hold their GPUs for that while.
-The endpoint's pods are counted at their most (every role at maxReplicas) and onto nodes as the
-capacity checks count them (endpoint_pods.py `nodes_to_hold`: each pod whole on one node, pods
-sharing nodes). The room beside every endpoint's pods is handed out in the endpoints' order, so
-that swaps allowed together also fit together; one that does not fit deletes first, an outage,
-and the diff says so. Both generations are counted on the instance type as configured: the
-program sees no deployed state, so when `instanceType` changes, a swap is asked one endpoint's
-worth of GPUs more than it takes (the diff says so).
-
-The GPUs are counted across a type's groups: where those sit in several AZs, pods that fit only
-in sum stay Pending, as they do on an existing cluster, whose nodes are not the stack's and
-where a swap is always tried.
+A swap (rollout newName): both generations hold their GPUs at once, every role at maxReplicas,
+counted onto nodes as the capacity checks count (endpoint_pods.py `nodes_to_hold`). The room is
+handed out in the endpoints' order, so swaps allowed together fit together; one that does not
+fit deletes first. Counts are per instance type as configured, across its groups' AZs; on an
+existing cluster, whose nodes are not the stack's, a swap is always tried.
 """
 
 from __future__ import annotations

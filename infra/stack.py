@@ -30,11 +30,7 @@ from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
 from components.endpoint.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
-from components.endpoint.manifest import (
-    endpoint_generation,
-    object_name,
-    sagemaker_endpoint_name,
-)
+from components.endpoint.manifest import endpoint_generation, sagemaker_endpoint_name
 from components.endpoint.routing import in_cluster_url
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
@@ -320,7 +316,6 @@ def _export_next_steps(
             EndpointTarget(
                 name=spec.name,
                 namespace=spec.namespace,
-                object_name=object_name(spec, generation),
                 model_name=spec.model_name,
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,

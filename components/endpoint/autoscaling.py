@@ -228,82 +228,65 @@ def cloud_watch_trigger(trigger: dict, sagemaker_endpoint: str | None) -> dict:
     return {**trigger, "dimensions": dimensions}
 
 
-def _period_problem(period: int) -> str | None:
-    # KEDA's checkMetricStatPeriod, for the period the CRD's metricCollectionPeriod sets.
-    if period in (1, 5, 10, 30) or (period >= 60 and period % 60 == 0):
-        return None
-    return f"{period} is not a CloudWatch period KEDA takes: 1, 5, 10, 30 or a multiple of 60"
+def _cloud_watch_problems(trigger: dict, endpoint_name: str | None) -> dict[str, str]:
+    """Each key of the trigger KEDA would refuse or that never fires, with why."""
+    problems = {
+        key: "is required: KEDA refuses a CloudWatch trigger without it"
+        for key in CLOUD_WATCH_REQUIRED
+        if not trigger.get(key)
+    }
+    target = trigger.get("targetValue")
+    if target is not None and not 0 < target <= TARGET_MAX:
+        problems["targetValue"] = f"{target:g} is not a target KEDA takes: above 0, at most 9e15"
+    stat = trigger.get("metricStat", "Average")
+    if stat not in METRIC_STATS and not EXTENDED_STAT.fullmatch(stat):
+        problems["metricStat"] = (
+            f"{stat!r} is not a CloudWatch statistic: {', '.join(METRIC_STATS)}, or a percentile "
+            "such as p99"
+        )
+    # KEDA's metricStatPeriod and metricCollectionTime, which the CRD's two fields set.
+    period = trigger.get("metricCollectionPeriod", 300)
+    window = trigger.get("metricCollectionStartTime", 300)
+    if period not in (1, 5, 10, 30) and (period < 60 or period % 60):
+        problems["metricCollectionPeriod"] = (
+            f"{period} is not a period KEDA takes: 1, 5, 10, 30 or a multiple of 60"
+        )
+    elif window % period:
+        problems["metricCollectionStartTime"] = (
+            f"{window} is not a multiple of metricCollectionPeriod {period}, as KEDA needs"
+        )
+    if _on_endpoint(trigger) and (problem := _endpoint_dimension(trigger, endpoint_name)):
+        problems["dimensions"] = problem
+    return problems
 
 
 def check_cloud_watch(trigger: dict, *, role: Role, endpoint_name: str | None) -> list[Finding]:
-    """A CloudWatch trigger as KEDA reads it; `endpoint_name` is the endpoint's endpointName
-    setting. Fields are relative to the endpoint."""
-    field = f"{role}.autoscaling.cloudWatch"
-    found = [
-        error("cloudwatch-required", f"{field}.{key}", "is required: KEDA refuses a CloudWatch "
-              "trigger without it")
-        for key in CLOUD_WATCH_REQUIRED
-        if not trigger.get(key)
-    ]  # fmt: skip
-    target = trigger.get("targetValue")
-    if target is not None and not 0 < target <= TARGET_MAX:
-        found.append(
-            error(
-                "cloudwatch-target",
-                f"{field}.targetValue",
-                f"{target:g} is not a target KEDA can scale to; it must be above 0 and at most "
-                f"{TARGET_MAX:g}",
-            )
-        )
-    stat = trigger.get("metricStat", "Average")
-    if stat not in METRIC_STATS and not EXTENDED_STAT.fullmatch(stat):
-        found.append(
-            error(
-                "cloudwatch-stat",
-                f"{field}.metricStat",
-                f"{stat!r} is not a CloudWatch statistic; use one of {', '.join(METRIC_STATS)}, "
-                "or a percentile such as p99",
-            )
-        )
-    period = trigger.get("metricCollectionPeriod", 300)
-    window = trigger.get("metricCollectionStartTime", 300)
-    if problem := _period_problem(period):
-        found.append(error("cloudwatch-period", f"{field}.metricCollectionPeriod", problem))
-    elif window % period:
-        found.append(
-            error(
-                "cloudwatch-window",
-                f"{field}.metricCollectionStartTime",
-                f"{window} must be a multiple of metricCollectionPeriod {period} (KEDA)",
-            )
-        )
-    if _on_endpoint(trigger):
-        found += _endpoint_dimension(trigger, f"{field}.dimensions", endpoint_name)
-    return found
+    """`endpoint_name` is the endpoint's endpointName setting."""
+    return [
+        error("cloudwatch-trigger", f"{role}.autoscaling.cloudWatch.{key}", why)
+        for key, why in _cloud_watch_problems(trigger, endpoint_name).items()
+    ]
 
 
-def _endpoint_dimension(trigger: dict, field: str, endpoint_name: str | None) -> list[Finding]:
+def _endpoint_dimension(trigger: dict, endpoint_name: str | None) -> str | None:
     values = {d["name"]: d["value"] for d in trigger["dimensions"]}
     if endpoint_name is None:
-        problem = (
-            "name EndpointName, but the endpoint sets no endpointName, so the operator creates "
-            "no SageMaker endpoint and CloudWatch has no metric to scale on"
+        return (
+            "name EndpointName, but the endpoint sets no endpointName: the operator creates no "
+            "SageMaker endpoint, and CloudWatch has no metric to scale on"
         )
-    elif values[ENDPOINT_DIMENSION] != endpoint_name:
-        problem = (
-            f"give EndpointName {values[ENDPOINT_DIMENSION]!r}, not this endpoint's "
-            f"endpointName {endpoint_name!r}: write {endpoint_name!r}, and the stack writes the "
-            "live endpoint's name in its place"
+    if values[ENDPOINT_DIMENSION] != endpoint_name:
+        return (
+            f"give EndpointName {values[ENDPOINT_DIMENSION]!r}: write this endpoint's "
+            f"endpointName, {endpoint_name!r}, and the stack writes the live endpoint's name"
         )
-    elif VARIANT_DIMENSION not in values:
-        problem = (
-            "name EndpointName without VariantName; SageMaker publishes its metrics per "
-            "endpoint and variant, and CloudWatch answers only for both: add "
-            "{name: VariantName, value: AllTraffic} (AWS's autoscaling walkthrough)"
+    if VARIANT_DIMENSION not in values:
+        return (
+            "name EndpointName without VariantName; SageMaker publishes per endpoint and "
+            "variant, and CloudWatch answers only for both: add {name: VariantName, value: "
+            "AllTraffic} (AWS's autoscaling walkthrough)"
         )
-    else:
-        return []
-    return [error("cloudwatch-endpoint", field, problem)]
+    return None
 
 
 def _shortened(query: str) -> str:

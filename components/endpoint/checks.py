@@ -126,8 +126,9 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """Findings of every endpoint, by index, plus names reused within a namespace and
-    SageMaker endpoint names (unique per account and region) used twice."""
+    """Findings of every endpoint, by index, plus names reused within a namespace, SageMaker
+    endpoint and model names (unique per account and region) used twice, and names another
+    endpoint's generations may take."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
     found += [
         (
@@ -154,29 +155,20 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
         )
         for i, first in reuses([spec.endpoint_name or None for spec in specs])
     ]
+    # A warning: the CRD calls modelName the "Name of model that will be created on Sagemaker",
+    # but the operator must alter the names SageMaker refuses (spec.py, MODEL_NAME).
     found += [
-        (
-            i,
-            # A warning: the CRD says so, but the operator must alter names SageMaker refuses
-            # (spec.py, MODEL_NAME), and its code is not public.
-            warning(
-                "duplicate-model-name",
-                "modelName",
-                f"{specs[i].model_name!r} is already the modelName of endpoints[{first}]; the "
-                'CRD calls it the "Name of model that will be created on Sagemaker", whose '
-                "names are unique per account and region, so the second may fail to create "
-                "its SageMaker endpoint: give one another (and its architecture, if that came "
-                "from the name)",
-            ),
-        )
+        (i, warning("duplicate-model-name", "modelName", f"{specs[i].model_name!r} is already "
+         f"the modelName of endpoints[{first}], and each may name the SageMaker model its "
+         "endpoint creates, unique per account and region: give one another"))
         for i, first in reuses([s.model_name if s.endpoint_name else None for s in specs])
-    ]
+    ]  # fmt: skip
     return found + _named_like_generations(specs)
 
 
 def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """A name that another endpoint's generations may take: `<its name>-g<digest>` in the same
-    namespace, or `<its endpointName>-g<digest>`, SageMaker's being one per account and region."""
+    """A name another endpoint's generations may take: `<its name>-g<digest>` in its namespace,
+    or `<its endpointName>-g<digest>`."""
     found = []
     for (i, spec), (j, other) in itertools.permutations(enumerate(specs), 2):
         for field, mine, theirs in (
@@ -186,8 +178,7 @@ def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Fi
             if mine and theirs and re.fullmatch(rf"{re.escape(theirs)}-g[0-9a-f]{{5}}", mine):
                 message = (
                     f"{mine!r} is named like a generation of endpoints[{j}]'s {theirs!r} "
-                    f"({theirs}-g<digest>, with rollout newName), which it would collide with; "
-                    "choose another"
+                    "(with rollout newName), which it would collide with; choose another"
                 )
                 found.append((i, error("named-like-generation", field, message)))
     return found

@@ -1,8 +1,8 @@
 """How a change reaches an endpoint's callers. Plain values only.
 
 The operator takes a change to a live InferenceEndpointConfig in one of three ways:
-- in place, its pods untouched (`IN_PLACE`): a scale, KEDA's triggers, the router's threshold,
-  SageMaker's tags;
+- in place, its pods untouched: a scale (`replicas`), KEDA's triggers (`autoScalingSpec`), the
+  router's threshold, SageMaker's tags;
 - by rolling the Deployments it runs the pods in (`POD_TEMPLATE`), old pods serving until new
   ones are ready (they coexist: aws-samples/llm_model_hub, hyperpod_inference.py, on patching
   the operator's Deployment);
@@ -37,18 +37,7 @@ GENERATION_DIGITS = 5
 GENERATION_SUFFIX = 2 + GENERATION_DIGITS
 WAIT_FOR = "pulumi.com/waitFor"
 
-# What the operator changes without touching the pods: scaling (each role's replicas, KEDA's
-# triggers; an aggregated endpoint's at the top level), the router's threshold, SageMaker's tags.
-IN_PLACE = (
-    "spec.pdSpec.prefillSpec.replicas",
-    "spec.pdSpec.decodingSpec.replicas",
-    "spec.pdSpec.autoScalingSpec",
-    "spec.pdSpec.routingThreshold",
-    "spec.replicas",
-    "spec.autoScalingSpec",
-    "spec.tags",
-)
-# What the pods are made of: a change here rolls them.
+# What the pods are made of: a change here but a scale rolls them.
 POD_TEMPLATE = (
     "spec.worker",
     "spec.pdSpec.prefillSpec",

@@ -20,7 +20,6 @@ ROUTER = "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.
 DEV = EndpointTarget(
     name="dpd-test",
     namespace="default",
-    object_name="dpd-test",
     model_name="Llama-3.3-70B-Instruct",
     sagemaker_endpoint="dpd-test",
     invocation_path="v1/chat/completions",
@@ -204,7 +203,6 @@ def _hostile_target(value: str) -> EndpointTarget:
     return EndpointTarget(
         name=f"dpd{value}",
         namespace=f"ns{value}",
-        object_name=f"dpd-g0{value}",
         model_name=f"Llama-3.3-70B{value}",
         sagemaker_endpoint=f"ep{value}",
         invocation_path=f"v1/completions{value}",

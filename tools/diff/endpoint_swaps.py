@@ -1,13 +1,7 @@
-"""What a change to an endpoint does to its callers: in-cluster, through SageMaker, through its
-load balancer (components/endpoint/generation.py).
-
-An update rolls the endpoint's pods where it changes them, the old ones serving until the new
-ones are ready, if the cluster has room for a surge pod per role (infra/rollout_room.py). A
-replacement deletes first, under the same names (rollout keepName) or under new ones where the
-cluster cannot hold both generations; or, with rollout newName and room, swaps: the new
-generation starts beside the old one, and the old one drains and goes. The head's sizing.json
-says which, with the GPUs counted. An endpoint replaced because its cluster is replaced goes
-down with it, a swap or not.
+"""What a change to an endpoint does to its callers, in-cluster, through SageMaker and through
+its load balancer (components/endpoint/generation.py): rolled in place, swapped to a new
+generation, or deleted first, with the room the head's sizing.json counted
+(infra/rollout_room.py). An endpoint replaced with its cluster goes down with it.
 """
 
 from __future__ import annotations
@@ -17,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
-from components.endpoint.generation import IN_PLACE, POD_TEMPLATE, stable_address
+from components.endpoint.generation import POD_TEMPLATE, stable_address
 from components.endpoint.routing import routing_service_host
 from tools.diff.property_paths import covers
 from tools.diff.serving_modes import mode_line
@@ -59,7 +53,7 @@ def _address(change: Change, plan: dict[str, Any] | None) -> str:
     """The in-cluster address callers keep: the stack's alias with rollout newName, else the
     operator's router."""
     namespace, name = change.name.split("/", 1)
-    if plan is not None and plan.get("rollout") == "keepName":
+    if plan is not None and plan.get("renames") is False:
         return routing_service_host(name, namespace)
     return stable_address(name, namespace)
 
@@ -122,7 +116,7 @@ def delete_first_detail(change: Change, plans: Plans) -> str:
     plan = plans.get(change.name)
     if change.because is not None or plan is None:
         return ""
-    if plan.get("rollout") != "keepName":
+    if plan.get("renames") is not False:
         return f" It deletes first because a swap{_room(change, plan)}{_renamed(change)}"
     holds = plan.get("holdsBoth")
     swap = (
@@ -178,8 +172,7 @@ def lost_nodes_line(change: Change) -> str:
 
 def _rolls(change: Change) -> bool:
     return any(
-        any(covers(t, p.path) for t in POD_TEMPLATE)
-        and not any(covers(i, p.path) for i in IN_PLACE)
+        any(covers(t, p.path) for t in POD_TEMPLATE) and not p.path.endswith(".replicas")
         for p in change.paths
     )
 
@@ -201,7 +194,7 @@ def roll_line(change: Change, plans: Plans) -> str:
             "they stay Pending, the roll stalls with the old pods serving, and pulumi up waits "
             "until its timeout; add a node (an instanceCount) first."
         ),
-    }[plan.get("rollFits", True)]
+    }[plan.get("rolls", True)]
     return (
         f"endpoint `{change.name}`: updated in place; the operator rolls its pods, each role "
         "of fewer than four starting one new pod before it stops an old one. In-cluster, "

@@ -6,7 +6,10 @@ its summary and writes the document beside the manifests.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
+
+from pydantic.alias_generators import to_camel
 
 from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
@@ -78,23 +81,8 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
 
 
 def replacement_json(room: EndpointRoom) -> dict[str, Any]:
-    """How a change reaches the endpoint: a roll and whether its surge pods fit; a replacement
-    under new names (a new generation first if the cluster holds both, else the old one deleted
-    first) or under the same ones; and how long a swap drains."""
-    return {
-        "endpoint": room.endpoint,
-        "rollout": "newName" if room.renames else "keepName",
-        "dpd": room.dpd,
-        "holdsBoth": room.holds_both,
-        "createFirst": room.create_first,
-        "rollFits": room.rolls,
-        "drainSeconds": room.drain_seconds,
-        "instanceType": room.instance_type,
-        "gpus": room.gpus,
-        "gpusDuring": room.gpus_during,
-        "clusterGpus": room.cluster_gpus,
-        "claimedGpus": room.claimed_gpus,
-    }
+    """How a change reaches the endpoint (infra/rollout_room.py), its keys in camelCase."""
+    return {to_camel(k): v for k, v in asdict(room).items()} | {"gpusDuring": room.gpus_during}
 
 
 def sizing_document(

@@ -223,28 +223,28 @@ WATCH = "decode.autoscaling.cloudWatch"
     [
         (
             {},
-            [("cloudwatch-required", f"{WATCH}.{key}")
+            [("cloudwatch-trigger", f"{WATCH}.{key}")
              for key in ("namespace", "metricName", "dimensions", "targetValue")],
         ),
-        ({**CLOUDWATCH, "targetValue": None}, [("cloudwatch-required", f"{WATCH}.targetValue")]),
-        ({**CLOUDWATCH, "targetValue": -1}, [("cloudwatch-target", f"{WATCH}.targetValue")]),
-        ({**CLOUDWATCH, "targetValue": 1e308}, [("cloudwatch-target", f"{WATCH}.targetValue")]),
-        ({**CLOUDWATCH, "metricStat": "Banana"}, [("cloudwatch-stat", f"{WATCH}.metricStat")]),
+        ({**CLOUDWATCH, "targetValue": None}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "targetValue": -1}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "targetValue": 1e308}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "metricStat": "Banana"}, [("cloudwatch-trigger", f"{WATCH}.metricStat")]),
         (
             {**CLOUDWATCH, "metricCollectionPeriod": 45},
-            [("cloudwatch-period", f"{WATCH}.metricCollectionPeriod")],
+            [("cloudwatch-trigger", f"{WATCH}.metricCollectionPeriod")],
         ),
         (
             {**CLOUDWATCH, "metricCollectionStartTime": 122},
-            [("cloudwatch-window", f"{WATCH}.metricCollectionStartTime")],
+            [("cloudwatch-trigger", f"{WATCH}.metricCollectionStartTime")],
         ),
         (
             {**CLOUDWATCH, "dimensions": [{"name": "EndpointName", "value": "other"}]},
-            [("cloudwatch-endpoint", f"{WATCH}.dimensions")],
+            [("cloudwatch-trigger", f"{WATCH}.dimensions")],
         ),
         (
             {**CLOUDWATCH, "dimensions": CLOUDWATCH["dimensions"][:1]},
-            [("cloudwatch-endpoint", f"{WATCH}.dimensions")],
+            [("cloudwatch-trigger", f"{WATCH}.dimensions")],
         ),
     ],
 )  # fmt: skip
@@ -257,7 +257,7 @@ def test_a_cloudwatch_trigger_keda_would_refuse_or_never_fire_is_refused_naming_
 
 def test_a_trigger_on_an_endpoint_with_no_sagemaker_endpoint_is_refused():
     scaling = {"maxReplicas": 2, "cloudWatch": CLOUDWATCH}
-    assert codes(scaling, endpoint_name=None) == [("cloudwatch-endpoint", f"{WATCH}.dimensions")]
+    assert codes(scaling, endpoint_name=None) == [("cloudwatch-trigger", f"{WATCH}.dimensions")]
     assert codes(scaling) == []
     assert codes({**scaling, "cloudWatch": {**CLOUDWATCH, "metricStat": "p99.9"}}) == []
 
