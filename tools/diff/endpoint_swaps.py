@@ -134,8 +134,6 @@ def delete_first_detail(change: Change, plans: Plans) -> str:
 
 def _room(change: Change, plan: dict[str, Any]) -> str:
     """The GPUs a swap would hold, and the nodes that would let it."""
-    if plan["clusterGpus"] is None:
-        return " may not fit the cluster, which is not the stack's."
     per_node = GPU_INSTANCE_TYPES[plan["instanceType"]].gpus
     short = plan["claimedGpus"] + plan["gpus"] - plan["clusterGpus"]
     nodes = max(1, math.ceil(short / per_node))
@@ -191,8 +189,8 @@ def roll_line(change: Change, plans: Plans) -> str:
         None: " The cluster is not the stack's, so whether it has room for them is not known.",
         False: (
             f" The {plan.get('instanceType')} nodes have no room for them{_counted(change)}: "
-            "they stay Pending, the roll stalls with the old pods serving, and pulumi up waits "
-            "until its timeout; add a node (an instanceCount) first."
+            "they stay Pending, the roll stalls with the old pods serving, and pulumi up may "
+            "wait out its 60 minutes; add a node (an instanceCount) first."
         ),
     }[plan.get("rolls", True)]
     return (
