@@ -191,29 +191,21 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
 
 def callers(target: EndpointTarget) -> list[str]:
     """What a change does to each kind of caller, by the endpoint's rollout, as lines of text."""
-    sagemaker, router = target.sagemaker_endpoint, target.router_url
     if not target.renames:
-        named = [f"the SageMaker endpoint {sagemaker}"] if sagemaker else []
-        named += [router] if router else []
-        kept = f" {' and '.join(named)} keep their names across every change." if named else ""
         text = (
-            f"rollout keepName:{kept} A change the operator rolls in place keeps it answering; "
-            "one it cannot take (`python -m infra diff` says which) deletes the endpoint and "
-            "creates it again: no answers until it is ready, and its load balancer comes back "
-            "under a new hostname."
+            "rollout keepName: the names above stay. A change the operator cannot take (`python "
+            "-m infra diff` says which) deletes the endpoint and creates it again: no answers "
+            "until it is ready, and its load balancer comes back under a new hostname."
         )
     else:
-        moved = f"{router} moves to it once it serves, and " if router else ""
+        sagemaker = target.sagemaker_endpoint
         text = (
-            "rollout newName: a change the operator cannot take starts a new generation beside "
-            f"this one; {moved}this one answers {target.drain_seconds} s more (drainSeconds), "
-            "then goes with its load balancer."
+            "rollout newName: a change the operator cannot take starts a new generation, with "
+            f"its own load balancer{' and SageMaker endpoint name' if sagemaker else ''} (this "
+            f"script prints them after that `pulumi up`); {target.router_url or 'callers'} "
+            f"move to it once it serves, and this one answers {target.drain_seconds} s more "
+            "(drainSeconds)."
         )
-        if sagemaker:
-            text += (
-                f" SageMaker callers move from {sagemaker} to the new generation's name, which "
-                "this script prints after that `pulumi up`."
-            )
     return textwrap.wrap(text, 96, break_long_words=False, break_on_hyphens=False)
 
 
@@ -247,9 +239,9 @@ def next_steps(
 ENDPOINT_STEPS = (
     ("uploadWeights", "put the weights in the model prefix (start once the bucket exists)"),
     ("waitUntilReady", "wait until it serves (pulumi up has waited for it already)"),
-    ("callers", "what a change does to its callers"),
     ("invokeSageMaker", "one request through the SageMaker endpoint"),
     ("invokeRouter", "one request through its router, from inside the cluster"),
+    ("callers", "what a change does to its callers"),
 )
 
 

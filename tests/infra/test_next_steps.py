@@ -160,15 +160,15 @@ def test_the_router_is_reached_at_its_address_over_plain_http_on_443_from_a_pod(
 
 def test_each_kind_of_caller_is_told_what_a_change_does_to_it():
     kept = " ".join(line.removeprefix("# ") for line in endpoint()["callers"])
-    assert kept.startswith(f"rollout keepName: the SageMaker endpoint dpd-test and {ROUTER} keep")
+    assert kept.startswith("rollout keepName: the names above stay.")
     assert "its load balancer comes back under a new hostname" in kept
     swapped = EndpointTarget(
         **{**vars(DEV), "renames": True, "router_url": "http://dpd-test.default.svc:443"}
     )
     renamed = " ".join(line.removeprefix("# ") for line in endpoint(swapped)["callers"])
-    assert "http://dpd-test.default.svc:443 moves to it once it serves" in renamed
+    assert "with its own load balancer and SageMaker endpoint name" in renamed
+    assert "http://dpd-test.default.svc:443 move to it once it serves" in renamed
     assert "this one answers 58 s more (drainSeconds)" in renamed
-    assert "SageMaker callers move from dpd-test to the new generation's name" in renamed
 
 
 def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
