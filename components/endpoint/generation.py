@@ -77,7 +77,7 @@ DPD_REPLACES = (
 AGGREGATED_REPLACES = (*_NEVER_IN_PLACE, "spec.pdSpec")
 
 # What a drain waits on top of the longest request: CoreDNS's cache of the alias's old answer
-# (EKS's default Corefile: `cache 30`).
+# (the Corefile Kubernetes installs CoreDNS with: `cache 30`).
 DNS_CACHE_SECONDS = 30
 # Without a workload and its SLO to say how long a request takes.
 DEFAULT_DRAIN_SECONDS = 300
