@@ -1,5 +1,5 @@
 """How an endpoint's pods take nodes: each pod whole on one node, pods of fewer GPUs than a node
-sharing nodes. The capacity checks (cluster_fit.py) and the swap check (endpoint_swaps.py)
+sharing nodes. The capacity checks (cluster_fit.py) and the rollout check (rollout_room.py)
 count with it."""
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,6 @@ from typing import Any
 from components.core.terminal_text import one_line
 from components.endpoint.kind import AGGREGATED_READY_STATE, READY_MESSAGE
 from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH
-from components.endpoint.routing import stable_router_url
 
 # Every generation's conditions: the endpoint's object is found by its label, which every
 # generation carries, so the command stays the same when a change brings a new generation.
@@ -64,8 +64,6 @@ GATED_PUBLISHERS = ("meta-llama",)
 class EndpointTarget:
     name: str
     namespace: str
-    # The InferenceEndpointConfig of the endpoint's generation.
-    object_name: str
     model_name: str
     # The SageMaker endpoint the operator creates; None when it creates none.
     sagemaker_endpoint: str | None
@@ -74,8 +72,12 @@ class EndpointTarget:
     weights_uri: str | None
     # Without pdSpec: no prefill and decode pods to list, another ready signal.
     aggregated: bool = False
-    # Whether the operator's router, and so the stack's stable address, stands in front.
-    routed: bool = True
+    # Where in-cluster callers reach its router across changes; None without a router.
+    router_url: str | None = None
+    # Rollout newName: a change the operator cannot take gets new names (generation.py), and
+    # the old generation serves drain_seconds more.
+    renames: bool = False
+    drain_seconds: int = 0
 
 
 def _body(path: str | None) -> str:
@@ -174,17 +176,37 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
             f"--content-type application/json --cli-binary-format raw-in-base64-out "
             f"--body {body} answer.json && cat answer.json"
         )
-    if not target.routed:
-        # No router, so no stable address: the SageMaker endpoint or the load balancer.
+    steps["callers"] = [_comment(line) for line in callers(target)]
+    if target.router_url is None:
+        # No router: the SageMaker endpoint or the load balancer.
         return steps
-    # The stable address, which follows the endpoint from generation to generation.
-    url = shlex.quote(f"{stable_router_url(target.name, target.namespace)}/{ROUTER_PATH}")
+    url = shlex.quote(f"{target.router_url}/{ROUTER_PATH}")
     steps["invokeRouter"] = (
         f"kubectl run {shlex.quote(f'curl-{target.name}')} --rm -it --restart=Never "
         f"--image=curlimages/curl {ns} -- curl -s {url} -H 'Content-Type: application/json' "
         f"-d {shlex.quote(_body(None))}"
     )
     return steps
+
+
+def callers(target: EndpointTarget) -> list[str]:
+    """What a change does to each kind of caller, by the endpoint's rollout, as lines of text."""
+    if not target.renames:
+        text = (
+            "rollout keepName: the names above stay. A change the operator cannot take "
+            "(`hyperpod-dpd diff` says which) deletes the endpoint and creates it again: no "
+            "answers until it is ready, and its load balancer comes back under a new hostname."
+        )
+    else:
+        sagemaker = target.sagemaker_endpoint
+        text = (
+            "rollout newName: a change the operator cannot take starts a new generation, with "
+            f"its own load balancer{' and SageMaker endpoint name' if sagemaker else ''} (this "
+            f"script prints them after that `pulumi up`); {target.router_url or 'callers'} "
+            f"move to it once it serves, and this one answers {target.drain_seconds} s more "
+            "(drainSeconds)."
+        )
+    return textwrap.wrap(text, 96, break_long_words=False, break_on_hyphens=False)
 
 
 def next_steps(
@@ -218,7 +240,8 @@ ENDPOINT_STEPS = (
     ("uploadWeights", "put the weights in the model prefix (start once the bucket exists)"),
     ("waitUntilReady", "wait until it serves (pulumi up has waited for it already)"),
     ("invokeSageMaker", "one request through the SageMaker endpoint"),
-    ("invokeRouter", "one request through its stable address, from inside the cluster"),
+    ("invokeRouter", "one request through its router, from inside the cluster"),
+    ("callers", "what a change does to its callers"),
 )
 
 

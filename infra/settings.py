@@ -56,10 +56,10 @@ from infra.config_errors import (
     validation_problems,
 )
 from infra.endpoint_predictions import EndpointPrediction, review_predictions
-from infra.endpoint_swaps import EndpointSwap, endpoint_swaps
 from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems
+from infra.rollout_room import EndpointRoom, rollout_room
 from infra.stack_settings import SETTING_KEYS, StackSettings
 
 
@@ -80,8 +80,8 @@ class CheckedConfig:
     warnings: list[str]
     # The day (UTC) the checks ran: EKS's calendar decides which Kubernetes versions pass.
     today: date
-    # One per endpoint, in order: whether a replacement can create its new generation first.
-    swaps: list[EndpointSwap] = field(default_factory=list)
+    # One per endpoint, in order: the room the cluster has for a roll or swap of it.
+    rollouts: list[EndpointRoom] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class Settings:
     # One per endpoint, in order: what the offline render reports beside the resources.
     sizing: list[SizingReport] = field(default_factory=list)
     predictions: list[EndpointPrediction | None] = field(default_factory=list)
-    swaps: list[EndpointSwap] = field(default_factory=list)
+    rollouts: list[EndpointRoom] = field(default_factory=list)
 
 
 def _project_keys() -> set[str]:
@@ -409,7 +409,7 @@ def check_config() -> CheckedConfig:
         + calibration_warnings
         + _chart_warning(stack.cluster),
         today=today,
-        swaps=endpoint_swaps(stack.cluster, stack.endpoints),
+        rollouts=rollout_room(stack.cluster, stack.endpoints),
     )
 
 
@@ -435,5 +435,5 @@ def load_settings() -> Settings:
         warnings=checked.warnings + asked.warnings,
         sizing=checked.sizing,
         predictions=checked.predictions,
-        swaps=checked.swaps,
+        rollouts=checked.rollouts,
     )

@@ -30,11 +30,8 @@ from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
 from components.endpoint.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
-from components.endpoint.manifest import (
-    endpoint_generation,
-    object_name,
-    sagemaker_endpoint_name,
-)
+from components.endpoint.manifest import endpoint_generation, sagemaker_endpoint_name
+from components.endpoint.routing import in_cluster_url
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
 from components.network.zones import zone_name
@@ -310,20 +307,23 @@ def _export_next_steps(
 ) -> None:
     """The commands a user runs once `pulumi up` returns, with this stack's names."""
     targets = []
-    for spec, generation in zip(settings.stack.endpoints, generations, strict=True):
+    for spec, generation, room in zip(
+        settings.stack.endpoints, generations, settings.rollouts, strict=True
+    ):
         s3 = spec.model_source.s3
         bucket = (s3.bucket if s3 else None) or settings.bucket_names.model
         targets.append(
             EndpointTarget(
                 name=spec.name,
                 namespace=spec.namespace,
-                object_name=object_name(spec, generation),
                 model_name=spec.model_name,
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
                 weights_uri=f"s3://{bucket}/{s3.folder}" if s3 else None,
                 aggregated=spec.aggregated,
-                routed=spec.intelligent_routing,
+                router_url=in_cluster_url(spec) if spec.intelligent_routing else None,
+                renames=spec.renames,
+                drain_seconds=room.drain_seconds,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.
@@ -388,7 +388,7 @@ def build_stack(settings: Settings) -> None:
         for namespace in sorted({e.namespace for e in stack.endpoints} - {"default"})
     }
     endpoints = {}
-    for spec, generation, swap in zip(stack.endpoints, generations, settings.swaps, strict=True):
+    for spec, generation, room in zip(stack.endpoints, generations, settings.rollouts, strict=True):
         hf = spec.model_source.hugging_face
         token_key = hf.token_config_key if hf else None
         name = f"{spec.namespace}/{spec.name}"
@@ -398,7 +398,7 @@ def build_stack(settings: Settings) -> None:
                 spec=spec,
                 region=account.region,
                 generation=generation,
-                create_first=swap.create_first,
+                create_first=room.create_first,
                 model_bucket=buckets.model_name,
                 hf_token=settings.secrets[token_key] if token_key else None,
                 prometheus_address=observability.prometheus_endpoint if observability else None,

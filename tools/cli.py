@@ -212,7 +212,7 @@ def render(args: argparse.Namespace) -> int:
     names = [endpoint.name for endpoint in settings[0].stack.endpoints]
     cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
     document = sizing_document(
-        sizing, cost, [prediction_document(p) for p in predictions], settings[0].swaps
+        sizing, cost, [prediction_document(p) for p in predictions], settings[0].rollouts
     )
     plan = predictions_markdown(names, predictions)
     try:
@@ -238,7 +238,7 @@ def size(args: argparse.Namespace) -> int:
     if args.json:
         cost = stack_cost(checked.stack.cluster, checked.region)
         predicted = [prediction_document(p) for p in checked.predictions]
-        document = sizing_document(checked.sizing, cost, predicted, checked.swaps)
+        document = sizing_document(checked.sizing, cost, predicted, checked.rollouts)
         print(json.dumps(document, indent=2))
     else:
         tables = [

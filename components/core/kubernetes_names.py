@@ -1,5 +1,5 @@
-"""What Kubernetes accepts as an object name, a Service name, an environment variable name, a
-label key, a label value and a resource quantity.
+"""What Kubernetes accepts as an object name, an environment variable name, a label key, a
+label value and a resource quantity.
 
 The rules are the API server's own validation (k8s.io/apimachinery `validation.IsEnvVarName`,
 `IsQualifiedName`, `IsValidLabelValue`): a pod or node selector that breaks them is refused
@@ -24,8 +24,6 @@ KubernetesName = shaped_str(
     "ending with a letter or digit",
     max_length=NAME_MAX,
 )
-# A Service's name is a DNS-1035 label: an RFC 1123 label that starts with a letter.
-SERVICE_NAME = re.compile(r"^[a-z]([-a-z0-9]*[a-z0-9])?$")
 ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 # A label's name part, and a label value when not empty.
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")

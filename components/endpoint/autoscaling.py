@@ -34,6 +34,7 @@ label is not relied on, since no public source says the collector copies pod lab
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field
@@ -51,6 +52,9 @@ Metric = Literal["waiting", "running", "concurrent", "query"]
 Role = Literal["prefill", "decode", "serving"]
 
 INT32_MAX = 2**31 - 1
+# The largest target KEDA takes: it writes a target as a milli-quantity, which overflowed int64
+# above about 9.2e15 until KEDA #7534 (pkg/scalers/scaler.go, GetMetricTargetMili).
+TARGET_MAX = 9e15
 
 # Each named metric's series name; the query sums it over the role's pods.
 METRIC_SERIES = {
@@ -71,7 +75,7 @@ class RoleAutoscaling(Spec):
     metric: Metric | None = None
     # Per pod with metricType Average (the default), for the whole role with Value. None takes
     # the default of the role's default metric; a metric you name needs its target.
-    target: float | None = Field(None, gt=0)
+    target: float | None = Field(None, gt=0, le=TARGET_MAX)
     # The PromQL when metric is `query`.
     query: str | None = Field(None, min_length=1)
     metric_type: Literal["Average", "Value"] = "Average"
@@ -93,7 +97,7 @@ class RoleAutoscaling(Spec):
     trigger_name: str | None = Field(None, min_length=1)
     # KEDA's activation threshold and metric cache, with the CRD's names (its defaults, 0 and
     # true, when unset).
-    activation_target_value: float | None = Field(None, ge=0)
+    activation_target_value: float | None = Field(None, ge=0, le=TARGET_MAX)
     use_cached_metrics: bool | None = None
     # Optional windows, with the CRD's names and its defaults when unset.
     polling_interval: int | None = _Seconds
@@ -164,11 +168,14 @@ def role_autoscaling(
     role: Role,
     *,
     endpoint_name: str,
+    sagemaker_endpoint: str | None,
     namespace: str,
     max_num_seqs: int,
     stack_server_address: str | None,
 ) -> dict:
-    """One role's entry under `pdSpec.autoScalingSpec`."""
+    """One role's entry under `pdSpec.autoScalingSpec`. `endpoint_name` names its pods,
+    `sagemaker_endpoint` is the live SageMaker endpoint, written into a CloudWatch trigger's
+    EndpointName dimension (check_cloud_watch refuses one without)."""
     entry: dict = {"minReplicaCount": scaling.min_replicas, "maxReplicaCount": scaling.max_replicas}
     query = trigger_query(scaling, role, endpoint_name, namespace)
     if query is not None:
@@ -184,8 +191,102 @@ def role_autoscaling(
             **scaling.model_dump(by_alias=True, include=_TRIGGER_EXTRAS, exclude_none=True),
         }
     if scaling.cloud_watch is not None:
-        entry["cloudWatchTrigger"] = scaling.cloud_watch
+        entry["cloudWatchTrigger"] = cloud_watch_trigger(scaling.cloud_watch, sagemaker_endpoint)
     return entry | scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True)
+
+
+# AWS's autoscaling walkthrough scales on the SageMaker endpoint's Invocations (hyperpod-cli,
+# examples/end_to_end_walkthrough/02-inference-deployment/01-custom-model-endpoint.md), which
+# SageMaker publishes per EndpointName and VariantName; CloudWatch answers a query only for
+# every dimension a metric has.
+SAGEMAKER_NAMESPACE = "AWS/SageMaker"
+ENDPOINT_DIMENSION = "EndpointName"
+VARIANT_DIMENSION = "VariantName"
+# What KEDA's aws-cloudwatch scaler needs, by the CRD's names (kedacore/keda,
+# pkg/scalers/aws_cloudwatch_scaler.go: namespace, metricName and dimensionName "not given";
+# targetMetricValue has no default).
+CLOUD_WATCH_REQUIRED = ("namespace", "metricName", "dimensions", "targetValue")
+# CloudWatch's statistics: the five standard ones, and extended ones such as p99 or tm90
+# (GetMetricData's MetricStat.Stat).
+METRIC_STATS = ("SampleCount", "Average", "Sum", "Minimum", "Maximum")
+EXTENDED_STAT = re.compile(r"(p|tm|wm|tc|ts)(100|\d{1,2})(\.\d+)?")
+
+
+def _on_endpoint(trigger: dict) -> bool:
+    names = [d["name"] for d in trigger.get("dimensions", [])]
+    return trigger.get("namespace") == SAGEMAKER_NAMESPACE and ENDPOINT_DIMENSION in names
+
+
+def cloud_watch_trigger(trigger: dict, sagemaker_endpoint: str | None) -> dict:
+    """The trigger, with the live SageMaker endpoint in an EndpointName dimension."""
+    if not _on_endpoint(trigger):
+        return trigger
+    dimensions = [
+        {**d, "value": sagemaker_endpoint} if d["name"] == ENDPOINT_DIMENSION else d
+        for d in trigger["dimensions"]
+    ]
+    return {**trigger, "dimensions": dimensions}
+
+
+def _cloud_watch_problems(trigger: dict, endpoint_name: str | None) -> dict[str, str]:
+    """Each key of the trigger KEDA would refuse or that never fires, with why."""
+    problems = {
+        key: "is required: KEDA refuses a CloudWatch trigger without it"
+        for key in CLOUD_WATCH_REQUIRED
+        if not trigger.get(key)
+    }
+    target = trigger.get("targetValue")
+    if target is not None and not 0 < target <= TARGET_MAX:
+        problems["targetValue"] = f"{target:g} is not a target KEDA takes: above 0, at most 9e15"
+    stat = trigger.get("metricStat", "Average")
+    if stat not in METRIC_STATS and not EXTENDED_STAT.fullmatch(stat):
+        problems["metricStat"] = (
+            f"{stat!r} is not a CloudWatch statistic: {', '.join(METRIC_STATS)}, or a percentile "
+            "such as p99"
+        )
+    # KEDA's metricStatPeriod and metricCollectionTime, which the CRD's two fields set.
+    period = trigger.get("metricCollectionPeriod", 300)
+    window = trigger.get("metricCollectionStartTime", 300)
+    if period not in (1, 5, 10, 30) and (period < 60 or period % 60):
+        problems["metricCollectionPeriod"] = (
+            f"{period} is not a period KEDA takes: 1, 5, 10, 30 or a multiple of 60"
+        )
+    elif window % period:
+        problems["metricCollectionStartTime"] = (
+            f"{window} is not a multiple of metricCollectionPeriod {period}, as KEDA needs"
+        )
+    if _on_endpoint(trigger) and (problem := _endpoint_dimension(trigger, endpoint_name)):
+        problems["dimensions"] = problem
+    return problems
+
+
+def check_cloud_watch(trigger: dict, *, role: Role, endpoint_name: str | None) -> list[Finding]:
+    """`endpoint_name` is the endpoint's endpointName setting."""
+    return [
+        error("cloudwatch-trigger", f"{role}.autoscaling.cloudWatch.{key}", why)
+        for key, why in _cloud_watch_problems(trigger, endpoint_name).items()
+    ]
+
+
+def _endpoint_dimension(trigger: dict, endpoint_name: str | None) -> str | None:
+    values = {d["name"]: d["value"] for d in trigger["dimensions"]}
+    if endpoint_name is None:
+        return (
+            "name EndpointName, but the endpoint sets no endpointName: the operator creates no "
+            "SageMaker endpoint, and CloudWatch has no metric to scale on"
+        )
+    if values[ENDPOINT_DIMENSION] != endpoint_name:
+        return (
+            f"give EndpointName {values[ENDPOINT_DIMENSION]!r}: write this endpoint's "
+            f"endpointName, {endpoint_name!r}, and the stack writes the live endpoint's name"
+        )
+    if VARIANT_DIMENSION not in values:
+        return (
+            "name EndpointName without VariantName; SageMaker publishes per endpoint and "
+            "variant, and CloudWatch answers only for both: add {name: VariantName, value: "
+            "AllTraffic} (AWS's autoscaling walkthrough)"
+        )
+    return None
 
 
 def _shortened(query: str) -> str:
@@ -193,11 +294,19 @@ def _shortened(query: str) -> str:
 
 
 def check_role_autoscaling(
-    scaling: RoleAutoscaling, *, role: Role, replicas: int, max_num_seqs: int
+    scaling: RoleAutoscaling,
+    *,
+    role: Role,
+    replicas: int,
+    max_num_seqs: int,
+    endpoint_name: str | None = None,
 ) -> list[Finding]:
-    """Fields are relative to the endpoint (`prefill.autoscaling.minReplicas`)."""
+    """Fields are relative to the endpoint (`prefill.autoscaling.minReplicas`);
+    `endpoint_name` is its endpointName setting."""
     field = f"{role}.autoscaling"
     found = []
+    if scaling.cloud_watch is not None:
+        found += check_cloud_watch(scaling.cloud_watch, role=role, endpoint_name=endpoint_name)
     if scaling.min_replicas > scaling.max_replicas:
         found.append(
             error(

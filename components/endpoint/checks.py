@@ -3,10 +3,12 @@ the rules across endpoints. Fields are relative to the endpoint (`prefill.gpus`)
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from components.core.findings import Finding, error
+from components.core.findings import Finding, error, warning
 from components.core.reuses import reuses
 from components.endpoint.autoscaling import check_role_autoscaling, metric_of
 from components.endpoint.engines.engine import (
@@ -18,16 +20,16 @@ from components.endpoint.engines.engine import (
     unwritten_variables,
 )
 from components.endpoint.environment import check_environment, check_environment_from
-from components.endpoint.generation import check_sagemaker_name
 from components.endpoint.image import check_image
 from components.endpoint.manifest import check_metrics_port
 from components.endpoint.model_source import check_model_source
+from components.endpoint.names import check_names
 from components.endpoint.overrides import check_overrides
 from components.endpoint.placement import check_placement
 from components.endpoint.pod import check_pod
 from components.endpoint.probes import check_probes
 from components.endpoint.roles import check_role_gpus, check_topology
-from components.endpoint.routing import check_kv_cache, check_router_name, check_routing
+from components.endpoint.routing import check_kv_cache, check_routing
 from components.endpoint.serving_mode import check_serving_mode
 from components.endpoint.spec import EndpointSpec, check_tls_output
 from components.endpoint.vllm_args import check_args
@@ -41,7 +43,11 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
         for name, (role, max_num_seqs) in spec.roles().items()
         if role.autoscaling is not None
         for finding in check_role_autoscaling(
-            role.autoscaling, role=name, replicas=role.replicas, max_num_seqs=max_num_seqs
+            role.autoscaling,
+            role=name,
+            replicas=role.replicas,
+            max_num_seqs=max_num_seqs,
+            endpoint_name=spec.endpoint_name,
         )
     ]
 
@@ -103,8 +109,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics, spec.container_port),
-        *check_router_name(spec),
-        *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
+        *check_names(spec),
         *(check_image(spec.image) if spec.engine == VLLM else []),
         *_engine(spec),
         *check_tls_output(spec.tls_config),
@@ -121,8 +126,9 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """Findings of every endpoint, by index, plus names reused within a namespace and
-    SageMaker endpoint names (unique per account and region) used twice."""
+    """Findings of every endpoint, by index, plus names reused within a namespace, SageMaker
+    endpoint and model names (unique per account and region) used twice, and names another
+    endpoint's generations may take."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
     found += [
         (
@@ -136,7 +142,7 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
         )
         for i, first in reuses([(spec.namespace, spec.name) for spec in specs])
     ]
-    return found + [
+    found += [
         (
             i,
             error(
@@ -149,3 +155,30 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
         )
         for i, first in reuses([spec.endpoint_name or None for spec in specs])
     ]
+    # A warning: the CRD calls modelName the "Name of model that will be created on Sagemaker",
+    # but the operator must alter the names SageMaker refuses (spec.py, MODEL_NAME).
+    found += [
+        (i, warning("duplicate-model-name", "modelName", f"{specs[i].model_name!r} is already "
+         f"the modelName of endpoints[{first}], and each may name the SageMaker model its "
+         "endpoint creates, unique per account and region: give one another"))
+        for i, first in reuses([s.model_name if s.endpoint_name else None for s in specs])
+    ]  # fmt: skip
+    return found + _named_like_generations(specs)
+
+
+def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
+    """A name another endpoint's generations may take: `<its name>-g<digest>` in its namespace,
+    or `<its endpointName>-g<digest>`."""
+    found = []
+    for (i, spec), (j, other) in itertools.permutations(enumerate(specs), 2):
+        for field, mine, theirs in (
+            ("name", spec.name if spec.namespace == other.namespace else None, other.name),
+            ("endpointName", spec.endpoint_name, other.endpoint_name),
+        ):
+            if mine and theirs and re.fullmatch(rf"{re.escape(theirs)}-g[0-9a-f]{{5}}", mine):
+                message = (
+                    f"{mine!r} is named like a generation of endpoints[{j}]'s {theirs!r} "
+                    "(with rollout newName), which it would collide with; choose another"
+                )
+                found.append((i, error("named-like-generation", field, message)))
+    return found

@@ -1,61 +1,106 @@
-"""Generations of an endpoint: how a change the operator cannot make in place replaces the
-InferenceEndpointConfig with no outage. Plain values only; any endpoint kind can use it.
+"""How a change reaches an endpoint's callers. Plain values only.
 
-Pulumi replaces by creating the new object first and deleting the old one once everything
-that depends on the replacement is done, unless the resource says `deleteBeforeReplace`
-(Pulumi's resource options docs). Two objects of one kind cannot share a name and namespace,
-so each generation of an endpoint gets a name of its own, `<name>-g<digest>`, the digest
-taken over everything the operator cannot change in place: a change there changes the name,
-and Pulumi replaces the object (pulumi-kubernetes replaces on a new `metadata.name`); a
-change anywhere else keeps the name and is an update.
+The operator takes a change to a live InferenceEndpointConfig in one of three ways:
+- in place, its pods untouched: a scale (`replicas`), KEDA's triggers (`autoScalingSpec`), the
+  router's threshold, SageMaker's tags;
+- by rolling the Deployments it runs the pods in (`POD_TEMPLATE`), old pods serving until new
+  ones are ready (they coexist: aws-samples/llm_model_hub, hyperpod_inference.py, on patching
+  the operator's Deployment);
+- not at all (`replaced_on`): the object must be replaced.
 
-The new generation waits for the operator to say it serves (`pulumi.com/waitFor`, read by
-pulumi-kubernetes' await logic, which also waits for `status.observedGeneration` to catch
-up), and only then is the stable address moved to it and the old generation deleted. The
-stable address is a Service the stack owns, named after the endpoint in its namespace: an
-ExternalName alias of the live generation's routing Service, so in-cluster clients keep one
-DNS name (`<name>.<namespace>.svc.cluster.local`) across generations. An alias, not a
-selector: the operator's router pods run in its own namespace, and no public source names
-their labels.
+A replacement goes one of two ways, the endpoint's `rollout`:
+- keepName: Pulumi replaces the object on those paths (`replaceOnChanges`), deleting it first,
+  as two objects cannot share a name. Every name stays: the object's, its SageMaker endpoint's,
+  the operator's router's. No answers until the new pods are ready.
+- newName: the object, its SageMaker endpoint and its model are named after a generation,
+  `<name>-g<digest>`, the digest taken over those paths. A change there renames the object, and
+  Pulumi creates the new generation beside the old one (pulumi-kubernetes replaces on a new
+  `metadata.name`), waits until it serves (`pulumi.com/waitFor`), points the stack's Service
+  `<name>`, an ExternalName alias of the live generation's routing Service, at it, waits the
+  drain window, and deletes the old generation last: the engine deletes replaced resources once
+  the program has registered everything (pulumi/pulumi, `deploymentExecutor.performDeletes`),
+  and the drain's registration returns when its wait is over.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Collection
 from typing import Any
 
-from components.core.findings import Finding, error
+from components.endpoint.spec import EndpointSpec
 
 GENERATION_DIGITS = 5
-# What a generation adds to the endpoint's name: "-g" and the digest.
+# What a generation adds to a name: "-g" and the digest.
 GENERATION_SUFFIX = 2 + GENERATION_DIGITS
 WAIT_FOR = "pulumi.com/waitFor"
-# SageMaker's endpoint names, and the CRD's endpointName: at most 63 characters.
-SAGEMAKER_NAME_MAX = 63
+
+# What the pods are made of: a change here but a scale rolls them.
+POD_TEMPLATE = (
+    "spec.worker",
+    "spec.pdSpec.prefillSpec",
+    "spec.pdSpec.decodingSpec",
+    "spec.pdSpec.topologySpec",
+    "spec.instanceType",
+    "spec.instanceTypes",
+    "spec.nodeAffinity",
+    "spec.modelSourceConfig",
+    "spec.kvCacheSpec",
+    "spec.kubernetes",
+    "spec.modelCacheConfig",
+)
+# What no live endpoint takes, in either mode: intelligentRoutingSpec (its `enabled` "cannot be
+# modified", the CRD; "Adding this configuration to an existing deployment will be rejected",
+# hyperpod-cli's model of it), and the names the operator creates SageMaker's endpoint and model
+# under.
+_NEVER_IN_PLACE = ("spec.intelligentRoutingSpec", "spec.endpointName", "spec.modelName")
+# DPD: prefill and decode roll as two Deployments, one apart from the other (hyperpod-cli pull
+# request #427), so old pods hand KV to new ones for a while; what makes the KV they exchange
+# (the engine, its flags and environment, the weights, LMCache) must not change under them.
+# spec.replicas exists only without pdSpec: a change there is a move from aggregated.
+DPD_REPLACES = (
+    *_NEVER_IN_PLACE,
+    "spec.replicas",
+    "spec.worker.image",
+    "spec.worker.command",
+    "spec.worker.args",
+    "spec.worker.environmentVariables",
+    "spec.pdSpec.prefillSpec.args",
+    "spec.pdSpec.decodingSpec.args",
+    "spec.modelSourceConfig",
+    "spec.kvCacheSpec",
+)
+# Aggregated: one Deployment, no pair to break, so it rolls for everything else; pdSpec exists
+# only with DPD, and the seed's way from one mode to the other is a new deployment.
+AGGREGATED_REPLACES = (*_NEVER_IN_PLACE, "spec.pdSpec")
+
+# What a drain waits on top of the longest request: CoreDNS's cache of the alias's old answer
+# (the Corefile Kubernetes installs CoreDNS with: `cache 30`).
+DNS_CACHE_SECONDS = 30
+# Without a workload and its SLO to say how long a request takes.
+DEFAULT_DRAIN_SECONDS = 300
 
 
-def _without(value: Any, paths: Collection[str], here: str = "") -> Any:
-    if not isinstance(value, dict):
-        return value
-    return {
-        key: _without(item, paths, path)
-        for key, item in value.items()
-        if (path := f"{here}.{key}" if here else key) not in paths
-    }
+def replaced_on(spec: EndpointSpec) -> tuple[str, ...]:
+    return AGGREGATED_REPLACES if spec.aggregated else DPD_REPLACES
 
 
-def generation(spec: dict[str, Any], in_place: Collection[str]) -> str:
-    """The digest of a manifest spec, leaving out the dotted paths the operator changes in
-    place (and whatever names the generation itself)."""
-    kept = json.dumps(_without(spec, in_place), sort_keys=True, separators=(",", ":"))
+def _at(spec: dict[str, Any], path: str) -> Any:
+    value: Any = spec
+    for key in path.removeprefix("spec.").split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def generation(spec: dict[str, Any], paths: Collection[str]) -> str:
+    """The digest of a manifest spec's values at `paths` (dotted, from `spec.`)."""
+    kept = json.dumps({p: _at(spec, p) for p in paths}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(kept.encode()).hexdigest()[:GENERATION_DIGITS]
 
 
 def generation_name(name: str, digest: str) -> str:
-    """The generation's name: the endpoint's, the object's in Kubernetes, and so the prefix of
-    every name the operator derives from it (pods, router, routing Service)."""
     return f"{name}-g{digest}"
 
 
@@ -86,19 +131,17 @@ def stable_service(name: str, namespace: str, target: str, port: int) -> dict[st
     }
 
 
-def check_sagemaker_name(endpoint_name: str | None, *, generations: bool = True) -> list[Finding]:
-    """Each generation's SageMaker endpoint adds -g<digest> to `endpointName`, which SageMaker
-    takes to 63 characters (the setting's own shape holds it to 63 without generations). The
-    field is relative to the endpoint."""
-    most = SAGEMAKER_NAME_MAX - GENERATION_SUFFIX
-    if not generations or endpoint_name is None or len(endpoint_name) <= most:
-        return []
-    return [
-        error(
-            "endpoint-name-length",
-            "endpointName",
-            f"{endpoint_name!r} has {len(endpoint_name)} characters; each generation's SageMaker "
-            f"endpoint adds -g<digest> ({GENERATION_SUFFIX} characters) to it, and SageMaker "
-            f"takes {SAGEMAKER_NAME_MAX}, so it may have {most}",
-        )
-    ]
+def drain_seconds(spec: EndpointSpec) -> int:
+    """How long the old generation serves after a swap: the setting, or the workload's longest
+    request (its SLO's time to first token, then its outputTokens at the SLO's time per output
+    token) plus the DNS cache, or DEFAULT_DRAIN_SECONDS without those figures."""
+    if spec.drain_seconds is not None:
+        return spec.drain_seconds
+    workload = spec.workload
+    slo = workload.slo if workload else None
+    figures = (workload.output_tokens, slo.ttft_ms, slo.tpot_ms) if slo else (None,)
+    if None in figures:
+        return DEFAULT_DRAIN_SECONDS
+    tokens, ttft_ms, tpot_ms = figures
+    longest_ms = ttft_ms + tokens * tpot_ms
+    return math.ceil(longest_ms / 1000) + DNS_CACHE_SECONDS

@@ -1,5 +1,6 @@
-"""InferenceEndpoint: one endpoint, DPD or aggregated, as an InferenceEndpointConfig of its
-generation and the stable Service in front of it (generation.py says how they swap)."""
+"""InferenceEndpoint: one endpoint, DPD or aggregated, as an InferenceEndpointConfig, and with
+rollout newName the stable Service in front of its generations and the drain between them
+(generation.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from dataclasses import dataclass
 
 import pulumi
 import pulumi_kubernetes as k8s
+import pulumiverse_time as time
 
 from components.core.options import inherited_depends_on
-from components.endpoint.generation import stable_service
+from components.endpoint.generation import drain_seconds, replaced_on, stable_service
 from components.endpoint.manifest import (
     API_VERSION,
     HF_TOKEN_KEY,
@@ -18,7 +20,7 @@ from components.endpoint.manifest import (
     hf_token_secret_name,
     object_name,
 )
-from components.endpoint.routing import ROUTER_PORT, routing_service_host, stable_router_url
+from components.endpoint.routing import ROUTER_PORT, in_cluster_url, routing_service_host
 from components.endpoint.spec import EndpointSpec
 from components.endpoint.vllm_args import effective_args
 
@@ -28,8 +30,6 @@ FORMER_TYPE = "hyperpod-dpd:endpoint:DpdEndpoint"
 # weights first, "5 to 10 minutes from a cold S3 fetch" for a 70B model (AWS), longer for
 # bigger ones. Deleting lets the operator tear down the SageMaker endpoint and load balancer.
 READY_TIMEOUTS = pulumi.CustomTimeouts(create="60m", update="60m", delete="30m")
-# The spec field an adopted endpoint replaces on (it has no generation to carry the change).
-IMMUTABLE_SPEC = "spec.intelligentRoutingSpec"
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ class InferenceEndpointArgs:
     # The deploying account's name for topologySpec.availabilityZone (network/zones.py), the
     # zone label nodes carry; None writes the setting as given.
     zone_name: pulumi.Input[str] | None = None
-    # Replace by creating the new generation beside the old one, which the cluster must hold
-    # (infra/endpoint_swaps.py); False deletes the old one first, an outage.
+    # With rollout newName, create a new generation beside the old one, which the cluster must
+    # hold (infra/rollout_room.py); False deletes the old one first, an outage.
     create_first: bool = True
 
 
@@ -109,6 +109,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
         metadata = build_manifest(spec, model_bucket=None, region=args.region, digest=generation)[
             "metadata"
         ]
+        swaps = spec.renames and args.create_first
         self.custom_resource = k8s.apiextensions.CustomResource(
             name,
             api_version=API_VERSION,
@@ -118,37 +119,44 @@ class InferenceEndpoint(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(
                 parent=self,
                 depends_on=depends_on,
-                # A new generation has a new name, so both can exist: it is created, waited
-                # for, and the old one deleted after, unless the cluster cannot hold both. An
-                # adopted endpoint keeps its name, so it has no generations: what the operator
-                # cannot change in place (intelligentRoutingSpec, which the CRD says cannot be
-                # modified) replaces it, deleting the old object first.
-                delete_before_replace=spec.adopted or not args.create_first,
-                replace_on_changes=[IMMUTABLE_SPEC] if spec.adopted else None,
+                # With rollout newName a change it cannot take renames the object, which is
+                # then replaced; keepName replaces it under its name, so deleting it first.
+                delete_before_replace=not swaps,
+                replace_on_changes=None if spec.renames else list(replaced_on(spec)),
                 custom_timeouts=READY_TIMEOUTS,
             ),
         )
         self.object_name: str = object_name(spec, generation)
-        # The stable address aliases the operator's router, which exists only with intelligent
-        # routing (always on DPD); an aggregated endpoint without it is reached through its
-        # load balancer or SageMaker endpoint, and no public source names an in-cluster
-        # Service of its pods to alias.
-        self.router_url: str | None = None
-        if spec.intelligent_routing:
-            # Moved to a new generation once it serves, and before the old one goes.
+        # With intelligent routing, in-cluster callers reach the router: the operator's own
+        # Service when the object keeps its name, else the stack's alias of it, moved to a new
+        # generation once it serves. An aggregated endpoint without routing is reached through
+        # its load balancer or SageMaker endpoint.
+        self.router_url = in_cluster_url(spec) if spec.intelligent_routing else None
+        moved: list[pulumi.Resource] = [self.custom_resource]
+        if spec.renames and spec.intelligent_routing:
             address = stable_service(
                 spec.name,
                 spec.namespace,
                 routing_service_host(self.object_name, spec.namespace),
                 ROUTER_PORT,
             )
-            k8s.core.v1.Service(
-                f"{name}-address",
-                metadata=address["metadata"],
-                spec=address["spec"],
-                opts=pulumi.ResourceOptions(parent=self, depends_on=[self.custom_resource]),
+            moved = [
+                k8s.core.v1.Service(
+                    f"{name}-address",
+                    metadata=address["metadata"],
+                    spec=address["spec"],
+                    opts=pulumi.ResourceOptions(parent=self, depends_on=moved),
+                )
+            ]
+        if swaps:
+            # Replaced with each generation, once the address has moved: the old generation,
+            # deleted at the end of the update, serves the requests in flight meanwhile.
+            time.Sleep(
+                f"{name}-drain",
+                create_duration=f"{drain_seconds(spec)}s",
+                triggers={"generation": self.object_name},
+                opts=pulumi.ResourceOptions(parent=self, depends_on=moved),
             )
-            self.router_url = stable_router_url(spec.name, spec.namespace)
 
         # Known from the spec alone, so plain values: Output.from_input would wrap every
         # element of the argument lists in an Output of its own, a cost per flag.

@@ -19,7 +19,12 @@ from components.core.spec import Spec
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.engines.engine import VLLM, engine_variables
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
-from components.endpoint.generation import generation, generation_name, ready_annotations
+from components.endpoint.generation import (
+    generation,
+    generation_name,
+    ready_annotations,
+    replaced_on,
+)
 from components.endpoint.kind import (
     AGGREGATED_READY_CONDITION,
     API_VERSION,
@@ -42,23 +47,6 @@ HF_TOKEN_KEY = "token"
 # The label every generation of an endpoint carries, with the endpoint's name: what finds its
 # object whatever the generation.
 ENDPOINT_LABEL = "hyperpod-dpd/endpoint"
-
-# What the operator changes on a live endpoint without a new generation: scaling (each role's
-# replicas, KEDA's triggers; an aggregated endpoint's at the top level), the router's
-# threshold, and SageMaker's tags. Everything else
-# either rolls the prefill and decode Deployments one apart from the other, which pairs old
-# pods with new ones (a KV-format risk when the image, vLLM's flags, the environment, the
-# weights or the KV cache change), or cannot change at all (intelligentRoutingSpec, whose
-# `enabled` the CRD says "cannot be modified"): a new generation (generation.py).
-IN_PLACE = (
-    "pdSpec.prefillSpec.replicas",
-    "pdSpec.decodingSpec.replicas",
-    "pdSpec.autoScalingSpec",
-    "pdSpec.routingThreshold",
-    "replicas",
-    "autoScalingSpec",
-    "tags",
-)
 
 
 def hf_token_secret_name(endpoint_name: str) -> str:
@@ -155,16 +143,15 @@ def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
     ]
 
 
-def _autoscaling(
-    spec: EndpointSpec, prometheus_address: str | None, object_name: str
-) -> dict[str, Any]:
+def _autoscaling(spec: EndpointSpec, prometheus_address: str | None, digest: str | None) -> dict:
     """Each autoscaling role's entry, by its role: under pdSpec.autoScalingSpec by the CRD's
     key of the role, or the top-level autoScalingSpec itself for `serving`."""
     return {
         name: role_autoscaling(
             role.autoscaling,
             name,
-            endpoint_name=object_name,
+            endpoint_name=object_name(spec, digest),
+            sagemaker_endpoint=sagemaker_endpoint_name(spec, digest),
             namespace=spec.namespace,
             max_num_seqs=max_num_seqs,
             stack_server_address=prometheus_address,
@@ -185,10 +172,7 @@ def _topology(spec: EndpointSpec, zone_name: str | None) -> dict[str, Any]:
 
 
 def _pd_spec(
-    spec: EndpointSpec,
-    prometheus_address: str | None,
-    zone_name: str | None,
-    object_name: str,
+    spec: EndpointSpec, prometheus_address: str | None, zone_name: str | None, digest: str | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "prefillSpec": _role(spec.prefill),
@@ -197,7 +181,7 @@ def _pd_spec(
     }
     if spec.topology_spec is not None:
         out["topologySpec"] = _topology(spec, zone_name)
-    if autoscaling := _autoscaling(spec, prometheus_address, object_name):
+    if autoscaling := _autoscaling(spec, prometheus_address, digest):
         out["autoScalingSpec"] = {CRD_ROLE_KEYS[role]: entry for role, entry in autoscaling.items()}
     return out
 
@@ -250,23 +234,31 @@ def _load_balancer(spec: EndpointSpec) -> dict[str, Any]:
     return path | (_written(spec.load_balancer) if spec.load_balancer else {})
 
 
-def _generation_of(name: str, digest: str | None) -> str:
-    return name if digest is None else generation_name(name, digest)
+def _generation_of(spec: EndpointSpec, name: str, digest: str | None) -> str:
+    return generation_name(name, digest) if spec.renames and digest is not None else name
 
 
 def object_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation (an adopted
-    endpoint's has none)."""
-    return _generation_of(spec.name, None if spec.adopted else digest)
+    """The InferenceEndpointConfig's name: the endpoint's, in its generation with rollout
+    newName."""
+    return _generation_of(spec, spec.name, digest)
 
 
 def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
-    """The SageMaker endpoint the operator creates: the configured name, in the generation
+    """The SageMaker endpoint the operator creates, in the generation with rollout newName
     (SageMaker's names are unique per account and region, and both generations run at once);
     None when the endpoint asks for none."""
     if spec.endpoint_name is None:
         return None
-    return _generation_of(spec.endpoint_name, None if spec.adopted else digest)
+    return _generation_of(spec, spec.endpoint_name, digest)
+
+
+def written_model_name(spec: EndpointSpec, digest: str | None) -> str:
+    """The CRD's modelName, the "name of model that will be created on Sagemaker": in the
+    generation too where two generations each create one."""
+    if spec.endpoint_name is None:
+        return spec.model_name
+    return _generation_of(spec, spec.model_name, digest)
 
 
 def build_manifest(
@@ -284,9 +276,9 @@ def build_manifest(
     `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
     they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
     (components/network/zones.py); without it the setting is written as given. `digest` is the
-    endpoint's generation (`endpoint_generation`), which names the object, its pods and its
-    SageMaker endpoint, and has `pulumi up` wait until it serves (`pulumi.com/waitFor`); None
-    names them after the endpoint alone.
+    endpoint's generation (`endpoint_generation`), which has `pulumi up` wait until it serves
+    (`pulumi.com/waitFor`), and with rollout newName names the object, its SageMaker endpoint
+    and model; None names them after the settings alone.
     """
     out: dict[str, Any] = {}
     if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
@@ -300,7 +292,7 @@ def build_manifest(
         out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
-    out["modelName"] = spec.model_name
+    out["modelName"] = written_model_name(spec, digest)
     out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
     if balancer := _load_balancer(spec):
         out["loadBalancer"] = balancer
@@ -318,12 +310,11 @@ def build_manifest(
         if spec.intelligent_routing or "routing_strategy" in spec.model_fields_set:
             routing["routingStrategy"] = spec.routing_strategy
         out["intelligentRoutingSpec"] = routing
-    name = object_name(spec, digest)
     if spec.serving is None:
-        out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, name)
+        out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, digest)
     else:
         out["replicas"] = spec.serving.replicas
-        if autoscaling := _autoscaling(spec, prometheus_address, name):
+        if autoscaling := _autoscaling(spec, prometheus_address, digest):
             out["autoScalingSpec"] = autoscaling["serving"]
     if spec.tls_config is not None:
         out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True, exclude_none=True)
@@ -347,9 +338,8 @@ def build_manifest(
 
 
 def endpoint_generation(spec: EndpointSpec, *, model_bucket: str | None, region: str) -> str:
-    """The endpoint's generation: a digest of its manifest, less what changes in place
-    (`IN_PLACE`), taken before the generation names anything (the SageMaker endpointName as
-    configured). The AZ is taken as configured (an AZ ID) rather than by the account's name for
-    it, which the same ID always keeps."""
+    """The endpoint's generation: a digest of what its mode cannot change in place
+    (`replaced_on`), taken before the generation names anything. The AZ is taken as configured
+    (an AZ ID) rather than by the account's name for it, which the same ID always keeps."""
     manifest = build_manifest(spec, model_bucket=model_bucket, region=region)
-    return generation(manifest["spec"], IN_PLACE)
+    return generation(manifest["spec"], replaced_on(spec))

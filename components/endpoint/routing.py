@@ -7,8 +7,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from components.core.findings import Finding, error, warning
-from components.core.kubernetes_names import NAME_MAX, SERVICE_NAME
-from components.endpoint.generation import GENERATION_DIGITS, generation_name, stable_address
+from components.endpoint.generation import stable_address
 from components.endpoint.spec import EndpointSpec, KvCache
 from components.operator.iam import OPERATOR_NAMESPACE
 
@@ -36,10 +35,13 @@ def router_url(object_name: str, namespace: str) -> str:
     return f"http://{routing_service_host(object_name, namespace)}:{ROUTER_PORT}"
 
 
-def stable_router_url(name: str, namespace: str) -> str:
-    """The router of whichever generation of the endpoint serves, through the stack's Service
-    in front of it (generation.py)."""
-    return f"http://{stable_address(name, namespace)}:{ROUTER_PORT}"
+def in_cluster_url(spec: EndpointSpec) -> str:
+    """Where in-cluster callers reach the endpoint's router across changes: the operator's own
+    Service, whose name the object keeps, or with rollout newName the stack's alias of the live
+    generation's (generation.py)."""
+    if spec.renames:
+        return f"http://{stable_address(spec.name, spec.namespace)}:{ROUTER_PORT}"
+    return router_url(spec.name, spec.namespace)
 
 
 def check_routing(spec: EndpointSpec) -> list[Finding]:
@@ -90,45 +92,17 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
             if spec.prefill.autoscaling
             else f"{prefills} prefill replicas"
         )
-        # The operator cannot change intelligentRoutingSpec in place (DESIGN.md, from the
-        # operator docs): following the advice brings a new generation of the endpoint.
+        # The operator cannot change intelligentRoutingSpec in place (generation.py).
         found.append(
             warning(
                 "prefixaware-many-prefills",
                 "routingStrategy",
                 f"prefixaware with {how_many} can pile load on one prefiller; roundrobin "
-                "spreads it evenly, but on a deployed endpoint changing routingStrategy brings "
-                "a new generation, created beside the old one if the cluster holds both, else "
-                "after deleting it (no answers until its pods are ready again); `hyperpod-dpd "
-                "diff` says which",
+                "spreads it evenly, but on a deployed endpoint changing routingStrategy "
+                "replaces it (`hyperpod-dpd diff` says how, and what callers see)",
             )
         )
     return found
-
-
-def check_router_name(spec: EndpointSpec) -> list[Finding]:
-    # The API server refuses a bad Service name, and the endpoint never gets its router. The
-    # operator names it after the endpoint's object, whose name carries its generation.
-    if not spec.intelligent_routing:
-        return []
-    object_name = spec.name if spec.adopted else generation_name(spec.name, "0" * GENERATION_DIGITS)
-    service = router_service(object_name, spec.namespace)
-    if len(service) > NAME_MAX:
-        problem = (
-            f"would be {len(service)} characters with the generation's -g<digest>, over "
-            f"Kubernetes' {NAME_MAX}; shorten name or namespace by {len(service) - NAME_MAX}"
-        )
-    elif not SERVICE_NAME.match(service):
-        problem = "would start with a digit, and a Service name must start with a letter"
-    else:
-        return []
-    return [
-        error(
-            "router-service-name",
-            "name",
-            f"{spec.name!r}: the operator's router Service {service!r} {problem}",
-        )
-    ]
 
 
 def check_kv_cache(kv: KvCache) -> list[Finding]:

@@ -202,12 +202,18 @@ class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
     # An endpoint adopted from a live InferenceEndpointConfig (`hyperpod-dpd
-    # import-endpoint`): its object keeps `name` as its metadata.name and its SageMaker endpoint
-    # keeps endpointName as written, with no generation suffix, so the first `pulumi up` after
-    # `pulumi import` updates the live object instead of replacing it. A change the operator
-    # cannot make in place then replaces it under the same name, deleting it first (an outage);
-    # removing the key moves the endpoint to generations, a new one created beside it.
+    # import-endpoint`): it keeps the live object's names (rollout keepName), so the first
+    # `pulumi up` after `pulumi import` updates it in place.
     adopted: bool = False
+    # What a change the operator cannot make in place does to callers (generation.py):
+    # keepName deletes the endpoint and creates it again under the same names (an outage),
+    # newName creates a new generation under new names beside it first. None: keepName when a
+    # SageMaker endpoint is named, whose callers hold that name; newName when callers reach it
+    # only in the cluster, through the stack's address.
+    rollout: Literal["keepName", "newName"] | None = None
+    # How long the old generation keeps serving after a swap moved the address; None: from the
+    # workload (generation.drain_seconds).
+    drain_seconds: int | None = Field(None, ge=0, le=86_400)
     endpoint_name: SageMakerEndpointName | None = None
     model_name: str
     model_source: ModelSource
@@ -297,6 +303,14 @@ class EndpointSpec(Spec):
     def aggregated(self) -> bool:
         """Whether the endpoint serves colocated, without pdSpec."""
         return self.serving is not None
+
+    @property
+    def renames(self) -> bool:
+        """Whether a change the operator cannot make in place gets new names (rollout
+        newName): a new generation of the object, its SageMaker endpoint and its model."""
+        if self.adopted or self.rollout is not None:
+            return self.rollout == "newName" and not self.adopted
+        return self.endpoint_name is None and self.intelligent_routing
 
     @property
     def intelligent_routing(self) -> bool:

@@ -16,14 +16,16 @@ from infra.next_steps import (
 from tests.pasted import HOSTILE, expected_calls, paste
 from tests.support import dev_config, render, shellcheck_findings
 
+ROUTER = "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
 DEV = EndpointTarget(
     name="dpd-test",
     namespace="default",
-    object_name="dpd-test-g0a1b2",
     model_name="Llama-3.3-70B-Instruct",
-    sagemaker_endpoint="dpd-test-g0a1b2",
+    sagemaker_endpoint="dpd-test",
     invocation_path="v1/chat/completions",
     weights_uri="s3://models-bucket/Llama-3.3-70B-Instruct/",
+    router_url=ROUTER,
+    drain_seconds=58,
 )
 
 
@@ -130,7 +132,7 @@ def test_every_command_is_one_the_shell_takes(target):
 def test_the_sagemaker_request_is_json_the_cli_sends_raw():
     words = shlex.split(endpoint()["invokeSageMaker"].removesuffix(" && cat answer.json"))
     assert words[:3] == ["aws", "sagemaker-runtime", "invoke-endpoint"]
-    assert words[words.index("--endpoint-name") + 1] == "dpd-test-g0a1b2"
+    assert words[words.index("--endpoint-name") + 1] == "dpd-test"
     assert words[words.index("--cli-binary-format") + 1] == "raw-in-base64-out"
     body = json.loads(words[words.index("--body") + 1])
     assert body["model"] == "/opt/ml/model" and body["messages"][0]["role"] == "user"
@@ -149,11 +151,24 @@ def test_no_sagemaker_endpoint_no_sagemaker_request():
     )
 
 
-def test_the_router_is_reached_at_the_stable_address_over_plain_http_on_443_from_a_pod():
+def test_the_router_is_reached_at_its_address_over_plain_http_on_443_from_a_pod():
     words = shlex.split(endpoint()["invokeRouter"])
     assert words[:3] == ["kubectl", "run", "curl-dpd-test"]
     url = words[words.index("curl") + 2]
-    assert url == "http://dpd-test.default.svc.cluster.local:443/v1/chat/completions"
+    assert url == f"{ROUTER}/v1/chat/completions"
+
+
+def test_each_kind_of_caller_is_told_what_a_change_does_to_it():
+    kept = " ".join(line.removeprefix("# ") for line in endpoint()["callers"])
+    assert kept.startswith("rollout keepName: the names above stay.")
+    assert "its load balancer comes back under a new hostname" in kept
+    swapped = EndpointTarget(
+        **{**vars(DEV), "renames": True, "router_url": "http://dpd-test.default.svc:443"}
+    )
+    renamed = " ".join(line.removeprefix("# ") for line in endpoint(swapped)["callers"])
+    assert "with its own load balancer and SageMaker endpoint name" in renamed
+    assert "http://dpd-test.default.svc:443 move to it once it serves" in renamed
+    assert "this one answers 58 s more (drainSeconds)" in renamed
 
 
 def test_metrics_name_the_workspace_and_grafana_when_there_is_one():
@@ -188,11 +203,11 @@ def _hostile_target(value: str) -> EndpointTarget:
     return EndpointTarget(
         name=f"dpd{value}",
         namespace=f"ns{value}",
-        object_name=f"dpd-g0{value}",
         model_name=f"Llama-3.3-70B{value}",
         sagemaker_endpoint=f"ep{value}",
         invocation_path=f"v1/completions{value}",
         weights_uri=f"s3://models-bucket/{value}/",
+        router_url=f"http://dpd{value}.svc:443",
     )
 
 
@@ -238,7 +253,7 @@ def test_the_stack_exports_a_script_that_pastes_safely_whatever_the_prefix(tmp_p
     assert sync[4] == f"s3://hyperpod-dpd-test-models-123456789012/{SHELL_PREFIX}/"
 
 
-AGGREGATED = EndpointTarget(**{**vars(DEV), "aggregated": True, "routed": False})
+AGGREGATED = EndpointTarget(**{**vars(DEV), "aggregated": True, "router_url": None})
 
 
 def test_an_aggregated_endpoint_waits_for_its_state_and_has_no_router_to_call():
@@ -250,6 +265,6 @@ def test_an_aggregated_endpoint_waits_for_its_state_and_has_no_router_to_call():
     assert "invokeSageMaker" in found
 
 
-def test_an_aggregated_endpoint_with_routing_is_called_through_its_stable_address():
-    routed = EndpointTarget(**{**vars(AGGREGATED), "routed": True})
-    assert "http://dpd-test.default.svc.cluster.local:443/" in endpoint(routed)["invokeRouter"]
+def test_an_aggregated_endpoint_with_routing_is_called_through_its_router():
+    routed = EndpointTarget(**{**vars(AGGREGATED), "router_url": ROUTER})
+    assert f"{ROUTER}/" in endpoint(routed)["invokeRouter"]

@@ -267,9 +267,7 @@ def test_warnings_do_not_stop_the_deployment_and_reach_the_log():
     assert (
         f"{KEY}.routingStrategy: prefixaware with 2 prefill replicas can pile load on one "
         "prefiller; roundrobin spreads it evenly, but on a deployed endpoint changing "
-        "routingStrategy brings a new generation, created beside the old one if the cluster "
-        "holds both, else after deleting it (no answers until its pods are ready again); "
-        "`hyperpod-dpd diff` says which"
+        "routingStrategy replaces it (`hyperpod-dpd diff` says how, and what callers see)"
     ) in result.warnings
 
 

@@ -2,10 +2,10 @@
 
 The Job runs in the endpoint's namespace, from the endpoint's own worker image (vLLM 0.19.0 is
 in both DPD images), on a node of the endpoint's instance type near its pods, where that image
-is already on disk. It sends the workload's traffic to the endpoint's stable address, the
-stack's Service in front of the live generation's router (`manifest.stable_router_url`), so
-requests take the paths real clients take, and prints vLLM's result
-JSON between two marker lines, so that `kubectl logs job/...` gives it back.
+is already on disk. It sends the workload's traffic to the router address in-cluster callers
+keep across changes (`routing.in_cluster_url`), so requests take the paths real clients take,
+and prints vLLM's result JSON between two marker lines, so that `kubectl logs job/...` gives
+it back.
 
 vLLM's random dataset draws prompts from the model's tokenizer, which `vllm bench serve` loads
 in the Job (without one it writes no latency figures: serve.py, `if ... tokenizer:`). The Job

@@ -9,7 +9,7 @@ import shlex
 from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
-from components.endpoint.routing import stable_router_url
+from components.endpoint.routing import in_cluster_url
 from components.endpoint.spec import EndpointSpec
 from components.performance.measured import Load, end_to_end_ms
 from components.performance.predict import Prediction
@@ -127,7 +127,7 @@ def bench_args(
     return [
         "vllm", "bench", "serve",
         "--backend", backend,
-        "--base-url", stable_router_url(spec.name, spec.namespace),
+        "--base-url", in_cluster_url(spec),
         "--endpoint", path,
         # The name vLLM serves the model under: the path of its weights (--model).
         "--model", MODEL_PATH,

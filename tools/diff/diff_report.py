@@ -19,6 +19,7 @@ from tools.diff.endpoint_swaps import (
     is_swap,
     lost_nodes_line,
     mode_detail,
+    roll_lines,
     swap_lines,
 )
 from tools.diff.stack_diff import Change
@@ -126,12 +127,16 @@ def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
     replaced = [
         lost_nodes_line(c)
         if c.loses_nodes
-        else outage.format(name=code(c.name)) + delete_first_detail(c, plans) + mode_detail(c)
+        else outage.format(name=code(c.name))
+        + delete_first_detail(c, plans)
+        + mode_detail(c, plans)
         for type_, outage in OUTAGES.items()
         for c in changes
         if c.kind == "replace" and c.type == type_ and not is_swap(c, plans)
     ]
-    return replaced + [outage for c in changes for outage in c.outages]
+    # A roll is no outage, unless the nodes its pods run on go first.
+    rolled = [lost_nodes_line(c) for c in changes if c.kind == "update" and c.loses_nodes]
+    return replaced + rolled + [outage for c in changes for outage in c.outages]
 
 
 def _ordered(changes: Sequence[Change]) -> list[Change]:
@@ -158,9 +163,9 @@ def text_report(
     costs = outages(changes, plans)
     if costs:
         lines += ["", "Outages:", *(f"  - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans or {})
+    swaps = swap_lines(changes, plans or {}) + roll_lines(changes, plans or {})
     if swaps:
-        lines += ["", "Swaps (replaced with no outage):", *(f"  - {swap}" for swap in swaps)]
+        lines += ["", "Swaps and rolls (no outage):", *(f"  - {swap}" for swap in swaps)]
     if costs or swaps:
         lines.append("")
     for change in _ordered(changes):
@@ -190,9 +195,13 @@ def markdown_report(
     costs = outages(changes, plans)
     if costs:
         lines += ["", "> [!WARNING]\n> Outages:", *(f"> - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans)
+    swaps = swap_lines(changes, plans) + roll_lines(changes, plans)
     if swaps:
-        lines += ["", "> [!NOTE]\n> Replaced with no outage:", *(f"> - {swap}" for swap in swaps)]
+        lines += [
+            "",
+            "> [!NOTE]\n> Swaps and rolls (no outage):",
+            *(f"> - {swap}" for swap in swaps),
+        ]
     if changes:
         lines += ["", "| | Resource | Type | Changes |", "|---|---|---|---|"]
         for change in _ordered(changes):

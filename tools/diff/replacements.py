@@ -67,6 +67,9 @@ HAND_REPLACES: dict[str, tuple[str, ...]] = {
         "workspaceId", "serviceAccountId", "name", "secondsToLive",
     ),
     "kubernetes:helm.sh/v3:Release": ("name", "namespace"),
+    # "Arbitrary map of values that, when changed, will run any creation or destroy delays
+    # again" (pulumiverse-time, Sleep): a new Sleep.
+    "time:index/sleep:Sleep": ("triggers",),
     # pulumi-kubernetes replaces its provider when the kubeconfig's active cluster changes (or
     # is unknown, as while the cluster is being replaced): Kubernetes has no cluster identity,
     # so that is its heuristic (pulumi-kubernetes provider docs, `clusterIdentifier`).

@@ -9,8 +9,9 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
+from components.endpoint.generation import stable_address
 from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND
-from components.endpoint.routing import router_url, stable_router_url
+from components.endpoint.routing import ROUTER_PORT, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
 from tools.render import yaml_io
@@ -91,9 +92,12 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     name, namespace = meta["labels"][ENDPOINT_LABEL], meta["namespace"]
     sagemaker = f", SageMaker endpoint {spec['endpointName']}" if "endpointName" in spec else ""
     routing = spec.get("intelligentRoutingSpec")
+    # With rollout newName, the stack's alias of the generation's router.
+    alias = (
+        f"http://{stable_address(name, namespace)}:{ROUTER_PORT}, " if meta["name"] != name else ""
+    )
     address = (
-        f"    address {stable_router_url(name, namespace)}, the router "
-        f"{router_url(meta['name'], namespace)}"
+        f"    address {alias}the router {router_url(meta['name'], namespace)}"
         if routing
         else "    no router (no routingStrategy): called through its load balancer or SageMaker"
     )
@@ -121,7 +125,7 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         )
     return [
         f"  {namespace}/{name}  model {spec['modelName']} on {spec['instanceType']}",
-        f"    generation {meta['name']}{sagemaker}",
+        f"    object {meta['name']}{sagemaker}",
         layout,
         address,
     ]

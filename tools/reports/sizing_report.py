@@ -6,14 +6,17 @@ its summary and writes the document beside the manifests.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
+
+from pydantic.alias_generators import to_camel
 
 from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, Transfer
 from components.sizing.replicas import RoleReplicas
-from infra.endpoint_swaps import EndpointSwap
+from infra.rollout_room import EndpointRoom
 
 
 def _transfer_json(transfer: Transfer) -> dict[str, Any]:
@@ -77,31 +80,22 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     }
 
 
-def replacement_json(swap: EndpointSwap) -> dict[str, Any]:
-    """How a replacement of the endpoint goes: its new generation first if the cluster holds
-    both, else the old one deleted first."""
-    return {
-        "endpoint": swap.endpoint,
-        "createFirst": swap.create_first,
-        "instanceType": swap.instance_type,
-        "gpus": swap.gpus,
-        "gpusDuring": swap.gpus_during,
-        "clusterGpus": swap.cluster_gpus,
-        "claimedGpus": swap.claimed_gpus,
-    }
+def replacement_json(room: EndpointRoom) -> dict[str, Any]:
+    """How a change reaches the endpoint (infra/rollout_room.py), its keys in camelCase."""
+    return {to_camel(k): v for k, v in asdict(room).items()} | {"gpusDuring": room.gpus_during}
 
 
 def sizing_document(
     reports: list[SizingReport],
     cost: dict[str, Any] | None = None,
     predictions: list[dict[str, Any] | None] | None = None,
-    swaps: list[EndpointSwap] | None = None,
+    rollouts: list[EndpointRoom] | None = None,
 ) -> dict[str, Any]:
     """sizing.json: each endpoint's sizing, the performance model's `prediction` (None
     without a workload to predict) and how a replacement of it goes (`replacement`), and what
     the nodes cost (None: an existing cluster's)."""
     predicted = predictions or [None] * len(reports)
-    replacements = [replacement_json(s) for s in swaps] if swaps else [None] * len(reports)
+    replacements = [replacement_json(r) for r in rollouts] if rollouts else [None] * len(reports)
     endpoints = [
         {**_endpoint_json(report), "prediction": prediction, "replacement": replacement}
         for report, prediction, replacement in zip(reports, predicted, replacements, strict=True)

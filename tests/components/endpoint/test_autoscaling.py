@@ -151,12 +151,21 @@ def test_a_trigger_keeps_its_own_name_activation_and_cache_setting():
     assert all(schema_errors(built, operator) == [] for operator in SCHEMA_OPERATORS)
 
 
+# AWS's autoscaling walkthrough's trigger (hyperpod-cli, end_to_end_walkthrough, 02-inference-
+# deployment/01-custom-model-endpoint.md), on the dev endpoint's SageMaker endpoint.
 CLOUDWATCH = {
-    "name": "invocations",
+    "name": "SageMaker-Invocations",
     "namespace": "AWS/SageMaker",
     "metricName": "Invocations",
+    "dimensions": [
+        {"name": "EndpointName", "value": "dpd-test"},
+        {"name": "VariantName", "value": "AllTraffic"},
+    ],
+    "metricCollectionPeriod": 5,
+    "metricCollectionStartTime": 120,
     "metricStat": "Sum",
-    "targetValue": 10,
+    "metricType": "Average",
+    "targetValue": 2,
 }
 
 
@@ -179,14 +188,83 @@ def test_a_cloudwatch_trigger_out_of_the_crds_shape_is_refused_naming_its_part()
         RoleAutoscaling.model_validate({"maxReplicas": 2, "cloudWatch": {"targetValue": "x"}})
 
 
-def codes(scaling: dict, *, role="decode", replicas=1, max_num_seqs=32) -> list[tuple[str, str]]:
+def test_a_trigger_on_the_endpoint_follows_its_live_sagemaker_name():
+    scaling = {"maxReplicas": 3, "cloudWatch": CLOUDWATCH}
+    spec = EndpointSpec.model_validate(
+        {**dev_endpoint(), "rollout": "newName", "prefill": {"gpus": 8, "autoscaling": scaling}}
+    )
+    built = build_manifest(spec, model_bucket="m", region="us-west-2", digest="0a1b2")
+    trigger = built["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]["cloudWatchTrigger"]
+    assert trigger["dimensions"][0] == {
+        "name": "EndpointName",
+        "value": built["spec"]["endpointName"],
+    }
+    assert built["spec"]["endpointName"] == "dpd-test-g0a1b2"
+
+
+def codes(
+    scaling: dict, *, role="decode", replicas=1, max_num_seqs=32, endpoint_name="dpd-test"
+) -> list[tuple[str, str]]:
     found = check_role_autoscaling(
         RoleAutoscaling.model_validate(scaling),
         role=role,
         replicas=replicas,
         max_num_seqs=max_num_seqs,
+        endpoint_name=endpoint_name,
     )
     return [(f.code, f.field) for f in found]
+
+
+WATCH = "decode.autoscaling.cloudWatch"
+
+
+@pytest.mark.parametrize(
+    "trigger, found",
+    [
+        (
+            {},
+            [("cloudwatch-trigger", f"{WATCH}.{key}")
+             for key in ("namespace", "metricName", "dimensions", "targetValue")],
+        ),
+        ({**CLOUDWATCH, "targetValue": None}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "targetValue": -1}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "targetValue": 1e308}, [("cloudwatch-trigger", f"{WATCH}.targetValue")]),
+        ({**CLOUDWATCH, "metricStat": "Banana"}, [("cloudwatch-trigger", f"{WATCH}.metricStat")]),
+        (
+            {**CLOUDWATCH, "metricCollectionPeriod": 45},
+            [("cloudwatch-trigger", f"{WATCH}.metricCollectionPeriod")],
+        ),
+        (
+            {**CLOUDWATCH, "metricCollectionStartTime": 122},
+            [("cloudwatch-trigger", f"{WATCH}.metricCollectionStartTime")],
+        ),
+        (
+            {**CLOUDWATCH, "dimensions": [{"name": "EndpointName", "value": "other"}]},
+            [("cloudwatch-trigger", f"{WATCH}.dimensions")],
+        ),
+        (
+            {**CLOUDWATCH, "dimensions": CLOUDWATCH["dimensions"][:1]},
+            [("cloudwatch-trigger", f"{WATCH}.dimensions")],
+        ),
+    ],
+)  # fmt: skip
+def test_a_cloudwatch_trigger_keda_would_refuse_or_never_fire_is_refused_naming_its_key(
+    trigger, found
+):
+    trigger = {k: v for k, v in trigger.items() if v is not None}
+    assert codes({"maxReplicas": 2, "cloudWatch": trigger}) == found
+
+
+def test_a_trigger_on_an_endpoint_with_no_sagemaker_endpoint_is_refused():
+    scaling = {"maxReplicas": 2, "cloudWatch": CLOUDWATCH}
+    assert codes(scaling, endpoint_name=None) == [("cloudwatch-trigger", f"{WATCH}.dimensions")]
+    assert codes(scaling) == []
+    assert codes({**scaling, "cloudWatch": {**CLOUDWATCH, "metricStat": "p99.9"}}) == []
+
+
+def test_an_absurd_prometheus_target_is_refused_by_its_shape():
+    with pytest.raises(ValidationError, match="target"):
+        RoleAutoscaling.model_validate({"maxReplicas": 2, "metric": "waiting", "target": 1e308})
 
 
 def test_min_above_max_is_refused_naming_min_replicas():

@@ -36,7 +36,7 @@ def test_every_concepts_rules_run_and_report_together():
         "redis-needs-url",
         "dpd-across-azs",
         "metrics-port",
-        "router-service-name",
+        "derived-name",
         "unknown-image",
         "override-of-typed-field",
     }

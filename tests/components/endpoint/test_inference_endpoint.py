@@ -4,6 +4,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 import pytest
 
+from components.endpoint.generation import DPD_REPLACES
 from components.endpoint.inference_endpoint import TYPE, InferenceEndpoint, InferenceEndpointArgs
 from components.endpoint.manifest import build_manifest
 from components.endpoint.spec import EndpointSpec
@@ -11,6 +12,7 @@ from tests.components.endpoint.test_manifest import MINIMAL
 from tests.support import run_component
 
 CONFIG_TYPE = "kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
+SLEEP = "time:index/sleep:Sleep"
 HF_SOURCE = {"huggingFace": {"modelId": "org/model", "tokenConfigKey": "hfToken"}}
 
 
@@ -171,11 +173,27 @@ def test_an_aggregated_endpoint_with_routing_keeps_its_stable_address():
     assert service.inputs["spec"]["externalName"].startswith("chat-g0a1b2-default-routing-service")
 
 
-def test_an_adopted_endpoint_keeps_the_live_objects_name_and_replaces_only_on_routing():
-    spec = EndpointSpec.model_validate({**MINIMAL, "adopted": True, "endpointName": "chat-sm"})
-    (config,) = run_component(lambda: endpoint(spec, model_bucket="b")).of_type(CONFIG_TYPE)
+@pytest.mark.parametrize("kept", [{"adopted": True}, {"rollout": "keepName"}])
+def test_an_endpoint_that_keeps_its_names_is_replaced_under_them_deleting_first(kept):
+    spec = EndpointSpec.model_validate({**MINIMAL, **kept, "endpointName": "chat-sm"})
+    result = run_component(lambda: endpoint(spec, model_bucket="b"))
+    (config,) = result.of_type(CONFIG_TYPE)
     assert config.inputs["metadata"]["name"] == "chat"
     assert config.inputs["spec"]["endpointName"] == "chat-sm"
-    # Same name, so a replacement must delete first; only what the CRD cannot modify replaces.
+    # Same name, so a replacement must delete first; only what a live pair cannot take replaces.
     assert config.options["deleteBeforeReplace"] is True
-    assert config.options["replaceOnChanges"] == ["spec.intelligentRoutingSpec"]
+    assert config.options["replaceOnChanges"] == sorted(DPD_REPLACES)
+    # The operator's router keeps its name: no alias, and no generations to drain.
+    assert result.of_type("kubernetes:core/v1:Service") == result.of_type(SLEEP) == []
+
+
+def test_a_swap_drains_the_old_generation_once_the_address_has_moved():
+    spec = EndpointSpec.model_validate({**MINIMAL, "drainSeconds": 45})
+    result = run_component(lambda: endpoint(spec, model_bucket="b"))
+    (sleep,) = result.of_type(SLEEP)
+    (service,) = result.of_type("kubernetes:core/v1:Service")
+    # Replaced with each generation, so it runs again on every swap.
+    assert sleep.inputs == {"createDuration": "45s", "triggers": {"generation": "chat-g0a1b2"}}
+    assert service.urn in sleep.dependencies
+    cramped = run_component(lambda: endpoint(spec, model_bucket="b", create_first=False))
+    assert cramped.of_type(SLEEP) == []  # deleted first: nothing left to drain

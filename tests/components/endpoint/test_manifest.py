@@ -357,6 +357,8 @@ EVERY_OPTION = {
     **MINIMAL,
     "namespace": "serving",
     "adopted": False,
+    "rollout": "keepName",
+    "drainSeconds": 60,
     "endpointName": "chat-endpoint",
     "engine": "vllm",
     "image": "lmcache/vllm-openai:v0.4.3",
@@ -628,13 +630,13 @@ def test_the_serving_role_writes_its_flags_into_the_worker_and_scales_at_the_top
     trigger = scaling["prometheusTrigger"]
     # The running requests of the endpoint object's pods, three quarters of --max-num-seqs each.
     assert trigger["query"] == (
-        'sum(vllm:num_requests_running{namespace="default",resource_name="chat-g0a1b2"})'
+        'sum(vllm:num_requests_running{namespace="default",resource_name="chat"})'
     )
     assert trigger["targetValue"] == 48
     assert schema_errors(built, "3.3") == []
 
 
-def test_scaling_an_aggregated_endpoint_is_no_new_generation_but_its_gpus_are():
+def test_scaling_or_resizing_an_aggregated_endpoint_is_no_new_generation():
     from components.endpoint.manifest import endpoint_generation
 
     def generation_of(serving):
@@ -643,18 +645,21 @@ def test_scaling_an_aggregated_endpoint_is_no_new_generation_but_its_gpus_are():
     base = generation_of(SERVING)
     assert generation_of({**SERVING, "replicas": 5}) == base
     assert generation_of({**SERVING, "autoscaling": {"maxReplicas": 4}}) == base
-    assert generation_of({**SERVING, "gpus": 4}) != base
+    assert generation_of({**SERVING, "gpus": 4}) == base  # its one Deployment rolls
     # Going from DPD to aggregated is a new generation: the operator cannot drop pdSpec in place.
     assert endpoint_generation(spec(), model_bucket="w", region="us-east-2") != base
 
 
 def test_an_adopted_endpoint_has_no_generation_in_its_names():
-    adopted = spec(adopted=True, endpointName="chat-sm")
+    adopted = spec(adopted=True, endpointName="chat-sm", rollout="keepName")
     built = build_manifest(adopted, model_bucket="w", region="us-east-2", digest="0a1b2")
     assert built["metadata"]["name"] == "chat"
     assert built["spec"]["endpointName"] == "chat-sm"
     generational = build_manifest(
-        spec(endpointName="chat-sm"), model_bucket="w", region="us-east-2", digest="0a1b2"
+        spec(endpointName="chat-sm", rollout="newName"),
+        model_bucket="w",
+        region="us-east-2",
+        digest="0a1b2",
     )
     assert generational["metadata"]["name"] == "chat-g0a1b2"
     assert generational["spec"]["endpointName"] == "chat-sm-g0a1b2"

@@ -2,12 +2,7 @@ from typing import Any
 
 import pytest
 
-from components.endpoint.routing import (
-    check_kv_cache,
-    check_router_name,
-    check_routing,
-    router_url,
-)
+from components.endpoint.routing import check_kv_cache, check_routing, in_cluster_url, router_url
 from components.endpoint.spec import EndpointSpec
 from tests.components.endpoint.items import endpoint_item, endpoint_problem, endpoint_problems
 from tests.components.endpoint.test_manifest import MINIMAL
@@ -20,9 +15,7 @@ def spec(**changes: Any) -> EndpointSpec:
 
 def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
     endpoint = spec(**changes)
-    return by_code(
-        check_routing(endpoint) + check_router_name(endpoint) + check_kv_cache(endpoint.kv_cache)
-    )
+    return by_code(check_routing(endpoint) + check_kv_cache(endpoint.kv_cache))
 
 
 @pytest.mark.parametrize(
@@ -47,9 +40,6 @@ def codes(**changes: Any) -> dict[str, list[tuple[str, str]]]:
             "error",
             "kvCache.l2CacheLocalUrl",
         ),
-        # 30 + 7 (the generation's -g<digest>) + 1 + 10 + 16: over 63.
-        ({"name": "a" * 30, "namespace": "b" * 10}, "router-service-name", "error", "name"),
-        ({"name": "70b-llama"}, "router-service-name", "error", "name"),
     ],
 )
 def test_each_rule_reports_its_setting(changes, code, level, field):
@@ -74,25 +64,25 @@ def test_each_rule_stays_quiet_when_the_settings_are_right(changes, code):
     assert code not in codes(**changes)
 
 
-def test_the_routing_advice_says_following_it_brings_a_new_generation():
+def test_the_routing_advice_says_following_it_replaces_the_endpoint():
     scaled = {"prefill": {"replicas": 1, "autoscaling": {"minReplicas": 1, "maxReplicas": 3}}}
     (advice,) = [f for f in check_routing(spec(**scaled)) if f.field == "routingStrategy"]
     assert advice.message.startswith(
         "prefixaware with up to 3 prefill replicas (prefill.autoscaling.maxReplicas)"
     )
-    assert "changing routingStrategy brings a new generation" in advice.message
+    assert "changing routingStrategy replaces it" in advice.message
 
 
 REFUSED = [
     (
         {"name": "70b-llama", "endpointName": "llama-70b"},
         "name",
-        "must start with a letter",
+        "a Service's name starts with a letter",
     ),
     (
         {"name": "a" * 30, "namespace": "b" * 20},
         "name",
-        "over Kubernetes' 63",
+        "and Kubernetes takes 63",
     ),
     (
         {
@@ -147,6 +137,12 @@ def test_router_url_follows_the_operator_naming():
     assert router_url("dpd-test", "default") == (
         "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
     )
+
+
+def test_in_cluster_callers_keep_the_operators_router_unless_a_swap_renames_it():
+    assert in_cluster_url(spec(endpointName="chat")) == router_url("chat", "default")
+    # Without a SageMaker name a change swaps generations, behind the stack's alias.
+    assert in_cluster_url(spec()) == "http://chat.default.svc.cluster.local:443"
 
 
 def test_dpd_cannot_switch_its_router_off():

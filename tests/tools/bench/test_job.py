@@ -35,8 +35,10 @@ def test_the_job_runs_vllm_bench_serve_in_the_workers_image_at_the_dev_workload(
     # The dev endpoint keeps the default worker image.
     assert container["image"] == DLC_IMAGE
     args = command(job)
-    # The stable address, whatever generation serves.
-    assert flag(args, "--base-url") == "http://dpd-test.default.svc.cluster.local:443"
+    # The router in-cluster callers keep: the operator's, as dev keeps its names.
+    assert flag(args, "--base-url") == (
+        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
+    )
     assert flag(args, "--backend") == "openai-chat"
     assert flag(args, "--endpoint") == "/v1/chat/completions"
     assert flag(args, "--model") == "/opt/ml/model"
@@ -112,14 +114,12 @@ def test_an_aggregated_endpoint_without_a_router_is_refused_naming_routing_strat
     assert err.startswith("hyperpod-dpd:endpoints[0].routingStrategy: the Job calls the endpoint")
 
 
-def test_an_aggregated_endpoint_with_a_router_is_benchmarked_through_its_stable_address(
-    tmp_path, capsys
-):
+def test_an_aggregated_endpoint_with_a_router_is_benchmarked_through_it(tmp_path, capsys):
     config = aggregated(routingStrategy="roundrobin")
     status, out, err = bench(
         tmp_path, capsys, config, "--endpoint", "dpd-test", "--account-id", "111122223333"
     )
     assert status == 0, err
     # The Job's command line, wherever it carries it.
-    assert "http://dpd-test.default.svc.cluster.local:443" in out
+    assert "http://dpd-test-default-routing-service.hyperpod-inference-system" in out
     assert "dpd_decode_replicas=2" in out

@@ -33,7 +33,7 @@ def _rendered(config_json: str) -> tuple[list[dict[str, Any]], Plans]:
     config = json.loads(config_json)
     settings: list[Settings] = []
     result = run_program("dev", to_stack_config(config), lambda: settings.append(program.main()))
-    document = sizing_document(settings[0].sizing, swaps=settings[0].swaps)
+    document = sizing_document(settings[0].sizing, rollouts=settings[0].rollouts)
     return [r.as_json() for r in result.resources], replacement_plans(document)
 
 

@@ -46,9 +46,10 @@ def test_the_first_up_updates_the_adopted_object_in_place():
     assert first_up(item, LIVE) == ["update"]
 
 
-def test_without_adopted_the_generation_name_would_replace_it():
+def test_without_adopted_only_a_rollout_that_renames_would_replace_it():
     item = {**read_item(Manifest("live.yaml", LIVE)).item, "adopted": False}
-    assert first_up(item, LIVE) == ["replace"]
+    assert first_up(item, LIVE) == ["update"]  # its SageMaker name keeps its names
+    assert first_up({**item, "rollout": "newName"}, LIVE) == ["replace"]
 
 
 @pytest.mark.parametrize("strategy", ["roundrobin", "session"])

@@ -234,12 +234,13 @@ def test_a_prometheus_trigger_is_read_into_the_serving_roles_autoscaling(tmp_pat
 def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
     start = AUTOSCALED.index("    prometheusTrigger:")
     end = AUTOSCALED.index("      metricType: Value\n", start) + len("      metricType: Value\n")
+    # On the endpoint's own SageMaker endpoint, as AWS's autoscaling walkthrough scales.
     cloudwatch = (
-        AUTOSCALED[:start]
+        AUTOSCALED[:start].replace("spec:\n", "spec:\n  endpointName: mistral-7b-vllm\n", 1)
         + "    cloudWatchTrigger:\n      name: invocations\n      namespace: AWS/SageMaker\n"
         "      metricName: Invocations\n      metricStat: Sum\n      targetValue: 10\n"
         "      dimensions:\n        - name: EndpointName\n          value: mistral-7b-vllm\n"
-        + AUTOSCALED[end:]
+        "        - name: VariantName\n          value: AllTraffic\n" + AUTOSCALED[end:]
     )
     path = manifest_file(tmp_path, cloudwatch)
     code, out, err = run(str(path))

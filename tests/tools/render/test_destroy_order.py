@@ -127,20 +127,17 @@ def test_the_destroy_deletes_the_network_after_the_clusters_and_endpoints(dev):
         *by_type["pulumi:providers:kubernetes"],
     )
     assert all(wave > last_served for kind in PLUMBING for wave in by_type[kind])
-    # The stable address goes first, then the endpoint, before anything it runs on.
-    assert by_type["kubernetes:core/v1:Service"] == [0]
+    # The endpoint goes first, before anything it runs on.
     assert by_type["kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"] == [
-        1
+        0
     ]
 
 
 def test_the_command_prints_the_dev_stack_endpoint_first_and_the_vpc_last(capsys):
     assert main(["destroy-order", "--stack", "dev"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:4] == [
+    assert lines[:2] == [
         "wave 1:",
-        "  kubernetes:core/v1:Service  default/dpd-test-address",
-        "wave 2:",
         "  kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig  "
         "default/dpd-test",
     ]

@@ -34,19 +34,15 @@ def test_the_dev_stack_renders_the_documented_example_field_for_field(dev_render
     # the CRD's default 8080 (AWS's KV-caching page: it must equal the containerPort).
     documented["spec"]["metrics"]["modelMetrics"] = {"port": 8000}
     (rendered,) = [o for o in kubernetes_objects(dev_render) if o["kind"] == documented["kind"]]
-    # And the generation's names (components/endpoint/generation.py): the object's and its
-    # SageMaker endpoint's carry it, a label finds every generation, and pulumi up waits for it.
-    generation = rendered["metadata"]["name"]
-    assert re.fullmatch(r"dpd-test-g[0-9a-f]{5}", generation)
+    # The example's names are kept (rollout keepName, components/endpoint/generation.py): a
+    # label finds the object whatever it is named, and pulumi up waits for it to serve.
     documented["metadata"] |= {
-        "name": generation,
         "labels": {"hyperpod-dpd/endpoint": "dpd-test"},
         "annotations": {
             "pulumi.com/waitFor": "jsonpath={.status.conditions[?(@.message=='DPD prefill and "
             "decode deployments are ready')]}"
         },
     }
-    documented["spec"]["endpointName"] = generation
     assert rendered == documented
 
 
@@ -60,9 +56,11 @@ def test_the_endpoint_is_registered_under_its_component_with_the_cluster_provide
 
 def test_the_stack_exports_each_endpoint_address_generation_and_effective_args(dev_render):
     exported = dev_render.outputs["endpoints"]["default/dpd-test"]
-    # The stable address in front of whichever generation serves.
-    assert exported["routerUrl"] == "http://dpd-test.default.svc.cluster.local:443"
-    assert exported["objectName"].startswith("dpd-test-g")
+    # The operator's router, whose name the endpoint keeps across changes.
+    assert exported["routerUrl"] == (
+        "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.cluster.local:443"
+    )
+    assert exported["objectName"] == "dpd-test"
     assert exported["roleArgs"]["prefill"] == exported["roleArgs"]["decode"]
     assert exported["roleArgs"]["decode"][-2:] == ["--gpu-memory-utilization", "0.75"]
 
@@ -95,12 +93,9 @@ def dev_command(tmp_path_factory) -> tuple[Path, str]:
 
 def test_render_writes_manifests_resources_and_prints_a_summary(dev_command):
     tmp_path, out = dev_command
-    manifest, service = sorted((tmp_path / "manifests").iterdir())
-    assert re.fullmatch(
-        r"default\.inferenceendpointconfig\.dpd-test-g[0-9a-f]{5}\.yaml", manifest.name
-    )
+    (manifest,) = sorted((tmp_path / "manifests").iterdir())
+    assert manifest.name == "default.inferenceendpointconfig.dpd-test.yaml"
     assert yaml.safe_load(manifest.read_text())["kind"] == "InferenceEndpointConfig"
-    assert service.name == "default.service.dpd-test.yaml"
     resources = json.loads((tmp_path / "resources.json").read_text())
     assert {"type", "name", "parent", "dependencies", "inputs"} <= resources[0].keys()
     assert "default/dpd-test" in out
@@ -194,7 +189,7 @@ def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(dev_c
         "  # default/dpd-test: wait until it serves (pulumi up has waited for it already)",
     ):
         assert line in after.splitlines()
-    assert re.search(r"--endpoint-name dpd-test-g[0-9a-f]{5} --region us-west-2", after)
+    assert "--endpoint-name dpd-test --region us-west-2" in after
     assert "Amazon Managed Prometheus https://aps-workspaces.us-west-2.amazonaws.com/" in after
 
 

@@ -1,0 +1,79 @@
+"""Every name an endpoint makes, held to what its owner takes. Fields are relative to the
+endpoint.
+
+From the object's name (the endpoint's, or with rollout newName its generation's):
+- the object itself, and the `app` label AWS's CLI finds its pods by (hyperpod-cli
+  `hp_endpoint.py`, list_pods): at most 63 characters;
+- the operator's Service of the same name in front of the pods (aws-samples/llm_model_hub,
+  `hyperpod_inference.py`): a DNS-1035 label, which starts with a letter;
+- with a router, `<object>-<namespace>-router` (its pods' `app` label, llm_model_hub) and its
+  Service `<object>-<namespace>-routing-service` (AWS's DPD guide): at most 63;
+- aggregated and autoscaling, KEDA's ScaledObject `<object>-scaled-object` (AWS's walkthrough:
+  HPA `keda-hpa-<object>-scaled-object`), whose name KEDA writes into the HPA's
+  `app.kubernetes.io/part-of` label (kedacore/keda, controllers/keda/hpa.go): at most 63. No
+  public source names DPD's ScaledObjects.
+With rollout newName, SageMaker's endpoint and model carry the generation too, and SageMaker
+takes 63 characters (CreateEndpoint, CreateModel).
+"""
+
+from __future__ import annotations
+
+from components.core.findings import Finding, error
+from components.core.kubernetes_names import NAME_MAX
+from components.endpoint.generation import GENERATION_SUFFIX
+from components.endpoint.routing import router_service
+from components.endpoint.spec import EndpointSpec
+
+
+def _derived(spec: EndpointSpec) -> list[tuple[str, str]]:
+    """(what, name) of every name the object's name makes."""
+    obj = f"{spec.name}-g00000" if spec.renames else spec.name
+    found = [("the object and its pods' app label", obj)]
+    if spec.intelligent_routing:
+        found.append(("the operator's routing Service", router_service(obj, spec.namespace)))
+    if spec.serving is not None and spec.serving.autoscaling is not None:
+        found.append(("KEDA's ScaledObject", f"{obj}-scaled-object"))
+    return found
+
+
+def _object_names(spec: EndpointSpec) -> list[str]:
+    what, longest = max(_derived(spec), key=lambda found: len(found[1]))
+    if len(longest) > NAME_MAX:
+        renamed = f" (with rollout newName, -g<digest> adds {GENERATION_SUFFIX})"
+        return [
+            f"{spec.name!r} makes {what} {longest!r}, {len(longest)} characters, and Kubernetes "
+            f"takes {NAME_MAX}: name may have at most {NAME_MAX - len(longest) + len(spec.name)} "
+            f"characters here{renamed if spec.renames else ''}"
+        ]
+    if not spec.name[0].isalpha():
+        return [
+            f"{spec.name!r} starts with a digit; the operator names a Service after it, and a "
+            "Service's name starts with a letter"
+        ]
+    return []
+
+
+def check_names(spec: EndpointSpec) -> list[Finding]:
+    if spec.adopted and spec.rollout == "newName":
+        return [
+            error(
+                "adopted-rollout",
+                "rollout",
+                "newName would rename the adopted object, replacing it on the first `pulumi "
+                "up`; an adopted endpoint keeps its names (remove adopted to rename it)",
+            )
+        ]
+    found = [error("derived-name", "name", problem) for problem in _object_names(spec)]
+    most = NAME_MAX - GENERATION_SUFFIX
+    named = (("endpointName", spec.endpoint_name), ("modelName", spec.model_name))
+    return found + [
+        error(
+            "sagemaker-name-length",
+            field,
+            f"{value!r} has {len(value)} characters; with rollout newName each generation "
+            f"names its SageMaker {field.removesuffix('Name')} {value}-g<digest>, and SageMaker "
+            f"takes {NAME_MAX}: it may have at most {most} (or set rollout: keepName)",
+        )
+        for field, value in named
+        if spec.renames and spec.endpoint_name is not None and len(value) > most
+    ]
