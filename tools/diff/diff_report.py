@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from tools.diff.endpoint_swaps import (
     mode_detail,
     swap_lines,
 )
+from tools.diff.references import REFERENCE
 from tools.diff.stack_diff import Change
 from tools.reports.markdown import cell, code, fenced
 
@@ -51,13 +53,15 @@ OUTAGES = {
 
 def _value(value: Any) -> str:
     """A value on one line: text as it is, unless it holds what a line cannot show (a newline,
-    an escape sequence), which JSON's quoting spells out; anything else as JSON."""
+    an escape sequence), which JSON's quoting spells out; anything else as JSON. A reference to
+    a resource's made-up ID reads as its name: ⟨network-private-usw2-az2⟩."""
     if value is None:
         text = "(none)"
     elif isinstance(value, str) and one_line(value) == value:
         text = value
     else:
-        text = json.dumps(value)
+        text = json.dumps(value, ensure_ascii=False)
+    text = REFERENCE.sub(lambda m: "⟨" + re.sub(r"urn:\S*::", "", m[1]) + "⟩", text)
     return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
 
 

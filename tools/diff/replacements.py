@@ -8,9 +8,6 @@ decide for the types this stack creates:
   less where Terraform's AWS provider, which pulumi-aws is built on, updates in place;
 - the types with no CloudFormation twin, by hand, each with its source;
 - every Kubernetes object: its name and namespace.
-
-The mocks derive each resource's ID from these inputs and the recorded ones, so that a
-replaced resource gets a new ID and the resources that carry it show their own replacements.
 """
 
 from __future__ import annotations
