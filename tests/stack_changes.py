@@ -61,8 +61,7 @@ def refusal(changes: dict[str, Any], key: str) -> str:
     return problem_for(f"{P}:{key}", problems(dev_with(changes)))
 
 
-# A training plan holds the nodes it was bought for; the account's on-demand quota, as mocked,
-# holds 16 p5 nodes, 8 endpoints' worth.
+# A training plan holds the nodes it was bought for, which no on-demand quota counts.
 TRAINING_PLAN = "arn:aws:sagemaker:us-west-2:123456789012:training-plan/tests-p5"
 
 

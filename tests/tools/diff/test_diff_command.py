@@ -322,3 +322,32 @@ def test_the_pd_buffer_change_reads_in_gib(report):
     status, out = report(with_endpoint(pdBufferSize="16GiB"))
     assert status == 1
     assert "      PD_BUFFER_SIZE: 8 GiB → 16 GiB" in out.splitlines()
+
+
+def test_a_group_and_its_endpoint_in_a_listed_az_replace_nothing(report):
+    # Growth never touches the network: no subnet, NAT gateway or cluster is replaced.
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"].append(
+        {
+            "name": "g6e",
+            "instanceType": "ml.g6e.12xlarge",
+            "instanceCount": 1,
+            "availabilityZoneId": "usw2-az3",
+        }
+    )
+    config["hyperpod-dpd:endpoints"].append(
+        {
+            "name": "small",
+            "namespace": "default",
+            "modelName": "Llama-3.1-8B-Instruct",
+            "modelSource": {"s3": {"prefix": "Llama-3.1-8B-Instruct"}},
+            "instanceType": "ml.g6e.12xlarge",
+            "tensorParallelSize": 4,
+            "maxModelLen": 8192,
+            "serving": {"replicas": 1, "gpus": 4},
+        }
+    )
+    status, out = report(config)
+    assert status == 1
+    assert "replace" not in out and "Outages" not in out, out
+    assert "vpcConfig.subnets" in out and "(ignored: ignoreChanges keeps the deployed value)" in out
