@@ -144,18 +144,31 @@ def test_a_routing_threshold_change_is_an_update_of_that_path(report):
     assert "-    routingThreshold: 4096" in lines and "+    routingThreshold: 8192" in lines
 
 
-def test_an_intelligent_routing_change_is_marked_as_a_replacement(report):
-    status, out = report(with_endpoint(routingStrategy="session"), markdown=True)
+def test_a_routing_change_is_a_short_comment_with_its_few_lines_and_figures_before_after(report):
+    status, out = report(with_endpoint(routingStrategy="roundrobin"), markdown=True)
     assert status == 1
     # A new generation, and the stable Service moved to it.
     assert "Stack `dev`: 1 to update, 1 to replace (from `HEAD`)." in out
     # dev's two nodes cannot hold both generations: it deletes first, an outage.
     assert "> - endpoint `default/dpd-test`: deleted, then created again" in out
-    assert "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session`" in out
+    assert "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → roundrobin`" in out
     assert re.search(r"`metadata\.name: dpd-test-g\w{5} → dpd-test-g\w{5}  \(replaces: ", out)
-    assert "  class n_default_dpd_test changed" in out
-    # The comment says what the stack's nodes cost, group by group.
-    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in out
+    # The manifest against its previous generation: the lines that change, not two files.
+    assert "-    routingStrategy: prefixaware\n+    routingStrategy: roundrobin" in out
+    assert "+++ /dev/null" not in out and "--- /dev/null" not in out
+    # TTFT and cost, before → after; no graph, since the components are the same.
+    assert re.search(r"\| `dpd-test` \| [\d,]+ → [\d,]+ \|.* \| ≥ \$[\d.]+ → ≥ \$[\d.]+ \|", out)
+    assert "Nodes an hour: ≥ $110.08 → ≥ $110.08." in out
+    assert "mermaid" not in out
+    assert len(out.splitlines()) <= 80
+
+
+def test_the_graph_is_drawn_when_the_components_change(report):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"] = []
+    status, out = report(config, markdown=True)
+    assert status == 1
+    assert "```mermaid" in out and "n_default_dpd_test" not in out
 
 
 def test_an_added_endpoint_is_added_with_its_manifest(report):
@@ -177,9 +190,7 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
         "  default/dpd-long" in out
     )
     assert "instanceGroups[0].instanceCount: 2 → 4" in out
-    assert re.search(
-        r"\+\+\+ b/manifests/default\.inferenceendpointconfig\.dpd-long-g[0-9a-f]{5}\.yaml", out
-    )
+    assert "--- /dev/null\n+++ b/InferenceEndpointConfig/default/dpd-long\n" in out
 
 
 def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys, monkeypatch):
