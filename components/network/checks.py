@@ -19,45 +19,33 @@ from components.network.spec import NetworkSpec
 
 
 def _pinned_subnets(network: NetworkSpec) -> list[Finding]:
-    """Pinned CIDRs name listed AZs, lie in the VPC and overlap nothing; the control plane's
-    AZs are listed, two or more."""
-    found = []
+    """Pinned CIDRs and control-plane AZs name listed AZs, the CIDRs lie in the VPC and overlap
+    nothing, and the control plane has two AZs or more."""
     pinned = [
         (field_path("network", key, az), az, cidr)
-        for key, cidrs in (
-            ("privateSubnetCidrs", network.private_subnet_cidrs),
-            ("publicSubnetCidrs", network.public_subnet_cidrs),
-        )
-        for az, cidr in cidrs.items()
+        for key in ("privateSubnetCidrs", "publicSubnetCidrs")
+        for az, cidr in network.model_dump(by_alias=True)[key].items()
     ]
-    for field, az, cidr in pinned:
-        if az not in network.availability_zone_ids:
-            found.append(error("unknown-az", field, f"{az} is not in availabilityZoneIds"))
-        elif not cidr.subnet_of(network.vpc_cidr):
-            found.append(
-                error("outside-vpc", field, f"{cidr} is not inside vpcCidr {network.vpc_cidr}")
-            )
+    control = network.control_plane_az_ids
+    named = [(f, az) for f, az, _ in pinned] + [
+        (field_path("network", "controlPlaneAzIds", i), az) for i, az in enumerate(control)
+    ]
+    found = [
+        error("unknown-az", field, f"{az} is not in availabilityZoneIds")
+        for field, az in named
+        if az not in network.availability_zone_ids
+    ]
+    found += [
+        error("outside-vpc", field, f"{cidr} is not inside vpcCidr {network.vpc_cidr}")
+        for field, _, cidr in pinned
+        if not cidr.subnet_of(network.vpc_cidr)
+    ]
     for (field_a, _, a), (field_b, _, b) in combinations(pinned, 2):
         if a.overlaps(b):
             found.append(error("overlapping-cidrs", field_b, f"{b} overlaps {a} of {field_a}"))
-    control = network.control_plane_az_ids
-    found += [
-        error(
-            "unknown-az",
-            field_path("network", "controlPlaneAzIds", i),
-            f"{az} is not in availabilityZoneIds",
-        )
-        for i, az in enumerate(control)
-        if az not in network.availability_zone_ids
-    ]
     if control and len(set(control)) < 2:
-        found.append(
-            error(
-                "too-few-azs",
-                "network.controlPlaneAzIds",
-                f"{control} is not allowed; EKS needs two or more distinct AZ IDs",
-            )
-        )
+        message = f"{control} is not allowed; EKS needs two or more distinct AZ IDs"
+        found.append(error("too-few-azs", "network.controlPlaneAzIds", message))
     return found
 
 

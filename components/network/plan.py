@@ -79,34 +79,10 @@ def _free(vpc: IPv4Network, size: int, taken: list[IPv4Network]) -> str:
     return ""
 
 
-def _overlap(
-    vpc: IPv4Network,
-    field: str,
-    where: tuple[str, str, IPv4Network],
-    pinned: list[tuple[IPv4Network, str, str]],
-    taken: list[IPv4Network],
-) -> None:
-    """Refuse a subnet of the plan (AZ, role, CIDR) that overlaps a pinned one."""
-    az, role, cidr = where
-    for other, other_role, other_az in pinned:
-        if cidr.overlaps(other):
-            fix = (
-                "set controlPlaneOnNodeSubnets"
-                if role == "controlPlane"
-                else f"pin one for it with {role}SubnetCidrs.{az}"
-                + _free(vpc, cidr.prefixlen, taken)
-            )
-            raise PlanError(
-                field,
-                f"{az}'s {role} subnet, {cidr} in the plan, overlaps {other}, "
-                f"{other_role}SubnetCidrs.{other_az}; {fix}",
-            )
-
-
 def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
     """A public and a private subnet per AZ, and the control plane's in its AZs; the pinned
     CIDRs (privateSubnetCidrs, publicSubnetCidrs) where they are set."""
-    vpc, azs = network.vpc_cidr, network.availability_zone_ids
+    vpc, on_nodes = network.vpc_cidr, network.control_plane_on_node_subnets
     if vpc.prefixlen > SMALLEST_VPC_PREFIX:
         raise PlanError(
             "network.vpcCidr",
@@ -115,30 +91,35 @@ def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
             "nodes)",
         )
     pins = {"private": network.private_subnet_cidrs, "public": network.public_subnet_cidrs}
-    pinned = [(cidr, role, az) for role, cidrs in pins.items() for az, cidr in cidrs.items()]
-    for i, az in enumerate(azs):
-        if not 0 < az_number(az) < EIGHTHS:
-            raise PlanError(
-                field_path("network", "availabilityZoneIds", i),
-                f"{az}: the plan has a place for AZ IDs -az1 to -az{EIGHTHS - 1} only",
-            )
-    plans, own = [], {}
-    for az in azs:
-        planned = _planned(vpc, az_number(az))
-        chosen = {role: pins[role].get(az, planned[role]) for role in pins}
-        control_plane = None
-        if az in control_plane_azs(network):
-            on_nodes = network.control_plane_on_node_subnets
-            control_plane = chosen["private"] if on_nodes else planned["controlPlane"]
-        own[az] = {role: chosen[role] for role in pins if az not in pins[role]}
-        if control_plane is not None and control_plane != chosen["private"]:
-            own[az]["controlPlane"] = control_plane
-        plans.append(SubnetPlan(az, chosen["public"], chosen["private"], control_plane))
-    taken = [cidr for cidr, _, _ in pinned] + [c for roles in own.values() for c in roles.values()]
-    for i, az in enumerate(azs):
+    plans, placed = [], []
+    for i, az in enumerate(network.availability_zone_ids):
         field = field_path("network", "availabilityZoneIds", i)
-        for role, cidr in own[az].items():
-            _overlap(vpc, field, (az, role, cidr), pinned, taken)
+        if not 0 < az_number(az) < EIGHTHS:
+            raise PlanError(field, f"{az}: the plan places AZ IDs -az1 to -az{EIGHTHS - 1} only")
+        place = _planned(vpc, az_number(az))
+        if az not in control_plane_azs(network) or on_nodes:
+            del place["controlPlane"]
+        placed += [
+            (field, az, role, c) for role, c in place.items() if az not in pins.get(role, {})
+        ]
+        chosen = {role: pins.get(role, {}).get(az, cidr) for role, cidr in place.items()}
+        shared = chosen["private"] if on_nodes and az in control_plane_azs(network) else None
+        control_plane = chosen.get("controlPlane", shared)
+        plans.append(SubnetPlan(az, chosen["public"], chosen["private"], control_plane))
+    pinned = [(cidr, role, az) for role, cidrs in pins.items() for az, cidr in cidrs.items()]
+    taken = [cidr for cidr, _, _ in pinned] + [cidr for *_, cidr in placed]
+    for field, az, role, cidr in placed:
+        for other, other_role, other_az in pinned:
+            if cidr.overlaps(other):
+                fix = f"pin one for it with {role}SubnetCidrs.{az}" + _free(
+                    vpc, cidr.prefixlen, taken
+                )
+                raise PlanError(
+                    field,
+                    f"{az}'s {role} subnet, {cidr} in the plan, overlaps {other}, "
+                    f"{other_role}SubnetCidrs.{other_az}; "
+                    + ("set controlPlaneOnNodeSubnets" if role == "controlPlane" else fix),
+                )
     return plans
 
 

@@ -91,8 +91,8 @@ def _manifest(resource: dict[str, Any] | None) -> str:
     inputs = resource["inputs"]
     if not {"apiVersion", "kind"} <= inputs.keys():
         return ""
-    first = {key: inputs[key] for key in ("apiVersion", "kind", "metadata") if key in inputs}
-    return _named(yaml_io.dump({**first, **inputs}))
+    # Sorted, as resources.json has them: apiVersion, kind, metadata, then the rest.
+    return _named(yaml_io.dump(inputs))
 
 
 def manifest_diffs(base: list[dict[str, Any]], head: list[dict[str, Any]]) -> list[str]:
@@ -172,6 +172,7 @@ PREDICTED = (
     ("output", "outputTokensPerSecond", "tokens/s"),
     ("cost", "costPerMillionOutputTokens", "per M output tokens"),
 )
+NODES = "(nodes)"  # no endpoint's name: Kubernetes names have no parentheses
 BOUNDS = {
     "≥": "≥: at EC2's on-demand rate for the same hardware, which HyperPod's exceeds.",
     "≤": "≤: with Karpenter's most nodes.",
@@ -186,7 +187,7 @@ def _figure(value: float | None, money: bool = False, bound: str = "") -> str:
 
 
 def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
-    """Each predicted endpoint's figures, and the nodes' cost an hour under "nodes"."""
+    """Each predicted endpoint's figures, and the nodes' cost an hour under NODES."""
     found = {}
     for endpoint in (sizing or {}).get("endpoints", []):
         p = endpoint.get("prediction")
@@ -199,12 +200,12 @@ def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
     cost = (sizing or {}).get("cost")
     if cost and cost["groups"]:
         bound = "≤" if cost.get("hourlyAtMost") else "≥" if cost["hourlyAtLeast"] else ""
-        found["nodes"] = [_figure(cost["hourly"], True, bound)]
+        found[NODES] = [_figure(cost["hourly"], True, bound)]
     return found
 
 
 def deltas(base: dict[str, Any] | None, head: dict[str, Any] | None) -> dict[str, list[str]]:
-    """Each endpoint's figures and the nodes' cost (under "nodes"), as `before → after`, or
+    """Each endpoint's figures and the nodes' cost (under NODES), as `before → after`, or
     the head's alone where the base had none."""
     old, new = _figures(base), _figures(head)
     return {
@@ -216,7 +217,7 @@ def deltas(base: dict[str, Any] | None, head: dict[str, Any] | None) -> dict[str
 
 
 def _delta_lines(rows: dict[str, list[str]], markdown: bool) -> list[str]:
-    endpoints = {name: figures for name, figures in rows.items() if name != "nodes"}
+    endpoints = {name: figures for name, figures in rows.items() if name != NODES}
     if endpoints and markdown:
         heads = " | ".join(f"{label} {unit}" for label, _, unit in PREDICTED)
         lines = [f"| Predicted | {heads} |", "|---|---|---|---|---|"]
@@ -230,8 +231,8 @@ def _delta_lines(rows: dict[str, list[str]], markdown: bool) -> list[str]:
             )
             for name, f in endpoints.items()
         ]
-    if "nodes" in rows:
-        lines.append(f"Nodes an hour: {rows['nodes'][0]}.")
+    if NODES in rows:
+        lines.append(f"Nodes an hour: {rows[NODES][0]}.")
     return lines + [note for bound, note in BOUNDS.items() if any(bound in x for x in lines)]
 
 

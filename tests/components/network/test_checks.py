@@ -62,6 +62,24 @@ def test_the_network_is_required_to_build_a_cluster():
 
 REFUSED = [
     (
+        {"network.controlPlaneAzIds": ["usw2-az2", "usw2-az4"]},
+        "network.controlPlaneAzIds[1]",
+        "usw2-az4 is not in availabilityZoneIds",
+    ),
+    (
+        {"network.controlPlaneAzIds": ["usw2-az2"]},
+        "network.controlPlaneAzIds",
+        "EKS needs two or more distinct AZ IDs",
+    ),
+    (
+        {
+            "network.publicSubnetCidrs": {"usw2-az2": "10.0.0.0/24"},
+            "network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/21"},
+        },
+        "network.publicSubnetCidrs.usw2-az2",
+        "10.0.0.0/24 overlaps 10.0.0.0/21 of network.privateSubnetCidrs.usw2-az2",
+    ),
+    (
         {"network.availabilityZoneIds": ["usw2-az2", "usw2-az3", "usw2-az2"]},
         "network.availabilityZoneIds[2]",
         "already availabilityZoneIds[0]",
