@@ -362,3 +362,12 @@ def test_a_group_and_its_endpoint_in_a_listed_az_replace_nothing(report):
     assert status == 1
     assert "replace" not in out and "Outages" not in out, out
     assert "vpcConfig.subnets" in out and "(ignored: ignoreChanges keeps the deployed value)" in out
+
+
+def test_an_az_added_adds_its_subnets_and_replaces_nothing(report):
+    config = dev_config()
+    config["hyperpod-dpd:network"]["availabilityZoneIds"].append("usw2-az1")
+    status, out = report(config)
+    assert status == 1
+    assert "replace" not in out and "Outages" not in out, out
+    assert " + add      aws:ec2/subnet:Subnet  network-private-usw2-az1" in out
