@@ -150,21 +150,25 @@ def _status(value: object) -> str:
 def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     existing = stack.cluster.existing
     assert existing is not None
-    problems = []
+    problems, warnings = [], []
     eks = aws.eks.get_cluster(name=existing.eks_cluster_name)
-    warnings = [
-        finding_line(config_key(found.field), found)
-        for found in check_existing_cluster_version(
-            existing.eks_cluster_name, eks.version, today, _support_type(eks)
-        )
-    ]
-    refused = unsupported_kubernetes(eks.version)
-    if refused:
-        problems.append(
-            f"{config_key('cluster', 'existing', 'eksClusterName')}: "
-            f"{existing.eks_cluster_name!r} runs Kubernetes {eks.version}, which is not "
-            f"allowed; {refused}"
-        )
+    # The offline render's account answers no version: what it would say is left to
+    # `pulumi preview`, never made up.
+    if eks.version:
+        warnings = [
+            finding_line(config_key(found.field), found)
+            for found in check_existing_cluster_version(
+                existing.eks_cluster_name, eks.version, today, _support_type(eks)
+            )
+        ]
+        refused = unsupported_kubernetes(eks.version)
+        if refused:
+            problems.append(
+                f"{config_key('cluster', 'existing', 'eksClusterName')}: "
+                f"{existing.eks_cluster_name!r} runs Kubernetes {eks.version}, which is not "
+                f"allowed; {refused}"
+            )
+        problems += _observability_addon_problems(stack, eks.version)
     hyperpod = aws_native.sagemaker.get_cluster(cluster_arn=existing.hyperpod_cluster_arn)
     status = _status(hyperpod.cluster_status)
     if status != IN_SERVICE:
@@ -174,7 +178,6 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
         )
     if stack.operator.installed is not None:
         problems += _installed_addon_problems(stack)
-    problems += _observability_addon_problems(stack, eks.version)
     problems += _existing_zone_problems(stack, hyperpod)
     return Preflight(problems, warnings)
 

@@ -23,7 +23,6 @@ from components.cluster.eks import (
     EksClusterArgs,
 )
 from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
-from components.cluster.instance_groups import nodes_by_az
 from components.cluster.karpenter import autoscaled_groups
 from components.cluster.lifecycle_scripts import LifecycleScripts, LifecycleScriptsArgs
 from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
@@ -94,7 +93,6 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
                 spec=stack.network,
                 region=account.region,
                 cluster_name=name,
-                nodes_by_az=nodes_by_az(groups),
             ),
         )
     else:
@@ -123,7 +121,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             kubernetes_version=stack.cluster.kubernetes_version,
             support_type=stack.cluster.upgrade_policy.support_type,
             vpc_id=network.vpc_id,
-            subnet_ids=list(network.private_subnet_ids.values()),
+            subnet_ids=network.control_plane_subnet_ids,
             security_group=security_group.group,
             admin_role_arns=stack.cluster.admin_role_arns,
             ci_role_arns=stack.cluster.ci_role_arns,

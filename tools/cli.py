@@ -24,6 +24,7 @@ from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
 from tools.fetch_chart import ChartError, fetch_chart
 from tools.import_endpoint.import_command import add_import_command, run_import
+from tools.network_pins import PinError, pin_commands
 from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
@@ -61,6 +62,7 @@ EXAMPLES = {
     "bench results": "hyperpod-dpd bench results --endpoint dpd-test --result bench.log --record",
     "diagnose": "hyperpod-dpd diagnose --stack dev --endpoint dpd-test --save diagnosis",
     "import-endpoint": "hyperpod-dpd import-endpoint live.yaml --stack dev",
+    "pin-network": "hyperpod-dpd pin-network --stack dev --state state.json",
 }
 
 # Pulumi's own rule for stack names (pulumi/pulumi, the backends' validateStackName); it also
@@ -126,6 +128,12 @@ def _parser() -> argparse.ArgumentParser:
         help="text for a terminal, markdown for a pull-request comment (default: text)",
     )
     commands.add_parser("chart", help="bring the pinned HyperPod dependencies chart to disk")
+    pin = commands.add_parser(
+        "pin-network",
+        help="print the `pulumi config set` commands that keep a deployed stack's subnets",
+    )
+    pin.add_argument("--stack", type=_stack_name, default="dev", help="stack name (default: dev)")
+    pin.add_argument("--state", type=Path, required=True, help="the `pulumi stack export` file")
     destroy_order = commands.add_parser(
         "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
     )
@@ -295,6 +303,15 @@ def diff(args: argparse.Namespace) -> int:
     )
 
 
+def pin_network(args: argparse.Namespace) -> int:
+    try:
+        print("\n".join(pin_commands(args.stack, args.state)))
+    except PinError as refused:
+        print(f"pin-network: {refused}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def destroy_order(args: argparse.Namespace) -> int:
     config = _stack_config(args)
     if config is None:
@@ -356,6 +373,7 @@ def _run_command(args: argparse.Namespace) -> int:
         "chart": chart,
         "plan": plan,
         "destroy-order": destroy_order,
+        "pin-network": pin_network,
         "bench": lambda args: run_bench(args, _checked_stack),
         "diagnose": lambda args: run_diagnose(args, _checked_stack),
         "import-endpoint": run_import,

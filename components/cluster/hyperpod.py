@@ -156,11 +156,12 @@ class HyperPodCluster(pulumi.ComponentResource):
                 # Nodes run the scripts and assume the role the moment they start.
                 depends_on=depends_on,
                 custom_timeouts=TIMEOUTS,
-                # Karpenter changes the counts of the groups it scales; they are not drift.
+                # Karpenter changes the counts of the groups it scales; they are not drift. The
+                # cluster's subnets are create-only and only a default, since every group names
+                # its own (OverrideVpcConfig): a group in a new AZ must not rebuild the cluster.
                 ignore_changes=[
-                    f"instanceGroups[{i}].instanceCount"
-                    for i, scaled in enumerate(autoscaled)
-                    if scaled
+                    "vpcConfig.subnets",
+                    *(f"instanceGroups[{i}].instanceCount" for i, s in enumerate(autoscaled) if s),
                 ],
             ),
         )

@@ -6,36 +6,71 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import combinations
 
-from components.core.findings import Finding, error, field_path
+from components.core.findings import Finding, error, field_path, warning
 from components.core.reuses import reuses
-from components.network.plan import PlanError, node_capacity, plan_subnets
+from components.network.plan import (
+    ADDRESSES_PER_NODE,
+    PlanError,
+    SubnetPlan,
+    node_capacity,
+    plan_subnets,
+)
 from components.network.spec import NetworkSpec
 
 
-def _fixed_subnets(network: NetworkSpec, nodes: Mapping[str, int]) -> list[Finding]:
+def _pinned_subnets(network: NetworkSpec) -> list[Finding]:
+    """Pinned CIDRs and control-plane AZs name listed AZs, the CIDRs lie in the VPC and overlap
+    nothing, and the control plane has two AZs or more."""
+    pinned = [
+        (field_path("network", key, az), az, cidr)
+        for key in ("privateSubnetCidrs", "publicSubnetCidrs")
+        for az, cidr in network.model_dump(by_alias=True)[key].items()
+    ]
+    control = network.control_plane_az_ids
+    named = [(f, az) for f, az, _ in pinned] + [
+        (field_path("network", "controlPlaneAzIds", i), az) for i, az in enumerate(control)
+    ]
+    found = [
+        error("unknown-az", field, f"{az} is not in availabilityZoneIds")
+        for field, az in named
+        if az not in network.availability_zone_ids
+    ]
+    found += [
+        error("outside-vpc", field, f"{cidr} is not inside vpcCidr {network.vpc_cidr}")
+        for field, _, cidr in pinned
+        if not cidr.subnet_of(network.vpc_cidr)
+    ]
+    for (field_a, _, a), (field_b, _, b) in combinations(pinned, 2):
+        if a.overlaps(b):
+            found.append(error("overlapping-cidrs", field_b, f"{b} overlaps {a} of {field_a}"))
+    if control and len(set(control)) < 2:
+        message = f"{control} is not allowed; EKS needs two or more distinct AZ IDs"
+        found.append(error("too-few-azs", "network.controlPlaneAzIds", message))
+    return found
+
+
+def _subnet_capacity(plans: list[SubnetPlan], nodes: Mapping[str, int]) -> list[Finding]:
+    """Each AZ's nodes fit its private subnet; the render warns when growth nears its end,
+    since a larger subnet replaces it and the HyperPod cluster with it."""
     found = []
-    fixed = network.private_subnet_cidrs
-    for az, cidr in fixed.items():
-        field = field_path("network", "privateSubnetCidrs", az)
-        if az not in network.availability_zone_ids:
-            found.append(error("unknown-az", field, f"{az} is not in availabilityZoneIds"))
-        elif not cidr.subnet_of(network.vpc_cidr):
+    for plan in plans:
+        held, put = node_capacity(plan.private), nodes.get(plan.az_id, 0)
+        field = field_path("network", "privateSubnetCidrs", plan.az_id)
+        said = (
+            f"{plan.private} holds {held} nodes (about {ADDRESSES_PER_NODE} addresses a node), "
+            f"and the instance groups put {put} in {plan.az_id}"
+        )
+        if put > held:
+            found.append(error("subnet-too-small", field, said))
+        elif put > held * 3 // 4:
             found.append(
-                error("outside-vpc", field, f"{cidr} is not inside vpcCidr {network.vpc_cidr}")
-            )
-        elif node_capacity(cidr) < nodes.get(az, 0):
-            found.append(
-                error(
-                    "subnet-too-small",
+                warning(
+                    "subnet-nearly-full",
                     field,
-                    f"{cidr} holds {node_capacity(cidr)} nodes, but the instance groups put "
-                    f"{nodes[az]} in {az} (about 81 addresses a node, a /21 per 16 nodes)",
+                    f"{said}; more nodes than it holds need a larger subnet, and changing it "
+                    "replaces the subnet and the HyperPod cluster (all its nodes, for hours)",
                 )
             )
-    for (az_a, a), (az_b, b) in combinations(fixed.items(), 2):
-        if a.overlaps(b):
-            field = field_path("network", "privateSubnetCidrs", az_b)
-            found.append(error("overlapping-cidrs", field, f"{b} overlaps {a} of {az_a}"))
     return found
 
 
@@ -75,12 +110,12 @@ def _new_network(network: NetworkSpec, nodes: Mapping[str, int]) -> list[Finding
                 f"{azs} is not allowed; EKS needs two or more distinct AZ IDs",
             )
         ]
-    found = _fixed_subnets(network, nodes)
+    found = _pinned_subnets(network)
     if not found:
         try:
-            plan_subnets(network.vpc_cidr, azs, nodes, network.private_subnet_cidrs)
-        except PlanError as full:
-            found.append(error("vpc-too-small", "network.vpcCidr", str(full)))
+            found += _subnet_capacity(plan_subnets(network), nodes)
+        except PlanError as refused:
+            found.append(error("no-room", refused.field, str(refused)))
     return found
 
 

@@ -1,25 +1,42 @@
-"""How a VPC is carved per availability zone, and how its subnets are tagged for Kubernetes."""
+"""How a VPC is carved per availability zone, once for the stack's life, and how its subnets
+are tagged for Kubernetes.
+
+The VPC splits into eighths. The AZ whose ID ends in -azN takes the eighth 7 - N for its nodes'
+private subnet; the top eighth holds every AZ's public subnet and the EKS control plane's own
+/28s. Where a subnet lies depends on the VPC and its AZ alone, so growing or adding instance
+groups changes no subnet, and adding an AZ adds subnets and moves none. AWS's reference
+Terraform for HyperPod EKS plans the same way: a large private block per AZ, and two /28
+subnets of EKS's own (awslabs/awsome-distributed-training, hyperpod-eks-tf, variables.tf).
+Stacks deployed under the earlier plan, which packed subnets sized for the nodes of the day
+from the bottom of the VPC, keep theirs by pinning them (spec.py); the top-down order keeps new
+AZs clear of them.
+"""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from ipaddress import IPv4Network
 
-PUBLIC_PREFIX = 24
-# AZs without nodes still host EKS control-plane interfaces and internal load balancers.
-IDLE_PRIVATE_PREFIX = 24
-# A p5-class node takes about 81 VPC addresses (its interfaces plus pod IPs).
+from components.core.findings import field_path
+from components.network.spec import NetworkSpec
+
+EIGHTHS = 8
+# A p5-class node takes about 81 VPC addresses (its interfaces plus pod IPs); AWS keeps five
+# addresses of every subnet.
 ADDRESSES_PER_NODE = 81
-# AWS keeps five addresses of every subnet.
 RESERVED_ADDRESSES = 5
-# Never less than a /21 (2,048 addresses) per 16 nodes, which leaves room to replace nodes.
-NODES_PER_21 = 16
+# EKS's control-plane subnets, as AWS's reference Terraform sizes them.
+CONTROL_PLANE_PREFIX = 28
+# The smallest VPC whose top eighth holds a /28 for each of the 16 subnets carved there.
+SMALLEST_VPC_PREFIX = 20
 
 
 class PlanError(ValueError):
-    """The VPC cannot hold the subnets the plan needs."""
+    """The plan cannot carve a subnet; `field` is the setting to change."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -27,54 +44,83 @@ class SubnetPlan:
     az_id: str
     public: IPv4Network
     private: IPv4Network
-
-
-def private_prefix(nodes: int) -> int:
-    """The prefix length of the smallest private subnet for `nodes` nodes."""
-    if nodes == 0:
-        return IDLE_PRIVATE_PREFIX
-    addresses = max(
-        nodes * ADDRESSES_PER_NODE + RESERVED_ADDRESSES,
-        2**11 * math.ceil(nodes / NODES_PER_21),
-    )
-    return 32 - math.ceil(math.log2(addresses))
-
-
-def _allocate(vpc: IPv4Network, prefix: int, taken: list[IPv4Network]) -> IPv4Network:
-    if prefix < vpc.prefixlen:
-        raise PlanError(f"{vpc} is smaller than the /{prefix} subnet it must hold")
-    for candidate in vpc.subnets(new_prefix=prefix):
-        if not any(candidate.overlaps(used) for used in taken):
-            return candidate
-    raise PlanError(f"{vpc} has no room left for a /{prefix} subnet")
-
-
-def plan_subnets(
-    vpc: IPv4Network,
-    az_ids: Sequence[str],
-    nodes_by_az: Mapping[str, int],
-    fixed_private: Mapping[str, IPv4Network],
-) -> list[SubnetPlan]:
-    """A public and a private subnet per AZ, largest blocks first so they pack without gaps."""
-    taken = list(fixed_private.values())
-    requests = [(private_prefix(nodes_by_az.get(az, 0)), az, "private") for az in az_ids]
-    requests = [r for r in requests if r[1] not in fixed_private]
-    requests += [(PUBLIC_PREFIX, az, "public") for az in az_ids]
-    chosen: dict[tuple[str, str], IPv4Network] = {
-        (az, "private"): cidr for az, cidr in fixed_private.items()
-    }
-    for prefix, az, kind in sorted(requests, key=lambda r: (r[0], az_ids.index(r[1]), r[2])):
-        chosen[(az, kind)] = _allocate(vpc, prefix, taken)
-        taken.append(chosen[(az, kind)])
-    return [SubnetPlan(az, chosen[(az, "public")], chosen[(az, "private")]) for az in az_ids]
+    # The EKS control plane's subnet in this AZ, if it has one: a /28 of its own, or `private`.
+    control_plane: IPv4Network | None
 
 
 def node_capacity(subnet: IPv4Network) -> int:
-    """How many nodes a private subnet is large enough for."""
-    nodes = 0
-    while private_prefix(nodes + 1) >= subnet.prefixlen:
-        nodes += 1
-    return nodes
+    """How many nodes a private subnet has addresses for."""
+    return (subnet.num_addresses - RESERVED_ADDRESSES) // ADDRESSES_PER_NODE
+
+
+def az_number(az_id: str) -> int:
+    return int(az_id.rsplit("-az", 1)[1])
+
+
+def control_plane_azs(network: NetworkSpec) -> list[str]:
+    return network.control_plane_az_ids or network.availability_zone_ids[:2]
+
+
+def _planned(vpc: IPv4Network, number: int) -> dict[str, IPv4Network]:
+    """AZ number `number`'s place in the plan, by role."""
+    eighths = list(vpc.subnets(prefixlen_diff=3))
+    parts = list(eighths[-1].subnets(prefixlen_diff=5))
+    return {
+        "private": eighths[-1 - number],
+        "public": parts[number],
+        "controlPlane": next(parts[EIGHTHS + number].subnets(new_prefix=CONTROL_PLANE_PREFIX)),
+    }
+
+
+def _free(vpc: IPv4Network, size: int, taken: list[IPv4Network]) -> str:
+    for candidate in vpc.subnets(new_prefix=size):
+        if not any(candidate.overlaps(used) for used in taken):
+            return f", such as {candidate}"
+    return ""
+
+
+def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
+    """A public and a private subnet per AZ, and the control plane's in its AZs; the pinned
+    CIDRs (privateSubnetCidrs, publicSubnetCidrs) where they are set."""
+    vpc, on_nodes = network.vpc_cidr, network.control_plane_on_node_subnets
+    if vpc.prefixlen > SMALLEST_VPC_PREFIX:
+        raise PlanError(
+            "network.vpcCidr",
+            f"{vpc} is too small; the plan gives each AZ an eighth of a /{SMALLEST_VPC_PREFIX} "
+            f"or larger VPC (of a /16, a /19 for {node_capacity(IPv4Network('0.0.0.0/19'))} "
+            "nodes)",
+        )
+    pins = {"private": network.private_subnet_cidrs, "public": network.public_subnet_cidrs}
+    plans, placed = [], []
+    for i, az in enumerate(network.availability_zone_ids):
+        field = field_path("network", "availabilityZoneIds", i)
+        if not 0 < az_number(az) < EIGHTHS:
+            raise PlanError(field, f"{az}: the plan places AZ IDs -az1 to -az{EIGHTHS - 1} only")
+        place = _planned(vpc, az_number(az))
+        if az not in control_plane_azs(network) or on_nodes:
+            del place["controlPlane"]
+        placed += [
+            (field, az, role, c) for role, c in place.items() if az not in pins.get(role, {})
+        ]
+        chosen = {role: pins.get(role, {}).get(az, cidr) for role, cidr in place.items()}
+        shared = chosen["private"] if on_nodes and az in control_plane_azs(network) else None
+        control_plane = chosen.get("controlPlane", shared)
+        plans.append(SubnetPlan(az, chosen["public"], chosen["private"], control_plane))
+    pinned = [(cidr, role, az) for role, cidrs in pins.items() for az, cidr in cidrs.items()]
+    taken = [cidr for cidr, _, _ in pinned] + [cidr for *_, cidr in placed]
+    for field, az, role, cidr in placed:
+        for other, other_role, other_az in pinned:
+            if cidr.overlaps(other):
+                fix = f"pin one for it with {role}SubnetCidrs.{az}" + _free(
+                    vpc, cidr.prefixlen, taken
+                )
+                raise PlanError(
+                    field,
+                    f"{az}'s {role} subnet, {cidr} in the plan, overlaps {other}, "
+                    f"{other_role}SubnetCidrs.{other_az}; "
+                    + ("set controlPlaneOnNodeSubnets" if role == "controlPlane" else fix),
+                )
+    return plans
 
 
 def subnet_tags(cluster_name: str, *, public: bool) -> dict[str, str]:

@@ -90,8 +90,15 @@ class NetworkSpec(Spec):
     # subnet in each. EKS needs two; every instance group lives in one of them.
     availability_zone_ids: list[AzId] = []
     nat_gateways: Literal["single", "perAz"] = "single"
-    # Private subnet CIDRs by AZ ID, instead of carving them from vpcCidr.
+    # Subnet CIDRs by AZ ID, instead of the plan's (plan.py): how a stack deployed under the
+    # earlier plan keeps its subnets (docs/operations.md, "Upgrading a stack").
     private_subnet_cidrs: dict[AzId, AwsCidr] = {}
+    public_subnet_cidrs: dict[AzId, AwsCidr] = {}
+    # The AZs of EKS's control-plane subnets; the first two of availabilityZoneIds if unset.
+    control_plane_az_ids: list[AzId] = []
+    # The control plane on those AZs' private subnets instead of /28s of its own, as EKS
+    # clusters deployed under the earlier plan are.
+    control_plane_on_node_subnets: bool = False
     existing: ExistingNetwork | None = None
 
 

@@ -26,8 +26,6 @@ class NetworkArgs:
     region: str
     # Named in the subnets' Kubernetes tags.
     cluster_name: str
-    # HyperPod nodes per AZ ID, which size the private subnets.
-    nodes_by_az: Mapping[str, int]
 
 
 class Network(pulumi.ComponentResource):
@@ -39,9 +37,7 @@ class Network(pulumi.ComponentResource):
         super().__init__("hyperpod-dpd:network:Network", name, None, opts)
         spec = args.spec
         child = pulumi.ResourceOptions(parent=self)
-        plans = plan_subnets(
-            spec.vpc_cidr, spec.availability_zone_ids, args.nodes_by_az, spec.private_subnet_cidrs
-        )
+        plans = plan_subnets(spec)
 
         def tags(suffix: str, extra: Mapping[str, str] | None = None) -> dict[str, str]:
             return {"Name": f"{args.cluster_name}-{suffix}", **(extra or {})}
@@ -69,6 +65,7 @@ class Network(pulumi.ComponentResource):
         self.plumbing: list[pulumi.Resource] = [gateway, public_routes]
         self.public_subnet_ids: list[pulumi.Output[str]] = []
         self.private_subnet_ids: dict[str, pulumi.Output[str]] = {}
+        self.control_plane_subnet_ids: list[pulumi.Output[str]] = []
         private_route_tables = []
         for plan in plans:
             az = plan.az_id
@@ -124,6 +121,19 @@ class Network(pulumi.ComponentResource):
             )
             self.plumbing += [routes, association]
             self.private_subnet_ids[az] = private.id
+            if plan.control_plane == plan.private:
+                self.control_plane_subnet_ids.append(private.id)
+            elif plan.control_plane is not None:
+                # EKS's own interfaces, reached only from inside the VPC: no route of their own.
+                control_plane = aws.ec2.Subnet(
+                    f"{name}-control-plane-{az}",
+                    vpc_id=vpc.id,
+                    cidr_block=str(plan.control_plane),
+                    availability_zone_id=az,
+                    tags=tags(f"control-plane-{az}"),
+                    opts=child,
+                )
+                self.control_plane_subnet_ids.append(control_plane.id)
             private_route_tables.append(routes.id)
 
         # Weights and images stream from S3 without paying for, or queueing behind, NAT.
@@ -144,6 +154,7 @@ class Network(pulumi.ComponentResource):
                 "vpcId": self.vpc_id,
                 "privateSubnetIds": self.private_subnet_ids,
                 "publicSubnetIds": self.public_subnet_ids,
+                "controlPlaneSubnetIds": self.control_plane_subnet_ids,
             }
         )
 
@@ -178,5 +189,8 @@ class AdoptedNetwork(pulumi.ComponentResource):
         self.vpc_id: pulumi.Input[str] = existing.vpc_id
         self.vpc_cidr: pulumi.Input[str] = vpc.cidr_block
         self.private_subnet_ids: dict[str, pulumi.Input[str]] = dict(existing.private_subnet_ids)
+        self.control_plane_subnet_ids: list[pulumi.Input[str]] = list(
+            self.private_subnet_ids.values()
+        )
         self.public_subnet_ids: Sequence[pulumi.Input[str]] = []
         self.register_outputs({"vpcId": self.vpc_id, "privateSubnetIds": self.private_subnet_ids})

@@ -1,5 +1,6 @@
 """The live preflight refuses what the account would refuse, before any resource exists."""
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -24,13 +25,15 @@ def account(monkeypatch: pytest.MonkeyPatch, **answers) -> None:
     )
 
 
-def test_a_quota_below_the_instance_count_is_refused(monkeypatch):
-    account(monkeypatch, quotas={"ml.p5.48xlarge for cluster usage": 1.0})
+def test_a_quota_below_the_instance_count_is_refused_with_the_code_aws_gives(monkeypatch):
+    account(monkeypatch, quotas={"ml.p5.48xlarge for cluster usage": 1.0}, quota_code="L-1A2B3C4D")
     (problem,) = problems(dev_config())
     assert problem.startswith(
         f"{GROUPS}[0].instanceCount: the groups on ml.p5.48xlarge (p5-dpd) need 2, but the "
-        "account's Service Quotas value of sagemaker 'ml.p5.48xlarge for cluster usage' (L-"
+        "account's Service Quotas value of sagemaker 'ml.p5.48xlarge for cluster usage' "
+        "(L-1A2B3C4D)"
     )
+    assert "--quota-code L-1A2B3C4D --desired-value 2" in problem
     assert "in us-west-2 is 1, shared by all its HyperPod clusters" in problem
     assert "request more in the Service Quotas console" in problem
     assert "aws service-quotas request-service-quota-increase --service-code sagemaker" in problem
@@ -47,7 +50,8 @@ def test_groups_of_one_type_count_against_one_quota_together(monkeypatch):
 
 
 def test_a_group_on_a_training_plan_needs_no_quota(monkeypatch):
-    account(monkeypatch, cluster_usage_quota=0.0, quotas={"ml.c5.4xlarge for cluster usage": 1})
+    quotas = {"ml.p5.48xlarge for cluster usage": 0.0, "ml.c5.4xlarge for cluster usage": 1.0}
+    account(monkeypatch, quotas=quotas)
     config = dev_config()
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["trainingPlanArn"] = (
         f"arn:aws:sagemaker:us-west-2:{mocked_account.ACCOUNT_ID}:training-plan/p5-plan"
@@ -173,7 +177,26 @@ def test_an_installed_addon_at_the_floor_passes(monkeypatch):
     assert render(installed_operator(addonVersion="v1.3.0-eksbuild.1")).resources
 
 
-def test_a_quota_refusal_exits_render_with_2_before_any_resource(tmp_path, capsys):
+def test_offline_no_quota_is_checked_and_no_quota_code_is_made_up(tmp_path, capsys):
+    # The mocked account knows no quota: a 30-node group renders, and nothing printed or
+    # written names a Service Quotas code or ARN.
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 30
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+    written = capsys.readouterr().out + "".join(
+        p.read_text() for p in out.rglob("*") if p.is_file()
+    )
+    assert not re.search(r"\bL-[0-9A-F]{8}\b|servicequotas", written)
+
+
+def test_offline_an_existing_clusters_version_is_not_made_up():
+    warned = render(existing_cluster_config()).warnings
+    assert not [w for w in warned if "runs Kubernetes" in w]
+
+
+def test_a_quota_refusal_exits_render_with_2_before_any_resource(tmp_path, capsys, monkeypatch):
+    account(monkeypatch, quotas={"ml.p5.48xlarge for cluster usage": 16.0})
     config = dev_config()
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = 17
     out = tmp_path / "out"

@@ -62,6 +62,6 @@ def test_callers_pass_the_inputs_the_pulumi_workflow_declares():
 
 def test_every_workflow_names_the_same_stacks():
     offline = workflow("offline.yml")["env"]["STACKS"].split()
-    preview = workflow("preview.yml")["jobs"]["preview"]["strategy"]["matrix"]["stack"]
+    preview = workflow("offline.yml")["jobs"]["preview"]["strategy"]["matrix"]["stack"]
     deployed = [job["with"]["stack"] for job in workflow("deploy.yml")["jobs"].values()]
     assert offline == preview == deployed == ["dev", "prod"]

@@ -31,7 +31,7 @@ def actionlint(*paths: Path) -> subprocess.CompletedProcess[str]:
 
 def test_there_are_workflows_to_lint():
     names = {path.name for path in workflow_files()}
-    assert {"offline.yml", "preview.yml", "deploy.yml", "pulumi.yml"} <= names
+    assert {"offline.yml", "deploy.yml", "pulumi.yml"} <= names
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,5 @@
-"""offline.yml: the tests and the infra diff of each stack, as one pull-request comment."""
+"""offline.yml: the tests, the infra diff of each stack and the engine's preview, as one
+pull-request comment."""
 
 from __future__ import annotations
 
@@ -70,18 +71,25 @@ def strings(value: Any) -> Iterator[str]:
         yield value
 
 
-def test_runs_on_pull_requests_with_no_secrets_and_least_privilege():
+def test_tests_and_diff_run_on_pull_requests_with_no_secrets_and_least_privilege():
     offline = workflow("offline.yml")
     assert list(offline["on"]) == ["pull_request"]
-    assert offline["permissions"] == {"contents": "read", "pull-requests": "write"}
-    # Neither the workflow nor the setup action it uses reads a secret or a variable.
-    for path in (OFFLINE, ACTIONS / "setup" / "action.yml"):
-        found = [v for v in strings(load(path)) if re.search(r"\b(secrets|vars)\.\w", v)]
-        assert not found, path.name
+    assert offline["permissions"] == {"contents": "read"}
+    # Neither the job nor the setup action it uses reads a secret or a variable.
+    for document in (offline["jobs"]["test-and-diff"], load(ACTIONS / "setup" / "action.yml")):
+        assert not [v for v in strings(document) if re.search(r"\b(secrets|vars)\.\w", v)]
+    assert offline["jobs"]["comment"]["permissions"] == {"pull-requests": "write"}
+    # A preview stopped halfway can leave a self-managed backend's stack locked.
     assert offline["concurrency"] == {
-        "group": "offline-${{ github.event.pull_request.number }}",
-        "cancel-in-progress": True,
+        "group": "pull-request-${{ github.event.pull_request.number }}",
+        "cancel-in-progress": False,
     }
+
+
+def test_the_comment_waits_for_the_previews_and_posts_whatever_they_did():
+    comment = workflow("offline.yml")["jobs"]["comment"]
+    assert comment["needs"] == ["test-and-diff", "preview"]
+    assert comment["if"].startswith("always() && needs.test-and-diff.result == 'success'")
 
 
 def test_checks_out_the_history_and_runs_the_readme_test_command():
@@ -114,8 +122,7 @@ def run_diff_step(tmp_path, statuses: dict[str, int]) -> subprocess.CompletedPro
         "PATH": os.environ["PATH"],
         "STACKS": " ".join(statuses),
         "BASE_REF": "main",
-        "RUNNER_TEMP": str(tmp_path),
-        "DIFF_FILE": str(tmp_path / "infra-diff.md"),
+        "DIFFS": str(tmp_path / "comment"),
         "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md"),
     }
     script = step_named(OFFLINE, DIFF_STEP)["run"]
@@ -128,16 +135,19 @@ def run_diff_step(tmp_path, statuses: dict[str, int]) -> subprocess.CompletedPro
     )
 
 
-def test_changes_are_not_a_failure_and_every_stack_is_in_the_comment(tmp_path):
+def test_changes_are_not_a_failure_and_every_stack_is_kept_for_the_comment(tmp_path):
     result = run_diff_step(tmp_path, {"dev": 1, "prod": 0})
     assert result.returncode == 0, result.stderr
-    diff = (tmp_path / "infra-diff.md").read_text()
-    assert diff == (
-        "## What this pull request changes in each stack\n"
+    for stack in ("dev", "prod"):
+        assert (tmp_path / "comment" / f"{stack}.md").read_text() == (
+            f"diff of {stack} against origin/main\n"
+        )
+    assert (tmp_path / "summary.md").read_text() == (
         "\n### Stack dev\n\ndiff of dev against origin/main\n"
         "\n### Stack prod\n\ndiff of prod against origin/main\n"
     )
-    assert (tmp_path / "summary.md").read_text() == diff
+    upload = step_using(OFFLINE, "actions/upload-artifact")["with"]
+    assert upload["path"] == step_named(OFFLINE, DIFF_STEP)["env"]["DIFFS"]
 
 
 def test_a_diff_error_fails_the_job(tmp_path):
@@ -146,19 +156,24 @@ def test_a_diff_error_fails_the_job(tmp_path):
     assert "::error::infra diff of stack dev failed with exit status 2" in result.stdout
 
 
-def post_comment(tmp_path, diff: str, comments: list[dict]) -> list:
-    """What the comment step asks of the GitHub API, given the comments already there."""
+def post_comment(
+    tmp_path, files: dict[str, str], comments: list[dict], previewed: str = "success"
+) -> list:
+    """What the comment step asks of the GitHub API, given the downloaded artifacts' files and
+    the comments already there."""
     step = step_using(OFFLINE, "actions/github-script")
     (tmp_path / "script.js").write_text(step["with"]["script"])
     (tmp_path / "comments.json").write_text(json.dumps(comments))
     (tmp_path / "harness.cjs").write_text(GITHUB_SCRIPT)
-    diff_file = tmp_path / "infra-diff.md"
-    diff_file.write_text(diff)
-    assert step["env"]["DIFF_FILE"] == "${{ runner.temp }}/infra-diff.md"
+    downloaded = tmp_path / "comment"
+    downloaded.mkdir()
+    for name, text in files.items():
+        (downloaded / name).write_text(text)
+    assert step["env"]["DIFFS"] == step_using(OFFLINE, "actions/download-artifact")["with"]["path"]
     result = subprocess.run(
         ["node", "harness.cjs", "script.js", "comments.json"],
         cwd=tmp_path,
-        env={**os.environ, "DIFF_FILE": str(diff_file)},
+        env={**os.environ, "DIFFS": str(downloaded), "STACKS": "dev prod", "PREVIEWED": previewed},
         capture_output=True,
         text=True,
         check=True,
@@ -166,12 +181,35 @@ def post_comment(tmp_path, diff: str, comments: list[dict]) -> list:
     return json.loads(result.stdout)
 
 
+DIFFS = {"dev.md": "dev's diff\n", "prod.md": "prod's diff\n"}
+HEADING = "## What this pull request changes in each stack\n"
+
+
 def test_posts_one_comment_with_the_hidden_marker(tmp_path):
-    calls = post_comment(tmp_path, "## the diff\n", [])
+    calls = post_comment(tmp_path, DIFFS, [], previewed="skipped")
+    body = f"{MARKER}\n{HEADING}\n### Stack dev\n\ndev's diff\n\n### Stack prod\n\nprod's diff\n"
     assert calls == [
         ["list", {**REPO, "issue_number": 7, "per_page": 100}],
-        ["create", {**REPO, "issue_number": 7, "body": f"{MARKER}\n## the diff\n"}],
+        ["create", {**REPO, "issue_number": 7, "body": body}],
     ]
+
+
+def test_the_engine_preview_goes_under_each_stacks_diff_as_text(tmp_path):
+    preview = "  ~ aws:iam/role:Role  ```<b>x</b>\nResources: 1 to update\n"
+    files = {**DIFFS, "preview-dev.txt": preview}
+    [_, (_, params)] = post_comment(tmp_path, files, [], previewed="failure")
+    body = params["body"]
+    dev = body[body.index("### Stack dev") : body.index("### Stack prod")]
+    assert dev.endswith(
+        "dev's diff\n\n<details><summary>pulumi preview</summary>\n\n````\n"
+        + preview.rstrip()
+        + "\n````\n\n</details>\n\n"
+    )
+    # prod's preview failed: the comment says so rather than leave it out.
+    assert body.endswith(
+        "prod's diff\n\n`pulumi preview` did not finish: see the "
+        "[run](https://github.com/octo/hyperpod-dpd/actions/runs/42).\n"
+    )
 
 
 @pytest.mark.parametrize(
@@ -184,13 +222,14 @@ def test_posts_one_comment_with_the_hidden_marker(tmp_path):
 )
 def test_edits_its_own_comment_on_later_pushes(tmp_path, others):
     ours = {"id": 5, "user": {"login": "github-actions[bot]"}, "body": f"{MARKER}\nold"}
-    calls = post_comment(tmp_path, "new\n", [*others, ours])
-    assert calls[1:] == [["update", {**REPO, "comment_id": 5, "body": f"{MARKER}\nnew\n"}]]
+    calls = post_comment(tmp_path, DIFFS, [*others, ours], previewed="skipped")
+    assert [call[0] for call in calls[1:]] == ["update"]
+    assert calls[1][1]["comment_id"] == 5
 
 
 def test_a_diff_too_long_for_a_comment_is_cut_with_its_code_block_closed(tmp_path):
-    diff = "## the diff\n```diff\n" + "+ line\n" * 20000 + "```\n"
-    [_, (command, params)] = post_comment(tmp_path, diff, [])
+    long = "```diff\n" + "+ line\n" * 20000 + "```\n"
+    [_, (command, params)] = post_comment(tmp_path, {**DIFFS, "dev.md": long}, [], "skipped")
     body = params["body"]
     assert command == "create"
     assert len(body) < 65536

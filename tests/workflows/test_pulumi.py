@@ -1,4 +1,5 @@
-"""preview.yml and deploy.yml, and the Pulumi job they share (pulumi.yml)."""
+"""The previews of offline.yml and the deploys of deploy.yml, and the Pulumi job they share
+(pulumi.yml)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,18 @@ OIDC = {"contents": "read", "id-token": "write"}
 
 
 def test_preview_runs_every_stack_on_pull_requests_from_this_repository():
-    preview = workflow("preview.yml")
-    assert list(preview["on"]) == ["pull_request"]
-    assert preview["permissions"] == {**OIDC, "pull-requests": "write"}
-    job = preview["jobs"]["preview"]
-    assert job["uses"] == "./.github/workflows/pulumi.yml"
-    assert job["with"] == {"command": "preview", "stack": "${{ matrix.stack }}"}
-    assert job["strategy"]["matrix"]["stack"] == ["dev", "prod"]
-    assert job["if"] == "github.event.pull_request.head.repo.full_name == github.repository"
-    assert job["secrets"] == "inherit"
-    assert "environment" not in job["with"]
+    preview = workflow("offline.yml")["jobs"]["preview"]
+    assert preview["uses"] == "./.github/workflows/pulumi.yml"
+    assert preview["with"] == {"command": "preview", "stack": "${{ matrix.stack }}"}
+    assert preview["strategy"]["matrix"]["stack"] == ["dev", "prod"]
+    assert preview["if"] == "github.event.pull_request.head.repo.full_name == github.repository"
+    assert preview["secrets"] == "inherit"
+    assert preview["permissions"] == OIDC
 
 
-def test_the_pulumi_step_previews_with_the_policy_pack_and_comments_on_the_pull_request():
+def test_the_pulumi_step_previews_with_the_policy_pack_and_keeps_the_preview_for_the_comment(
+    tmp_path,
+):
     pulumi = step_using(PULUMI, "pulumi/actions")
     assert pulumi["with"] == {
         "command": "${{ inputs.command }}",
@@ -34,13 +34,23 @@ def test_the_pulumi_step_previews_with_the_policy_pack_and_comments_on_the_pull_
         "cloud-url": "${{ vars.PULUMI_BACKEND_URL }}",
         "diff": True,
         "policyPacks": "policy",
-        "comment-on-pr": "${{ inputs.command == 'preview' }}",
-        "edit-pr-comment": True,
     }
     assert pulumi["env"] == {
         "PULUMI_ACCESS_TOKEN": "${{ secrets.PULUMI_ACCESS_TOKEN }}",
         "PULUMI_CONFIG_PASSPHRASE": "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}",
     }
+    # Its output goes to the artifact the pull-request comment reads, as text.
+    keep = step_named(PULUMI, "Keep the preview for the pull-request comment")
+    assert keep["env"]["PREVIEW"] == "${{ steps.pulumi.outputs.output }}"
+    subprocess.run(
+        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", keep["run"]],
+        env={"PREVIEW": "~ update $(whoami) `x`", "STACK": "dev", "RUNNER_TEMP": str(tmp_path)},
+        check=True,
+    )
+    assert (tmp_path / "preview-dev.txt").read_text() == "~ update $(whoami) `x`\n"
+    upload = step_using(PULUMI, "actions/upload-artifact")
+    assert upload["with"]["path"] == "${{ runner.temp }}/preview-${{ inputs.stack }}.txt"
+    assert keep["if"] == upload["if"] == "inputs.command == 'preview'"
 
 
 def test_the_pulumi_cli_is_the_version_of_the_sdk():
@@ -57,6 +67,8 @@ def test_the_pulumi_job_sets_up_the_venvs_and_the_chart_first():
         "Read the stack's AWS region",
         "aws-actions/configure-aws-credentials",
         "pulumi/actions",
+        "Keep the preview for the pull-request comment",
+        "actions/upload-artifact",
     ]
     assert step_using(PULUMI, "./.github/actions/setup")["with"] == {"chart": "true"}
 

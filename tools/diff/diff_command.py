@@ -8,12 +8,11 @@ import tempfile
 from pathlib import Path
 
 from infra.paths import ROOT
-from tools.diff.diff_report import manifest_diffs, markdown_report, text_report
+from tools.diff.diff_report import deltas, manifest_diffs, markdown_report, text_report
 from tools.diff.endpoint_swaps import replacement_plans
 from tools.diff.render_at import RenderError, checkout_at, render_checkout
 from tools.diff.stack_diff import compare
 from tools.render.graph import mermaid, owners
-from tools.reports.cost_report import cost_markdown
 
 NO_CHANGES, CHANGES, ERROR = 0, 1, 2
 
@@ -25,11 +24,6 @@ def _resources(out: Path) -> list[dict]:
 def _sizing(out: Path) -> dict | None:
     sizing = out / "sizing.json"
     return json.loads(sizing.read_text()) if sizing.is_file() else None
-
-
-def _cost(out: Path) -> dict | None:
-    """The render's cost document; None for a base rendered before sizing.json had one."""
-    return (_sizing(out) or {}).get("cost")
 
 
 def run_diff(
@@ -61,19 +55,19 @@ def print_diff(stack: str, base: str, base_out: Path | None, head_out: Path, mar
     head = _resources(head_out)
     before = _resources(base_out) if base_out else []
     changes = compare(before, head)
-    diffs = manifest_diffs(base_out, head_out)
+    diffs = manifest_diffs(before, head)
     plans = replacement_plans(_sizing(head_out))
+    figures = deltas(_sizing(base_out) if base_out else None, _sizing(head_out))
+    if not changes and all(
+        len(set(figure.split(" → "))) == 1 for row in figures.values() for figure in row
+    ):
+        figures = {}
     if markdown:
         owner = owners(head)
         changed = {owner[c.urn] for c in changes if c.urn in owner}
-        base_cost = _cost(base_out) if base_out else None
-        plan = cost_markdown(_cost(head_out), base_cost)
-        # The endpoints' predictions and charts, as the head's render wrote them.
-        predictions = (head_out / "plan.md").read_text().splitlines()
-        if predictions:
-            plan += ["", *predictions]
-        graph = mermaid(head, changed)
-        print(markdown_report(stack, base, changes, diffs, graph, plan, plans), end="")
+        # Drawn where the components or how they wait for each other changed.
+        graph = mermaid(head, changed) if mermaid(head) != mermaid(before) else None
+        print(markdown_report(stack, base, changes, diffs, graph, figures, plans), end="")
     else:
-        print(text_report(stack, base, changes, diffs, plans), end="")
+        print(text_report(stack, base, changes, diffs, plans, figures), end="")
     return CHANGES if changes else NO_CHANGES

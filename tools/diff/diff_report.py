@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from components.core.terminal_text import one_line
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
+from components.pricing.prices import EC2_ON_DEMAND
 from tools.diff.endpoint_swaps import (
     ENDPOINT,
     Plans,
@@ -22,7 +23,9 @@ from tools.diff.endpoint_swaps import (
     roll_lines,
     swap_lines,
 )
-from tools.diff.stack_diff import Change
+from tools.diff.references import REFERENCE
+from tools.diff.stack_diff import Change, matched
+from tools.render import yaml_io
 from tools.reports.markdown import cell, code, fenced
 
 SYMBOLS = {"add": "+", "remove": "-", "update": "~", "replace": "+-"}
@@ -33,15 +36,15 @@ VALUE_WIDTH = 80
 OUTAGES = {
     "aws-native:sagemaker:Cluster": (
         "HyperPod cluster {name}: deleted with all its nodes, then created again; nodes with "
-        "p5 capacity and deep health checks take hours, and no endpoint answers meanwhile"
+        "p5 capacity and deep health checks take hours, and no endpoint answers meanwhile."
     ),
     "eks:index:Cluster": (
         "EKS cluster {name}: deleted, then created again (about 15 minutes), and everything in "
-        "it after that: add-ons (the inference operator over 40 minutes), charts, endpoints"
+        "it after that: add-ons (the inference operator over 40 minutes), charts, endpoints."
     ),
     "pulumi:providers:kubernetes": (
         "Kubernetes provider {name}: it reaches a new cluster, so every object it manages is "
-        "deleted and created again (listed below with why)"
+        "deleted and created again (listed below with why)."
     ),
     ENDPOINT: (
         "endpoint {name}: deleted, then created again; no answers until its pods have pulled "
@@ -50,15 +53,22 @@ OUTAGES = {
 }
 
 
+def _named(text: str) -> str:
+    """References to made-up IDs (references.py) by their resources' names."""
+    return REFERENCE.sub(lambda m: "⟨" + re.sub(r"urn:\S*::", "", m[1]) + "⟩", text)
+
+
 def _value(value: Any) -> str:
     """A value on one line: text as it is, unless it holds what a line cannot show (a newline,
-    an escape sequence), which JSON's quoting spells out; anything else as JSON."""
+    an escape sequence), which JSON's quoting spells out; anything else as JSON. A reference to
+    a resource's made-up ID reads as its name: ⟨network-private-usw2-az2⟩."""
     if value is None:
         text = "(none)"
     elif isinstance(value, str) and one_line(value) == value:
         text = value
     else:
-        text = json.dumps(value)
+        text = json.dumps(value, ensure_ascii=False)
+    text = _named(text)
     return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
 
 
@@ -75,25 +85,32 @@ def _markdown_headline(stack: str, base: str, changes: Sequence[Change]) -> str:
     return headline(code(stack), code(base), changes)
 
 
-def manifest_diffs(base: Path | None, head: Path) -> list[str]:
-    """A unified diff of every Kubernetes manifest that differs between two renders."""
+def _manifest(resource: dict[str, Any] | None) -> str:
+    """A Kubernetes object as `kubectl apply` takes it, or "" for any other resource."""
+    if resource is None or not resource["type"].startswith("kubernetes:"):
+        return ""
+    inputs = resource["inputs"]
+    if not {"apiVersion", "kind"} <= inputs.keys():
+        return ""
+    # Sorted, as resources.json has them: apiVersion, kind, metadata, then the rest.
+    return _named(yaml_io.dump(inputs))
 
-    def files(out: Path | None) -> dict[str, str]:
-        folder = out / "manifests" if out else None
-        if folder is None or not folder.is_dir():
-            return {}
-        return {p.name: p.read_text() for p in sorted(folder.iterdir())}
 
-    before, after = files(base), files(head)
+def manifest_diffs(base: list[dict[str, Any]], head: list[dict[str, Any]]) -> list[str]:
+    """A unified diff of every Kubernetes object that changes, each against the same resource
+    in the base: a new generation of an endpoint against the one it replaces."""
+    before, after = matched(base, head)
     diffs = []
-    for name in sorted(before.keys() | after.keys()):
-        old, new = before.get(name, ""), after.get(name, "")
+    for urn in sorted(before.keys() | after.keys()):
+        old, new = _manifest(before.get(urn)), _manifest(after.get(urn))
         if old != new:
+            kind = urn.split("::")[2].rpartition(":")[2]
+            name = f"{kind}/{(after.get(urn) or before[urn])['name']}"
             lines = difflib.unified_diff(
                 old.splitlines(keepends=True),
                 new.splitlines(keepends=True),
-                f"a/manifests/{name}" if name in before else "/dev/null",
-                f"b/manifests/{name}" if name in after else "/dev/null",
+                f"a/{name}" if old else "/dev/null",
+                f"b/{name}" if new else "/dev/null",
             )
             diffs.append("".join(lines))
     return diffs
@@ -120,14 +137,25 @@ def _path_lines(change: Change) -> list[str]:
     return lines + ([change.note] if change.note else [])
 
 
+def _forced(change: Change) -> str:
+    """The input that forces a replacement, or what it goes down with."""
+    forcing = next((p for p in change.paths if p.replaces), None)
+    if forcing is None:
+        return f" Forced: {change.because}." if change.because else ""
+    path, old = _readable(forcing.path, forcing.old)
+    return f" Forced by {code(f'{path}: {old} → {_readable(path, forcing.new)[1]}')}."
+
+
 def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
-    """What the replacements cost, worst first, then what updates take down. `plans`: how the
-    head replaces each endpoint (endpoint_swaps.py); a swap is no outage."""
+    """What the replacements cost, worst first, each with the input that forces it, then what
+    updates take down. `plans`: how the head replaces each endpoint (endpoint_swaps.py); a
+    swap is no outage."""
     plans = plans or {}
     replaced = [
         lost_nodes_line(c)
         if c.loses_nodes
         else outage.format(name=code(c.name))
+        + _forced(c)
         + delete_first_detail(c, plans)
         + mode_detail(c, plans)
         for type_, outage in OUTAGES.items()
@@ -137,6 +165,78 @@ def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
     # A roll is no outage, unless the nodes its pods run on go first.
     rolled = [lost_nodes_line(c) for c in changes if c.kind == "update" and c.loses_nodes]
     return replaced + rolled + [outage for c in changes for outage in c.outages]
+
+
+# What a reviewer weighs beside the resources, from the renders' sizing.json: each endpoint's
+# prediction and the nodes' cost, before → after.
+PREDICTED = (
+    ("TTFT", "ttftMs", "ms"),
+    ("TPOT", "tpotMs", "ms"),
+    ("output", "outputTokensPerSecond", "tokens/s"),
+    ("cost", "costPerMillionOutputTokens", "per M output tokens"),
+)
+NODES = "(nodes)"  # no endpoint's name: Kubernetes names have no parentheses
+BOUNDS = {
+    "≥": "≥: at EC2's on-demand rate for the same hardware, which HyperPod's exceeds.",
+    "≤": "≤: with Karpenter's most nodes.",
+}
+
+
+def _figure(value: float | None, money: bool = False, bound: str = "") -> str:
+    if value is None:
+        return "none"
+    text = f"${value:,.2f}" if money else f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+    return f"{bound} {text}" if bound else text
+
+
+def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
+    """Each predicted endpoint's figures, and the nodes' cost an hour under NODES."""
+    found = {}
+    for endpoint in (sizing or {}).get("endpoints", []):
+        p = endpoint.get("prediction")
+        if p:
+            bound = "≥" if p.get("priceBasis") == EC2_ON_DEMAND else ""
+            found[endpoint["name"]] = [
+                _figure(p.get(key), *((True, bound) if key.startswith("cost") else ()))
+                for _, key, _ in PREDICTED
+            ]
+    cost = (sizing or {}).get("cost")
+    if cost and cost["groups"]:
+        bound = "≤" if cost.get("hourlyAtMost") else "≥" if cost["hourlyAtLeast"] else ""
+        found[NODES] = [_figure(cost["hourly"], True, bound)]
+    return found
+
+
+def deltas(base: dict[str, Any] | None, head: dict[str, Any] | None) -> dict[str, list[str]]:
+    """Each endpoint's figures and the nodes' cost (under NODES), as `before → after`, or
+    the head's alone where the base had none."""
+    old, new = _figures(base), _figures(head)
+    return {
+        name: [f"{a} → {b}" for a, b in zip(old[name], figures, strict=True)]
+        if name in old
+        else figures
+        for name, figures in new.items()
+    }
+
+
+def _delta_lines(rows: dict[str, list[str]], markdown: bool) -> list[str]:
+    endpoints = {name: figures for name, figures in rows.items() if name != NODES}
+    if endpoints and markdown:
+        heads = " | ".join(f"{label} {unit}" for label, _, unit in PREDICTED)
+        lines = [f"| Predicted | {heads} |", "|---|---|---|---|---|"]
+        lines += [f"| {code(name)} | {' | '.join(f)} |" for name, f in endpoints.items()]
+        lines += [""]
+    else:
+        lines = [
+            f"Predicted {name}: "
+            + ", ".join(
+                f"{label} {v} {unit}" for (label, _, unit), v in zip(PREDICTED, f, strict=True)
+            )
+            for name, f in endpoints.items()
+        ]
+    if NODES in rows:
+        lines.append(f"Nodes an hour: {rows[NODES][0]}.")
+    return lines + [note for bound, note in BOUNDS.items() if any(bound in x for x in lines)]
 
 
 def _ordered(changes: Sequence[Change]) -> list[Change]:
@@ -158,7 +258,9 @@ def text_report(
     changes: Sequence[Change],
     diffs: Sequence[str],
     plans: Plans | None = None,
+    figures: dict[str, list[str]] | None = None,
 ) -> str:
+    """`figures`: each endpoint's prediction and the nodes' cost, before → after (`deltas`)."""
     lines = [headline(stack, base, changes)]
     costs = outages(changes, plans)
     if costs:
@@ -173,6 +275,8 @@ def text_report(
         lines += [f"      {line}" for line in _path_lines(change)]
     if costs:
         lines += ["", "A replacement deletes and creates again unless it is a swap above."]
+    if figures:
+        lines += ["", *_delta_lines(figures, markdown=False)]
     if diffs:
         lines += ["", "Kubernetes manifests:", *diffs]
     return "\n".join(lines).rstrip() + "\n"
@@ -183,12 +287,12 @@ def markdown_report(
     base: str,
     changes: Sequence[Change],
     diffs: Sequence[str],
-    graph: str,
-    plan: Sequence[str] = (),
+    graph: str | None,
+    figures: dict[str, list[str]] | None = None,
     plans: Plans | None = None,
 ) -> str:
-    """`plan`: the lines of the stack's cost and endpoint predictions, shown before the graph.
-    `plans`: how the head replaces each endpoint."""
+    """`graph`: the components, the changed ones highlighted, where the components changed.
+    `figures`: as in `text_report`. `plans`: how the head replaces each endpoint."""
     plans = plans or {}
     # The offline workflow puts each stack's report under its own heading in one comment.
     lines = [_markdown_headline(stack, base, changes)]
@@ -210,6 +314,8 @@ def markdown_report(
                 f"| {SYMBOLS[change.kind]} {change.kind} | {cell(change.name)} "
                 f"| {cell(change.type.rsplit(':', 1)[1])} | {details} |"
             )
+    if figures:
+        lines += ["", *_delta_lines(figures, markdown=True)]
     if diffs:
         lines += [
             "",
@@ -219,7 +325,6 @@ def markdown_report(
             "",
             "</details>",
         ]
-    if plan:
-        lines += ["", *plan]
-    lines += ["", "Components, the changed ones highlighted:", "", *fenced("mermaid", graph)]
+    if graph:
+        lines += ["", "Components, the changed ones highlighted:", "", *fenced("mermaid", graph)]
     return "\n".join(lines) + "\n"

@@ -8,9 +8,6 @@ decide for the types this stack creates:
   less where Terraform's AWS provider, which pulumi-aws is built on, updates in place;
 - the types with no CloudFormation twin, by hand, each with its source;
 - every Kubernetes object: its name and namespace.
-
-The mocks derive each resource's ID from these inputs and the recorded ones, so that a
-replaced resource gets a new ID and the resources that carry it show their own replacements.
 """
 
 from __future__ import annotations
@@ -27,54 +24,11 @@ _CREATE_ONLY: dict[str, tuple[str, ...]] = {
     for token, entry in json.loads(CREATE_ONLY_PATH.read_text())["types"].items()
 }
 
-# Create-only in CloudFormation, updated in place by Terraform's AWS provider:
-# aws_route_table_association's route_table_id has no ForceNew (it calls
-# ReplaceRouteTableAssociation; terraform-provider-aws internal/service/ec2/
-# vpc_route_table_association.go).
-TERRAFORM_IN_PLACE: dict[str, tuple[str, ...]] = {
-    "aws:ec2/routeTableAssociation:RouteTableAssociation": ("routeTableId",),
-}
-
-# The types with no CloudFormation twin of their own.
-HAND_REPLACES: dict[str, tuple[str, ...]] = {
-    # pulumi-eks's component: the EKS API cannot change a cluster's name, networking or
-    # encryption (Terraform's aws_eks_cluster marks them ForceNew; pulumi-eks passes them on).
-    "eks:index:Cluster": (
-        "name", "vpcId", "subnetIds", "privateSubnetIds", "publicSubnetIds",
-        "clusterSecurityGroup", "encryptionConfigKeyArn", "ipFamily",
-        "kubernetesServiceIpAddressRange",
-    ),
-    # Parts of a bucket in pulumi-aws, its properties in CloudFormation: each names its bucket
-    # once ("bucket - (Required, Forces new resource)", Terraform's aws_s3_bucket_* docs).
-    "aws:s3/bucketLogging:BucketLogging": ("bucket",),
-    "aws:s3/bucketOwnershipControls:BucketOwnershipControls": ("bucket",),
-    "aws:s3/bucketPublicAccessBlock:BucketPublicAccessBlock": ("bucket",),
-    "aws:s3/bucketServerSideEncryptionConfiguration:BucketServerSideEncryptionConfiguration": (
-        "bucket",
-    ),
-    "aws:s3/bucketVersioning:BucketVersioning": ("bucket",),
-    # An object is its bucket and key (Terraform's aws_s3_object: both force a new resource).
-    "aws:s3/bucketObjectv2:BucketObjectv2": ("bucket", "key"),
-    # A managed policy's attachment is the pair (aws_iam_role_policy_attachment: both ForceNew).
-    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("role", "policyArn"),
-    # A tag is its resource and key; only its value updates (aws_ec2_tag).
-    "aws:ec2/tag:Tag": ("resourceId", "key"),
-    # Neither can be updated in place (terraform-provider-aws internal/service/grafana).
-    "aws:grafana/workspaceServiceAccount:WorkspaceServiceAccount": (
-        "workspaceId", "name", "grafanaRole",
-    ),
-    "aws:grafana/workspaceServiceAccountToken:WorkspaceServiceAccountToken": (
-        "workspaceId", "serviceAccountId", "name", "secondsToLive",
-    ),
-    "kubernetes:helm.sh/v3:Release": ("name", "namespace"),
-    # "Arbitrary map of values that, when changed, will run any creation or destroy delays
-    # again" (pulumiverse-time, Sleep): a new Sleep.
-    "time:index/sleep:Sleep": ("triggers",),
-    # pulumi-kubernetes replaces its provider when the kubeconfig's active cluster changes (or
-    # is unknown, as while the cluster is being replaced): Kubernetes has no cluster identity,
-    # so that is its heuristic (pulumi-kubernetes provider docs, `clusterIdentifier`).
-    "pulumi:providers:kubernetes": ("kubeconfig.clusters",),
-}  # fmt: skip
+# Where Terraform's AWS provider, which pulumi-aws is built on, updates in place what
+# CloudFormation would replace, and the types with no CloudFormation twin: each with its source.
+_HAND = json.loads(Path(__file__).with_name("hand_replaces.json").read_text())
+TERRAFORM_IN_PLACE = {t: tuple(e["inputs"]) for t, e in _HAND["terraformInPlace"].items()}
+HAND_REPLACES = {t: tuple(e["inputs"]) for t, e in _HAND["handReplaces"].items()}
 
 # "Changing the identity of the resource always causes a replacement" (pulumi-kubernetes,
 # provider/pkg/provider/provider.go, Diff): a Kubernetes object's name and namespace.

@@ -20,7 +20,8 @@ from typing import Any, Literal
 from components.endpoint.kind import API_VERSION, KIND
 from tools.diff.cascade import dependent_replacements
 from tools.diff.node_changes import HYPERPOD_TYPE, node_outages, replaced_types
-from tools.diff.property_paths import covers
+from tools.diff.property_paths import covers, parse
+from tools.diff.references import REFERENCE, learned, referenced, rewritten, with_references
 from tools.diff.replacements import replacing
 from tools.diff.serving_modes import Serving, mode_change
 
@@ -163,42 +164,83 @@ def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resour
     return None
 
 
-def _qualified_type(urn: str) -> str:
-    """A URN's qualified type (`urn:pulumi:<stack>::<project>::<qualified type>::<name>`): the
-    types of its ancestors and its own, joined by '$'."""
+def _renamed(urn: str, renames: dict[str, str]) -> str:
+    """A URN with each type an alias renamed (`pulumi.Alias(type_=...)`) as it is now: in the
+    qualified type, which names the types of the resource's parents too, so a child inherits
+    its parent's alias as the engine has it."""
     parts = urn.split("::")
-    return parts[2] if len(parts) == 4 else ""
+    if len(parts) != 4:
+        return urn
+    parts[2] = "$".join(renames.get(t, t) for t in parts[2].split("$"))
+    return "::".join(parts)
 
 
-def _renames(head: Sequence[Resource]) -> dict[str, str]:
-    """Each former qualified type of `head`'s aliased resources, with the one it now has: what
-    the engine matches an old URN by (a child inherits its parent's alias)."""
-    renames = {}
-    for resource in head:
-        qualified = _qualified_type(resource["urn"])
-        ancestors = qualified.rpartition("$")[0]
-        for former in resource.get("options", {}).get("aliases", []):
-            renames[f"{ancestors}${former}" if ancestors else former] = qualified
-    return renames
+def _aliased(value: Any, renames: dict[str, str]) -> Any:
+    """A base resource with every URN in it (its own, its parent's, its provider's, ...) as
+    `head` knows it."""
+    if isinstance(value, dict):
+        return {k: _aliased(v, renames) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_aliased(v, renames) for v in value]
+    if isinstance(value, str) and value.startswith("urn:pulumi:"):
+        return _renamed(value, renames)
+    return value
 
 
-def _as_aliased(urn: str, renames: dict[str, str]) -> str:
-    qualified = _qualified_type(urn)
-    for former, now in renames.items():
-        if qualified == former or qualified.startswith(f"{former}$"):
-            return urn.replace(f"::{qualified}::", f"::{now}{qualified[len(former) :]}::", 1)
-    return urn
+def matched(
+    base: Sequence[Resource], head: Sequence[Resource]
+) -> tuple[dict[str, Resource], dict[str, Resource]]:
+    """Both renders by URN, as the engine matches them: a base resource under the URN an
+    alias of `head` gives it, and every ID the mocks made up as a reference (references.py)."""
+    renames = {
+        former: r["type"] for r in head for former in r.get("options", {}).get("aliases", [])
+    }
+    before = {r["urn"]: r for r in with_references([_aliased(r, renames) for r in base])}
+    after = {r["urn"]: r for r in with_references(head)}
+    leaves = [
+        (before[urn], parse(path)[0], old, new)
+        for urn in before.keys() & after.keys()
+        for path, old, new in changed_paths(before[urn]["inputs"], after[urn]["inputs"])
+    ]
+    rewrite = learned(leaves)
+    return {urn: rewritten(r, rewrite) for urn, r in before.items()}, after
+
+
+def _renewed_references(
+    changes: dict[str, Change], before: dict[str, Resource], after: dict[str, Resource]
+) -> bool:
+    """Each kept resource holding the ID of a replaced one, as the engine sees it: that input
+    is unknown until the new one exists, and replaces the holder where it forces replacement.
+    Whether any change was added."""
+    replaced = {urn for urn, c in changes.items() if c.kind == "replace"}
+
+    def renew(text: str) -> str:
+        return REFERENCE.sub(lambda m: f"⟨new {m[1]}⟩" if m[1] in replaced else m[0], text)
+
+    grew = False
+    for urn, resource in after.items():
+        if urn not in before or not referenced(resource["inputs"]) & replaced:
+            continue
+        renewed = rewritten(resource, renew)["inputs"]
+        known = {p.path for p in changes[urn].paths} if urn in changes else set()
+        paths = [
+            _input_change(resource, path, old, new)
+            for path, old, new in changed_paths(resource["inputs"], renewed)
+            if path not in known
+        ]
+        if not paths:
+            continue
+        grew = True
+        earlier = changes.get(urn) or Change("update", urn, resource["type"], resource["name"])
+        paths = earlier.paths + paths
+        replaces = earlier.kind == "replace" or any(p.replaces for p in paths)
+        changes[urn] = replace(earlier, kind="replace" if replaces else "update", paths=paths)
+    return grew
 
 
 def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
-    """The changes from `base` to `head`, in URN order; a resource `head` renames with an
-    alias is matched to its former URN, as the engine does."""
-    renames = _renames(head)
-    before = {
-        (urn := _as_aliased(r["urn"], renames)): {**r, "urn": urn} if urn != r["urn"] else r
-        for r in base
-    }
-    after = {r["urn"]: r for r in head}
+    """The changes from `base` to `head`, in URN order, resources matched as `matched` does."""
+    before, after = matched(base, head)
     changes: dict[str, Change] = {}
     for urn in sorted(before.keys() | after.keys()):
         if urn not in before:
@@ -209,12 +251,16 @@ def compare(base: Sequence[Resource], head: Sequence[Resource]) -> list[Change]:
             changes[urn] = Change("remove", urn, r["type"], r["name"])
         elif change := _update(before[urn], after[urn]):
             changes[urn] = change
-    replaced = {urn for urn, c in changes.items() if c.kind == "replace"}
     kept = [r for urn, r in after.items() if urn in before]
-    for urn, why in dependent_replacements(replaced, kept).items():
-        r = after[urn]
-        paths = changes[urn].paths if urn in changes else []
-        changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+    grew = True
+    while grew:
+        replaced = {urn for urn, c in changes.items() if c.kind == "replace"}
+        dependents = dependent_replacements(replaced, kept)
+        for urn, why in dependents.items():
+            r = after[urn]
+            paths = changes[urn].paths if urn in changes else []
+            changes[urn] = Change("replace", urn, r["type"], r["name"], paths, because=why)
+        grew = _renewed_references(changes, before, after) or bool(dependents)
     gone: set[str] = set()
     for urn, change in changes.items():
         if change.kind == "update" and change.type == HYPERPOD_TYPE:

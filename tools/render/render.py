@@ -24,7 +24,7 @@ from pulumi.runtime.sync_await import _sync_await
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
 from tools.render.mocks.account import ACCOUNT_ID
-from tools.render.mocks.cloud import CloudMocks, WireRegistration
+from tools.render.mocks.cloud import CloudMocks
 from tools.render.stack_config import SECRET_PLACEHOLDER, StackConfig
 
 STACK_TYPE = "pulumi:pulumi:Stack"
@@ -145,11 +145,7 @@ class RecordingMonitor(MockMonitor):
 
     def RegisterResource(self, request: Any) -> Any:  # noqa: N802 (gRPC method name)
         wire_inputs = json_format.MessageToDict(request.object)
-        self.mocks.registering = WireRegistration(wire_inputs, tuple(request.replaceOnChanges))
-        try:
-            response = super().RegisterResource(request)
-        finally:
-            self.mocks.registering = None
+        response = super().RegisterResource(request)
         if request.type == STACK_TYPE:
             self._stack_urn = response.urn
             return response

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.stack_changes import refusal
-from tests.support import dev_config, dev_with, problem_for, problems
+from tests.support import dev_config, dev_with, problem_for, problems, render
 
 
 def test_the_network_needs_two_azs():
@@ -14,17 +14,28 @@ def test_the_network_needs_two_azs():
 
 
 def test_a_subnet_too_small_for_its_nodes_is_refused():
-    found = problems(dev_with({"network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}}))
+    found = problems(dev_with({"network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/25"}}))
     assert problem_for("hyperpod-dpd:network.privateSubnetCidrs.usw2-az2", found).endswith(
-        "10.0.0.0/24 holds 0 nodes, but the instance groups put 3 in usw2-az2 (about 81 "
-        "addresses a node, a /21 per 16 nodes)"
+        "10.0.0.0/25 holds 1 nodes (about 81 addresses a node), and the instance groups put 3 "
+        "in usw2-az2"
+    )
+
+
+def test_a_24_pinned_for_its_nodes_passes_and_warns_that_growing_past_it_replaces_it():
+    config = dev_with({"network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/24"}})
+    (warned,) = [w for w in render(config).warnings if "privateSubnetCidrs" in w]
+    assert warned == (
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2: 10.0.0.0/24 holds 3 nodes (about 81 "
+        "addresses a node), and the instance groups put 3 in usw2-az2; more nodes than it holds "
+        "need a larger subnet, and changing it replaces the subnet and the HyperPod cluster (all "
+        "its nodes, for hours)"
     )
 
 
 def test_overlapping_subnets_are_refused():
     cidrs = {"usw2-az2": "10.0.0.0/21", "usw2-az3": "10.0.4.0/22"}
     found = problems(dev_with({"network.privateSubnetCidrs": cidrs}))
-    assert "10.0.4.0/22 overlaps 10.0.0.0/21 of usw2-az2" in problem_for(
+    assert "10.0.4.0/22 overlaps 10.0.0.0/21 of network.privateSubnetCidrs.usw2-az2" in problem_for(
         "hyperpod-dpd:network.privateSubnetCidrs.usw2-az3", found
     )
 
@@ -38,9 +49,7 @@ def test_a_subnet_outside_the_vpc_is_refused():
 
 def test_a_vpc_too_small_for_the_subnets_is_refused():
     found = problems(dev_with({"network.vpcCidr": "10.0.0.0/22"}))
-    assert "10.0.0.0/22 is smaller than the /21" in problem_for(
-        "hyperpod-dpd:network.vpcCidr", found
-    )
+    assert "10.0.0.0/22 is too small" in problem_for("hyperpod-dpd:network.vpcCidr", found)
 
 
 def test_the_network_is_required_to_build_a_cluster():
@@ -52,6 +61,24 @@ def test_the_network_is_required_to_build_a_cluster():
 
 
 REFUSED = [
+    (
+        {"network.controlPlaneAzIds": ["usw2-az2", "usw2-az4"]},
+        "network.controlPlaneAzIds[1]",
+        "usw2-az4 is not in availabilityZoneIds",
+    ),
+    (
+        {"network.controlPlaneAzIds": ["usw2-az2"]},
+        "network.controlPlaneAzIds",
+        "EKS needs two or more distinct AZ IDs",
+    ),
+    (
+        {
+            "network.publicSubnetCidrs": {"usw2-az2": "10.0.0.0/24"},
+            "network.privateSubnetCidrs": {"usw2-az2": "10.0.0.0/21"},
+        },
+        "network.publicSubnetCidrs.usw2-az2",
+        "10.0.0.0/24 overlaps 10.0.0.0/21 of network.privateSubnetCidrs.usw2-az2",
+    ),
     (
         {"network.availabilityZoneIds": ["usw2-az2", "usw2-az3", "usw2-az2"]},
         "network.availabilityZoneIds[2]",

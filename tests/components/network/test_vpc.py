@@ -14,7 +14,6 @@ def network(**spec):
         spec=NetworkSpec.model_validate({"availabilityZoneIds": AZS, **spec}),
         region="us-west-2",
         cluster_name="dpd",
-        nodes_by_az={"usw2-az2": 2},
     )
     return run_component(lambda: Network("network", args))
 
@@ -38,14 +37,14 @@ def test_private_subnets_are_pinned_by_az_id_and_tagged_for_internal_load_balanc
         assert subnet.inputs["tags"]["kubernetes.io/cluster/dpd"] == "shared"
 
 
-def test_the_az_with_nodes_gets_a_subnet_sized_for_them():
-    cidrs = {
-        s.inputs["availabilityZoneId"]: IPv4Network(s.inputs["cidrBlock"])
-        for s in of(network(), ":Subnet")
-        if "private" in s.name
-    }
-    assert cidrs["usw2-az2"].prefixlen == 21
-    assert cidrs["usw2-az3"].prefixlen == 24
+def test_the_control_plane_gets_subnets_of_its_own_or_stays_on_the_private_ones():
+    own = network()
+    control_plane = [s for s in of(own, ":Subnet") if "control-plane" in s.name]
+    assert [IPv4Network(s.inputs["cidrBlock"]).prefixlen for s in control_plane] == [28, 28]
+    # Load balancers go next to the nodes, never into the control plane's /28s.
+    assert not any("kubernetes.io/role/internal-elb" in s.inputs["tags"] for s in control_plane)
+    shared = network(controlPlaneOnNodeSubnets=True)
+    assert not [s for s in of(shared, ":Subnet") if "control-plane" in s.name]
 
 
 def test_two_public_subnets_route_to_the_internet_gateway():

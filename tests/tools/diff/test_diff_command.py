@@ -144,19 +144,32 @@ def test_a_routing_threshold_change_is_an_update_of_that_path(report):
     assert "-    routingThreshold: 4096" in lines and "+    routingThreshold: 8192" in lines
 
 
-def test_an_intelligent_routing_change_is_marked_as_a_replacement(report):
-    status, out = report(with_endpoint(routingStrategy="session"), markdown=True)
+def test_a_routing_change_is_a_short_comment_with_its_few_lines_and_figures_before_after(report):
+    status, out = report(with_endpoint(routingStrategy="roundrobin"), markdown=True)
     assert status == 1
     # dev keeps its SageMaker name: replaced under it, deleting first, an outage.
     assert "Stack `dev`: 1 to replace (from `HEAD`)." in out
     assert "> - endpoint `default/dpd-test`: deleted, then created again" in out
     assert (
-        "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → session  (replaces: "
+        "`spec.intelligentRoutingSpec.routingStrategy: prefixaware → roundrobin  (replaces: "
         "spec.intelligentRoutingSpec)`" in out
     )
-    assert "  class n_default_dpd_test changed" in out
-    # The comment says what the stack's nodes cost, group by group.
-    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand |" in out
+    # The manifest against the deployed one: the lines that change, not two files.
+    assert "-    routingStrategy: prefixaware\n+    routingStrategy: roundrobin" in out
+    assert "+++ /dev/null" not in out and "--- /dev/null" not in out
+    # TTFT and cost, before → after; no graph, since the components are the same.
+    assert re.search(r"\| `dpd-test` \| [\d,]+ → [\d,]+ \|.* \| ≥ \$[\d.]+ → ≥ \$[\d.]+ \|", out)
+    assert "Nodes an hour: ≥ $110.08 → ≥ $110.08." in out
+    assert "mermaid" not in out
+    assert len(out.splitlines()) <= 80
+
+
+def test_the_graph_is_drawn_when_the_components_change(report):
+    config = dev_config()
+    config["hyperpod-dpd:endpoints"] = []
+    status, out = report(config, markdown=True)
+    assert status == 1
+    assert "```mermaid" in out and "n_default_dpd_test" not in out
 
 
 def test_an_added_endpoint_is_added_with_its_manifest(report):
@@ -178,7 +191,7 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
         "  default/dpd-long" in out
     )
     assert "instanceGroups[0].instanceCount: 2 → 4" in out
-    assert re.search(r"\+\+\+ b/manifests/default\.inferenceendpointconfig\.dpd-long\.yaml", out)
+    assert "--- /dev/null\n+++ b/InferenceEndpointConfig/default/dpd-long\n" in out
 
 
 def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys, monkeypatch):
@@ -326,3 +339,41 @@ def test_the_pd_buffer_change_reads_in_gib(report):
         "      PD_BUFFER_SIZE: 8 GiB → 16 GiB  (replaces: spec.worker.environmentVariables)"
         in out.splitlines()
     )
+
+
+def test_a_group_and_its_endpoint_in_a_listed_az_replace_nothing(report):
+    # Growth never touches the network: no subnet, NAT gateway or cluster is replaced.
+    config = dev_config()
+    config["hyperpod-dpd:cluster"]["instanceGroups"].append(
+        {
+            "name": "g6e",
+            "instanceType": "ml.g6e.12xlarge",
+            "instanceCount": 1,
+            "availabilityZoneId": "usw2-az3",
+        }
+    )
+    config["hyperpod-dpd:endpoints"].append(
+        {
+            "name": "small",
+            "namespace": "default",
+            "modelName": "Llama-3.1-8B-Instruct",
+            "modelSource": {"s3": {"prefix": "Llama-3.1-8B-Instruct"}},
+            "instanceType": "ml.g6e.12xlarge",
+            "tensorParallelSize": 4,
+            "maxModelLen": 8192,
+            "serving": {"replicas": 1, "gpus": 4},
+        }
+    )
+    status, out = report(config)
+    assert status == 1
+    assert "replace" not in out and "Outages" not in out, out
+    assert "vpcConfig.subnets" in out and "(ignored: ignoreChanges keeps the deployed value)" in out
+
+
+def test_an_az_added_adds_its_subnets_and_replaces_nothing(report):
+    config = dev_config()
+    config["hyperpod-dpd:network"]["availabilityZoneIds"].append("usw2-az1")
+    status, out = report(config)
+    assert status == 1
+    assert "replace" not in out and "Outages" not in out, out
+    assert " + add      aws:ec2/subnet:Subnet  network-private-usw2-az1" in out

@@ -10,7 +10,7 @@ from cmarkgfm.cmark import Options
 
 from tests.support import config_file, dev_config
 from tools.cli import main
-from tools.diff.diff_report import manifest_diffs, markdown_report, text_report
+from tools.diff.diff_report import deltas, manifest_diffs, markdown_report, text_report
 from tools.diff.stack_diff import Change, PathChange, compare
 
 ENDPOINT = "kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
@@ -40,13 +40,15 @@ CHANGES = [
 ]  # fmt: skip
 
 
-def test_the_pull_request_comment_opens_with_the_outages_worst_first():
+def test_the_pull_request_comment_opens_with_the_outages_worst_first_each_with_its_cause():
     report = markdown_report("dev", "main", CHANGES, [], "graph")
     warning = report[report.index("> [!WARNING]") : report.index("| |")]
     assert warning.index("HyperPod cluster `hyperpod`") < warning.index(
         "endpoint `default/dpd-test`"
     )
     assert "take hours" in warning
+    assert "Forced by `vpcConfig.subnets[0]: subnet-a → subnet-b`." in warning
+    assert "Forced: its provider 'eks' is replaced." in warning
     rows = [line for line in report.splitlines() if line.startswith("| +- replace")]
     assert rows[0].startswith("| +- replace | `hyperpod`")
     assert "replaced because its provider 'eks' is replaced" in rows[1]
@@ -122,8 +124,10 @@ def test_a_hostile_stack_file_renders_no_markup_in_the_pull_request_comment(tmp_
     endpoint["tags"] = {"team": HOSTILE_TAG}
     head = _rendered_dir(tmp_path, "head", config)
     resources = [json.loads((out / "resources.json").read_text()) for out in (base, head)]
+    sizing = [json.loads((out / "sizing.json").read_text()) for out in (base, head)]
     changes = compare(*resources)
-    report = markdown_report("dev", "<b>main</b>", changes, manifest_diffs(base, head), "graph")
+    diffs, figures = manifest_diffs(*resources), deltas(*sizing)
+    report = markdown_report("dev", "x<b>approved</b>", changes, diffs, "graph", figures)
 
     rendered = _github_html(report)
     assert not {"img", "a", "b", "script"} & set(rendered.tags)
@@ -134,10 +138,13 @@ def test_a_hostile_stack_file_renders_no_markup_in_the_pull_request_comment(tmp_
     assert hostile, "the hostile values appear in the comment"
     for text, around in hostile:
         assert {"code", "pre"} & set(around), f"{text!r} is read as markup inside {around}"
-    # Every row of the changes table keeps its four cells: no value split one.
-    assert set(rendered.rows[1:]) <= {4}, rendered.rows
+    # Every row keeps its table's cells (four in the changes table): no value split one.
+    tables: list[list[int]] = []
+    for cells in rendered.rows:
+        tables.append([]) if cells == 0 else tables[-1].append(cells)
+    assert set(tables[0]) == {4} and all(len(set(rows)) == 1 for rows in tables), rendered.rows
     # The revision in the headline is text too.
-    assert ("<b>main</b>", ("p", "code")) in rendered.texts
+    assert ("x<b>approved</b>", ("p", "code")) in rendered.texts
 
 
 def test_a_value_holding_backticks_stays_one_code_span():

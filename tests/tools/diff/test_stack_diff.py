@@ -2,6 +2,7 @@
 
 import json
 
+from tools.diff.diff_report import outages
 from tools.diff.stack_diff import changed_paths, compare
 
 
@@ -143,13 +144,16 @@ def test_a_replacement_deleted_first_takes_its_dependents_with_it():
 
 def test_a_component_renamed_with_an_alias_is_matched_with_its_children_to_their_old_urns():
     stack = "urn:pulumi:dev::hyperpod-dpd::"
-    old_parent = resource(f"{stack}hyperpod-dpd:endpoint:DpdEndpoint::dpd-test")
+    old_parent = resource(
+        f"{stack}hyperpod-dpd:endpoint:DpdEndpoint::dpd-test", "hyperpod-dpd:endpoint:DpdEndpoint"
+    )
     old_child = resource(
         f"{stack}hyperpod-dpd:endpoint:DpdEndpoint$kubernetes:core/v1:Service::dpd-test-address",
         "kubernetes:core/v1:Service",
     )
     new_parent = resource(
         f"{stack}hyperpod-dpd:endpoint:InferenceEndpoint::dpd-test",
+        "hyperpod-dpd:endpoint:InferenceEndpoint",
         options={"aliases": ["hyperpod-dpd:endpoint:DpdEndpoint"]},
     )
     new_child = resource(
@@ -159,3 +163,29 @@ def test_a_component_renamed_with_an_alias_is_matched_with_its_children_to_their
     )
     # The alias is no change of its own: nothing is added, removed, updated or replaced.
     assert compare([old_parent, old_child], [new_parent, new_child]) == []
+
+
+def test_an_alias_holds_in_the_mocks_urns_and_a_child_replaced_under_it_is_one_outage():
+    # The mocks name a top-level component's type after the stack's, a child's after its
+    # parent's own type only.
+    stack = "urn:pulumi:dev::hyperpod-dpd::"
+    iec = "kubernetes:inference.sagemaker.aws.amazon.com/v1:InferenceEndpointConfig"
+
+    def endpoint(component: str, name: str, **options):
+        parent = resource(
+            f"{stack}pulumi:pulumi:Stack${component}::default/dpd-test", component, options=options
+        )
+        child = resource(f"{stack}{component}${iec}::default/dpd-test", iec)
+        child["inputs"] = {"metadata": {"name": name, "namespace": "default"}, "spec": {}}
+        return [parent, child]
+
+    old = endpoint("hyperpod-dpd:endpoint:DpdEndpoint", "dpd-test")
+    new = endpoint(
+        "hyperpod-dpd:endpoint:InferenceEndpoint",
+        "dpd-test-g091a3",
+        aliases=["hyperpod-dpd:endpoint:DpdEndpoint"],
+    )
+    (change,) = compare(old, new)
+    assert (change.kind, change.paths[0].replaces) == ("replace", "metadata.name")
+    (outage,) = outages([change])
+    assert outage.startswith("endpoint `default/dpd-test`: deleted, then created again")

@@ -242,9 +242,9 @@ def test_a_misspelt_key_keeps_its_hint_when_it_hides_a_required_one(tmp_path, ca
 
 def test_an_az_id_the_account_lacks_exits_2_before_anything_is_written(tmp_path, capsys):
     config = dev_config()
-    config["hyperpod-dpd:network"]["availabilityZoneIds"] = ["usw2-az2", "usw2-az9"]
+    config["hyperpod-dpd:network"]["availabilityZoneIds"] = ["usw2-az2", "usw2-az7"]
     out = tmp_path / "out"
     assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "hyperpod-dpd:network.availabilityZoneIds[1]: 'usw2-az9' does not exist" in err
+    assert "hyperpod-dpd:network.availabilityZoneIds[1]: 'usw2-az7' does not exist" in err
     assert not out.exists()

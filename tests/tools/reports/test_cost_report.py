@@ -8,7 +8,7 @@ from components.cluster.spec import ClusterSpec
 from components.pricing.cluster_cost import cluster_cost
 from components.pricing.prices import EC2_ON_DEMAND, PRICES, PriceTable
 from tests.support import dev_config, price_table
-from tools.reports.cost_report import cost_document, cost_lines, cost_markdown
+from tools.reports.cost_report import cost_document, cost_lines
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 50.0, "ml.c5.4xlarge": 1.0}})
 # EC2's rate for the GPU nodes only: the committed table's shape for dev.
@@ -75,10 +75,6 @@ def test_an_autoscaled_group_on_an_ec2_rate_says_both():
     # The totals say the group's bounds the same way, not "at least".
     assert lines[2] == "  GPU nodes at most $110.08/h at EC2's rate, about $80,358.40 a month"
     assert lines[3].startswith("  all nodes at most $110.08/h at EC2's rate")
-    assert (
-        "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand, at most | at most $110.08 at EC2's rate |"
-        in (cost_markdown(doc, None))
-    )
 
 
 def test_without_prices_the_summary_says_so_and_how_to_fill_the_table():
@@ -102,28 +98,3 @@ def test_an_existing_cluster_is_billed_there():
     assert cost_lines(None) == [
         "  the nodes are the existing cluster's (cluster.existing), billed there"
     ]
-
-
-def test_the_pr_comment_shows_the_totals_beside_the_base():
-    lines = cost_markdown(document(instanceCount=3), document())
-    assert lines[0] == "**Cost** (on demand in us-west-2):"
-    assert "| `p5-dpd` | 3 x `ml.p5.48xlarge` | on demand | $150.00 |" in lines
-    assert lines[-3] == (
-        "GPU nodes: $150.00/h, about $109,500.00 a month (was $100.00/h); "
-        "all nodes: $151.00/h, about $110,230.00 a month (was $101.00/h)."
-    )
-    assert lines[-1] == "HyperPod's on-demand rates from AWS's Price List, published 2026-11-01."
-
-
-def test_the_pr_comment_on_ec2_rates_says_at_least_and_gives_the_caveat_as_a_footnote():
-    lines = cost_markdown(document(table=EC2_GPUS), None)
-    assert "| `p5-dpd` | 2 x `ml.p5.48xlarge` | on demand | at least $110.08 |" in lines
-    assert "| `system` | 1 x `ml.c5.4xlarge` | on demand | no price in the table |" in lines
-    assert lines[-3].startswith("GPU nodes: at least $110.08/h")
-    assert lines[-3].endswith("leaving out system (no price).")
-    assert lines[-1].startswith("At least: EC2 on-demand rates of the same hardware")
-
-
-def test_the_pr_comment_of_an_unchanged_or_new_stack_has_no_was():
-    assert "(was" not in cost_markdown(document(), document())[-3]
-    assert "(was" not in cost_markdown(document(), None)[-3]

@@ -24,12 +24,16 @@ EXISTING_VPC_CIDR = "10.20.0.0/16"
 class AccountAnswers:
     """What the mocked account answers the live preflight."""
 
-    # Every "<instance type> for cluster usage" quota, unless `quotas` names it.
-    cluster_usage_quota: float = 16.0
+    # Service Quotas values by quota name, and the code AWS would give them. Offline neither is
+    # known: a quota not named here holds anything (the render checks no quota), and no code
+    # is made up; a test playing an account names both.
     quotas: dict[str, float] = field(default_factory=dict)
+    quota_code: str = ""
     # The region's AZ IDs are its prefix with -az1 up to this.
     availability_zones: int = 6
-    eks_version: str = "1.33"
+    # An existing EKS cluster's Kubernetes version and upgrade policy. Offline it is not known:
+    # the mocks answer none, and the preflight leaves its checks to `pulumi preview`.
+    eks_version: str = ""
     eks_support_type: str = "EXTENDED"
     hyperpod_status: str = "InService"
     # The AZs (by number, az1 = 1) of an existing HyperPod cluster's subnets.

@@ -1,6 +1,7 @@
 """What AWS computes for the resources the program creates: (ID, outputs) from the resource's
-identity (its name and the inputs that replace it; cloud.py) and its inputs. Where AWS names a
-resource after an input (a bucket, an add-on), its ID is that input."""
+name and inputs. Where AWS names a resource after an input (a bucket, an add-on), its ID is
+that input; any other value made up here carries the ID, which is how the offline diff reads
+it as a reference to the resource (tools/diff/references.py)."""
 
 from __future__ import annotations
 
@@ -10,24 +11,24 @@ from tools.render.mocks.account import PARTITION, MockedAccount, hex_id
 
 
 def _ec2(prefix: str, kind: str):
-    def compute(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
-        id_ = f"{prefix}-{hex_id(kind, identity)}"
+    def compute(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+        id_ = f"{prefix}-{hex_id(kind, name)}"
         return id_, {"arn": m.account.arn("ec2", f"{kind}/{id_}"), "ownerId": m.account.id}
 
     return compute
 
 
-def _subnet(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
-    id_, outputs = _ec2("subnet", "subnet")(m, name, identity, inputs)
+def _subnet(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+    id_, outputs = _ec2("subnet", "subnet")(m, name, inputs)
     return id_, {**outputs, "availabilityZone": m.az_name(inputs["availabilityZoneId"])}
 
 
-def _eip(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _eip(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     digest = bytes.fromhex(hex_id("eip", name, length=4))
     return f"eipalloc-{hex_id('eip', name)}", {"publicIp": "52." + ".".join(map(str, digest[:3]))}
 
 
-def _bucket(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _bucket(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     bucket = inputs.get("bucket") or name
     return bucket, {
         "arn": f"arn:{PARTITION}:s3:::{bucket}",
@@ -37,17 +38,17 @@ def _bucket(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[s
     }
 
 
-def _bucket_setting(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_setting(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     return inputs["bucket"], {}
 
 
-def _bucket_object(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _bucket_object(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     return inputs["key"], {"etag": hex_id("etag", name, length=32), "versionId": hex_id("v", name)}
 
 
-def _role(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _role(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     # Pulumi auto-names a role after its logical name with a random suffix.
-    role = inputs.get("name") or f"{name}-{hex_id('role', identity, length=7)}"
+    role = inputs.get("name") or f"{name}-{hex_id('role', name, length=7)}"
     return role, {
         "name": role,
         "arn": m.account.arn("iam", f"role/{role}", regional=False),
@@ -55,12 +56,12 @@ def _role(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str
     }
 
 
-def _role_policy(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _role_policy(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     policy = inputs.get("name") or f"{name}-{hex_id('policy', name, length=7)}"
     return f"{inputs['role']}:{policy}", {"name": policy}
 
 
-def _eks_addon(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _eks_addon(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     cluster, addon = inputs["clusterName"], inputs["addonName"]
     return f"{cluster}:{addon}", {
         "arn": m.account.arn("eks", f"addon/{cluster}/{addon}/{hex_id(addon, length=8)}"),
@@ -68,15 +69,13 @@ def _eks_addon(m: MockedAccount, name: str, identity: str, inputs: dict) -> tupl
     }
 
 
-def _hyperpod_cluster(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
-    arn = m.account.arn("sagemaker", f"cluster/{hex_id('hyperpod', identity, length=12)}")
+def _hyperpod_cluster(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+    arn = m.account.arn("sagemaker", f"cluster/{hex_id('hyperpod', name, length=12)}")
     return arn, {"clusterArn": arn, "clusterStatus": "InService"}
 
 
-def _prometheus_workspace(
-    m: MockedAccount, name: str, identity: str, inputs: dict
-) -> tuple[str, dict]:
-    digest = hex_id("amp", identity, length=32)
+def _prometheus_workspace(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+    digest = hex_id("amp", name, length=32)
     id_ = f"ws-{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:]}"
     return id_, {
         "arn": m.account.arn("aps", f"workspace/{id_}"),
@@ -84,27 +83,23 @@ def _prometheus_workspace(
     }
 
 
-def _grafana_workspace(
-    m: MockedAccount, name: str, identity: str, inputs: dict
-) -> tuple[str, dict]:
-    id_ = f"g-{hex_id('grafana', identity, length=10)}"
+def _grafana_workspace(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+    id_ = f"g-{hex_id('grafana', name, length=10)}"
     return id_, {
         "arn": m.account.arn("grafana", f"/workspaces/{id_}"),
         "endpoint": f"{id_}.grafana-workspace.{m.region}.amazonaws.com",
     }
 
 
-def _grafana_service_account(
-    m: MockedAccount, name: str, identity: str, inputs: dict
-) -> tuple[str, dict]:
-    account_id = str(int(hex_id("grafana-sa", identity, length=6), 16) % 1000 + 2)
+def _grafana_service_account(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
+    account_id = str(int(hex_id("grafana-sa", name, length=6), 16) % 1000 + 2)
     return f"{inputs['workspaceId']},{account_id}", {"serviceAccountId": account_id}
 
 
-def _grafana_token(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _grafana_token(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     # Amazon Managed Grafana's service account tokens are Grafana's `glsa_` keys.
-    token_id = str(int(hex_id("grafana-token", identity, length=6), 16) % 1000 + 1)
-    key = f"glsa_{hex_id('grafana-key', identity, length=32)}_{hex_id('crc', identity, length=8)}"
+    token_id = str(int(hex_id("grafana-token", name, length=6), 16) % 1000 + 1)
+    key = f"glsa_{hex_id('grafana-key', name, length=32)}_{hex_id('crc', name, length=8)}"
     workspace, account = inputs["workspaceId"], inputs["serviceAccountId"]
     return f"{workspace},{account},{token_id}", {
         "serviceAccountTokenId": token_id,
@@ -112,11 +107,11 @@ def _grafana_token(m: MockedAccount, name: str, identity: str, inputs: dict) -> 
     }
 
 
-def _eks_cluster(m: MockedAccount, name: str, identity: str, inputs: dict) -> tuple[str, dict]:
+def _eks_cluster(m: MockedAccount, name: str, inputs: dict) -> tuple[str, dict]:
     """pulumi-eks's remote component: its outputs, with references to what it creates."""
     cluster_name = inputs.get("name") or name
-    # A cluster created again has a new API endpoint and OIDC issuer.
-    issuer_id = hex_id(identity, length=32).upper()
+    # Its ID, which the API endpoint and the OIDC issuer carry, as every value made up here does.
+    issuer_id = hex_id("eks", name, length=32).upper()
     issuer = f"oidc.eks.{m.region}.amazonaws.com/id/{issuer_id}"
     endpoint = f"https://{issuer_id}.gr7.{m.region}.eks.amazonaws.com"
     cluster = {
@@ -134,14 +129,14 @@ def _eks_cluster(m: MockedAccount, name: str, identity: str, inputs: dict) -> tu
     eks_cluster = m.reference(
         "eks:index:Cluster", "aws:eks/cluster:Cluster", f"{name}-eksCluster", cluster_name, cluster
     )
-    return f"{cluster_name}-component", {
+    return issuer_id, {
         "eksCluster": eks_cluster,
         "kubeconfig": kubeconfig,
         "kubeconfigJson": json.dumps(kubeconfig),
         "oidcIssuer": issuer,
         "oidcProviderUrl": f"https://{issuer}",
         "oidcProviderArn": m.account.arn("iam", f"oidc-provider/{issuer}", regional=False),
-        "clusterSecurityGroupId": f"sg-{hex_id(identity, 'cluster')}",
+        "clusterSecurityGroupId": f"sg-{hex_id(name, 'cluster')}",
     }
 
 

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import threading
-from dataclasses import dataclass
-
 import pulumi
 
-from tools.diff.replacements import replace_triggers
 from tools.render.mocks.account import ACCOUNT_ID, MockedAccount, hex_id
 from tools.render.mocks.aws_resources import AWS_RESOURCES
 from tools.render.mocks.grafana import GRAFANA_RESOURCES
@@ -16,16 +11,6 @@ from tools.render.mocks.lookups import LOOKUPS
 from tools.render.mocks.preflight import PREFLIGHT_ANSWERS
 
 INVOKES = {**LOOKUPS, **PREFLIGHT_ANSWERS}
-
-
-@dataclass(frozen=True)
-class WireRegistration:
-    """A registration as the engine receives it. The mock API hands new_resource neither the
-    resource options nor the IDs of the resources its inputs refer to; the wire form has both."""
-
-    # References to resources are {signature, urn, id} here.
-    inputs: dict
-    replace_on_changes: tuple[str, ...]
 
 
 def _kubernetes_id(name: str, inputs: dict) -> str:
@@ -41,17 +26,6 @@ class CloudMocks(MockedAccount, pulumi.runtime.Mocks):
         # The inputs of each explicit provider, by its ID: Grafana's resources live at the
         # address of the provider that creates them.
         self.providers: dict[str, dict] = {}
-        # The registration under way on the wire, which the monitor sets. Per thread: the
-        # engine registers resources from several threads at once.
-        self._registering = threading.local()
-
-    @property
-    def registering(self) -> WireRegistration | None:
-        return getattr(self._registering, "value", None)
-
-    @registering.setter
-    def registering(self, registration: WireRegistration | None) -> None:
-        self._registering.value = registration
 
     def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict]:
         inputs, name, typ = dict(args.inputs), args.name, args.typ
@@ -60,16 +34,14 @@ class CloudMocks(MockedAccount, pulumi.runtime.Mocks):
             return f"{name}-provider", inputs
         if typ.startswith("kubernetes:"):
             return _kubernetes_id(name, inputs), inputs
-        wire = self.registering or WireRegistration(inputs, ())
-        identity = _identity(typ, name, wire.inputs, wire.replace_on_changes)
         compute = AWS_RESOURCES.get(typ)
         if typ in GRAFANA_RESOURCES:
             resource_id, outputs = GRAFANA_RESOURCES[typ](self._grafana_url(args), inputs)
         elif compute:
-            resource_id, outputs = compute(self, name, identity, inputs)
+            resource_id, outputs = compute(self, name, inputs)
         else:
             resource_id, outputs = "", {}
-        return resource_id or f"{name}-{hex_id(typ, identity, length=8)}", {**inputs, **outputs}
+        return resource_id or f"{name}-{hex_id(typ, name, length=8)}", {**inputs, **outputs}
 
     def _grafana_url(self, args: pulumi.runtime.MockResourceArgs) -> str:
         """The address of the Grafana a resource is created in: its provider's `url`."""
@@ -81,20 +53,3 @@ class CloudMocks(MockedAccount, pulumi.runtime.Mocks):
         if answer is None:
             raise NotImplementedError(f"no mocked answer for {args.token}")
         return answer(self, args.args)
-
-
-def _input_at(inputs: dict, path: str) -> object:
-    """The input at a dotted path (`orchestrator.eks`), or None."""
-    value: object = inputs
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
-
-
-def _identity(typ: str, name: str, inputs: dict, recorded: tuple[str, ...]) -> str:
-    """What a resource's mocked ID derives from: its logical name and the inputs that force its
-    replacement. As in AWS, a replaced resource gets a new ID, so every input that carries that
-    ID changes too, and the offline diff shows the replacements it cascades into."""
-    triggers = sorted({*recorded, *replace_triggers(typ)})
-    immutable = {path: _input_at(inputs, path) for path in triggers}
-    return f"{name}/{json.dumps(immutable, sort_keys=True)}" if triggers else name

@@ -3,21 +3,21 @@ says: quotas, the region's AZs, and the add-on versions EKS offers."""
 
 from __future__ import annotations
 
+import sys
+
 from tools.render.mocks.account import MockedAccount, hex_id
 
 
 def _service_quota(m: MockedAccount, args: dict) -> dict:
     name = args["quotaName"]
-    code = f"L-{hex_id('quota', name, length=8).upper()}"
-    value = m.answers.quotas.get(name, m.answers.cluster_usage_quota)
     return {
-        "id": m.account.arn("servicequotas", f"{args['serviceCode']}/{code}"),
-        "arn": m.account.arn("servicequotas", f"{args['serviceCode']}/{code}"),
-        "quotaCode": code,
+        "id": "",
+        "arn": "",
+        "quotaCode": m.answers.quota_code,
         "quotaName": name,
         "serviceCode": args["serviceCode"],
         "serviceName": "Amazon SageMaker",
-        "value": value,
+        "value": m.answers.quotas.get(name, sys.float_info.max),
         "defaultValue": 0.0,
         "adjustable": True,
         "globalQuota": False,
