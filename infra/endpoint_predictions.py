@@ -1,6 +1,6 @@
 """What the performance model predicts for each endpoint with a workload, against its SLO.
 
-For an endpoint whose `workload` says its output tokens, the model (components/performance)
+For an endpoint whose `workload` says its output tokens, the model (planner)
 predicts TTFT, TPOT and output tokens per second for the configured roles at the workload's
 `requestsPerSecond` or `concurrency` (one client when neither is set), and again at the
 autoscaling maxima when they are higher, since those are the most the endpoint can become.
@@ -18,13 +18,14 @@ from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
 from components.endpoint.spec import EndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.measured import Calibration, corrected
-from components.performance.predict import Prediction, predict
-from components.performance.recommend import Option, recommend
-from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
 from components.pricing.prices import PRICES, Price, PriceTable
+from infra.calibration_runs import RecordedRun, calibration_path, read_runs
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.measured import Calibration, Load, MeasuredRun, calibrate, corrected, scenario_at
+from planner.predict import Prediction, predict
+from planner.recommend import Option, recommend
+from planner.scenario import Scenario, ScenarioError
 
 # The most replicas of a role the suggestion tries.
 MOST_REPLICAS = 16
@@ -296,3 +297,76 @@ def review_predictions(
     if ep is None:
         return None, []
     return ep, prediction_findings(spec, ep)
+
+
+def _measured(run: RecordedRun) -> MeasuredRun:
+    load = run.load
+    return MeasuredRun(
+        date=run.date,
+        endpoint=run.endpoint,
+        model=run.model,
+        instance_type=run.instance_type,
+        image=run.image,
+        prefill_replicas=run.layout.prefill_replicas,
+        decode_replicas=run.layout.decode_replicas,
+        tensor_parallel=run.layout.tensor_parallel_size,
+        load=Load(
+            load.typical_input_tokens,
+            load.output_tokens,
+            load.requests_per_second,
+            load.concurrency,
+        ),
+        ttft_ms=run.measured.ttft_ms["mean"],
+        tpot_ms=run.measured.tpot_ms["mean"],
+    )
+
+
+def endpoint_calibration(
+    spec: EndpointSpec, architecture: ModelArchitecture, runs: list[RecordedRun]
+) -> Calibration | None:
+    """The correction the endpoint's own runs make: those recorded for it, on its model, its
+    instance type and its image, each predicted at its own load and layout. Never across
+    models or instance types; another image is other software, whose speed is its own."""
+    own = [
+        _measured(run)
+        for run in runs
+        if (run.endpoint, run.model, run.instance_type, run.image)
+        == (spec.name, spec.model_name, spec.instance_type, spec.image)
+    ]
+    base = scenario_from_endpoint(spec, architecture)
+    if not own or base is None:
+        return None
+
+    def scenario_of(run: MeasuredRun) -> Scenario:
+        return scenario_at(
+            base,
+            run.load,
+            prefill_replicas=run.prefill_replicas,
+            decode_replicas=run.decode_replicas,
+            tensor_parallel=run.tensor_parallel,
+        )
+
+    return calibrate(own, scenario_of)
+
+
+def stack_calibrations(
+    stack: str,
+    endpoints: list[EndpointSpec],
+    architectures: dict[int, ModelArchitecture],
+) -> tuple[dict[int, Calibration | None], list[str]]:
+    """Each endpoint's correction (by its index), and warnings: an unreadable file, or runs
+    the model can't hold against a prediction. Never raises: a correction is advice."""
+    runs, warnings = read_runs(stack)
+    if not runs:
+        return {}, warnings
+    found: dict[int, Calibration | None] = {}
+    for i, architecture in architectures.items():
+        try:
+            found[i] = endpoint_calibration(endpoints[i], architecture, runs)
+        except Exception as failed:  # advice must never stop a deploy
+            warnings.append(
+                f"{calibration_path(stack).name}: the runs of endpoint {endpoints[i].name} can't "
+                f"be compared with the model ({type(failed).__name__}: {failed}); its "
+                "prediction is not corrected"
+            )
+    return found, warnings

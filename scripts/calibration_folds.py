@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from components.performance import efficiency
-from components.performance.calibration_cases import (
+from planner import efficiency
+from planner.calibration_cases import (
     THROUGHPUT_METRICS,
     TPOT_METRICS,
     TTFT_METRICS,
@@ -38,7 +38,7 @@ from components.performance.calibration_cases import (
     family,
     load_cases,
 )
-from components.performance.scenario import ScenarioError
+from planner.scenario import ScenarioError
 
 NEVER_FITTED = UNDESCRIBED_FAMILIES
 FACTORS = ("gemm", "bandwidth", "overhead", "moe", "trtllm_moe", "fp8", "fp4")

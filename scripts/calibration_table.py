@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from components.performance.calibration_cases import (
+from planner.calibration_cases import (
     LATENCY_METRICS,
     TAIL_METRICS,
     THROUGHPUT_METRICS,

@@ -15,18 +15,18 @@ from pydantic import ValidationError
 
 from components.core.findings import field_path
 from components.core.user_files import UnreadableFileError, read_text
-from components.performance.endpoint_item import endpoint_item, nodes_needed
-from components.performance.predict import Prediction, predict
-from components.performance.recommend import (
+from components.pricing.cost import usd
+from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
+from infra.config_errors import keyed_problem
+from planner.endpoint_item import endpoint_item, nodes_needed
+from planner.predict import Prediction, predict
+from planner.recommend import (
     Option,
     Recommendation,
     instances_phrase,
     recommend,
 )
-from components.performance.scenario import Scenario, ScenarioError
-from components.pricing.cost import usd
-from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
-from infra.config_errors import keyed_problem
+from planner.scenario import Scenario, ScenarioError
 from tools.render.yaml_io import DocumentError, load_config_document
 
 # A scenario is a screenful of YAML.

@@ -7,9 +7,9 @@ import yaml
 
 from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
-from components.performance.measured import Load, MeasuredRun
 from infra import calibration_runs
-from infra.calibration_runs import endpoint_calibration, read_runs
+from infra.calibration_runs import RecordedRun, read_runs
+from infra.endpoint_predictions import endpoint_calibration
 from tests.support import dev_config, dev_endpoint, settings_of
 
 SPEC = EndpointSpec.model_validate(dev_endpoint())
@@ -22,14 +22,17 @@ def calibration_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def run(**changes) -> MeasuredRun:
+def run(**changes) -> RecordedRun:
     fields = {
-        "date": "2026-12-05", "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
-        "instance_type": "ml.p5.48xlarge", "image": SPEC.image, "prefill_replicas": 1,
-        "decode_replicas": 1, "tensor_parallel": 8, "load": Load(5000, 512, 3.0),
-        "ttft_ms": 742.0, "tpot_ms": 16.8,
+        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
+        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
+        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
+        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
+        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
+                     "outputThroughput": 1512, "ttftMs": {"mean": 742}, "tpotMs": {"mean": 16.8}},
     }  # fmt: skip
-    return MeasuredRun(**{**fields, **changes})
+    return RecordedRun.model_validate({**fields, **changes})
 
 
 def test_the_endpoints_own_runs_correct_it():
@@ -41,7 +44,7 @@ def test_the_endpoints_own_runs_correct_it():
     "other",
     [
         {"model": "Llama-3.1-8B-Instruct"},
-        {"instance_type": "ml.p5en.48xlarge"},
+        {"instanceType": "ml.p5en.48xlarge"},
         {"endpoint": "another"},
         {"image": "lmcache/vllm-openai:v0.4.3"},
     ],

@@ -5,10 +5,10 @@ from typing import Any
 import pytest
 
 from components.endpoint.spec import EndpointSpec
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.predict import predict
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import meets, predict_endpoint, review_predictions
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.predict import predict
 from tests.support import aggregated_endpoint, dev_endpoint, price_table
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
@@ -167,7 +167,7 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
 def test_an_instance_type_the_model_has_no_figures_for_is_a_warning_on_instance_type(
     monkeypatch,
 ):
-    from components.performance import hardware
+    from planner import hardware
 
     monkeypatch.setattr(hardware, "GPUS", {k: v for k, v in hardware.GPUS.items() if k != "H100"})
     ep, (found,) = review(endpoint(workload(ttftMs=2000)))

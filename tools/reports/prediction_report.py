@@ -7,11 +7,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from components.performance.measured import Calibration, corrected
-from components.performance.predict import Prediction, predict
 from components.pricing.cost import usd
 from components.pricing.prices import at_least
 from infra.endpoint_predictions import EndpointPrediction, at_rate, layout, ms, slo_text
+from planner.measured import Calibration, corrected
+from planner.predict import Prediction, predict
 from tools.reports.latency_chart import LatencyCurve, latency_markdown
 
 # Request rates the charts sweep, as multiples of the workload's.

@@ -25,10 +25,10 @@ from pathlib import Path
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
-from components.performance.predict import Prediction, deployment_of, predict
-from components.performance.routing import routing_threshold
-from components.performance.scenario import RoleLayout, Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens
+from planner.predict import Prediction, deployment_of, predict
+from planner.scenario import RoleLayout, Scenario, ScenarioError
+from planner.threshold import routing_threshold
 
 # The most GPUs a recommendation may use (16 instances).
 MAX_GPUS = 128

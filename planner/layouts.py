@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.performance.phases import (
+from planner.phases import (
     Deployment,
     Parallelism,
     activation_bytes_per_gpu,
     kv_bytes_per_rank,
     weight_bytes_per_gpu,
 )
-from components.performance.scenario import RoleLayout, ScenarioError
+from planner.scenario import RoleLayout, ScenarioError
 
 # Tensor parallelism within two nodes: vLLM's guidance is tensor-parallel inside a node and
 # pipeline-parallel across nodes (docs, "Parallelism and scaling"); past two nodes every

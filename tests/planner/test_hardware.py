@@ -1,15 +1,15 @@
 import pytest
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.performance.hardware import GPUS, TERA, machine
-from components.performance.scenario import ScenarioError
+from planner.hardware import GPUS, TERA, machine
+from planner.scenario import ScenarioError
 
 
 def test_every_dpd_instance_types_gpu_has_its_figures():
     missing = sorted({t.gpu for t in DPD_INSTANCE_TYPES.values()} - set(GPUS))
     assert not missing, (
         f"no figures for the {missing} GPUs: add a Gpu for each to GPUS in "
-        "components/performance/hardware.py, with the datasheet it comes from named in the "
+        "planner/hardware.py, with the datasheet it comes from named in the "
         "module's docstring (and a row in docs/planning.md's constants)"
     )
 

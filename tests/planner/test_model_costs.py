@@ -4,7 +4,7 @@ config.json shapes."""
 import pytest
 
 from components.model.catalog import MODEL_CATALOG
-from components.performance.model_costs import (
+from planner.model_costs import (
     causal_pairs,
     decode_pairs,
     decode_token_flops,

@@ -21,8 +21,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from components.performance.queueing import Delay, md1_wait, quantile, slot_wait
-from components.performance.serving import Serving
+from planner.queueing import Delay, md1_wait, quantile, slot_wait
+from planner.serving import Serving
 
 # Closed-loop requests per client when the scenario does not say (InferenceMAX's sweeps send
 # 10 x concurrency); fixed-point rounds to settle a batch.

@@ -3,10 +3,10 @@
 import pytest
 
 from components.model.catalog import MODEL_CATALOG
-from components.performance.efficiency import ENGINE_EFFICIENCY, KV_TRANSFER_BANDWIDTH
-from components.performance.hardware import machine
-from components.performance.model_costs import model_costs
-from components.performance.phases import (
+from planner.efficiency import ENGINE_EFFICIENCY, KV_TRANSFER_BANDWIDTH
+from planner.hardware import machine
+from planner.model_costs import model_costs
+from planner.phases import (
     Deployment,
     Parallelism,
     activation_bytes_per_gpu,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from components.endpoint.flags import canonical_flag, flag_names
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
-from components.performance.scenario import RoleLayout, Scenario, ScenarioWorkload
+from planner.scenario import RoleLayout, Scenario, ScenarioWorkload
 
 # vLLM's switch that spreads a MoE model's experts over the tensor-parallel GPUs.
 EXPERT_PARALLEL_FLAG = "--enable-expert-parallel"

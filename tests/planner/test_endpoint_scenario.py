@@ -2,8 +2,8 @@
 
 from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.predict import predict
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.predict import predict
 
 ENDPOINT = {
     "name": "llama",

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from components.endpoint.spec import Workload
-from components.performance.measured import (
+from planner.measured import (
     Calibration,
     Load,
     MeasuredRun,
@@ -15,8 +15,8 @@ from components.performance.measured import (
     end_to_end_ms,
     workload_load,
 )
-from components.performance.predict import predict
-from components.performance.scenario import Scenario
+from planner.predict import predict
+from planner.scenario import Scenario
 
 SCENARIO = Scenario.model_validate(
     {

@@ -11,12 +11,12 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.performance.efficiency import ENGINE_EFFICIENCY
-from components.performance.hardware import machine
-from components.performance.load import Point, closed_loop, open_loop
-from components.performance.phases import Deployment
-from components.performance.roles import check_workload, resolve_role
-from components.performance.scenario import (
+from planner.efficiency import ENGINE_EFFICIENCY
+from planner.hardware import machine
+from planner.layouts import check_workload, resolve_role
+from planner.load import Point, closed_loop, open_loop
+from planner.phases import Deployment
+from planner.scenario import (
     RoleLayout,
     Scenario,
     ScenarioError,
@@ -24,7 +24,7 @@ from components.performance.scenario import (
     resolve_model,
     weight_bytes_per_parameter,
 )
-from components.performance.serving import Serving
+from planner.serving import Serving
 
 # Without `concurrency` or `requestsPerSecond`: one request at a time.
 SINGLE_CLIENT = 1

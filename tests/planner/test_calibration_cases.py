@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from components.performance.calibration_cases import (
+from planner.calibration_cases import (
     CALIBRATION_DIR,
     LATENCY_METRICS,
     UNDESCRIBED_FAMILIES,

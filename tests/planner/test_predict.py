@@ -7,8 +7,8 @@ import math
 import pytest
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
-from components.performance.predict import predict
-from components.performance.scenario import Scenario, ScenarioError
+from planner.predict import predict
+from planner.scenario import Scenario, ScenarioError
 
 
 def scenario(**changes):

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from components.performance.efficiency import DRAFT_ACCEPTANCE, KV_TRANSFER_LATENCY_S
-from components.performance.phases import (
+from planner.efficiency import DRAFT_ACCEPTANCE, KV_TRANSFER_LATENCY_S
+from planner.layouts import Role
+from planner.phases import (
     PREFILL_CHUNK_TOKENS,
     Deployment,
     chunk_seconds,
@@ -24,7 +25,6 @@ from components.performance.phases import (
     kv_transfer_seconds,
     prefill_seconds,
 )
-from components.performance.roles import Role
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ import yaml
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.checks import check_endpoint
 from components.endpoint.spec import EndpointSpec
-from components.performance.endpoint_item import endpoint_item, nodes_needed
-from components.performance.recommend import recommend
-from components.performance.scenario import Scenario, ScenarioError
+from planner.endpoint_item import endpoint_item, nodes_needed
+from planner.recommend import recommend
+from planner.scenario import Scenario, ScenarioError
 from tests.support import config_file, render, settings_of, with_endpoints
 from tools.cli import main
 

@@ -3,9 +3,9 @@ pays, by the model's own prediction."""
 
 import pytest
 
-from components.performance.predict import predict
-from components.performance.recommend import recommend
-from components.performance.scenario import RoleLayout, Scenario, ScenarioError
+from planner.predict import predict
+from planner.recommend import recommend
+from planner.scenario import RoleLayout, Scenario, ScenarioError
 
 WORKLOAD = {
     "typicalInputTokens": 8192,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from components.performance.queueing import Delay, md1_wait, quantile, slot_wait
+from planner.queueing import Delay, md1_wait, quantile, slot_wait
 
 
 def test_md1_waits_half_as_long_as_mm1_and_without_bound_at_saturation():

@@ -23,8 +23,8 @@ from components.endpoint.spec import GPU_MEMORY_UTILIZATION, Workload
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
 from components.model.hf_config import HF_DTYPES, MAX_CONFIG_BYTES, architecture_from_hf_config
-from components.performance.efficiency import Engine
-from components.performance.model_costs import model_costs
+from planner.efficiency import Engine
+from planner.model_costs import model_costs
 
 # GEMM precisions: weights and activations alike (bf16, fp8, fp4, int8), or 4-bit integer
 # weights with 16-bit activations (w4a16: AWQ, GPTQ).

@@ -3,10 +3,10 @@ trip through the prefill role."""
 
 import yaml
 
-from components.performance.predict import predict
-from components.performance.routing import routing_threshold
-from components.performance.scenario import Scenario
 from infra.paths import ROOT
+from planner.predict import predict
+from planner.scenario import Scenario
+from planner.threshold import routing_threshold
 
 
 def dev_scenario(rate=3.0):

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.performance.efficiency import KV_TRANSFER_LATENCY_S
-from components.performance.phases import chunk_seconds, kv_transfer_seconds, prefill_seconds
-from components.performance.predict import Prediction, serving_of
-from components.performance.queueing import md1_wait
-from components.performance.scenario import Scenario
+from planner.efficiency import KV_TRANSFER_LATENCY_S
+from planner.phases import chunk_seconds, kv_transfer_seconds, prefill_seconds
+from planner.predict import Prediction, serving_of
+from planner.queueing import md1_wait
+from planner.scenario import Scenario
 
 # Candidates: LMCache's 256-token chunks up to 128 Ki tokens.
 THRESHOLD_STEP = 256

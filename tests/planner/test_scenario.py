@@ -8,7 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from components.model.catalog import MODEL_CATALOG
-from components.performance.scenario import (
+from planner.scenario import (
     Scenario,
     ScenarioError,
     precision_of,

@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from components.endpoint.spec import Workload
-from components.performance.predict import Prediction, predict
-from components.performance.scenario import RoleLayout, Scenario
+from planner.predict import Prediction, predict
+from planner.scenario import RoleLayout, Scenario
 
 
 @dataclass(frozen=True)

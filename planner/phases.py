@@ -13,7 +13,8 @@ import math
 from dataclasses import dataclass
 
 from components.model.architecture import ModelArchitecture
-from components.performance.efficiency import (
+from components.sizing.kv import layer_bytes_per_token_per_rank
+from planner.efficiency import (
     COLLECTIVE_BANDWIDTH,
     EFA_LATENCY_S,
     KV_TRANSFER_BANDWIDTH,
@@ -23,15 +24,14 @@ from components.performance.efficiency import (
     PRECISION_COMPUTE,
     EngineEfficiency,
 )
-from components.performance.hardware import Machine
-from components.performance.model_costs import (
+from planner.hardware import Machine
+from planner.model_costs import (
     Flops,
     ModelCosts,
     decode_token_flops,
     model_costs,
     prefill_flops,
 )
-from components.sizing.kv import layer_bytes_per_token_per_rank
 
 # Activations travel between ranks in BF16; MoE dispatch in FP8 and combine in BF16 (DeepEP,
 # vLLM's all2all backends), 1.5 bytes per value on average.

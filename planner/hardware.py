@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
-from components.performance.scenario import ScenarioError
+from planner.scenario import ScenarioError
 
 TERA = 1e12
 BITS_PER_BYTE = 8
@@ -100,7 +100,7 @@ def machine(instance_type: str) -> Machine:
         raise ScenarioError(
             f"scenario.instanceType: the performance model has no figures for the "
             f"{instance.gpu} GPUs of {instance_type}; they belong in GPUS "
-            "(components/performance/hardware.py)"
+            "(planner/hardware.py)"
         )
     return Machine(
         instance_type=instance_type,

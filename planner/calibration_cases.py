@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from components.performance.predict import Prediction, predict
-from components.performance.scenario import Scenario, ScenarioError
+from planner.predict import Prediction, predict
+from planner.scenario import Scenario, ScenarioError
 
 CALIBRATION_DIR = Path(__file__).with_name("calibration")
 CASES_PATH = CALIBRATION_DIR / "cases.yaml"

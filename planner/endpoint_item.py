@@ -19,10 +19,10 @@ from typing import Any
 
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
-from components.performance.endpoint_scenario import EXPERT_PARALLEL_FLAG
-from components.performance.predict import Prediction, RolePrediction
-from components.performance.recommend import Option, Recommendation
-from components.performance.scenario import (
+from planner.endpoint_scenario import EXPERT_PARALLEL_FLAG
+from planner.predict import Prediction, RolePrediction
+from planner.recommend import Option, Recommendation
+from planner.scenario import (
     PRECISION_WEIGHT_BYTES,
     Scenario,
     ScenarioError,
