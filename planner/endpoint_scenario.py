@@ -1,10 +1,11 @@
-"""The scenario an endpoint's settings describe: its model, instance type, roles and workload.
+"""The scenario an endpoint's settings describe: its model, instance type, engine, roles,
+routing and workload.
 
-The stack serves with vLLM, and a DPD endpoint with LMCache's PD backend; every role (prefill
-and decode, or an aggregated endpoint's serving role, the scenario's `serving`) runs the
-endpoint's tensorParallelSize, spreads its experts over it with `--enable-expert-parallel` in
-workerArgs, and takes its `--max-num-seqs` and `--gpu-memory-utilization` from the roles'
-settings.
+Every role (prefill and decode, or an aggregated endpoint's serving role, the scenario's
+`serving`) runs the endpoint's tensorParallelSize, spreads its experts over it with
+`--enable-expert-parallel` in workerArgs, and takes its `--max-num-seqs` and
+`--gpu-memory-utilization` from the roles' settings. A DPD endpoint moves its KV with LMCache's
+PD backend, and its router keeps prompts shorter than `routingThreshold` on the decoders.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from collections.abc import Sequence
 from components.endpoint.flags import canonical_flag, flag_names
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
-from planner.scenario import RoleLayout, Scenario, ScenarioWorkload
+from planner.efficiency import ENGINE_EFFICIENCY
+from planner.scenario import RoleLayout, Scenario, ScenarioError, ScenarioWorkload
 
 # vLLM's switch that spreads a MoE model's experts over the tensor-parallel GPUs.
 EXPERT_PARALLEL_FLAG = "--enable-expert-parallel"
@@ -36,6 +38,7 @@ def scenario_from_endpoint(
     """The endpoint as a scenario, at its configured replicas unless given others (e.g. the
     autoscaling maxima: an aggregated endpoint's serving replicas are `decode_replicas`, its
     pods being the ones that decode); None without a workload that says the tokens per request.
+    ScenarioError on `engine` when the planner has no model of the endpoint's engine.
 
     Without `typicalInputTokens` the prompts are taken at `routingThreshold`, the shortest that
     take the disaggregated path.
@@ -43,6 +46,11 @@ def scenario_from_endpoint(
     workload = spec.workload
     if workload is None or workload.output_tokens is None:
         return None
+    if spec.engine not in ENGINE_EFFICIENCY:
+        raise ScenarioError(
+            f"scenario.engine: the planner has no model of {spec.engine}; it predicts "
+            f"{', '.join(ENGINE_EFFICIENCY)} alone, so this endpoint gets no prediction"
+        )
     if workload.typical_input_tokens is None:
         workload = workload.model_copy(
             update={"typical_input_tokens": max(spec.routing_threshold, 1)}
@@ -63,11 +71,12 @@ def scenario_from_endpoint(
         roles = {
             "prefill": role(spec.prefill, prefill_replicas, spec.prefill_max_num_seqs),
             "decode": role(spec.decode, decode_replicas, spec.decode_max_num_seqs),
+            "routing_threshold": spec.routing_threshold,
         }
     return Scenario(
         model=architecture,
         instance_type=spec.instance_type,
-        engine="vllm",
+        engine=spec.engine,
         kv_connector="lmcache",
         **roles,
         workload=ScenarioWorkload.model_validate(workload.model_dump()),

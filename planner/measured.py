@@ -5,8 +5,10 @@ or concurrent clients) on a layout. The model predicts mean TTFT and mean TPOT, 
 means are what it is held to: for each run, measured / predicted at that run's own load and
 layout. A correction multiplies a prediction by the geometric mean of those ratios over the
 runs, so two runs 20% slow and 20% fast cancel out, and each ratio is taken against the model
-as it is today, not as it was when the run was recorded. Choosing the runs (the same endpoint,
-model, instance type and image) is the caller's.
+as it is today, not as it was when the run was recorded. A correction is held within
+MAX_CORRECTION either way, and says so: runs that far from the model measured something else
+(another load, layout or image), and must not silently scale every later prediction. Choosing
+the runs (the same endpoint, model, instance type and image) is the caller's.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from dataclasses import dataclass, replace
 from components.endpoint.spec import Workload
 from planner.predict import Prediction, predict
 from planner.scenario import RoleLayout, Scenario
+
+# The most a correction scales a prediction, either way.
+MAX_CORRECTION = 4.0
 
 
 @dataclass(frozen=True)
@@ -127,6 +132,9 @@ class Calibration:
     latest: str
     ttft_factor: float | None
     tpot_factor: float | None
+    # What the runs measured against the model where a factor is held at MAX_CORRECTION:
+    # "TTFT 2.1e+305x the model's"; empty when neither is.
+    bounded: str = ""
 
     def label(self) -> str:
         return f"calibrated on {self.runs} run{'s' * (self.runs != 1)}, {self.latest}"
@@ -182,7 +190,11 @@ def _geometric_mean(ratios: Sequence[float]) -> float | None:
     usable = [r for r in ratios if math.isfinite(r) and r > 0]
     if not usable:
         return None
-    return math.exp(sum(math.log(r) for r in usable) / len(usable))
+    return math.exp(math.fsum(math.log(r) for r in usable) / len(usable))
+
+
+def _bounded(factor: float | None) -> float | None:
+    return None if factor is None else min(max(factor, 1 / MAX_CORRECTION), MAX_CORRECTION)
 
 
 def calibrate(
@@ -203,9 +215,16 @@ def calibrate(
             ttft_ratios.append(run.ttft_ms / predicted.ttft_ms)
         if predicted.tpot_ms > 0:
             tpot_ratios.append(run.tpot_ms / predicted.tpot_ms)
+    factors = {"TTFT": _geometric_mean(ttft_ratios), "TPOT": _geometric_mean(tpot_ratios)}
+    held = [
+        f"{name} {factor:.3g}x the model's"
+        for name, factor in factors.items()
+        if factor is not None and factor != _bounded(factor)
+    ]
     return Calibration(
         runs=len(runs),
         latest=max(run.date for run in runs),
-        ttft_factor=_geometric_mean(ttft_ratios),
-        tpot_factor=_geometric_mean(tpot_ratios),
+        ttft_factor=_bounded(factors["TTFT"]),
+        tpot_factor=_bounded(factors["TPOT"]),
+        bounded=" and ".join(held),
     )

@@ -17,6 +17,7 @@ from components.sizing.kv import layer_bytes_per_token_per_rank
 from planner.efficiency import (
     COLLECTIVE_BANDWIDTH,
     EFA_LATENCY_S,
+    EXPERT_TOKENS_HALF,
     KV_TRANSFER_BANDWIDTH,
     LAYER_OVERHEAD_S,
     MOE_LAYER_OVERHEAD_S,
@@ -171,18 +172,24 @@ def _all_to_all(deployment: Deployment, ranks: int, tokens: float) -> float:
 
 
 def _compute_seconds(
-    deployment: Deployment, flops: Flops, dense_ranks: float, expert_ranks: float
+    deployment: Deployment,
+    flops: Flops,
+    dense_ranks: float,
+    expert_ranks: float,
+    expert_tokens: float = math.inf,
 ) -> float:
     """Time for `flops`: the linear layers at the weights' GEMM peak over `dense_ranks` GPUs,
     attention at the BF16 peak (it multiplies 16-bit activations, not weights) and the routed
-    experts' grouped GEMMs at their lower efficiency over `expert_ranks`."""
+    experts' grouped GEMMs at their lower efficiency over `expert_ranks`, lower still when each
+    expert gets few of the pass's tokens (`expert_tokens`)."""
     engine, gpu = deployment.efficiency, deployment.machine.gpu
     linear_rate = deployment.peak_flops * engine.gemm * PRECISION_COMPUTE[deployment.precision]
     attention_rate = gpu.attention_flops * engine.gemm
+    filled = expert_tokens / (expert_tokens + EXPERT_TOKENS_HALF)
     return (
         flops.linear / (dense_ranks * linear_rate)
         + flops.attention / (dense_ranks * attention_rate)
-        + flops.experts / (expert_ranks * linear_rate * engine.moe_gemm)
+        + flops.experts / (expert_ranks * linear_rate * engine.moe_gemm * filled)
     )
 
 
@@ -192,6 +199,36 @@ def _layer_overhead(deployment: Deployment) -> float:
     return costs.layers * LAYER_OVERHEAD_S + costs.moe_layers * MOE_LAYER_OVERHEAD_S
 
 
+def first_token_floor(deployment: Deployment) -> float:
+    """What a request's first token waits beyond the GPU time its prompt takes: the frontend,
+    tokenizer, admission and streaming, and its prompt's forward pass launched without CUDA
+    graphs (captured for decode batches only), per layer and per routed expert of each MoE
+    layer. The launches overlap other requests' work on the GPU, so they lengthen this
+    request's TTFT and not the steps of the others."""
+    engine, costs = deployment.efficiency, deployment.costs
+    experts = costs.moe_layers * costs.experts if costs.moe_layers else 0
+    return (
+        engine.request_s + costs.layers * engine.prefill_layer_s + experts * engine.prefill_expert_s
+    )
+
+
+def _expert_tokens(deployment: Deployment, tokens: float) -> float:
+    """Tokens each routed expert gets from a pass of `tokens`."""
+    costs = deployment.costs
+    return tokens * costs.experts_per_token / costs.experts
+
+
+def _pass_reads(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
+    """A pass's weight reads per GPU: the dense weights, and the experts its tokens reach. A
+    prefill reads them no faster than a decode step (at the engine's share of HBM bandwidth)."""
+    costs = deployment.costs
+    routed = deployment.weight_bytes * costs.routed_fraction
+    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
+    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
+    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
+    return weights / bandwidth
+
+
 def prefill_seconds(
     deployment: Deployment, layout: Parallelism, tokens: int, prompts: int = 1
 ) -> float:
@@ -199,19 +236,16 @@ def prefill_seconds(
     # A prompt's attention and dense layers run on its own data-parallel attention group;
     # the routed experts on every GPU of the replica.
     groups = min(prompts, layout.data_parallel_attention)
+    tokens_per_group = prompts * tokens / groups
+    passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
     compute = _compute_seconds(
         deployment,
         prefill_flops(deployment.model, deployment.costs, tokens) * prompts,
         groups * layout.tensor_parallel,
         layout.gpus,
+        _expert_tokens(deployment, prompts * tokens / passes),
     )
-    tokens_per_group = prompts * tokens / groups
-    passes = max(1, math.ceil(tokens_per_group / PREFILL_CHUNK_TOKENS))
-    reads = (
-        passes
-        * weight_bytes_per_gpu(deployment, layout)
-        / deployment.machine.gpu.hbm_bytes_per_second
-    )
+    reads = passes * _pass_reads(deployment, layout, prompts * tokens / passes)
     communication = _communication(deployment, layout, tokens_per_group)
     overhead = passes * (deployment.efficiency.step_overhead_s + _layer_overhead(deployment))
     return max(compute, reads) + communication + overhead
@@ -264,7 +298,9 @@ def chunk_seconds(deployment: Deployment, layout: Parallelism, tokens: float, pr
     if tokens <= 0:
         return 0.0
     flops = prefill_flops(deployment.model, deployment.costs, prompt) * (tokens / prompt)
-    compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
+    compute = _compute_seconds(
+        deployment, flops, layout.gpus, layout.gpus, _expert_tokens(deployment, tokens)
+    )
     return compute + _communication(deployment, layout, tokens / layout.data_parallel_attention)
 
 
@@ -272,7 +308,8 @@ def kv_transfer_seconds(
     deployment: Deployment, prefill: Parallelism, decode: Parallelism, tokens: int
 ) -> float:
     """Moving one prompt's KV from a prefill replica to a decoder: every decode rank receives
-    its share over its own EFA links, from as many prefill ranks as send in parallel.
+    its share from as many prefill ranks as send in parallel, over NVLink when a prefill and a
+    decode replica share a node, else over their EFA links.
 
     LMCache's PD backend, which HyperPod wires, sends it after the forward pass and blocks the
     prefiller meanwhile: vLLM calls the connector's `wait_for_save` at the end of each step
@@ -283,11 +320,15 @@ def kv_transfer_seconds(
     (`save_kv_layer`) carries no disagg spec ("TODO: need to make layerwise storing compatible
     with disagg spec"). So the transfer adds to TTFT whole, and to the prefiller's busy time.
     """
-    model = deployment.model
-    moved = kv_bytes_per_rank(model, decode.tensor_parallel, tokens) * decode.tensor_parallel
+    machine = deployment.machine
+    moved = kv_bytes_per_rank(deployment.model, decode.tensor_parallel, tokens)
+    moved *= decode.tensor_parallel
     links = min(prefill.tensor_parallel, decode.tensor_parallel)
-    bandwidth = links * deployment.machine.efa_bytes_per_second_per_gpu * KV_TRANSFER_BANDWIDTH
-    return moved / bandwidth
+    if prefill.gpus + decode.gpus <= machine.gpus_per_node:
+        link = machine.gpu.nvlink_bytes_per_second * COLLECTIVE_BANDWIDTH
+    else:
+        link = machine.efa_bytes_per_second_per_gpu * KV_TRANSFER_BANDWIDTH
+    return moved / (links * link)
 
 
 def activation_bytes_per_gpu(deployment: Deployment, layout: Parallelism, max_seqs: int) -> float:

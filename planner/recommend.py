@@ -19,7 +19,9 @@ the on-demand price when one is given, else instances alone.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,42 +121,45 @@ def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
     layouts = [RoleLayout(tensor_parallel=tp) for tp in sizes]
     if moe:
         layouts += [RoleLayout(tensor_parallel=tp, expert_parallel=tp) for tp in sizes]
-    fitting = []
+    fitting, refusals = [], []
     for layout in layouts:
         try:
             predict(_aggregated(scenario, layout), base_dir)
-        except ScenarioError:
+        except ScenarioError as refused:
+            refusals.append(refused)
             continue
         fitting.append(layout)
     if not fitting:
-        raise ScenarioError(
-            f"scenario.model: no tensorParallelSize an endpoint takes on {scenario.instance_type} "
-            f"({', '.join(map(str, sizes))}) holds its weights and one request there"
+        # A refusal of the workload itself (a prompt too long for the model) is the key to
+        # change, whatever the layout.
+        workload = [r for r in refusals if str(r).startswith("scenario.workload")]
+        raise (
+            workload[-1]
+            if workload
+            else ScenarioError(
+                f"scenario.model: no tensorParallelSize an endpoint takes on "
+                f"{scenario.instance_type} ({', '.join(map(str, sizes))}) holds its weights and "
+                "one request there"
+            )
         )
     return fitting
 
 
-class _Search:
-    def __init__(self, scenario: Scenario, base_dir: Path | None, price: float | None) -> None:
-        slo = scenario.workload.slo
-        if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
-            raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
-        if scenario.workload.requests_per_second is None:
-            raise ScenarioError(
-                "scenario.workload.requestsPerSecond: required, the load to plan for"
-            )
-        self.scenario, self.base_dir, self.price = scenario, base_dir, price
-        self.ttft_ms, self.tpot_ms, self.percentile = slo.ttft_ms, slo.tpot_ms, slo.percentile
+class Search:
+    """The fewest replicas of a layout meeting an SLO, each role's --max-num-seqs then set to
+    what it needs. `predictor` makes the predictions (a corrected one, say); `meets` judges."""
 
-    def meets(self, prediction: Prediction) -> bool:
-        return (
-            not prediction.saturated
-            and prediction.ttft_at(self.percentile) <= self.ttft_ms
-            and prediction.itl_at(self.percentile) <= self.tpot_ms
-        )
+    def __init__(
+        self,
+        scenario: Scenario,
+        meets: Callable[[Prediction], bool],
+        predictor: Callable[[Scenario], Prediction] = predict,
+        price: float | None = None,
+    ) -> None:
+        self.scenario, self.meets, self.predictor, self.price = scenario, meets, predictor, price
 
     def option(self, scenario: Scenario) -> Option:
-        prediction = predict(scenario, self.base_dir)
+        prediction = self.predictor(scenario)
         cost = None if self.price is None else prediction.instances * self.price
         return Option(prediction, self.meets(prediction), cost)
 
@@ -170,20 +175,22 @@ class _Search:
                 return option
             replicas += 1
 
-    def disaggregated(self, layout: RoleLayout) -> Option | None:
+    def disaggregated(self, layout: RoleLayout, decode_seqs: int | None = None) -> Option | None:
+        """`layout` for both roles, the decoders' --max-num-seqs at most `decode_seqs`."""
         roomy = with_replicas(layout, ROOMY_PREFILLS)
+        decoder = layout.model_copy(update={"max_num_seqs": decode_seqs or layout.max_num_seqs})
 
         def decoding(option: Option) -> bool:
-            prediction = option.prediction
-            within = prediction.itl_at(self.percentile) <= self.tpot_ms
-            return within and not prediction.saturated
+            # The prefill role, roomy here, is judged next: only what the decoders decide.
+            ttft = dataclasses.replace(option.prediction, ttft_percentiles_ms=(0.0,) * 4)
+            return self.meets(ttft)
 
         decoders = self.fewest(
-            lambda n: _disaggregated(self.scenario, roomy, with_replicas(layout, n)), decoding
+            lambda n: _disaggregated(self.scenario, roomy, with_replicas(decoder, n)), decoding
         )
         if decoders is None:
             return None
-        decode = with_replicas(layout, decoders.prediction.roles[1].replicas)
+        decode = with_replicas(decoder, decoders.prediction.roles[1].replicas)
         found = self.fewest(
             lambda n: _disaggregated(self.scenario, with_replicas(layout, n), decode),
             lambda option: option.meets_slo,
@@ -200,7 +207,9 @@ class _Search:
 
     def settled(self, option: Option) -> Option:
         """`option` with each role's --max-num-seqs set to what it needs, predicted again."""
-        layouts = [_role_layout(option.prediction, i) for i in range(len(option.prediction.roles))]
+        roles = option.prediction.roles
+        layouts = [_role_layout(option.prediction, i) for i in range(len(roles))]
+        ceilings = [role.max_num_seqs for role in roles]
         while True:
             if len(layouts) == 2:
                 scenario = _disaggregated(self.scenario, *layouts)
@@ -209,10 +218,23 @@ class _Search:
             settled = self.option(scenario)
             if settled.meets_slo:
                 return settled
-            grown = [_grown(layout) for layout in layouts]
+            grown = [_grown(layout, most) for layout, most in zip(layouts, ceilings, strict=True)]
             if grown == layouts:
                 return option
             layouts = grown
+
+
+def slo_judge(scenario: Scenario) -> Callable[[Prediction], bool]:
+    """Whether a prediction meets the scenario's SLO at its percentile, unsaturated."""
+    slo = scenario.workload.slo
+    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
+        raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
+    p = slo.percentile
+    return lambda prediction: (
+        not prediction.saturated
+        and prediction.ttft_at(p) <= slo.ttft_ms
+        and prediction.itl_at(p) <= slo.tpot_ms
+    )
 
 
 def _max_num_seqs(role_name: str, batch: float, ceiling: int) -> int:
@@ -235,9 +257,9 @@ def _role_layout(prediction: Prediction, index: int) -> RoleLayout:
     )
 
 
-def _grown(layout: RoleLayout) -> RoleLayout:
-    """Twice the --max-num-seqs, up to vLLM's default."""
-    seqs = min((layout.max_num_seqs or 1024) * 2, 1024)
+def _grown(layout: RoleLayout, ceiling: int) -> RoleLayout:
+    """Twice the --max-num-seqs, up to what the search allowed the role."""
+    seqs = min((layout.max_num_seqs or ceiling) * 2, ceiling)
     return layout.model_copy(update={"max_num_seqs": seqs})
 
 
@@ -254,13 +276,17 @@ def recommend(
 ) -> Recommendation:
     """The cheapest disaggregated and aggregated layouts meeting `workload.slo` at
     `workload.requestsPerSecond`, and whether disaggregation pays."""
-    search = _Search(scenario, base_dir, price_per_instance_hour)
+    if scenario.workload.requests_per_second is None:
+        raise ScenarioError("scenario.workload.requestsPerSecond: required, the load to plan for")
+    search = Search(
+        scenario, slo_judge(scenario), lambda s: predict(s, base_dir), price_per_instance_hour
+    )
     layouts = _layouts(scenario, base_dir)
     # DPD runs only on its instance types; on the others only aggregated layouts are searched.
     dpd = scenario.instance_type in DPD_INSTANCE_TYPES
     disaggregated = _cheapest([search.disaggregated(layout) for layout in layouts]) if dpd else None
     aggregated = _cheapest([search.aggregated(layout) for layout in layouts])
-    threshold = None
+    threshold, idle = None, False
     if disaggregated is not None:
         chosen = _disaggregated(
             scenario,
@@ -268,12 +294,26 @@ def recommend(
             _role_layout(disaggregated.prediction, 1),
         )
         threshold = routing_threshold(chosen, base_dir, disaggregated.prediction)
-    cheaper = disaggregated is not None and (
-        aggregated is None or disaggregated.cost_key[0] < aggregated.cost_key[0]
+        typical = scenario.workload.typical_input_tokens
+        # Prompts under the threshold stay on the decoders: a threshold above the typical
+        # prompt leaves the prefill role it sized almost nothing to do.
+        idle = threshold is None or threshold.tokens > typical
+        if not idle:
+            routed = chosen.model_copy(update={"routing_threshold": threshold.tokens})
+            disaggregated = search.option(routed)
+    cheaper = (
+        disaggregated is not None
+        and not idle
+        and (aggregated is None or disaggregated.cost_key[0] < aggregated.cost_key[0])
     )
     outside = outside_envelope(scenario, base_dir)
     pays = cheaper and not outside
     text = verdict(search, disaggregated, aggregated, cheaper)
+    if idle and aggregated is not None:
+        text = (
+            "Aggregated: its typical prompt costs the decoders less than the trip through a "
+            f"prefill role, which would get almost nothing to do; {text.split('; ', 1)[-1]}"
+        )
     if cheaper and outside:
         text = (
             f"Aggregated: the workload is outside where HyperPod's DPD guide finds "
@@ -286,7 +326,7 @@ def recommend(
         None if threshold is None else threshold.tokens,
         pays,
         text,
-        search.percentile,
+        scenario.workload.slo.percentile,
         "" if threshold is None else threshold.explain(),
     )
 
@@ -330,11 +370,12 @@ def _money(option: Option, priced: bool) -> str:
 
 
 def verdict(
-    search: _Search, disaggregated: Option | None, aggregated: Option | None, pays: bool
+    search: Search, disaggregated: Option | None, aggregated: Option | None, pays: bool
 ) -> str:
     """Whether disaggregation pays, in money and in the SLO, with what it costs in TTFT."""
-    p = search.percentile
-    slo = f"p{p} TTFT <= {search.ttft_ms:g} ms and p{p} ITL <= {search.tpot_ms:g} ms"
+    limits = search.scenario.workload.slo
+    p = limits.percentile
+    slo = f"p{p} TTFT <= {limits.ttft_ms:g} ms and p{p} ITL <= {limits.tpot_ms:g} ms"
     priced = search.price is not None
     if disaggregated is None and aggregated is None:
         return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."

@@ -112,6 +112,15 @@ class ScenarioWorkload(Workload):
     # The run measured only the rounds after its first wave (genai-perf's stable windows).
     steady_state: bool = False
 
+    def share_below(self, threshold: int) -> float:
+        """The share of prompts shorter than `threshold` tokens, their lengths spread evenly
+        over typicalInputTokens x (1 +/- lengthSpread)."""
+        typical = self.typical_input_tokens or 0
+        low, width = typical * (1 - self.length_spread), 2 * typical * self.length_spread
+        if width <= 0:
+            return 1.0 if typical < threshold else 0.0
+        return min(max((threshold - low) / width, 0.0), 1.0)
+
 
 class ScenarioModel(Spec):
     """A catalog id, or a config.json (parameters counted from it when not given)."""
@@ -157,6 +166,8 @@ class RoleLayout(Spec):
 ANNOTATION_KEYS = frozenset(
     {
         "id",
+        "publisher",
+        "date",
         "notes",
         "source",
         "measured",
@@ -192,6 +203,9 @@ class Scenario(Spec):
     description: str | None = None
     # Speculative decoding (e.g. mtp3, eagle3): drafts this many tokens per step; 0: none.
     speculative_decoding: int = 0
+    # Disaggregated: prompts shorter than this many tokens skip the prefill role and are
+    # prefilled on a decoder (the operator's router, pdSpec.routingThreshold); None: none do.
+    routing_threshold: int | None = Field(None, ge=0)
 
     @model_validator(mode="before")
     @classmethod

@@ -7,15 +7,17 @@ vLLM's and TensorRT-LLM's chunked prefill a step takes the running decodes first
 rest of its token budget (`--max-num-batched-tokens`, 8,192) with prompts' chunks; SGLang runs
 a batch of prompts on its own while decodes wait. Either way the decodes of those steps take
 longer, which is the interference disaggregation removes: a decoder of a disaggregated layout
-only decodes.
+only decodes, but for the prompts the router keeps on it (below `routingThreshold`), which it
+prefills as an aggregated replica would.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
-from planner.efficiency import DRAFT_ACCEPTANCE, KV_TRANSFER_LATENCY_S
+from planner.efficiency import DRAFT_ACCEPTANCE, HANDOFFS, Handoff
 from planner.layouts import Role
 from planner.phases import (
     PREFILL_CHUNK_TOKENS,
@@ -54,6 +56,10 @@ class Serving:
         workload: tuple[int, int],
         draft_tokens: int = 0,
         blocking_transfer: bool = True,
+        *,
+        handoff: Handoff = HANDOFFS["lmcache"],
+        spread: float = 0.0,
+        local_share: float = 0.0,
     ):
         self.deployment = deployment
         self.roles = roles
@@ -69,6 +75,12 @@ class Serving:
         # Steps a request decodes after its first token.
         self.decode_steps = max(self.output_tokens - 1, 0) / self.accepted_tokens
         self.blocking_transfer = blocking_transfer
+        self.handoff = handoff
+        # Lengths spread evenly over typical x (1 +/- spread).
+        self.spread = spread
+        # The share of prompts prefilled on the decoding replicas: every one when aggregated;
+        # disaggregated, those the router keeps off the prefill role.
+        self.local_share = local_share if self.disaggregated else 1.0
         self.transfer = 0.0
         if self.disaggregated:
             self.transfer = kv_transfer_seconds(
@@ -102,9 +114,10 @@ class Serving:
         return self.prefill(prompts) + sending
 
     def handed_over(self, prompts: float) -> float:
-        """From a pass's start to a prompt's KV on the decoder, on average over the pass."""
+        """From a pass's start to a prompt's KV on the decoder, on average over the pass, and
+        the hand-off's fixed part (its decode steps are the load's)."""
         sent = (prompts + 1) / 2 if self.blocking_transfer else 1.0
-        return self.prefill(prompts) + sent * self.transfer + KV_TRANSFER_LATENCY_S
+        return self.prefill(prompts) + sent * self.transfer + self.handoff.fixed_s
 
     def bulk(self, rate: float) -> float:
         """Prompts a pass takes at `rate` per replica: those that arrive while the previous
@@ -115,6 +128,7 @@ class Serving:
         return prompts
 
     # -- decoding replicas ---------------------------------------------------------------
+    @functools.lru_cache(maxsize=4096)  # noqa: B019 (a Serving lives for one prediction)
     def decode_step(self, batch: float) -> float:
         return decode_step_seconds(
             self.deployment, self.decoder.parallelism, batch, self.context, self.checked_tokens
@@ -122,9 +136,12 @@ class Serving:
 
     def room(self, batch: float) -> float:
         """Prompt tokens a step takes beside `batch` decodes: the budget they leave, in each
-        data-parallel attention group (each schedules its own), over the replica."""
+        data-parallel attention group (each schedules its own), over the replica. SGLang's
+        prefill batches run apart from the decodes, on a budget of their own
+        (`--chunked-prefill-size`)."""
         groups = self.decoder.parallelism.data_parallel_attention
-        per_group = max(PREFILL_CHUNK_TOKENS - batch / groups * self.checked_tokens, 1.0)
+        decoding = batch / groups * self.checked_tokens if self.mixes else 0.0
+        per_group = max(PREFILL_CHUNK_TOKENS - decoding, 1.0)
         return per_group * groups
 
     def prompts_fit(self, batch: float) -> float:
@@ -137,7 +154,7 @@ class Serving:
         """The steps of a decoding replica with `batch` running requests when `prompts` arrive
         together (1 for a Poisson arrival, a group for clients that finish in one step)."""
         plain = self.decode_step(batch)
-        if self.disaggregated:
+        if self.local_share <= 0:
             return Steps(batch, plain, plain, prompts, 0)
         tokens = prompts * self.input_tokens
         chunks = max(1, math.ceil(tokens / self.room(batch)))
@@ -161,24 +178,28 @@ class Serving:
         fit = self.prompts_fit(batch)
         prompts = 1.0
         for _ in range(4):
-            prompts = min(max(rate * self.steps(batch, prompts).mixed, 1.0), fit)
+            found = min(max(rate * self.steps(batch, prompts).mixed, 1.0), fit)
+            if abs(found - prompts) < 0.01 * prompts:
+                return found
+            prompts = found
         return prompts
 
     # -- capacity ------------------------------------------------------------------------
     def capacity(self) -> float:
-        """Requests per second the layout serves at most: decoders at their largest batch,
-        prefill replicas (or the prompts' steps) at their fullest."""
+        """Requests per second the layout serves at most: the prefill replicas at their fullest
+        (for the prompts they take), and the decoders at their largest batch with the prompts
+        they prefill themselves."""
         full = float(self.decoder.max_batch)
-        if self.disaggregated:
+        limits = []
+        remote = 1 - self.local_share
+        if remote > 0:
             most = self.most_prompts
-            prefill = self.first.replicas * most / self.pass_seconds(most)
-            step = self.decode_step(full)
-            decode = self.decoder.replicas * full / max(self.decode_steps * step, 1e-9)
-            return min(prefill, decode)
-        fit = self.prompts_fit(full)
-        steps = self.steps(full, fit)
-        # Each request decodes `decode_steps` steps and its prompt takes chunks/prompts mixed
-        # steps: time per request, the batch sharing the plain steps.
-        per_request = self.decode_steps * steps.decode / full + steps.chunks / fit * steps.extra
-        prompts_only = steps.chunks / fit * steps.mixed
-        return self.first.replicas / max(per_request, prompts_only, 1e-9)
+            limits.append(self.first.replicas * most / self.pass_seconds(most) / remote)
+        steps = self.steps(full, self.prompts_fit(full))
+        # Each request decodes `decode_steps` steps, the batch sharing them, and a local prompt
+        # takes chunks/prompts mixed steps (SGLang's prefill batches, their extra alone).
+        local = self.local_share * steps.chunks / steps.prompts
+        per_request = self.decode_steps * steps.decode / full + local * steps.extra
+        prompts_only = local * (steps.mixed if self.mixes else steps.extra)
+        limits.append(self.decoder.replicas / max(per_request, prompts_only, 1e-9))
+        return min(limits)

@@ -4,8 +4,9 @@ A prompt below the threshold goes straight to a decoder (the operator's router),
 prefills it in a chunk of its next step: that step grows by the prompt's compute, and each of
 the requests decoding there waits that much longer for its token. Sent the disaggregated way,
 the prompt instead waits in the prefill role's queue, is prefilled, its KV moves over EFA and
-the router hops to a decoder, which the running decodes never notice. So a prompt of L tokens
-gains by the prefill role from the L where
+the router hops to a decoder, which the running decodes never notice (the decode steps a
+hand-off waits are paid either way). So a prompt of L tokens gains by the prefill role from the
+L where
 
     (decode batch + 1) x what L tokens add to a step  >=  prefill queue + prefill(L)
                                                           + KV transfer(L) + hop
@@ -19,10 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from planner.efficiency import KV_TRANSFER_LATENCY_S
+from planner.load import prefill_queue
 from planner.phases import chunk_seconds, kv_transfer_seconds, prefill_seconds
 from planner.predict import Prediction, serving_of
-from planner.queueing import md1_wait
 from planner.scenario import Scenario
 
 # Candidates: LMCache's 256-token chunks up to 128 Ki tokens.
@@ -60,18 +60,17 @@ def routing_threshold(
     deployment = serving.deployment
     prefill, decode = serving.first.parallelism, serving.decoder.parallelism
     batch = prediction.roles[1].batch
-    # The queue a prompt joins is the one the workload's typical prompts build: a short one
-    # waits behind them as long as any other.
-    typical = serving.pass_seconds(1)
-    rate = prediction.requests_per_second / serving.first.replicas
-    queue = md1_wait(min(rate * typical, 0.99), typical)
+    # The queue a prompt joins is the one the workload's typical prompts build, as the
+    # prediction has it: a short one waits behind them as long as any other.
+    queue = prefill_queue(serving, prediction.requests_per_second)[2]
+    hop = serving.handoff.fixed_s
     for tokens in range(THRESHOLD_STEP, THRESHOLD_MAX + 1, THRESHOLD_STEP):
         local = (batch + 1) * chunk_seconds(deployment, decode, tokens, tokens)
         remote = (
             queue
             + prefill_seconds(deployment, prefill, tokens)
             + kv_transfer_seconds(deployment, prefill, decode, tokens)
-            + KV_TRANSFER_LATENCY_S
+            + hop
         )
         if remote <= local:
             return Threshold(tokens, batch, local, remote, queue)

@@ -184,6 +184,10 @@ class Workload(Spec):
     output_tokens: int | None = Field(None, ge=1)
     requests_per_second: float | None = Field(None, gt=0)
     concurrency: int | None = Field(None, ge=1)
+    # How far lengths stray from the typical ones: input and output tokens spread evenly over
+    # typical x (1 +/- lengthSpread). `vllm bench serve --random-range-ratio r` is r; SGLang's
+    # bench (lengths from r x L to L) is (1 - r) / (1 + r) around (1 + r) x L / 2.
+    length_spread: float = Field(0.0, ge=0, le=1)
     slo: Slo | None = None
 
 

@@ -102,4 +102,20 @@ def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_d
     (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
     warnings = [w for w in settings_of(dev_config(), stack="dev").warnings if "slo" in w.lower()]
     (warning,) = [w for w in warnings if "workload" in w]
-    assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning
+    assert "the model (calibrated on 1 run, 2026-12-05) predicts p90 TTFT " in warning
+
+
+def test_a_run_far_from_the_model_corrects_it_at_most_fourfold_and_says_so(calibration_dir):
+    """A run 1e305 times slower than predicted measured something else: the correction is
+    held at four times, and a warning names the runs to check."""
+    far = run(measured={"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
+                        "outputThroughput": 1512, "ttftMs": {"mean": 1e308},
+                        "tpotMs": {"mean": 16.8}})  # fmt: skip
+    (calibration_dir / "dev.yaml").write_text(
+        yaml.safe_dump({"runs": [far.model_dump(by_alias=True)]})
+    )
+    checked = settings_of(dev_config(), stack="dev")
+    (line,) = [w for w in checked.warnings if "the correction is held" in w]
+    assert "TTFT" in line and "x the model's" in line
+    (ep,) = checked.predictions
+    assert ep is not None and ep.calibration is not None and ep.calibration.ttft_factor == 4.0

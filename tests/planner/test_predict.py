@@ -84,7 +84,11 @@ def test_percentiles_are_ordered_around_the_mean():
     p50, p90, p95, p99 = found.ttft_percentiles_ms
     assert p50 <= p90 <= p95 <= p99
     assert p50 <= found.ttft_ms <= p99
-    assert found.to_json()["p90TtftMs"] == round(p90, 1)
+    # The JSON names each figure for what it is: the mean, the median (p50) and the tails.
+    assert found.to_json()["ttftMs"] == {
+        "mean": round(found.ttft_ms, 1),
+        **{f"p{p}": round(found.ttft_at(p), 1) for p in (50, 90, 95, 99)},
+    }
 
 
 def test_one_client_waits_for_no_one():
@@ -104,10 +108,11 @@ def test_a_closed_loop_starts_with_a_wave_of_every_clients_prompt():
     settled = predict(scenario(workload=workload(concurrency=64, steadyState=True)))
     assert one_wave.ttft_ms > 3 * settled.ttft_ms
     assert settled.ttft_ms < ten_rounds.ttft_ms < one_wave.ttft_ms
-    # After the wave, the prompts that finished together come back together and share a
-    # step: more than one prompt's prefill.
+    # After the wave, 64 clients keep a queue in front of the steps that one client never
+    # meets, and the wave's tail leaves the mean far above the median.
     alone = predict(scenario(workload=workload(concurrency=1)))
-    assert settled.ttft_ms > 1.5 * alone.ttft_ms
+    assert settled.ttft_ms > 1.1 * alone.ttft_ms
+    assert ten_rounds.ttft_ms > 1.3 * ten_rounds.ttft_at(50)
 
 
 def test_sglang_runs_waiting_prompts_first_so_every_round_is_a_wave():
@@ -134,7 +139,7 @@ def test_ttft_grows_without_a_jump_as_the_load_nears_capacity_and_has_none_past_
     flooded = predict(scenario(workload=workload(requestsPerSecond=capacity * 1.5)))
     assert flooded.saturated and math.isinf(flooded.ttft_ms)
     assert flooded.requests_per_second == pytest.approx(flooded.max_requests_per_second)
-    assert flooded.to_json()["ttftMs"] is None and flooded.to_json()["p99TtftMs"] is None
+    assert set(flooded.to_json()["ttftMs"].values()) == {None}
 
 
 def test_a_run_of_a_known_length_past_capacity_waits_for_half_its_backlog():
@@ -151,10 +156,13 @@ def test_speculative_decoding_shortens_the_time_per_token():
     assert drafted.tpot_ms < plain.tpot_ms / 1.5
 
 
-def test_tensorrt_llm_keeps_fp8_checkpoints_kv_in_fp8():
+def test_tensorrt_llm_keeps_fp8_kv_and_admits_for_the_whole_sequence():
     vllm = predict(scenario(engine="vllm"))
     trtllm = predict(scenario(engine="trtllm"))
-    assert trtllm.roles[0].max_batch > 1.9 * vllm.roles[0].max_batch
+    # Half the bytes a token, but each request holds room for its every output token (2,500)
+    # where paged KV holds half its output on average (2,250).
+    ratio = trtllm.roles[0].max_batch / vllm.roles[0].max_batch
+    assert ratio == pytest.approx(2 * 2250 / 2500, rel=0.03)
 
 
 def test_lmcache_holds_the_prefiller_while_it_sends_and_nixl_does_not():
