@@ -216,8 +216,8 @@ def test_data_parallel_attention_replica_uses_tp_times_dp_gpus():
             r"serving\.dataParallelAttention: 1000 on a dense model",
         ),
         (
-            {"workload": workload(typicalInputTokens=10**12)},
-            r"workload\.typicalInputTokens: 1,000,000,000,000 input .* context of 131,072",
+            {"workload": workload(typicalInputTokens=10**6)},
+            r"workload\.typicalInputTokens: 1,000,000 input .* context of 131,072",
         ),
         (
             {"model": {"name": "llama-3.3-70b", "parameters": 1e30}},
@@ -231,7 +231,7 @@ def test_data_parallel_attention_replica_uses_tp_times_dp_gpus():
         "tp2-without-efa",
         "8e9-gpus",
         "dp1000-dense",
-        "1e12-prompt",
+        "1e6-prompt",
         "1e30-parameters",
     ],
 )

@@ -125,6 +125,29 @@ def test_a_scenario_it_cannot_predict_is_one_line_and_exit_2(tmp_path, capsys, t
     assert says in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("action", ["predict", "recommend"])
+@pytest.mark.parametrize(
+    ("workload", "says"),
+    [
+        ("typicalInputTokens: 8192, slo: {ttftMs: 1e308, tpotMs: 50}",
+         "scenario.workload.slo.ttftMs: 1e+308 is not allowed; must be less than or equal to"),
+        ("typicalInputTokens: 1000000000000, slo: {ttftMs: 2000, tpotMs: 50}",
+         "scenario.workload.typicalInputTokens: 1000000000000 is not allowed"),
+        # Within the bound but past the model's context: the workload's key, not the model's.
+        ("typicalInputTokens: 200000, slo: {ttftMs: 2000, tpotMs: 50}",
+         "scenario.workload.typicalInputTokens: 200,000 input and 512 output tokens"),
+    ],
+    ids=["slo-1e308", "1e12-tokens", "past-the-context"],
+)  # fmt: skip
+def test_out_of_bounds_inputs_name_their_own_key(tmp_path, capsys, action, workload, says):
+    text = (
+        "model: {name: llama-3.3-70b}\ninstanceType: ml.p5.48xlarge\n"
+        f"workload: {{{workload}, outputTokens: 512, requestsPerSecond: 2}}\n"
+    )
+    status, out, err = run(tmp_path, capsys, action, text)
+    assert status == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
+
+
 def test_a_missing_scenario_file_is_named(tmp_path, capsys):
     status = main(["plan", "predict", "--scenario", str(tmp_path / "none.yaml")])
     assert status == 2
