@@ -10,7 +10,8 @@ Few and physical, so that they carry to hardware and models they were not fitted
 - the KV hand-off of disaggregated serving, as measured end to end.
 Starting values: DESIGN.md "Performance facts" (dense prefill 40-50% of FP8 peak, decode
 55-60% of HBM bandwidth, DeepSeek-class MoE prefill about a quarter). Their fit on public
-measurements is in docs/planning.md and `scripts/calibration_table.py`.
+measured runs, and the runs held apart from it: docs/contributing/calibration.md and
+`scripts/calibration.py`.
 """
 
 from __future__ import annotations
@@ -77,15 +78,15 @@ class EngineEfficiency:
 # MiniMax-M2.5 (4 B200s) and TensorRT-LLM's online table (Llama 3.1 8B and 70B on H100).
 ENGINE_EFFICIENCY: dict[Engine, EngineEfficiency] = {
     "vllm": EngineEfficiency(
-        0.57, 0.665, 0.00101, 50e-6, profiles_sampler=True,
+        0.57, 0.63, 0.00101, 50e-6, profiles_sampler=True,
         request_s=0.0025, prefill_layer_s=0.00015, prefill_expert_s=2.6e-6,
     ),
     "sglang": EngineEfficiency(
-        0.57, 0.684, 0.00075, 38e-6, mixes_prefill=False, max_batch=65_536,
-        request_s=0.0029, prefill_layer_s=0.00018, prefill_expert_s=4.6e-6,
+        0.57, 0.65, 0.00075, 38e-6, mixes_prefill=False, max_batch=65_536,
+        request_s=0.0029, prefill_layer_s=0.00018, prefill_expert_s=4.8e-6,
     ),
     "trtllm": EngineEfficiency(
-        0.63, 0.71, 0.0005, 12e-6, max_batch=2048, reserves_whole_sequence=True,
+        0.63, 0.675, 0.0005, 12e-6, max_batch=2048, reserves_whole_sequence=True,
         request_s=0.0017, prefill_layer_s=0.00005, prefill_expert_s=2.6e-6,
     ),
 }  # fmt: skip

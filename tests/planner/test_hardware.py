@@ -10,7 +10,7 @@ def test_every_dpd_instance_types_gpu_has_its_figures():
     assert not missing, (
         f"no figures for the {missing} GPUs: add a Gpu for each to GPUS in "
         "planner/hardware.py, with the datasheet it comes from named in the "
-        "module's docstring (and a row in docs/planning.md's constants)"
+        "module's docstring (and a row in docs/contributing/calibration.md's constants)"
     )
 
 
