@@ -46,11 +46,6 @@ FACTORS = ("gemm", "bandwidth", "overhead", "moe", "fp8", "fp4",
 STEPS = (0.7, 0.85, 0.95, 1.05, 1.2, 1.4)
 SWEEPS = 2
 LOG_ERROR_CAP = math.log(4)
-SHORT = {"ttftMs": "TTFT ms", "p50TtftMs": "p50 TTFT ms", "p90TtftMs": "p90 TTFT ms",
-         "p99TtftMs": "p99 TTFT ms", "tpotMs": "TPOT ms", "p50ItlMs": "p50 ITL ms",
-         "p90ItlMs": "p90 ITL ms", "p99ItlMs": "p99 ITL ms",
-         "outputTokensPerSecond": "output tok/s",
-         "inputTokensPerSecond": "input tok/s"}  # fmt: skip
 
 
 def held_apart() -> set[str]:
@@ -146,7 +141,7 @@ def _print(rows: list[tuple[str, ...]], markdown: bool) -> None:
 def table(markdown: bool) -> None:
     found, refused = compare(load_cases())
     rows = [("case", "metric", "measured", "predicted", "error", "x off", "")]
-    rows += [(c.case["id"], SHORT[c.metric], f"{c.measured:,.1f}", f"{c.predicted:,.1f}",
+    rows += [(c.case["id"], c.metric, f"{c.measured:,.1f}", f"{c.predicted:,.1f}",
               f"{c.error:+.0%}", f"{c.ratio:.2f}", c.set_aside or "") for c in found]  # fmt: skip
     _print(rows, markdown)
     for case_id, reason in refused:

@@ -1,5 +1,6 @@
 """Each endpoint with a workload is predicted at its load and held to its SLO, as a warning."""
 
+import math
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from components.sizing.kv import size_endpoint
 from infra.endpoint_predictions import applied, predict_endpoint, review_predictions
 from planner.endpoint_scenario import scenario_from_endpoint
 from planner.predict import predict
-from tests.support import aggregated_endpoint, dev_endpoint, price_table
+from tests.support import aggregated_endpoint, dev_config, dev_endpoint, price_table, settings_of
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
@@ -264,3 +265,19 @@ def test_prompts_under_the_routing_threshold_are_predicted_on_the_decoders():
     assert at[4096].configured.ttft_ms != at[16000].configured.ttft_ms
     assert at[4096].configured.roles[0].batch > 0 == at[16000].configured.roles[0].batch
     assert at[16000].configured.tpot_ms > at[4096].configured.tpot_ms
+
+
+def test_on_dev_at_six_requests_a_second_the_printed_advice_clears_the_warning():
+    config = dev_config()
+    (spec,) = config["hyperpod-dpd:endpoints"]
+    spec["workload"]["requestsPerSecond"] = 6
+    (ep,) = settings_of(config).predictions
+    assert ep is not None and not ep.meets_slo and ep.suggestion is not None
+    fixed = applied(EndpointSpec.model_validate(spec), ep.suggestion.settings)
+    config["hyperpod-dpd:endpoints"] = [fixed.model_dump(by_alias=True, exclude_unset=True)]
+    # The nodes the advice names: 8-GPU pods, one a node.
+    nodes = math.ceil(ep.suggestion.prediction.gpus / 8)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = nodes
+    checked = settings_of(config)
+    assert checked.predictions[0].meets_slo
+    assert [w for w in checked.warnings if "endpoints[0]" in w] == []

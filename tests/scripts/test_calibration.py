@@ -14,7 +14,7 @@ def test_the_table_has_a_row_per_measured_figure(monkeypatch, capsys):
     assert calibration.main() == 0
     out = capsys.readouterr().out
     assert out.startswith("| case | metric | measured | predicted | error | x off |")
-    assert f"| {nim['id']} | TTFT ms | 406.8 |" in out
+    assert f"| {nim['id']} | ttftMs | 406.8 |" in out
 
 
 def test_the_errors_are_by_engine_and_gpu_fitted_and_held_apart(monkeypatch, capsys):

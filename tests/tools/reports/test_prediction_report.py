@@ -9,7 +9,14 @@ from components.endpoint.spec import EndpointSpec
 from components.pricing.cost import usd
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import predict_endpoint
-from tests.support import config_file, dev_config, price_table, settings_of
+from tests.support import (
+    aggregated_endpoint,
+    config_file,
+    dev_config,
+    price_table,
+    settings_of,
+    with_endpoints,
+)
 from tools.cli import main
 from tools.reports.prediction_report import latency_curve, prediction_lines, prediction_table
 
@@ -131,3 +138,30 @@ def test_the_chart_sweeps_around_the_load_and_marks_it():
     assert 3 in curve.requests_per_second
     assert min(curve.requests_per_second) < 3 < max(curve.requests_per_second)
     assert (curve.slo_ttft_ms, curve.slo_tpot_ms) == (2000, 50)
+
+
+ENGINE_IMAGES = {
+    "sglang": "763104351884.dkr.ecr.us-west-2.amazonaws.com/sglang:server-amzn2023-sagemaker-cuda",
+    "tgi": "763104351884.dkr.ecr.us-east-2.amazonaws.com/huggingface-pytorch-tgi-inference:"
+    "2.4.0-tgi2.3.1-gpu-py311-cu124-ubuntu22.04-v2.0",
+}
+
+
+def plan_json(tmp_path, capsys, **endpoint) -> dict:
+    load = {"typicalInputTokens": 2000, "outputTokens": 512, "requestsPerSecond": 2}
+    config = with_endpoints(aggregated_endpoint(workload=load, **endpoint))
+    assert main(["plan", "--config-file", config_file(tmp_path, config), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["dpd-test"]
+
+
+def test_plan_stack_predicts_with_the_endpoints_engine_or_says_it_has_no_model(tmp_path, capsys):
+    vllm = plan_json(tmp_path, capsys)
+    sglang = plan_json(tmp_path, capsys, engine="sglang", image=ENGINE_IMAGES["sglang"])
+    # SGLang's scheduler and overheads are its own: another prediction than vLLM's.
+    assert sglang["ttftMs"] != vllm["ttftMs"] and sglang["tpotMs"] != vllm["tpotMs"]
+    config = with_endpoints(aggregated_endpoint(engine="tgi", image=ENGINE_IMAGES["tgi"],
+                                                workload={"outputTokens": 512}))  # fmt: skip
+    assert main(["plan", "--config-file", config_file(tmp_path, config)]) == 0
+    assert "endpoints[0].engine: no prediction: the planner has no model of tgi" in (
+        capsys.readouterr().out
+    )
