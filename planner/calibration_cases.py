@@ -36,10 +36,6 @@ P99_METRICS = {"ttftMs": "p99TtftMs"}
 UNLIMITED_REPLICAS = 64
 # Closed-loop clients that keep an offline run's engine as full as it admits.
 OFFLINE_CLIENTS = 100_000
-# What the measured engines took of HBM when a case does not say: vLLM's
-# --gpu-memory-utilization and TensorRT-LLM's kv_cache_free_gpu_memory_fraction default to
-# 0.9, SGLang's --mem-fraction-static to about as much on 80 GB and larger GPUs.
-ENGINE_MEMORY_UTILIZATION = 0.9
 # No public run used LMCache's PD backend: the disaggregated ones ran Dynamo's or vLLM's NIXL
 # connector, SGLang's Mooncake/NIXL transfer or TensorRT-LLM's, which the decoder pulls from
 # without holding the prefiller.
@@ -95,7 +91,6 @@ def _prepared(case: dict[str, Any]) -> Scenario:
         # N requests sent at once and nothing after: one wave.
         workload["requests"] = workload.get("requests") or workload.get("concurrency")
     document["workload"] = workload
-    document.setdefault("gpuMemoryUtilization", ENGINE_MEMORY_UTILIZATION)
     document.setdefault("kvConnector", MEASURED_KV_CONNECTOR)
     if kind == "decode-throughput" and "decode" in document:
         document["prefill"] = {**document["decode"], "replicas": UNLIMITED_REPLICAS}

@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from components.endpoint.spec import GPU_MEMORY_UTILIZATION
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG
 from planner.endpoint_scenario import EXPERT_PARALLEL_FLAG
@@ -157,7 +158,7 @@ def endpoint_item(
         "architecture": _architecture(scenario, base_dir, model),
         "tensorParallelSize": first.tensor_parallel,
         "maxModelLen": _max_model_len(scenario, model, threshold),
-        "gpuMemoryUtilization": scenario.gpu_memory_utilization,
+        "gpuMemoryUtilization": scenario.utilization(GPU_MEMORY_UTILIZATION),
     }
     if first.expert_parallel > 1:
         item["workerArgs"] = [EXPERT_PARALLEL_FLAG]

@@ -182,7 +182,7 @@ def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
             layout,
             deployment,
             input_tokens + output_tokens,
-            scenario.gpu_memory_utilization,
+            scenario.utilization(),
             input_tokens + output_tokens / (1 if whole else 2),
         )
         for name, layout in _layouts(scenario).items()

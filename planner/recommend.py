@@ -27,6 +27,7 @@ from pathlib import Path
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
+from components.endpoint.spec import GPU_MEMORY_UTILIZATION
 from components.pricing.cost import cost_per_million_output_tokens
 from planner.predict import Prediction, deployment_of, predict
 from planner.scenario import RoleLayout, Scenario, ScenarioError
@@ -278,6 +279,10 @@ def recommend(
     `workload.requestsPerSecond`, and whether disaggregation pays."""
     if scenario.workload.requests_per_second is None:
         raise ScenarioError("scenario.workload.requestsPerSecond: required, the load to plan for")
+    # A recommendation plans an endpoint: at the endpoints' memory share unless told.
+    scenario = scenario.model_copy(
+        update={"gpu_memory_utilization": scenario.utilization(GPU_MEMORY_UTILIZATION)}
+    )
     search = Search(
         scenario, slo_judge(scenario), lambda s: predict(s, base_dir), price_per_instance_hour
     )

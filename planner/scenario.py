@@ -19,7 +19,7 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_T
 from components.core.regions import AwsRegion
 from components.core.spec import Spec
 from components.core.user_files import UnreadableFileError, read_text
-from components.endpoint.spec import GPU_MEMORY_UTILIZATION, Workload
+from components.endpoint.spec import Workload
 from components.model.architecture import ModelArchitecture
 from components.model.catalog import MODEL_CATALOG, catalog_id_for_model_name
 from components.model.hf_config import HF_DTYPES, MAX_CONFIG_BYTES, architecture_from_hf_config
@@ -161,6 +161,9 @@ class RoleLayout(Spec):
         return tensor_parallel * self.data_parallel_attention
 
 
+# vLLM's --gpu-memory-utilization and TensorRT-LLM's kv_cache_free_gpu_memory_fraction
+# default to 0.9, SGLang's --mem-fraction-static to about as much on 80 GB and larger GPUs.
+ENGINE_MEMORY_UTILIZATION = 0.9
 # Keys a scenario file may carry to describe itself or a measurement it records; the model
 # reads none of them.
 ANNOTATION_KEYS = frozenset(
@@ -195,8 +198,10 @@ class Scenario(Spec):
     kv_cache_dtype: KvDtype | None = None
     kv_connector: KvConnector = "lmcache"
     # The share of HBM the engine takes for weights, activations and the KV pool (vLLM
-    # --gpu-memory-utilization, SGLang --mem-fraction-static); the endpoints' default.
-    gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
+    # --gpu-memory-utilization, SGLang --mem-fraction-static). None: the engines' own 0.9 for
+    # a prediction, which describes a run; the endpoints' 0.75 for a recommendation, which
+    # plans one (utilization()).
+    gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
     # For prices; None: the price table's default.
     region: AwsRegion | None = None
     name: str | None = None
@@ -279,6 +284,9 @@ class Scenario(Spec):
                 f"one of {', '.join(DPD_INSTANCE_TYPES)}; set serving to plan it aggregated"
             )
         return self
+
+    def utilization(self, default: float = ENGINE_MEMORY_UTILIZATION) -> float:
+        return self.gpu_memory_utilization or default
 
     @property
     def disaggregated(self) -> bool:

@@ -175,8 +175,12 @@ def test_lmcache_holds_the_prefiller_while_it_sends_and_nixl_does_not():
 
 def test_without_a_tensor_parallel_size_the_fewest_gpus_that_hold_it_serve():
     # 141 GB of BF16 weights: at 0.75 of 80 GB, two H100s hold no KV beside them.
-    assert predict(scenario(serving={}, precision="bf16")).roles[0].tensor_parallel == 4
-    assert predict(scenario(serving={})).roles[0].tensor_parallel == 2
+    bf16 = scenario(serving={}, precision="bf16", gpuMemoryUtilization=0.75)
+    assert predict(bf16).roles[0].tensor_parallel == 4
+    fp8 = scenario(serving={}, gpuMemoryUtilization=0.75)
+    assert predict(fp8).roles[0].tensor_parallel == 2
+    # At the engines' own 0.9, one H100 holds the 71 GB of FP8 weights and a few requests.
+    assert predict(scenario(serving={})).roles[0].tensor_parallel == 1
 
 
 def test_data_parallel_attention_replica_uses_tp_times_dp_gpus():

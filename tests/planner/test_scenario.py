@@ -48,8 +48,12 @@ def test_precisions_are_taken_under_their_common_names(written, taken):
     assert scenario(precision=written).precision == taken
 
 
-def test_the_memory_share_defaults_to_the_endpoints_075():
-    assert scenario().gpu_memory_utilization == 0.75
+def test_the_memory_share_defaults_to_the_engines_09_and_an_endpoints_075_when_planning():
+    # A prediction describes a run, at the engines' own default; a recommendation plans an
+    # endpoint, at the endpoints' (components/endpoint/spec.py).
+    assert scenario().utilization() == 0.9
+    assert scenario().utilization(0.75) == 0.75
+    assert scenario(gpuMemoryUtilization=0.8).utilization(0.75) == 0.8
 
 
 @pytest.mark.parametrize(
