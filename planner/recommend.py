@@ -315,9 +315,12 @@ def recommend(
     pays = cheaper and not outside
     text = verdict(search, disaggregated, aggregated, cheaper)
     if idle and aggregated is not None:
+        rest = text.removeprefix("Aggregated: ")
+        threshold_text = "none" if threshold is None else f"{threshold.tokens:,}"
         text = (
-            "Aggregated: its typical prompt costs the decoders less than the trip through a "
-            f"prefill role, which would get almost nothing to do; {text.split('; ', 1)[-1]}"
+            f"Aggregated: a typical prompt of {scenario.workload.typical_input_tokens:,} tokens "
+            "costs the decoders less than the trip through a prefill role (routingThreshold "
+            f"{threshold_text}), which would get almost nothing to do. {rest[0].upper()}{rest[1:]}"
         )
     if cheaper and outside:
         text = (
