@@ -22,6 +22,23 @@ def calibration_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
+def measured(ttft_ms: float) -> dict:
+    """What vLLM measured, but for the mean TTFT given."""
+    return {
+        "completed": 900,
+        "durationSeconds": 305,
+        "requestThroughput": 2.95,
+        "outputThroughput": 1512,
+        "ttftMs": {"mean": ttft_ms},
+        "tpotMs": {"mean": 16.8},
+    }
+
+
+def write_runs(folder, *runs: RecordedRun) -> None:
+    documents = [recorded.model_dump(by_alias=True) for recorded in runs]
+    (folder / "dev.yaml").write_text(yaml.safe_dump({"runs": documents}))
+
+
 def run(**changes) -> RecordedRun:
     fields = {
         "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
@@ -29,8 +46,7 @@ def run(**changes) -> RecordedRun:
         "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
         "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
         "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
-        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
-                     "outputThroughput": 1512, "ttftMs": {"mean": 742}, "tpotMs": {"mean": 16.8}},
+        "measured": measured(742),
     }  # fmt: skip
     return RecordedRun.model_validate({**fields, **changes})
 
@@ -90,16 +106,7 @@ def test_a_nan_figure_is_not_a_run(calibration_dir):
 
 def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
     """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
-    run = {
-        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
-        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
-        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
-        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
-        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
-        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
-                     "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
-    }  # fmt: skip
-    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
+    write_runs(calibration_dir, run(measured=measured(4100)))
     warnings = [w for w in settings_of(dev_config(), stack="dev").warnings if "slo" in w.lower()]
     (warning,) = [w for w in warnings if "workload" in w]
     assert "the model (calibrated on 1 run, 2026-12-05) predicts p90 TTFT " in warning
@@ -108,12 +115,7 @@ def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_d
 def test_a_run_far_from_the_model_corrects_it_at_most_fourfold_and_says_so(calibration_dir):
     """A run 1e305 times slower than predicted measured something else: the correction is
     held at four times, and a warning names the runs to check."""
-    far = run(measured={"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
-                        "outputThroughput": 1512, "ttftMs": {"mean": 1e308},
-                        "tpotMs": {"mean": 16.8}})  # fmt: skip
-    (calibration_dir / "dev.yaml").write_text(
-        yaml.safe_dump({"runs": [far.model_dump(by_alias=True)]})
-    )
+    write_runs(calibration_dir, run(measured=measured(1e308)))
     checked = settings_of(dev_config(), stack="dev")
     (line,) = [w for w in checked.warnings if "the correction is held" in w]
     assert "TTFT" in line and "x the model's" in line
