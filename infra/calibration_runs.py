@@ -2,9 +2,9 @@
 
 `hyperpod-dpd bench results --record` appends a run there: the endpoint's layout, the
 image, the day, the load and what vLLM measured. The program reads the file (`pulumi preview`
-and the render alike) and corrects each endpoint's prediction by the runs of that endpoint on
-the same model, instance type and image (components/performance/measured.py). A correction is
-advice like the prediction it corrects: a file it cannot read is a warning, never a refusal.
+and the render alike), and infra/endpoint_predictions.py corrects each endpoint's prediction by
+the runs of that endpoint on the same model, instance type and image. A correction is advice
+like the prediction it corrects: a file it cannot read is a warning, never a refusal.
 """
 
 from __future__ import annotations
@@ -18,10 +18,6 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from components.core.spec import Spec
 from components.core.user_files import MissingFileError, UnreadableFileError, read_text
-from components.endpoint.spec import EndpointSpec
-from components.model.architecture import ModelArchitecture
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.measured import Calibration, Load, MeasuredRun, calibrate, scenario_at
 from infra.paths import ROOT
 
 CALIBRATION_DIR = ROOT / "calibration"
@@ -54,14 +50,6 @@ class RunLoad(Spec):
         if (self.requests_per_second is None) == (self.concurrency is None):
             raise ValueError("set requestsPerSecond or concurrency, one of them")
         return self
-
-    def load(self) -> Load:
-        return Load(
-            self.typical_input_tokens,
-            self.output_tokens,
-            self.requests_per_second,
-            self.concurrency,
-        )
 
 
 class RunMeasured(Spec):
@@ -107,21 +95,6 @@ class RecordedRun(Spec):
     def _day(cls, value: Any) -> Any:
         # YAML reads an unquoted 2026-12-05 as a date.
         return value.isoformat() if isinstance(value, datetime.date) else value
-
-    def measured_run(self) -> MeasuredRun:
-        return MeasuredRun(
-            date=self.date,
-            endpoint=self.endpoint,
-            model=self.model,
-            instance_type=self.instance_type,
-            image=self.image,
-            prefill_replicas=self.layout.prefill_replicas,
-            decode_replicas=self.layout.decode_replicas,
-            tensor_parallel=self.layout.tensor_parallel_size,
-            load=self.load.load(),
-            ttft_ms=self.measured.ttft_ms["mean"],
-            tpot_ms=self.measured.tpot_ms["mean"],
-        )
 
 
 class CalibrationFile(Spec):
@@ -176,7 +149,7 @@ def load_calibration_file(path: Path) -> CalibrationFile:
         raise CalibrationFileError(f"{path}: nested too deep to be a calibration file") from None
 
 
-def read_runs(stack: str) -> tuple[list[MeasuredRun], list[str]]:
+def read_runs(stack: str) -> tuple[list[RecordedRun], list[str]]:
     """The stack's recorded runs, and a warning if its file can't be read."""
     path = calibration_path(stack)
     try:
@@ -185,55 +158,4 @@ def read_runs(stack: str) -> tuple[list[MeasuredRun], list[str]]:
         relative = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
         reason = str(unfit).removeprefix(f"{path}: ")
         return [], [f"{relative}: {reason}; the predictions are not corrected by measured runs"]
-    return [run.measured_run() for run in recorded.runs], []
-
-
-def endpoint_calibration(
-    spec: EndpointSpec, architecture: ModelArchitecture, runs: list[MeasuredRun]
-) -> Calibration | None:
-    """The correction the endpoint's own runs make: those recorded for it, on its model, its
-    instance type and its image, each predicted at its own load and layout. Never across
-    models or instance types; another image is other software, whose speed is its own."""
-    own = [
-        run
-        for run in runs
-        if (run.endpoint, run.model, run.instance_type, run.image)
-        == (spec.name, spec.model_name, spec.instance_type, spec.image)
-    ]
-    base = scenario_from_endpoint(spec, architecture)
-    if not own or base is None:
-        return None
-
-    def scenario_of(run: MeasuredRun):
-        return scenario_at(
-            base,
-            run.load,
-            prefill_replicas=run.prefill_replicas,
-            decode_replicas=run.decode_replicas,
-            tensor_parallel=run.tensor_parallel,
-        )
-
-    return calibrate(own, scenario_of)
-
-
-def stack_calibrations(
-    stack: str,
-    endpoints: list[EndpointSpec],
-    architectures: dict[int, ModelArchitecture],
-) -> tuple[dict[int, Calibration | None], list[str]]:
-    """Each endpoint's correction (by its index), and warnings: an unreadable file, or runs
-    the model can't hold against a prediction. Never raises: a correction is advice."""
-    runs, warnings = read_runs(stack)
-    if not runs:
-        return {}, warnings
-    found: dict[int, Calibration | None] = {}
-    for i, architecture in architectures.items():
-        try:
-            found[i] = endpoint_calibration(endpoints[i], architecture, runs)
-        except Exception as failed:  # advice must never stop a deploy
-            warnings.append(
-                f"{calibration_path(stack).name}: the runs of endpoint {endpoints[i].name} can't "
-                f"be compared with the model ({type(failed).__name__}: {failed}); its "
-                "prediction is not corrected"
-            )
-    return found, warnings
+    return recorded.runs, []

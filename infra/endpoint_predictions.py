@@ -1,43 +1,50 @@
-"""What the performance model predicts for each endpoint with a workload, against its SLO.
+"""What the planner predicts for each endpoint with a workload, against its SLO: the one module
+through which the program reaches the planner. It returns findings and never raises.
 
-For an endpoint whose `workload` says its output tokens, the model (components/performance)
-predicts TTFT, TPOT and output tokens per second for the configured roles at the workload's
+For an endpoint whose `workload` says its output tokens, the planner predicts TTFT, TPOT and
+output tokens per second for the configured roles, engine and routing at the workload's
 `requestsPerSecond` or `concurrency` (one client when neither is set), and again at the
 autoscaling maxima when they are higher, since those are the most the endpoint can become.
-When that layout misses `workload.slo`, the finding names `endpoints[i].workload` and gives
-the fewest replicas at the endpoint's own tensorParallelSize that meet it, and the cheapest
-layout `plan recommend` finds. A prediction is an estimate: it warns, it never refuses.
+When that layout misses `workload.slo` at its percentile, the finding names
+`endpoints[i].workload` and gives the settings, at the endpoint's own tensorParallelSize, that
+the planner predicts meet it: every setting it assumed, so that applying them as printed
+meets it. Measured runs recorded beside the stack (infra/calibration_runs.py) correct the
+predictions of their endpoint. A prediction is an estimate: it warns, it never refuses.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
+from components.core.units import GIB
 from components.endpoint.spec import EndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.measured import Calibration, corrected
-from components.performance.predict import Prediction, predict
-from components.performance.recommend import Option, recommend
-from components.performance.scenario import Scenario, ScenarioError
 from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
 from components.pricing.prices import PRICES, Price, PriceTable
-
-# The most replicas of a role the suggestion tries.
-MOST_REPLICAS = 16
+from components.sizing.kv import gib_ceiling, size_endpoint
+from infra.calibration_runs import RecordedRun, calibration_path, read_runs
+from planner.endpoint_scenario import expert_parallel, scenario_from_endpoint
+from planner.measured import Calibration, Load, MeasuredRun, calibrate, corrected, scenario_at
+from planner.predict import Prediction, predict
+from planner.recommend import Search
+from planner.scenario import RoleLayout, Scenario, ScenarioError
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """The fewest replicas, at the endpoint's tensorParallelSize, whose prediction meets the
-    SLO; replicas that autoscale are maxima."""
+    """Settings of the endpoint, each by its key, whose prediction meets the SLO."""
 
-    prefill_replicas: int
-    decode_replicas: int
+    settings: dict[str, int | str]
     prediction: Prediction
+
+    def text(self) -> str:
+        """`prefill.replicas 2, decode.replicas 1 and decode.maxNumSeqs 128`."""
+        pairs = [f"{key} {value}" for key, value in self.settings.items()]
+        return ", ".join(pairs[:-1]) + (" and " if len(pairs) > 1 else "") + pairs[-1]
 
 
 @dataclass(frozen=True)
@@ -48,7 +55,6 @@ class EndpointPrediction:
     slo: Slo | None
     # When the judged layout misses the SLO: what would meet it (None: nothing found).
     suggestion: Suggestion | None
-    recommended: Option | None
     # USD an hour for the judged layout's GPUs, on demand; None without a price.
     hourly: float | None
     # The instance type's price it comes from: on EC2's rate, `hourly` is a lower bound.
@@ -69,6 +75,11 @@ class EndpointPrediction:
     @property
     def meets_slo(self) -> bool | None:
         return None if self.slo is None else meets(self.judged, self.slo)
+
+    @property
+    def capacity_share(self) -> float:
+        """The load as a share of what the judged layout serves at most."""
+        return self.load / self.judged.max_requests_per_second
 
     @property
     def cost_per_million_output_tokens(self) -> float | None:
@@ -93,51 +104,73 @@ def at_rate(scenario: Scenario, rate: float) -> Scenario:
     return scenario.model_copy(update={"workload": workload})
 
 
-def _predict(scenario: Scenario, calibration: Calibration | None) -> Prediction:
-    return corrected(predict(scenario), scenario, calibration)
+def applied(spec: EndpointSpec, settings: dict[str, int | str]) -> EndpointSpec:
+    """`spec` with `settings` written in, each at its dotted key, as a user would."""
+    document = spec.model_dump(by_alias=True, exclude_unset=True)
+    for key, value in settings.items():
+        *path, last = key.split(".")
+        place = document
+        for part in path:
+            place = place.setdefault(part, {})
+        place[last] = value
+    return EndpointSpec.model_validate(document)
+
+
+def _role_settings(spec: EndpointSpec, name: str, layout: RoleLayout) -> dict[str, int]:
+    """The keys that give a role `layout`'s replicas (its autoscaling maximum, when it scales)
+    and --max-num-seqs."""
+    role = getattr(spec, name)
+    if role.autoscaling is None:
+        found = {f"{name}.replicas": layout.replicas}
+    else:
+        found = {f"{name}.autoscaling.maxReplicas": layout.replicas}
+        if role.autoscaling.min_replicas > layout.replicas:
+            found[f"{name}.autoscaling.minReplicas"] = layout.replicas
+        if role.replicas > layout.replicas:
+            found[f"{name}.replicas"] = layout.replicas
+    return found | {f"{name}.maxNumSeqs": layout.max_num_seqs or 0}
 
 
 def _suggest(
     spec: EndpointSpec,
     architecture: ModelArchitecture,
+    judged: Scenario,
     slo: Slo,
-    calibration: Calibration | None = None,
+    predictor: Callable[[Scenario], Prediction],
 ) -> Suggestion | None:
-    """The fewest GPUs meeting the SLO, then the lowest TTFT, over replica counts."""
-    best: Suggestion | None = None
-    for prefill in range(1, 2 if spec.aggregated else MOST_REPLICAS + 1):
-        for decode in range(1, MOST_REPLICAS + 1):
-            scenario = scenario_from_endpoint(
-                spec, architecture, prefill_replicas=prefill, decode_replicas=decode
-            )
-            assert scenario is not None
-            prediction = _predict(scenario, calibration)
-            if not meets(prediction, slo):
-                continue
-            found = Suggestion(prefill, decode, prediction)
-            if best is None or (prediction.gpus, prediction.ttft_ms) < (
-                best.prediction.gpus,
-                best.prediction.ttft_ms,
-            ):
-                best = found
-            # More decoders only add GPUs from here.
-            break
-    return best
-
-
-def _recommended(scenario: Scenario, rate: float, price: Price | None) -> Option | None:
-    """plan recommend's cheapest layout of the endpoint's mode at the load, when it can
-    search."""
-    slo = scenario.workload.slo
-    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
+    """The fewest replicas at the endpoint's tensorParallelSize that meet the SLO, decoders
+    first, then prefills, with each role's --max-num-seqs set to what it needs."""
+    tp = spec.tensor_parallel_size
+    layout = RoleLayout(tensor_parallel=tp, expert_parallel=expert_parallel(spec.worker_args, tp))
+    search = Search(judged, lambda prediction: meets(prediction, slo), predictor)
+    if spec.aggregated:
+        found = search.aggregated(layout)
+    else:
+        # The decoder's --max-num-seqs is held to the transfers the largest PD buffer that
+        # fits beside its HBM share holds, lest the buffer the advice needs not fit.
+        sizing = size_endpoint(spec, architecture)
+        room = sizing.hbm.pd_buffer_room_bytes // GIB * GIB
+        found = search.disaggregated(layout, room // sizing.typical_transfer.bytes_per_rank or 1)
+    if found is None or not found.meets_slo:
         return None
-    try:
-        hourly = None if price is None else price.usd_per_hour
-        found = recommend(at_rate(scenario, rate), price_per_instance_hour=hourly)
-        return found.aggregated if scenario.serving is not None else found.disaggregated
-    except ScenarioError:
-        # A search the model can't run gives no layout; the replica suggestion still stands.
-        return None
+    roles = found.prediction.roles
+    settings: dict[str, int | str] = {}
+    for role in roles:
+        chosen = RoleLayout(replicas=role.replicas, max_num_seqs=role.max_num_seqs)
+        settings |= _role_settings(spec, role.name, chosen)
+    if spec.aggregated:
+        return Suggestion(settings, found.prediction)
+    # What the layout asks of the rest of the endpoint, lest applying it warn anew: a router
+    # that spreads the prompts over several prefillers, and a PD buffer for every transfer
+    # the decoder's --max-num-seqs can have in flight.
+    if roles[0].replicas > 1 and spec.routing_strategy == "prefixaware":
+        settings["routingStrategy"] = "roundrobin"
+    sizing = size_endpoint(applied(spec, settings), architecture)
+    transfer = sizing.typical_transfer
+    if transfer.in_flight < sizing.decode_max_num_seqs:
+        needed = gib_ceiling(sizing.decode_max_num_seqs * transfer.bytes_per_rank)
+        settings["pdBufferSize"] = f"{needed // GIB}GiB"
+    return Suggestion(settings, found.prediction)
 
 
 def predict_endpoint(
@@ -152,7 +185,11 @@ def predict_endpoint(
     scenario = scenario_from_endpoint(spec, architecture)
     if scenario is None:
         return None
-    configured = _predict(scenario, calibration)
+
+    def predictor(scenario: Scenario) -> Prediction:
+        return corrected(predict(scenario), scenario, calibration)
+
+    configured = predictor(scenario)
     at_maxima = None
     judged_scenario = scenario
     # An aggregated endpoint's serving role stands as the decoder, and its prefill is unused.
@@ -162,22 +199,21 @@ def predict_endpoint(
             spec, architecture, prefill_replicas=most[0], decode_replicas=most[1]
         )
         assert maxima is not None
-        at_maxima, judged_scenario = _predict(maxima, calibration), maxima
+        at_maxima, judged_scenario = predictor(maxima), maxima
     judged = at_maxima or configured
     slo = spec.workload.slo if spec.workload else None
     missed = slo is not None and not meets(judged, slo)
-    price = prices.price(spec.instance_type, region)
-    load = scenario.workload.requests_per_second or judged.requests_per_second
     return EndpointPrediction(
         configured=configured,
         at_maxima=at_maxima,
         slo=slo,
-        suggestion=_suggest(spec, architecture, slo, calibration) if missed and slo else None,
-        recommended=_recommended(scenario, load, price) if missed else None,
+        suggestion=(
+            _suggest(spec, architecture, judged_scenario, slo, predictor) if missed else None
+        ),
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
-        price=price,
+        price=prices.price(spec.instance_type, region),
         judged_scenario=judged_scenario,
-        load=load,
+        load=scenario.workload.requests_per_second or judged.requests_per_second,
         calibration=calibration,
     )
 
@@ -187,7 +223,7 @@ def ms(value: float) -> str:
 
 
 def slo_text(slo: Slo) -> str:
-    limits = [("TTFT", slo.ttft_ms), ("TPOT", slo.tpot_ms)]
+    limits = [("TTFT", slo.ttft_ms), ("inter-token latency (tpotMs)", slo.tpot_ms)]
     return ", ".join(
         f"p{slo.percentile} {name} <= {ms(limit)}" for name, limit in limits if limit is not None
     )
@@ -198,51 +234,33 @@ def layout(prediction: Prediction) -> str:
     return ", ".join(f"{r.name} {r.replicas}x{r.gpus // r.replicas} GPU" for r in prediction.roles)
 
 
-def _key(spec: EndpointSpec, role: str) -> str:
-    scales = getattr(spec, role).autoscaling is not None
-    return f"{role}.autoscaling.maxReplicas" if scales else f"{role}.replicas"
-
-
-def _figures(prediction: Prediction, percentile: int = 90) -> str:
+def figures(prediction: Prediction, percentile: int = 90) -> str:
+    """The SLO's own figures: TTFT and the inter-token latency at its percentile."""
     if prediction.saturated and not math.isfinite(prediction.ttft_ms):
-        ttft = (
+        return (
             f"saturated: the layout serves at most {prediction.max_requests_per_second:.3g} "
             "requests per second, and beyond, the queue grows without bound"
         )
-    else:
-        ttft = f"TTFT {ms(prediction.ttft_ms)} (p{percentile} {ms(prediction.ttft_at(percentile))})"
     return (
-        f"{ttft}, TPOT {ms(prediction.tpot_ms)} (p{percentile} inter-token "
-        f"{ms(prediction.itl_at(percentile))})"
+        f"p{percentile} TTFT {ms(prediction.ttft_at(percentile))}, p{percentile} inter-token "
+        f"{ms(prediction.itl_at(percentile))}"
     )
 
 
 def _advice(spec: EndpointSpec, ep: EndpointPrediction) -> str:
     found = ep.suggestion
+    percentile = ep.slo.percentile if ep.slo else 90
     if found is None:
-        advice = (
-            f"no layout of up to {MOST_REPLICAS} replicas a role at tensorParallelSize "
-            f"{spec.tensor_parallel_size} meets it"
+        return (
+            f"no layout of up to 16 replicas a role at tensorParallelSize "
+            f"{spec.tensor_parallel_size} meets it; `hyperpod-dpd plan recommend` searches "
+            "other sizes"
         )
-    else:
-        nodes = math.ceil(found.prediction.gpus / GPU_INSTANCE_TYPES[spec.instance_type].gpus)
-        replicas = (
-            f"{_key(spec, 'serving')} {found.decode_replicas}"
-            if spec.aggregated
-            else f"{_key(spec, 'prefill')} {found.prefill_replicas} and {_key(spec, 'decode')} "
-            f"{found.decode_replicas}"
-        )
-        advice = (
-            f"{replicas} would ({_figures(found.prediction)}; "
-            f"{found.prediction.gpus} GPUs, {nodes} {spec.instance_type} nodes)"
-        )
-    option = ep.recommended
-    if option is not None:
-        roles = ", ".join(
-            f"{r.name} {r.replicas} x TP{r.tensor_parallel}" for r in option.prediction.roles
-        )
-        advice += f"; plan recommend's cheapest layout: {roles} ({option.prediction.gpus} GPUs)"
-    return advice
+    nodes = math.ceil(found.prediction.gpus / GPU_INSTANCE_TYPES[spec.instance_type].gpus)
+    return (
+        f"set {found.text()} to meet it ({figures(found.prediction, percentile)}; "
+        f"{found.prediction.gpus} GPUs, {nodes} {spec.instance_type} nodes)"
+    )
 
 
 def prediction_findings(spec: EndpointSpec, ep: EndpointPrediction) -> list[Finding]:
@@ -252,16 +270,15 @@ def prediction_findings(spec: EndpointSpec, ep: EndpointPrediction) -> list[Find
         return []
     judged = ep.judged
     which = "at its autoscaling maxima" if ep.at_maxima else "as configured"
+    calibrated = f" ({ep.calibration.label()})" if ep.calibration else ""
     return [
         warning(
             "slo-missed",
             "workload",
-            f"at {ep.load:.3g} requests per second the model"
-            + (f" ({ep.calibration.label()})" if ep.calibration else "")
-            + " predicts "
-            f"{_figures(judged, ep.slo.percentile)} with {layout(judged)} ({which}), missing "
-            f"the SLO ({slo_text(ep.slo)}); {_advice(spec, ep)}. A prediction is an estimate: "
-            "measure before you buy",
+            f"at {ep.load:.3g} requests per second ({ep.capacity_share:.0%} of what the layout "
+            f"serves) the model{calibrated} predicts {figures(judged, ep.slo.percentile)} with "
+            f"{layout(judged)} ({which}), missing the SLO ({slo_text(ep.slo)}); "
+            f"{_advice(spec, ep)}. A prediction is an estimate: measure before you buy",
         )
     ]
 
@@ -279,11 +296,13 @@ def review_predictions(
         ep = predict_endpoint(spec, architecture, region, calibration=calibration)
     except ScenarioError as unpredictable:
         # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
-        # after it is what the endpoint's user can act on. An instance type the model has no
-        # figures for is the endpoint's instanceType; every other key is the workload's.
+        # after it is what the endpoint's user can act on. The scenario's instance type and
+        # engine are the endpoint's; every other key is the workload's.
         key, _, reason = str(unpredictable).partition(": ")
-        field = "instanceType" if key == "scenario.instanceType" else "workload"
-        return None, [warning("no-prediction", field, f"no prediction: {reason or key}")]
+        field = {"scenario.instanceType": "instanceType", "scenario.engine": "engine"}
+        return None, [
+            warning("no-prediction", field.get(key, "workload"), f"no prediction: {reason or key}")
+        ]
     except Exception as failed:  # advice must never stop a deploy
         return None, [
             warning(
@@ -296,3 +315,84 @@ def review_predictions(
     if ep is None:
         return None, []
     return ep, prediction_findings(spec, ep)
+
+
+def _measured(run: RecordedRun) -> MeasuredRun:
+    load = run.load
+    return MeasuredRun(
+        date=run.date,
+        endpoint=run.endpoint,
+        model=run.model,
+        instance_type=run.instance_type,
+        image=run.image,
+        prefill_replicas=run.layout.prefill_replicas,
+        decode_replicas=run.layout.decode_replicas,
+        tensor_parallel=run.layout.tensor_parallel_size,
+        load=Load(
+            load.typical_input_tokens,
+            load.output_tokens,
+            load.requests_per_second,
+            load.concurrency,
+        ),
+        ttft_ms=run.measured.ttft_ms["mean"],
+        tpot_ms=run.measured.tpot_ms["mean"],
+    )
+
+
+def endpoint_calibration(
+    spec: EndpointSpec, architecture: ModelArchitecture, runs: list[RecordedRun]
+) -> Calibration | None:
+    """The correction the endpoint's own runs make: those recorded for it, on its model, its
+    instance type and its image, each predicted at its own load and layout. Never across
+    models or instance types; another image is other software, whose speed is its own."""
+    own = [
+        _measured(run)
+        for run in runs
+        if (run.endpoint, run.model, run.instance_type, run.image)
+        == (spec.name, spec.model_name, spec.instance_type, spec.image)
+    ]
+    base = scenario_from_endpoint(spec, architecture)
+    if not own or base is None:
+        return None
+
+    def scenario_of(run: MeasuredRun) -> Scenario:
+        return scenario_at(
+            base,
+            run.load,
+            prefill_replicas=run.prefill_replicas,
+            decode_replicas=run.decode_replicas,
+            tensor_parallel=run.tensor_parallel,
+        )
+
+    return calibrate(own, scenario_of)
+
+
+def stack_calibrations(
+    stack: str,
+    endpoints: list[EndpointSpec],
+    architectures: dict[int, ModelArchitecture],
+) -> tuple[dict[int, Calibration | None], list[str]]:
+    """Each endpoint's correction (by its index), and warnings: an unreadable file, runs the
+    model can't hold against a prediction, or a correction held to its bounds. Never raises:
+    a correction is advice."""
+    runs, warnings = read_runs(stack)
+    if not runs:
+        return {}, warnings
+    found: dict[int, Calibration | None] = {}
+    for i, architecture in architectures.items():
+        try:
+            found[i] = endpoint_calibration(endpoints[i], architecture, runs)
+        except Exception as failed:  # advice must never stop a deploy
+            warnings.append(
+                f"{calibration_path(stack).name}: the runs of endpoint {endpoints[i].name} can't "
+                f"be compared with the model ({type(failed).__name__}: {failed}); its "
+                "prediction is not corrected"
+            )
+            continue
+        if found[i] is not None and found[i].bounded:
+            warnings.append(
+                f"{calibration_path(stack).name}: endpoint {endpoints[i].name}'s runs measured "
+                f"{found[i].bounded}; the correction is held at {found[i].factors_text()}: "
+                "check the runs (another load, layout or image?) before trusting either"
+            )
+    return found, warnings

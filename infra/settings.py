@@ -45,7 +45,6 @@ from components.sizing.endpoint_architecture import (
 )
 from components.storage.spec import BucketNames, bucket_names, check_bucket_names
 from infra import clock
-from infra.calibration_runs import stack_calibrations
 from infra.cluster_fit import check_cluster_fit
 from infra.config_errors import (
     PROJECT,
@@ -55,7 +54,7 @@ from infra.config_errors import (
     unknown_key,
     validation_problems,
 )
-from infra.endpoint_predictions import EndpointPrediction, review_predictions
+from infra.endpoint_predictions import EndpointPrediction, review_predictions, stack_calibrations
 from infra.paths import ROOT
 from infra.preflight import preflight
 from infra.region_checks import account_problems, region_problems

@@ -23,8 +23,11 @@ LAYERS = (
     # pricing prices a cluster's instance groups (cluster_cost.py) and a DPD type's GPUs.
     {"endpoint", "pricing"},
     {"sizing"},
-    {"performance"},
 )
+# The project's own top-level packages, whose imports the graph follows.
+PROJECT_PACKAGES = ("components", "planner", "infra", "tools")
+# The one module on the deploy path that calls the planner (it returns findings, never raises).
+PLANNER_GATEWAY = "infra.endpoint_predictions"
 LAYER_OF = {package: level for level, packages in enumerate(LAYERS) for package in packages}
 
 
@@ -40,11 +43,12 @@ def _imported(path: Path) -> set[str]:
             found.add(node.module)
         elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
-    return {name for name in found if name.split(".")[0] in ("components", "infra", "tools")}
+    return {name for name in found if name.split(".")[0] in PROJECT_PACKAGES}
 
 
 def _paths() -> list[Path]:
-    paths = [*ROOT.glob("components/**/*.py"), *ROOT.glob("infra/**/*.py")]
+    paths = [*ROOT.glob("components/**/*.py"), *ROOT.glob("planner/**/*.py")]
+    paths += ROOT.glob("infra/**/*.py")
     return [*paths, *ROOT.glob("tools/**/*.py"), ROOT / "__main__.py"]
 
 
@@ -95,6 +99,30 @@ def test_pulumi_up_reaches_none_of_the_offline_tools() -> None:
     # What __main__.py loads is what `pulumi preview` runs: the mocks, renders, reports, charts
     # and the command line stay out of it, and so do their failures.
     assert sorted(m for m in _reached(_graph(), "__main__") if m.split(".")[0] == "tools") == []
+
+
+def test_pulumi_up_reaches_the_planner_through_one_module() -> None:
+    # The planner predicts and advises; the program calls it through one module that turns
+    # whatever it says (or fails to say) into findings, so nothing else on the deploy path may
+    # depend on it.
+    graph = _graph()
+    reached = _reached(graph, "__main__")
+    callers = sorted(
+        module
+        for module in reached
+        if not module.startswith("planner")
+        and any(target.split(".")[0] == "planner" for target in graph.get(module, ()))
+    )
+    assert callers == [PLANNER_GATEWAY]
+
+
+def test_the_planner_imports_no_program_and_no_tool() -> None:
+    reaching = {
+        module: sorted(t for t in targets if t.split(".")[0] in ("infra", "tools"))
+        for module, targets in _graph().items()
+        if module.startswith("planner")
+    }
+    assert {module: found for module, found in reaching.items() if found} == {}
 
 
 def test_the_reach_follows_imports_and_packages() -> None:

@@ -279,12 +279,17 @@ def plan_stack(args: argparse.Namespace) -> int:
         print(json.dumps(dict(zip(names, documents, strict=True)), indent=2))
         return 0
     lines = predictions_markdown(names, checked.predictions)
+    # An endpoint the planner cannot predict (an engine it has no model of) says why.
+    unpredicted = [w for w in checked.warnings if ": no prediction: " in w]
     if not lines:
         print(
-            f"No endpoint of stack {args.stack} has a workload to predict: set "
+            "\n".join(unpredicted)
+            or f"No endpoint of stack {args.stack} has a workload to predict: set "
             "endpoints[i].workload with outputTokens, and requestsPerSecond or concurrency"
         )
         return 0
+    if unpredicted:
+        print("\n".join(unpredicted), end="\n\n")
     for name, prediction in zip(names, checked.predictions, strict=True):
         if prediction:
             print("\n".join(prediction_lines(name, prediction)), end="\n\n")

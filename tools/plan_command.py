@@ -15,18 +15,18 @@ from pydantic import ValidationError
 
 from components.core.findings import field_path
 from components.core.user_files import UnreadableFileError, read_text
-from components.performance.endpoint_item import endpoint_item, nodes_needed
-from components.performance.predict import Prediction, predict
-from components.performance.recommend import (
+from components.pricing.cost import usd
+from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
+from infra.config_errors import keyed_problem
+from planner.endpoint_item import endpoint_item, nodes_needed
+from planner.predict import Prediction, predict
+from planner.recommend import (
     Option,
     Recommendation,
     instances_phrase,
     recommend,
 )
-from components.performance.scenario import Scenario, ScenarioError
-from components.pricing.cost import usd
-from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
-from infra.config_errors import keyed_problem
+from planner.scenario import Scenario, ScenarioError
 from tools.render.yaml_io import DocumentError, load_config_document
 
 # A scenario is a screenful of YAML.
@@ -107,29 +107,27 @@ def _role_line(role: dict[str, Any], name: str) -> str:
 
 def prediction_lines(prediction: Prediction, percentile: int = 90) -> list[str]:
     document = prediction.to_json()
-    mode = document["mode"]
-    if document["ttftMs"] is None:
+    mode, ttft_ms, itl_ms = document["mode"], document["ttftMs"], document["itlMs"]
+    p = f"p{percentile}"
+    if ttft_ms["mean"] is None:
         ttft = "saturated (no TTFT: past its capacity the queue grows without bound)"
     else:
-        ttft = (
-            f"TTFT {document['ttftMs']:g} ms (p50 {document['p50TtftMs']:g}, "
-            f"p{percentile} {document[f'p{percentile}TtftMs']:g})"
-        )
+        ttft = f"TTFT mean {ttft_ms['mean']:g} ms, median {ttft_ms['p50']:g}, {p} {ttft_ms[p]:g}"
     lines = [
-        f"{mode}: {ttft}, TPOT {document['tpotMs']:g} ms (p{percentile} inter-token "
-        f"{document[f'p{percentile}ItlMs']:g} ms), {document['outputTokensPerSecond']:g} output "
-        f"tokens/s ({document['requestsPerSecond']:g} requests/s) on {prediction.gpus} GPUs "
+        f"{mode}: {ttft}; TPOT mean {document['tpotMs']['mean']:g} ms, {p} inter-token "
+        f"{itl_ms[p]:g} ms; {document['outputTokensPerSecond']:g} output tokens/s "
+        f"({document['requestsPerSecond']:g} requests/s, "
+        f"{prediction.requests_per_second / prediction.max_requests_per_second:.0%} of the "
+        f"{document['maxRequestsPerSecond']:g} it serves) on {prediction.gpus} GPUs "
         f"({instances_phrase(prediction.instances)})",
     ]
-    if document["ttftMs"] is not None:
+    if ttft_ms["mean"] is not None:
+        handoff = (
+            f" + KV hand-off {document['kvTransferMs']:g} ms" if prediction.disaggregated else ""
+        )
         lines.append(
-            f"  TTFT = queue {document['queueMs']:g} ms + prefill {document['prefillMs']:g} ms"
-            + (
-                f" + KV transfer and hop {document['kvTransferMs']:g} ms"
-                if prediction.disaggregated
-                else ""
-            )
-            + " + first decode step"
+            f"  mean TTFT = queue {document['queueMs']:g} ms + prefill and the first token's "
+            f"floor {document['prefillMs']:g} ms{handoff}"
         )
     lines += [_role_line(document[role.name], role.name) for role in prediction.roles]
     if prediction.saturated:

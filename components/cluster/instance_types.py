@@ -34,7 +34,7 @@ from components.core.units import GIB, MIB
 @dataclass(frozen=True)
 class GpuInstanceType:
     name: str
-    # A key of GPUS (components/performance/hardware.py), which holds its datasheet figures.
+    # A key of GPUS (planner/hardware.py), which holds its datasheet figures.
     gpu: str
     gpus: int
     # Memory a CUDA process sees as the device total (what vLLM's --gpu-memory-utilization is

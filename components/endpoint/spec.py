@@ -164,6 +164,12 @@ def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
     ]
 
 
+MAX_SLO_MS = 3_600_000
+MAX_TOKENS = 10_000_000
+# A million requests a second, or clients, is beyond any one endpoint.
+MAX_LOAD = 1_000_000
+
+
 class Slo(Spec):
     """The latency an endpoint's users are promised, at `percentile` (90 unless set): the
     time to first token, and the time between two output tokens (vLLM's inter-token
@@ -172,18 +178,24 @@ class Slo(Spec):
     The planner predicts against it and the SLO alerts fire above it (at the 90th).
     """
 
-    ttft_ms: float | None = Field(None, gt=0)
-    tpot_ms: float | None = Field(None, gt=0)
+    # An hour at most: a limit beyond it promises nothing, and the charts scale to it.
+    ttft_ms: float | None = Field(None, gt=0, le=MAX_SLO_MS)
+    tpot_ms: float | None = Field(None, gt=0, le=MAX_SLO_MS)
     percentile: SloPercentile = 90
 
 
 class Workload(Spec):
     """The traffic an endpoint expects; each figure is optional and checks what it can."""
 
-    typical_input_tokens: int | None = Field(None, ge=1)
-    output_tokens: int | None = Field(None, ge=1)
-    requests_per_second: float | None = Field(None, gt=0)
-    concurrency: int | None = Field(None, ge=1)
+    # No model's context reaches 10 million tokens (Llama 4 Scout's is the longest, 10M).
+    typical_input_tokens: int | None = Field(None, ge=1, le=MAX_TOKENS)
+    output_tokens: int | None = Field(None, ge=1, le=MAX_TOKENS)
+    requests_per_second: float | None = Field(None, gt=0, le=MAX_LOAD)
+    concurrency: int | None = Field(None, ge=1, le=MAX_LOAD)
+    # How far lengths stray from the typical ones: input and output tokens spread evenly over
+    # typical x (1 +/- lengthSpread). `vllm bench serve --random-range-ratio r` is r; SGLang's
+    # bench (lengths from r x L to L) is (1 - r) / (1 + r) around (1 + r) x L / 2.
+    length_spread: float = Field(0.0, ge=0, le=1)
     slo: Slo | None = None
 
 

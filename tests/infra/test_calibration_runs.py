@@ -7,9 +7,9 @@ import yaml
 
 from components.endpoint.spec import EndpointSpec
 from components.model.catalog import MODEL_CATALOG
-from components.performance.measured import Load, MeasuredRun
 from infra import calibration_runs
-from infra.calibration_runs import endpoint_calibration, read_runs
+from infra.calibration_runs import RecordedRun, read_runs
+from infra.endpoint_predictions import endpoint_calibration
 from tests.support import dev_config, dev_endpoint, settings_of
 
 SPEC = EndpointSpec.model_validate(dev_endpoint())
@@ -22,14 +22,33 @@ def calibration_dir(tmp_path, monkeypatch):
     return tmp_path
 
 
-def run(**changes) -> MeasuredRun:
+def measured(ttft_ms: float) -> dict:
+    """What vLLM measured, but for the mean TTFT given."""
+    return {
+        "completed": 900,
+        "durationSeconds": 305,
+        "requestThroughput": 2.95,
+        "outputThroughput": 1512,
+        "ttftMs": {"mean": ttft_ms},
+        "tpotMs": {"mean": 16.8},
+    }
+
+
+def write_runs(folder, *runs: RecordedRun) -> None:
+    documents = [recorded.model_dump(by_alias=True) for recorded in runs]
+    (folder / "dev.yaml").write_text(yaml.safe_dump({"runs": documents}))
+
+
+def run(**changes) -> RecordedRun:
     fields = {
-        "date": "2026-12-05", "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
-        "instance_type": "ml.p5.48xlarge", "image": SPEC.image, "prefill_replicas": 1,
-        "decode_replicas": 1, "tensor_parallel": 8, "load": Load(5000, 512, 3.0),
-        "ttft_ms": 742.0, "tpot_ms": 16.8,
+        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
+        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
+        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
+        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
+        "measured": measured(742),
     }  # fmt: skip
-    return MeasuredRun(**{**fields, **changes})
+    return RecordedRun.model_validate({**fields, **changes})
 
 
 def test_the_endpoints_own_runs_correct_it():
@@ -41,7 +60,7 @@ def test_the_endpoints_own_runs_correct_it():
     "other",
     [
         {"model": "Llama-3.1-8B-Instruct"},
-        {"instance_type": "ml.p5en.48xlarge"},
+        {"instanceType": "ml.p5en.48xlarge"},
         {"endpoint": "another"},
         {"image": "lmcache/vllm-openai:v0.4.3"},
     ],
@@ -87,16 +106,18 @@ def test_a_nan_figure_is_not_a_run(calibration_dir):
 
 def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
     """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
-    run = {
-        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
-        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
-        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
-        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
-        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
-        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
-                     "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
-    }  # fmt: skip
-    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
+    write_runs(calibration_dir, run(measured=measured(4100)))
     warnings = [w for w in settings_of(dev_config(), stack="dev").warnings if "slo" in w.lower()]
     (warning,) = [w for w in warnings if "workload" in w]
-    assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning
+    assert "the model (calibrated on 1 run, 2026-12-05) predicts p90 TTFT " in warning
+
+
+def test_a_run_far_from_the_model_corrects_it_at_most_fourfold_and_says_so(calibration_dir):
+    """A run 1e305 times slower than predicted measured something else: the correction is
+    held at four times, and a warning names the runs to check."""
+    write_runs(calibration_dir, run(measured=measured(1e308)))
+    checked = settings_of(dev_config(), stack="dev")
+    (line,) = [w for w in checked.warnings if "the correction is held" in w]
+    assert "TTFT" in line and "x the model's" in line
+    (ep,) = checked.predictions
+    assert ep is not None and ep.calibration is not None and ep.calibration.ttft_factor == 4.0

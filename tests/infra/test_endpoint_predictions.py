@@ -1,15 +1,18 @@
 """Each endpoint with a workload is predicted at its load and held to its SLO, as a warning."""
 
+import math
 from typing import Any
 
 import pytest
 
 from components.endpoint.spec import EndpointSpec
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.predict import predict
+from components.sizing.checks import check_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
-from infra.endpoint_predictions import meets, predict_endpoint, review_predictions
-from tests.support import aggregated_endpoint, dev_endpoint, price_table
+from components.sizing.kv import size_endpoint
+from infra.endpoint_predictions import applied, predict_endpoint, review_predictions
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.predict import predict
+from tests.support import aggregated_endpoint, dev_config, dev_endpoint, price_table, settings_of
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
@@ -88,25 +91,53 @@ def test_an_slo_the_prediction_meets_is_no_warning():
     assert found == []
 
 
-def test_a_missed_slo_warns_on_workload_with_replicas_that_meet_it():
+def test_a_missed_slo_warns_on_workload_with_every_setting_that_meets_it():
     spec = missing_ttft()
     ep, (found,) = review(spec)
     assert (found.level, found.code, found.field) == ("warning", "slo-missed", "workload")
     assert "with prefill 1x8 GPU, decode 1x8 GPU (as configured), missing the SLO" in found.message
     assert ep is not None and ep.suggestion is not None and ep.meets_slo is False
-    prefill, decode = ep.suggestion.prefill_replicas, ep.suggestion.decode_replicas
-    assert f"prefill.replicas {prefill} and decode.replicas {decode} would" in found.message
-    assert "plan recommend's cheapest layout" in found.message
-    # The suggestion meets the SLO by the model's own prediction; one replica fewer of a role
-    # (where there is one to spare) does not.
-    architecture = endpoint_architecture(spec)
-    assert ep.slo is not None and meets(ep.suggestion.prediction, ep.slo)
-    for fewer in ((prefill - 1, decode), (prefill, decode - 1)):
-        if min(fewer) >= 1:
-            scenario = scenario_from_endpoint(
-                spec, architecture, prefill_replicas=fewer[0], decode_replicas=fewer[1]
-            )
-            assert scenario is not None and not meets(predict(scenario), ep.slo)
+    settings = ep.suggestion.settings
+    assert f"set {ep.suggestion.text()} to meet it" in found.message
+    # Each role's replicas and --max-num-seqs, the ones the prediction assumed.
+    assert {"prefill.replicas", "prefill.maxNumSeqs", "decode.replicas", "decode.maxNumSeqs"} <= (
+        settings.keys()
+    )
+    # The SLO's own figures, not the means, against its limits.
+    assert "predicts p90 TTFT " in found.message and "p90 inter-token latency (tpotMs)" in (
+        found.message
+    )
+
+
+# Workloads around the dev endpoint (70B on two p5 nodes), on both endpoint kinds, each with
+# an SLO its configured layout misses.
+GRID = [
+    (kind, rate, tokens, ttft)
+    for kind in ("disaggregated", "aggregated")
+    for rate in (4, 8)
+    for tokens, ttft in ((2000, 600), (8000, 1500))
+]
+
+
+@pytest.mark.parametrize(("kind", "rate", "tokens", "ttft"), GRID)
+def test_applying_the_advice_as_printed_meets_the_slo_and_warns_of_nothing_new(
+    kind, rate, tokens, ttft
+):
+    load = {"typicalInputTokens": tokens, "outputTokens": 512, "requestsPerSecond": rate}
+    slo = {"ttftMs": ttft, "tpotMs": 30}
+    if kind == "aggregated":
+        base = {**aggregated_endpoint(), "serving": {"replicas": 1, "gpus": 8}}
+        spec = EndpointSpec.model_validate({**base, "workload": {**load, "slo": slo}})
+    else:
+        spec = endpoint({**load, "slo": slo})
+    ep, found = review(spec)
+    assert ep is not None and not ep.meets_slo and ep.suggestion is not None, found
+    fixed = applied(spec, ep.suggestion.settings)
+    ep, found = review(fixed)
+    assert ep is not None and ep.meets_slo and found == []
+    architecture = endpoint_architecture(fixed)
+    sizing = [f.code for f in check_sizing(fixed, size_endpoint(fixed, architecture))]
+    assert "pd-buffer-below-max-num-seqs" not in sizing and "hbm-overcommitted" not in sizing
 
 
 def autoscaled_prefill(most: int) -> dict[str, Any]:
@@ -125,11 +156,12 @@ def test_advice_for_a_role_that_autoscales_names_its_maximum():
     assert "prefill.autoscaling.maxReplicas" in found.message
 
 
-def test_an_unmeetable_slo_says_no_layout_meets_it():
+def test_an_unmeetable_slo_says_no_layout_meets_it_and_where_to_look():
     _, (found,) = review(endpoint(workload(ttftMs=1, tpotMs=0.1)))
     assert "no layout of up to 16 replicas a role at tensorParallelSize 8 meets it" in (
         found.message
     )
+    assert "`hyperpod-dpd plan recommend` searches other sizes" in found.message
 
 
 def test_the_cost_of_a_million_output_tokens_follows_the_gpus_and_the_throughput():
@@ -159,7 +191,8 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
     ep, (found,) = review(spec)
     assert ep is not None and ep.configured.saturated
     assert ep.load == 50
-    assert found.message.startswith("at 50 requests per second the model predicts saturated")
+    share = f"{50 / ep.configured.max_requests_per_second:.0%}"
+    assert found.message.startswith(f"at 50 requests per second ({share} of what the layout")
     capacity = ep.configured.max_requests_per_second
     assert f"the layout serves at most {capacity:.3g} requests per second" in found.message
 
@@ -167,7 +200,7 @@ def test_a_load_beyond_the_layouts_capacity_is_named_as_offered():
 def test_an_instance_type_the_model_has_no_figures_for_is_a_warning_on_instance_type(
     monkeypatch,
 ):
-    from components.performance import hardware
+    from planner import hardware
 
     monkeypatch.setattr(hardware, "GPUS", {k: v for k, v in hardware.GPUS.items() if k != "H100"})
     ep, (found,) = review(endpoint(workload(ttftMs=2000)))
@@ -212,3 +245,39 @@ def test_an_aggregated_endpoint_is_predicted_at_its_serving_replicas():
     assert ep is not None
     assert not ep.configured.disaggregated
     assert ep.configured.gpus == 16
+
+
+def test_the_endpoints_engine_is_the_one_predicted_and_one_without_a_model_says_so():
+    sglang = {**aggregated_endpoint(), "engine": "sglang", "workload": workload()}
+    ep, _ = review(EndpointSpec.model_validate(sglang))
+    assert ep is not None and ep.judged_scenario.engine == "sglang"
+    tgi = EndpointSpec.model_validate({**sglang, "engine": "tgi"})
+    ep, (found,) = review(tgi)
+    assert ep is None and (found.code, found.field) == ("no-prediction", "engine")
+    assert "the planner has no model of tgi" in found.message
+
+
+def test_prompts_under_the_routing_threshold_are_predicted_on_the_decoders():
+    at = {threshold: review(endpoint(workload(), routingThreshold=threshold))[0]
+          for threshold in (4096, 16000)}  # fmt: skip
+    # 6,000-token prompts: past 4,096 they take the prefill role; under 16,000 the decoders
+    # prefill them, whose steps then carry the prompts too.
+    assert at[4096].configured.ttft_ms != at[16000].configured.ttft_ms
+    assert at[4096].configured.roles[0].batch > 0 == at[16000].configured.roles[0].batch
+    assert at[16000].configured.tpot_ms > at[4096].configured.tpot_ms
+
+
+def test_on_dev_at_six_requests_a_second_the_printed_advice_clears_the_warning():
+    config = dev_config()
+    (spec,) = config["hyperpod-dpd:endpoints"]
+    spec["workload"]["requestsPerSecond"] = 6
+    (ep,) = settings_of(config).predictions
+    assert ep is not None and not ep.meets_slo and ep.suggestion is not None
+    fixed = applied(EndpointSpec.model_validate(spec), ep.suggestion.settings)
+    config["hyperpod-dpd:endpoints"] = [fixed.model_dump(by_alias=True, exclude_unset=True)]
+    # The nodes the advice names: 8-GPU pods, one a node.
+    nodes = math.ceil(ep.suggestion.prediction.gpus / 8)
+    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = nodes
+    checked = settings_of(config)
+    assert checked.predictions[0].meets_slo
+    assert [w for w in checked.warnings if "endpoints[0]" in w] == []

@@ -48,7 +48,7 @@ def test_predict_reads_as_a_summary_without_json(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, "predict", SCENARIO)
     assert status == 0
     assert out.startswith("disaggregated: TTFT ")
-    assert "KV transfer" in out and "decode   1 x (TP 8) = 8 GPUs, " in out
+    assert "KV hand-off" in out and "decode   1 x (TP 8) = 8 GPUs, " in out
 
 
 def test_a_config_file_is_found_beside_the_scenario(tmp_path, capsys):
@@ -63,7 +63,7 @@ def test_a_config_file_is_found_beside_the_scenario(tmp_path, capsys):
     (tmp_path / "config.json").write_text(json.dumps(config))
     text = SCENARIO.replace("{name: llama-3.3-70b}", "{configFile: config.json}")
     status, out, _ = run(tmp_path, capsys, "predict", text, "--json")
-    assert status == 0 and json.loads(out)["ttftMs"] > 0
+    assert status == 0 and json.loads(out)["ttftMs"]["mean"] > 0
 
 
 def test_recommend_prints_both_roles_the_aggregated_layout_and_the_threshold(tmp_path, capsys):
@@ -123,6 +123,29 @@ def test_a_scenario_it_cannot_predict_is_one_line_and_exit_2(tmp_path, capsys, t
     status, out, err = run(tmp_path, capsys, "predict", text)
     assert status == 2 and out == ""
     assert says in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("action", ["predict", "recommend"])
+@pytest.mark.parametrize(
+    ("workload", "says"),
+    [
+        ("typicalInputTokens: 8192, slo: {ttftMs: 1e308, tpotMs: 50}",
+         "scenario.workload.slo.ttftMs: 1e+308 is not allowed; must be less than or equal to"),
+        ("typicalInputTokens: 1000000000000, slo: {ttftMs: 2000, tpotMs: 50}",
+         "scenario.workload.typicalInputTokens: 1000000000000 is not allowed"),
+        # Within the bound but past the model's context: the workload's key, not the model's.
+        ("typicalInputTokens: 200000, slo: {ttftMs: 2000, tpotMs: 50}",
+         "scenario.workload.typicalInputTokens: 200,000 input and 512 output tokens"),
+    ],
+    ids=["slo-1e308", "1e12-tokens", "past-the-context"],
+)  # fmt: skip
+def test_out_of_bounds_inputs_name_their_own_key(tmp_path, capsys, action, workload, says):
+    text = (
+        "model: {name: llama-3.3-70b}\ninstanceType: ml.p5.48xlarge\n"
+        f"workload: {{{workload}, outputTokens: 512, requestsPerSecond: 2}}\n"
+    )
+    status, out, err = run(tmp_path, capsys, action, text)
+    assert status == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1
 
 
 def test_a_missing_scenario_file_is_named(tmp_path, capsys):
@@ -196,9 +219,9 @@ def test_speculative_decoding_that_names_no_drafts_is_one_line(tmp_path, capsys,
 
 def test_predict_prints_the_percentiles_and_past_capacity_no_ttft(tmp_path, capsys):
     status, out, _ = run(tmp_path, capsys, "predict", SCENARIO)
-    assert status == 0 and "(p50 " in out and "p90 inter-token" in out
+    assert status == 0 and "TTFT mean " in out and ", median " in out and "p90 inter-token" in out
     flooded = SCENARIO.replace("requestsPerSecond: 2", "requestsPerSecond: 500")
     status, out, _ = run(tmp_path, capsys, "predict", flooded)
     assert status == 0 and out.startswith("disaggregated: saturated (no TTFT")
     status, out, _ = run(tmp_path, capsys, "predict", flooded, "--json")
-    assert json.loads(out)["ttftMs"] is None
+    assert json.loads(out)["ttftMs"] == dict.fromkeys(("mean", "p50", "p90", "p95", "p99"))

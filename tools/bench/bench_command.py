@@ -13,12 +13,12 @@ from pathlib import Path
 
 from components.core.terminal_text import one_line
 from components.endpoint.spec import EndpointSpec
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.measured import Load, corrected, scenario_at
-from components.performance.predict import predict
-from components.performance.scenario import ScenarioError
 from infra.config_errors import PROJECT
 from infra.settings import CheckedConfig
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.measured import Load, corrected, scenario_at
+from planner.predict import predict
+from planner.scenario import ScenarioError
 from tools.bench.endpoint import (
     BenchError,
     CheckedStack,

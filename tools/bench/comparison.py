@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
 from components.endpoint.spec import EndpointSpec, Slo
-from components.performance.measured import Load, end_to_end_ms
-from components.performance.predict import PERCENTILES, Prediction
+from planner.measured import Load, end_to_end_ms
+from planner.predict import PERCENTILES, Prediction
 from tools.bench.vllm_result import ResultError, VllmResult
 
 # vLLM's random prompts are exactly --random-input-len tokens, and --ignore-eos makes every

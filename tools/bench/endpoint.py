@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable
 
 from components.endpoint.spec import EndpointSpec
-from components.performance.measured import Load, workload_load
 from infra.settings import CheckedConfig
+from planner.measured import Load, workload_load
 
 
 class BenchError(ValueError):

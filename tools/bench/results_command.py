@@ -20,10 +20,6 @@ from pathlib import Path
 
 from components.core.user_files import UnreadableFileError, read_text
 from components.endpoint.spec import Slo
-from components.performance.endpoint_scenario import scenario_from_endpoint
-from components.performance.measured import Calibration, corrected, scenario_at
-from components.performance.predict import Prediction, predict
-from components.performance.scenario import ScenarioError
 from infra import clock
 from infra.calibration_runs import (
     CalibrationFile,
@@ -35,6 +31,10 @@ from infra.calibration_runs import (
 from infra.endpoint_predictions import layout
 from infra.paths import ROOT
 from infra.settings import CheckedConfig
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.measured import Calibration, corrected, scenario_at
+from planner.predict import Prediction, predict
+from planner.scenario import ScenarioError
 from tools.bench.comparison import (
     RunLayout,
     check_result,

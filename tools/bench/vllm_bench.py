@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from components.endpoint.manifest import MODEL_PATH
 from components.endpoint.routing import in_cluster_url
 from components.endpoint.spec import EndpointSpec
-from components.performance.measured import Load, end_to_end_ms
-from components.performance.predict import Prediction
+from planner.measured import Load, end_to_end_ms
+from planner.predict import Prediction
 
 # The lines around each result in the Job's log.
 BEGIN_MARKER = "----- vllm bench serve result begin -----"

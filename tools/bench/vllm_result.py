@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from components.performance.measured import Load
+from planner.measured import Load
 from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 
 # A result is a few kilobytes; with --save-detailed, every request's text too.

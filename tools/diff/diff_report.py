@@ -170,7 +170,7 @@ def outages(changes: Sequence[Change], plans: Plans | None = None) -> list[str]:
 # What a reviewer weighs beside the resources, from the renders' sizing.json: each endpoint's
 # prediction and the nodes' cost, before → after.
 PREDICTED = (
-    ("TTFT", "ttftMs", "ms"),
+    ("TTFT p50", "ttftMs", "ms"),
     ("TPOT", "tpotMs", "ms"),
     ("output", "outputTokensPerSecond", "tokens/s"),
     ("cost", "costPerMillionOutputTokens", "per M output tokens"),
@@ -189,6 +189,15 @@ def _figure(value: float | None, money: bool = False, bound: str = "") -> str:
     return f"{bound} {text}" if bound else text
 
 
+def _predicted(prediction: dict[str, Any], key: str) -> float | None:
+    """A figure of either revision's sizing.json: TTFT's median and TPOT's mean, nested by
+    statistic today (`ttftMs.p50`), flat before (`p50TtftMs`, `tpotMs`)."""
+    value = prediction.get(key)
+    if key == "ttftMs":
+        return value["p50"] if isinstance(value, dict) else prediction.get("p50TtftMs")
+    return value["mean"] if isinstance(value, dict) else value
+
+
 def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
     """Each predicted endpoint's figures, and the nodes' cost an hour under NODES."""
     found = {}
@@ -197,7 +206,7 @@ def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
         if p:
             bound = "≥" if p.get("priceBasis") == EC2_ON_DEMAND else ""
             found[endpoint["name"]] = [
-                _figure(p.get(key), *((True, bound) if key.startswith("cost") else ()))
+                _figure(_predicted(p, key), *((True, bound) if key.startswith("cost") else ()))
                 for _, key, _ in PREDICTED
             ]
     cost = (sizing or {}).get("cost")

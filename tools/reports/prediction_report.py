@@ -7,11 +7,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from components.performance.measured import Calibration, corrected
-from components.performance.predict import Prediction, predict
 from components.pricing.cost import usd
 from components.pricing.prices import at_least
-from infra.endpoint_predictions import EndpointPrediction, at_rate, layout, ms, slo_text
+from infra.endpoint_predictions import EndpointPrediction, at_rate, figures, layout, ms, slo_text
+from planner.measured import Calibration, corrected
+from planner.predict import Prediction, predict
 from tools.reports.latency_chart import LatencyCurve, latency_markdown
 
 # Request rates the charts sweep, as multiples of the workload's.
@@ -20,7 +20,7 @@ SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
     """sizing.json's `prediction` of an endpoint: the configured layout's figures at the
-    workload's load, the autoscaling maxima's, the SLO and what meets it."""
+    workload's load, the autoscaling maxima's, the SLO and the settings that meet it."""
     if ep is None:
         return None
     suggestion = ep.suggestion
@@ -30,18 +30,14 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
         "atMaxima": ep.at_maxima.to_json() if ep.at_maxima else None,
         "slo": None if ep.slo is None else ep.slo.model_dump(by_alias=True),
         "meetsSlo": ep.meets_slo,
+        "shareOfCapacity": round(ep.capacity_share, 3),
         "costPerHour": None if ep.hourly is None else round(ep.hourly, 2),
         # ec2-on-demand: the costs are lower bounds, HyperPod's own rates being higher.
         "priceBasis": None if ep.price is None else ep.price.basis,
         "costPerMillionOutputTokens": None if per_million is None else round(per_million, 4),
         "suggestion": None
         if suggestion is None
-        else {
-            "prefillReplicas": suggestion.prefill_replicas,
-            "decodeReplicas": suggestion.decode_replicas,
-            **suggestion.prediction.to_json(),
-        },
-        "recommended": ep.recommended.to_json() if ep.recommended else None,
+        else {"settings": suggestion.settings, **suggestion.prediction.to_json()},
         "calibration": _calibration_document(ep.calibration),
     }
 
@@ -64,14 +60,11 @@ def calibration_line(ep: EndpointPrediction) -> str | None:
     return f"{ep.calibration.label()}: {ep.calibration.factors_text()}"
 
 
-def _figures(prediction: Prediction) -> str:
-    ttft = (
-        "saturated (past capacity, no TTFT)"
-        if not math.isfinite(prediction.ttft_ms)
-        else f"TTFT {ms(prediction.ttft_ms)}"
-    )
+def _figures(prediction: Prediction, percentile: int) -> str:
+    """The SLO's percentiles first, then the means and the throughput."""
+    means = "" if not math.isfinite(prediction.ttft_ms) else f"mean TTFT {ms(prediction.ttft_ms)}, "
     return (
-        f"{ttft}, TPOT {ms(prediction.tpot_ms)}, "
+        f"{figures(prediction, percentile)}; {means}mean TPOT {ms(prediction.tpot_ms)}, "
         f"{prediction.output_tokens_per_second:,.0f} output tokens/s"
     )
 
@@ -103,18 +96,20 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     """An endpoint's predictions for a terminal."""
     if ep is None:
         return [f"{name}: no prediction (workload.outputTokens is not set)"]
+    p = ep.slo.percentile if ep.slo else 90
     lines = [
-        f"{name}: at {ep.load:.3g} requests per second",
-        f"  as configured       {layout(ep.configured)}: {_figures(ep.configured)}",
+        f"{name}: at {ep.load:.3g} requests per second, {ep.capacity_share:.0%} of the "
+        f"{ep.judged.max_requests_per_second:.3g} the layout serves at most",
+        f"  as configured       {layout(ep.configured)}: {_figures(ep.configured, p)}",
     ]
     if ep.at_maxima is not None:
-        lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima)}")
+        lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima, p)}")
     lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
     if calibrated := calibration_line(ep):
         lines.append(f"  {calibrated}")
     if ep.suggestion is not None:
         found = ep.suggestion.prediction
-        lines.append(f"  would meet it       {layout(found)}: {_figures(found)}")
+        lines.append(f"  would meet it with  {ep.suggestion.text()}: {_figures(found, p)}")
     return lines
 
 
@@ -137,10 +132,11 @@ EC2_FOOTNOTE = (
 
 HEADER = (
     "Endpoint",
-    "Requests/s",
+    "Requests/s (share of capacity)",
     "Layout",
-    "TTFT ms",
-    "TPOT ms",
+    "TTFT ms (SLO's percentile)",
+    "ITL ms (SLO's percentile)",
+    "Mean TPOT ms",
     "Output tokens/s",
     "SLO",
     "$/h",
@@ -159,15 +155,17 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
         if ep is None:
             continue
         judged = ep.judged
-        slo = "-"
+        slo, p = "-", ep.slo.percentile if ep.slo else 90
         if ep.slo is not None:
             slo = ("meets " if ep.meets_slo else "misses ") + slo_text(ep.slo)
+        ttft = judged.ttft_at(p)
         rows.append(
             (
                 name,
-                f"{ep.load:.3g}",
+                f"{ep.load:.3g} ({ep.capacity_share:.0%})",
                 layout(judged),
-                "saturated" if not math.isfinite(judged.ttft_ms) else _cell(judged.ttft_ms),
+                f"p{p} " + ("saturated" if not math.isfinite(ttft) else _cell(ttft)),
+                f"p{p} {_cell(judged.itl_at(p))}",
                 _cell(judged.tpot_ms),
                 _cell(judged.output_tokens_per_second),
                 slo,

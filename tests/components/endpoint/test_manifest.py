@@ -425,6 +425,7 @@ EVERY_OPTION = {
         "outputTokens": 512,
         "requestsPerSecond": 4,
         "concurrency": 32,
+        "lengthSpread": 0.2,
         "slo": {"ttftMs": 800, "tpotMs": 40, "percentile": 99},
     },
 }

@@ -6,9 +6,20 @@ import json
 import pytest
 import yaml
 
+from components.endpoint.spec import EndpointSpec
+from components.sizing.endpoint_architecture import endpoint_architecture
 from infra import calibration_runs
+from planner.endpoint_scenario import scenario_from_endpoint
+from planner.predict import predict
+from tests.support import dev_endpoint
 from tests.tools.bench.vllm_results import DEV_METADATA, job_log, vllm_result
 from tools.cli import main
+
+
+def dev_prediction():
+    """The planner's figures for the dev endpoint at its workload, which the run measured."""
+    spec = EndpointSpec.model_validate(dev_endpoint())
+    return predict(scenario_from_endpoint(spec, endpoint_architecture(spec)))
 
 
 @pytest.fixture(autouse=True)
@@ -40,16 +51,18 @@ def test_measured_against_predicted_for_ttft_and_tpot_with_the_errors(tmp_path, 
     assert status == 0, err
     # TTFT: measured 742 ms against the model's mean, and its signed error.
     assert row(out, "TTFT", "mean")[2:4] == ["742", "ms"]
+    predicted = dev_prediction()
     ttft = row(out, "TTFT", "mean")
-    assert ttft[4:6] == ["938", "ms"] and ttft[6] == "+26%"
+    assert ttft[4:6] == [f"{predicted.ttft_ms:,.0f}", "ms"]
+    assert ttft[6] == f"{(predicted.ttft_ms - 742) / 742:+.0%}"
     tpot = row(out, "TPOT", "mean")
-    assert tpot[2:4] == ["16.8", "ms"] and tpot[6] == "-10%"
+    assert tpot[2:4] == ["16.8", "ms"] and tpot[6] == f"{(predicted.tpot_ms - 16.8) / 16.8:+.0%}"
     # Every percentile vLLM wrote is shown, measured; the model predicts TTFT's and ITL's.
     for statistic in ("median", "p50", "p90", "p99"):
         assert row(out, "TTFT", statistic)[6].endswith("%")
         assert row(out, "ITL", statistic)[6].endswith("%")
         assert row(out, "TPOT", statistic)[4] == "-"
-    assert row(out, "TTFT", "p90")[4:6] == ["1,937", "ms"]
+    assert row(out, "TTFT", "p90")[4:6] == [f"{predicted.ttft_at(90):,.0f}", "ms"]
     assert "SLO TTFT <= 2,000 ms at p90: measured p90 1,181 ms, met" in out
     # tpotMs is judged on the time between tokens, as the planner judges it.
     assert "SLO ITL <= 50 ms at p90: measured p90 21.9 ms, met" in out
@@ -107,9 +120,11 @@ def test_record_then_plan_shows_the_corrected_labelled_prediction(tmp_path, caps
 
     assert main(["plan", "--stack", "dev"]) == 0
     plan = capsys.readouterr().out
-    assert "calibrated on 1 run, 2026-12-05: TTFT x0.79, TPOT x1.11 of the model's figures" in plan
+    predicted = dev_prediction()
+    factors = f"TTFT x{742 / predicted.ttft_ms:.2f}, TPOT x{16.8 / predicted.tpot_ms:.2f}"
+    assert f"calibrated on 1 run, 2026-12-05: {factors} of the model's figures" in plan
     # The corrected figures are the measured means: the run was at the workload's own load.
-    assert "TTFT 742 ms, TPOT 16.8 ms" in plan
+    assert "mean TTFT 742 ms, mean TPOT 16.8 ms" in plan
 
 
 def test_the_same_result_is_recorded_once(tmp_path, capsys):

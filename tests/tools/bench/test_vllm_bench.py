@@ -5,8 +5,8 @@ results printed between the markers by a script that passes shellcheck."""
 import shlex
 from dataclasses import replace
 
-from components.performance.measured import Load
-from tests.components.performance.test_measured import PREDICTED
+from planner.measured import Load
+from tests.planner.test_measured import PREDICTED
 from tests.support import dev_endpoint, shellcheck_findings, with_endpoints
 from tests.tools.bench.bench_job import bench, command, flag, job_of, objects
 from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER, BenchRun, prompt_count

@@ -9,7 +9,14 @@ from components.endpoint.spec import EndpointSpec
 from components.pricing.cost import usd
 from components.sizing.endpoint_architecture import endpoint_architecture
 from infra.endpoint_predictions import predict_endpoint
-from tests.support import config_file, dev_config, price_table, settings_of
+from tests.support import (
+    aggregated_endpoint,
+    config_file,
+    dev_config,
+    price_table,
+    settings_of,
+    with_endpoints,
+)
 from tools.cli import main
 from tools.reports.prediction_report import latency_curve, prediction_lines, prediction_table
 
@@ -29,12 +36,18 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
     assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Predictions (performance model, an estimate):" in out
-    assert "    meets the SLO (p90 TTFT <= 2,000 ms, p90 TPOT <= 50 ms)" in out
+    assert (
+        "    meets the SLO (p90 TTFT <= 2,000 ms, p90 inter-token latency (tpotMs) <= 50 ms)" in out
+    )
+    # The SLO's own percentile against its limit, and the load against what the layout serves.
+    assert re.search(r"dpd-test: at 3 requests per second, \d+% of the [\d.]+ the layout", out)
+    assert re.search(r"as configured .*: p90 TTFT [\d,]+ ms, p90 inter-token [\d.]+ ms; mean", out)
     assert "workload" not in out.split("Warnings", 1)[1]
     (endpoint,) = json.loads((tmp_path / "sizing.json").read_text())["endpoints"]
     prediction = endpoint["prediction"]
     assert prediction["requestsPerSecond"] == 3
-    assert {"ttftMs", "tpotMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
+    assert {"ttftMs", "tpotMs", "itlMs", "outputTokensPerSecond", "gpus"} <= prediction.keys()
+    assert 0 < prediction["shareOfCapacity"] < 1
     assert prediction["meetsSlo"] is True
     assert prediction["slo"] == {"ttftMs": 2000, "tpotMs": 50, "percentile": 90}
     # Two ml.p5.48xlarge nodes' GPUs at EC2's rate for the hardware: HyperPod's is higher.
@@ -44,7 +57,9 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
     # plan.md, which the PR comment carries, holds the table (and the charts, which
     # tests/tools/test_mermaid.py has Mermaid parse).
     plan = (tmp_path / "plan.md").read_text()
-    assert "| dpd-test | 3 | prefill 1x8 GPU, decode 1x8 GPU |" in squeezed(plan)
+    assert re.search(
+        r"\| dpd-test \| 3 \(\d+%\) \| prefill 1x8 GPU, decode 1x8 GPU \| p90 ", squeezed(plan)
+    )
     assert "| >= $110.08 | >= $" in squeezed(plan)
     assert "Costs marked >= are at EC2's on-demand rates for the same hardware" in plan
 
@@ -52,14 +67,19 @@ def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_p
 def test_a_missed_slo_reaches_the_warnings_naming_the_workload():
     (warning,) = [w for w in settings_of(with_slo(ttftMs=1, tpotMs=50)).warnings if "workload" in w]
     assert warning.startswith("hyperpod-dpd:endpoints[0].workload: at 3 requests per second")
-    assert "missing the SLO (p90 TTFT <= 1 ms, p90 TPOT <= 50 ms)" in warning
+    assert (
+        "missing the SLO (p90 TTFT <= 1 ms, p90 inter-token latency (tpotMs) <= 50 ms)" in warning
+    )
 
 
 def test_plan_stack_prints_each_endpoints_prediction_a_table_and_charts(capsys):
     assert main(["plan", "--stack", "dev"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("dpd-test: at 3 requests per second\n")
-    assert "| Endpoint | Requests/s | Layout | TTFT ms | TPOT ms |" in squeezed(out)
+    assert out.startswith("dpd-test: at 3 requests per second, ")
+    assert (
+        "| Endpoint | Requests/s (share of capacity) | Layout | TTFT ms (SLO's percentile) |"
+        in (squeezed(out))
+    )
     assert out.count("```mermaid\nxychart-beta\n") == 2
 
 
@@ -118,3 +138,30 @@ def test_the_chart_sweeps_around_the_load_and_marks_it():
     assert 3 in curve.requests_per_second
     assert min(curve.requests_per_second) < 3 < max(curve.requests_per_second)
     assert (curve.slo_ttft_ms, curve.slo_tpot_ms) == (2000, 50)
+
+
+ENGINE_IMAGES = {
+    "sglang": "763104351884.dkr.ecr.us-west-2.amazonaws.com/sglang:server-amzn2023-sagemaker-cuda",
+    "tgi": "763104351884.dkr.ecr.us-east-2.amazonaws.com/huggingface-pytorch-tgi-inference:"
+    "2.4.0-tgi2.3.1-gpu-py311-cu124-ubuntu22.04-v2.0",
+}
+
+
+def plan_json(tmp_path, capsys, **endpoint) -> dict:
+    load = {"typicalInputTokens": 2000, "outputTokens": 512, "requestsPerSecond": 2}
+    config = with_endpoints(aggregated_endpoint(workload=load, **endpoint))
+    assert main(["plan", "--config-file", config_file(tmp_path, config), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)["dpd-test"]
+
+
+def test_plan_stack_predicts_with_the_endpoints_engine_or_says_it_has_no_model(tmp_path, capsys):
+    vllm = plan_json(tmp_path, capsys)
+    sglang = plan_json(tmp_path, capsys, engine="sglang", image=ENGINE_IMAGES["sglang"])
+    # SGLang's scheduler and overheads are its own: another prediction than vLLM's.
+    assert sglang["ttftMs"] != vllm["ttftMs"] and sglang["tpotMs"] != vllm["tpotMs"]
+    config = with_endpoints(aggregated_endpoint(engine="tgi", image=ENGINE_IMAGES["tgi"],
+                                                workload={"outputTokens": 512}))  # fmt: skip
+    assert main(["plan", "--config-file", config_file(tmp_path, config)]) == 0
+    assert "endpoints[0].engine: no prediction: the planner has no model of tgi" in (
+        capsys.readouterr().out
+    )
