@@ -8,10 +8,12 @@ from dataclasses import replace
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
+from components.endpoint.adopted import DEFAULT_PD_BUFFER, ROLE_FLAGS, pod_settings
 from components.endpoint.autoscaling import check_role_autoscaling, metric_of
 from components.endpoint.engines.engine import (
     VLLM,
     check_dpd_engine,
+    check_engine_features,
     check_engine_image,
     check_engine_metrics,
     check_engine_variables,
@@ -52,17 +54,28 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
         for name, (role, _) in spec.roles().items()
         if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
+    spelled_out = unwritten_variables(
+        spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
+    )
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
-        *check_engine_variables(
-            spec.engine,
-            spec.environment_variables,
-            unwritten_variables(
-                spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
-            ),
+        # An adopted endpoint's variables are its pods' own, its settings read from them.
+        *(
+            []
+            if spec.adopted
+            else check_engine_variables(spec.engine, spec.environment_variables, spelled_out)
         ),
         *check_engine_metrics(spec.engine, metrics),
+        *check_engine_features(
+            spec.engine,
+            None
+            if not spec.intelligent_routing
+            else "routingStrategy"
+            if "routing_strategy" in spec.model_fields_set
+            else "routingEnabled",
+            "kvCache" if "kv_cache" in spec.model_fields_set else None,
+        ),
     ]
 
 
@@ -85,27 +98,76 @@ def _worker_resources(spec: EndpointSpec) -> list[Finding]:
     return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 
+# Each setting read from the pods, by the field that holds it.
+_FIELDS = {
+    "tensorParallelSize": "tensor_parallel_size",
+    "maxModelLen": "max_model_len",
+    "gpuMemoryUtilization": "gpu_memory_utilization",
+    "maxNumSeqs": "max_num_seqs",
+    "pdBufferSize": "pd_buffer_size",
+}
+
+
+def _adopted(spec: EndpointSpec) -> list[Finding]:
+    """A setting an adopted item sets beside its pods' command lines must say what they run:
+    the stack writes them as they are, so the setting would describe other pods."""
+    if not spec.adopted:
+        return []
+    roles = spec.roles()
+    command_line = [*(spec.command or []), *spec.worker_args]
+    found = pod_settings(
+        spec.engine,
+        command_line,
+        spec.environment_variables,
+        {name: [*command_line, *role.args] for name, (role, _) in roles.items()},
+        spec.pod_gpus,
+    )
+    unset = {"maxModelLen": None} | {f"{r}.{k}": None for r in roles for k in ROLE_FLAGS.values()}
+    if spec.engine != VLLM:
+        unset = {"maxModelLen": None}
+    elif not spec.aggregated:
+        unset["pdBufferSize"] = DEFAULT_PD_BUFFER  # the operator's, without the variable
+    problems = []
+    for key, runs in (unset | found).items():
+        *role, name = key.split(".")
+        owner = roles[role[0]][0] if role else spec
+        if (value := getattr(owner, _FIELDS[name])) != runs:
+            where = "its variables" if spec.engine != VLLM or name == "pdBufferSize" else "its args"
+            problems.append(
+                error(
+                    "adopted-setting-differs",
+                    key,
+                    f"{value} is not what this adopted endpoint's pods run "
+                    f"({'unset' if runs is None else runs}, from {where}); they are written as "
+                    "they run: change it there and leave this key out",
+                )
+            )
+    return problems
+
+
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     mode = check_serving_mode(spec)
     if mode:
         # The other rules read the settings in the mode they are written for.
         return mode
     roles = {name: role for name, (role, _) in spec.roles().items()}
+    # The stack writes the DPD variables, but an adopted endpoint's as its pods have them.
+    dpd_env = not spec.aggregated and not spec.adopted
     return [
+        *_adopted(spec),
         *_autoscaling(spec),
         *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
-        *check_environment(spec.environment_variables, dpd=not spec.aggregated),
-        *check_environment_from(
-            spec.environment_from, spec.environment_variables, dpd=not spec.aggregated
-        ),
+        *check_environment(spec.environment_variables, dpd=dpd_env),
+        *check_environment_from(spec.environment_from, spec.environment_variables, dpd=dpd_env),
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics, spec.container_port),
         *check_router_name(spec),
         *check_sagemaker_name(spec.endpoint_name, generations=not spec.adopted),
-        *(check_image(spec.image) if spec.engine == VLLM else []),
+        # The images DPD needs; a colocated pod runs any vLLM image.
+        *(check_image(spec.image) if spec.engine == VLLM and not spec.aggregated else []),
         *_engine(spec),
         *check_tls_output(spec.tls_config),
         *check_overrides(spec),

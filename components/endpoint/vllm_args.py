@@ -60,8 +60,16 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str | None, str | None]]
             None if spec.max_model_len is None else str(spec.max_model_len),
             "maxModelLen",
         ),
-        "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
+        "--gpu-memory-utilization": (
+            None if _colocated_default(spec) else str(spec.gpu_memory_utilization),
+            "gpuMemoryUtilization",
+        ),
     }
+
+
+def _colocated_default(spec: EndpointSpec) -> bool:
+    """A colocated pod runs vLLM's own memory share unless the endpoint sets one."""
+    return spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
 
 
 def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
@@ -85,6 +93,8 @@ def own_model(spec: EndpointSpec) -> str | None:
 
 
 def worker_args(spec: EndpointSpec) -> list[str]:
+    if spec.adopted:
+        return spec.worker_args  # as the live object has them (adopted.py)
     flags = worker_flags(spec).items()
     written = [token for flag, (value, _) in flags if value is not None for token in (flag, value)]
     if spec.command:
@@ -94,7 +104,9 @@ def worker_args(spec: EndpointSpec) -> list[str]:
     return written + spec.worker_args
 
 
-def role_args(role: RoleSpec) -> list[str]:
+def role_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
+    if spec.adopted:
+        return role.args
     flags = role_flags(role).items()
     written = [t for flag, (value, _) in flags if value is not None for t in (flag, str(value))]
     return written + role.args
@@ -102,7 +114,7 @@ def role_args(role: RoleSpec) -> list[str]:
 
 def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
     """The vLLM command line a role's pods run, after the operator's merge."""
-    return merge_role_args(worker_args(spec), role_args(role))
+    return merge_role_args(worker_args(spec), role_args(spec, role))
 
 
 # Flags no setting writes but that break what the settings describe. The operator wires each
@@ -184,11 +196,12 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
         for i, token in enumerate(args)
         if not token.strip() and not (i and is_option(args[i - 1]) and "=" not in args[i - 1])
     ]
+    # An adopted endpoint's settings write no flag: they are read from these (adopted.py).
     return found + [
         error("typed-flag-in-args", field, problem)
         for field, role, args in arg_lists(spec)
         for name, tokens in split_flags(args)
-        if name and (problem := _flag_problem(name, tokens, role, spec))
+        if name and not spec.adopted and (problem := _flag_problem(name, tokens, role, spec))
     ]
 
 

@@ -118,6 +118,26 @@ def check_engine_metrics(engine: str, metrics: dict[str, str]) -> list[Finding]:
     ]
 
 
+def check_engine_features(engine: str, *keys: str | None) -> list[Finding]:
+    """Intelligent routing and the KV cache on another engine than vLLM, by the key that
+    turns each on: "KV caching and intelligent routing currently support only vLLM-based
+    inference containers" (AWS, HyperPod model deployment, "KV caching and intelligent
+    routing", sagemaker-hyperpod-model-deployment-caching-routing)."""
+    if engine == VLLM:
+        return []
+    return [
+        error(
+            "vllm-only-feature",
+            key,
+            f'is not allowed with {OTHER_ENGINES[engine].title}: AWS says "KV caching and '
+            'intelligent routing currently support only vLLM-based inference containers"; '
+            "remove it, or serve with engine: vllm",
+        )
+        for key in keys
+        if key is not None
+    ]
+
+
 def check_dpd_engine(engine: str) -> list[Finding]:
     if engine == VLLM:
         return []

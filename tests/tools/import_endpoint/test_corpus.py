@@ -29,21 +29,17 @@ from typing import Any
 import pytest
 import yaml
 
-from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
 from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
-from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.import_endpoint.round_trip import with_items
 from tools.render.render import run_program
 from tools.render.stack_config import StackConfig, read_stack_config
 
 CORPUS = FIXTURES / "iec_corpus"
-# The flags the stack writes, each taking one value (vLLM's `--help`).
-ONE_VALUE = {*TYPED_FLAGS, *ROLE_FLAGS, "--model", "--host"}
 FILES = sorted(CORPUS.glob("*.yaml"))
 # The example stack's account, which its ARNs name.
 EXAMPLE_ACCOUNT = "111122223333"
@@ -87,29 +83,10 @@ def imported(path: Path) -> tuple[int, str, str]:
 
 
 def _fields(value: Any, path: str) -> dict[str, Any]:
-    if isinstance(value, dict):
+    """Every leaf of a spec by its path; a list is one leaf, in its order."""
+    if isinstance(value, dict) and value:
         return {
             k: v for key, item in value.items() for k, v in _fields(item, f"{path}.{key}").items()
-        }
-    if (
-        isinstance(value, list)
-        and path.endswith(".args")
-        and all(isinstance(a, str) for a in value)
-    ):
-        out, positional = {}, []
-        for name, tokens in split_flags(value):
-            # vLLM reads `--tensor_parallel_size` as `--tensor-parallel-size`.
-            flag = canonical_flag(name) if name.startswith("--") else name
-            # A flag the stack writes takes one value; what follows is positional to vLLM.
-            one = flag in ONE_VALUE and len(tokens) > 1 and "=" not in tokens[0]
-            if name:
-                out[f"{path} {flag}"] = tuple(tokens[1:2]) if one else tokens
-            positional += list(tokens[2:]) if one else [] if name else list(tokens)
-        return {**out, f"{path} (positional)": positional}
-    names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-    if names and all(isinstance(n, str) for n in names) and len(set(names)) == len(value):
-        return {
-            k: v for entry in value for k, v in _fields(entry, f"{path}[{entry['name']}]").items()
         }
     return {path: value}
 
@@ -121,8 +98,8 @@ def _same(path: str, original: Any, rendered: Any) -> bool:
 
 
 def lost_or_changed(path: Path, stdout: str) -> list[str]:
-    """The fields of the manifest that its item, rendered in the example stack, does not write
-    back with the same value."""
+    """The fields of the spec that its item, rendered in the example stack, does not write
+    back as they are, and those it writes where the manifest sets nothing."""
     manifest = yaml.safe_load(path.read_text())
     items = yaml.safe_load(stdout)
     config = with_items(read_stack_config(EXAMPLE_FILE), items, replace=True)
@@ -146,8 +123,10 @@ def lost_or_changed(path: Path, stdout: str) -> list[str]:
     written = _fields(rendered["spec"], "spec")
     return [
         field
-        for field, value in original.items()
-        if field not in written or not _same(field, value, written[field])
+        for field in {**original, **written}
+        if field not in written
+        or field not in original
+        or not _same(field, original[field], written[field])
     ]
 
 

@@ -171,3 +171,23 @@ def test_dpd_with_another_engine_is_refused_naming_the_engine():
         {"endpoints[0].engine": "tgi", "endpoints[0].image": TGI.image}, "endpoints[0].engine"
     )
     assert "LMCache inside vLLM" in says
+
+
+@pytest.mark.parametrize(
+    "changes, key",
+    [
+        ({"routingStrategy": "prefixaware"}, "routingStrategy"),
+        ({"routingEnabled": True}, "routingEnabled"),
+        ({"kvCache": {"enableL1Cache": True}}, "kvCache"),
+    ],
+)
+def test_routing_and_the_kv_cache_are_refused_on_another_engine_quoting_aws(changes, key):
+    endpoint = spec(engine="tgi", image=TGI.image, serving={"gpus": 2}, **changes)
+    (finding,) = [f for f in check_endpoint(endpoint) if f.code == "vllm-only-feature"]
+    assert finding.field == key
+    assert "currently support only vLLM-based inference containers" in finding.message
+    assert not [
+        f
+        for f in check_endpoint(spec(serving={"gpus": 2}, **changes))
+        if f.code == "vllm-only-feature"
+    ]
