@@ -219,7 +219,6 @@ class EndpointSpec(Spec):
     # The model server the image runs; DPD runs vLLM only (engines/engine.py).
     engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
-    tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     # None leaves --max-model-len out, and vLLM serves the model's own context length (its
     # config.json); sizing and the predictions then take that length too.
     max_model_len: int | None = Field(None, ge=1)
@@ -228,6 +227,10 @@ class EndpointSpec(Spec):
     # The aggregated (colocated) mode: pods that prefill and decode alike, and no pdSpec. None
     # is DPD, with the prefill and decode roles above (components/endpoint/serving_mode.py).
     serving: RoleSpec | None = None
+    # Unset: a whole p5 for DPD, all of a colocated pod's GPUs.
+    tensor_parallel_size: Literal[1, 2, 4, 8] = Field(
+        default_factory=lambda done: 8 if done.get("serving") is None else done["serving"].gpus
+    )
     # Written as --gpu-memory-utilization on DPD always, on a colocated pod only when set.
     gpu_memory_utilization: float = Field(
         default_factory=lambda done: (

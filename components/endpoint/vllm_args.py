@@ -92,6 +92,18 @@ def own_model(spec: EndpointSpec) -> str | None:
     return None
 
 
+def served_model(spec: EndpointSpec) -> str:
+    """The model name requests carry: vLLM's first --served-model-name, else the model it
+    loads (--model, or `vllm serve`'s positional argument); the mounted weights' folder for
+    the other engines, which serve whatever they loaded under any name."""
+    if spec.engine != VLLM:
+        return MODEL_PATH
+    args = effective_args(spec, spec.decoder)
+    flags = {canonical_flag(name): flag_value(tokens) for name, tokens in split_flags(args) if name}
+    positional = args[0] if args and not is_option(args[0]) else None
+    return flags.get("--served-model-name") or flags.get("--model") or positional or MODEL_PATH
+
+
 def worker_args(spec: EndpointSpec) -> list[str]:
     if spec.adopted:
         return spec.worker_args  # as the live object has them (adopted.py)

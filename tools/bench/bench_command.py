@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
+from components.endpoint.manifest import endpoint_generation, object_name
 from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Load, corrected, scenario_at
@@ -26,7 +27,7 @@ from tools.bench.endpoint import (
     endpoint_load,
     endpoint_parser,
 )
-from tools.bench.job import bench_manifests, job_name
+from tools.bench.job import bench_manifests, job_name, job_placement
 from tools.bench.results_command import run_results
 from tools.bench.vllm_bench import BenchRun, prompt_count
 from tools.render import yaml_io
@@ -132,8 +133,10 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
     job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)
     timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
     log, file = shlex.quote(f"{job_name(spec)}.log"), shlex.quote(file)
+    through = "its router" if spec.intelligent_routing else "a Service of its pods"
     lines = [
-        f"vllm bench serve against {spec.name} through its router, from its own image:",
+        f"vllm bench serve against {spec.name} through {through}, from vLLM 0.19.0's image, "
+        f"{job_placement(spec).why}:",
         *(
             f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); predicted "
             + (
@@ -163,12 +166,6 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     checked, index, spec = found
     try:
-        if not spec.intelligent_routing:
-            raise BenchError(
-                f"{PROJECT}:endpoints[{index}].routingStrategy: the Job calls the endpoint's "
-                "stable address, the operator's router, which an aggregated endpoint has only "
-                "with routingStrategy set; set it, or benchmark through its load balancer"
-            )
         load = endpoint_load(index, spec)
         loads = [Load(load.input_tokens, load.output_tokens, rate) for rate in args.rate or []]
         runs = _bench_runs(checked, index, loads or [load])
@@ -179,8 +176,16 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
                 f"holds the account ID ({PROJECT}-{args.stack}-models-<account>); pass "
                 '--account-id "$(aws sts get-caller-identity --query Account --output text)"'
             )
+        # The live generation's object, whose name labels a colocated endpoint's pods.
+        generation = endpoint_generation(spec, model_bucket=bucket, region=checked.region)
         manifests = bench_manifests(
-            args.stack, spec, index, runs, model_bucket=bucket or "", region=checked.region
+            args.stack,
+            spec,
+            index,
+            runs,
+            model_bucket=bucket or "",
+            region=checked.region,
+            object_name=object_name(spec, generation),
         )
     except (BenchError, ScenarioError) as refused:
         print(refused, file=sys.stderr)

@@ -824,6 +824,12 @@ def test_a_colocated_pod_runs_vllms_own_memory_share_unless_set():
     assert dpd[dpd.index("--gpu-memory-utilization") + 1] == "0.75"
 
 
+def test_a_colocated_pod_runs_tensor_parallel_over_all_of_its_gpus_unless_set():
+    assert spec(serving={"gpus": 4}).tensor_parallel_size == 4
+    assert spec(serving={"gpus": 4}, tensorParallelSize=2).tensor_parallel_size == 2
+    assert spec().tensor_parallel_size == 8
+
+
 def test_a_colocated_pod_requests_cpu_and_memory_and_limits_only_its_gpus():
     resources = manifest(serving=SERVING)["spec"]["worker"]["resources"]
     assert set(resources["requests"]) == {"cpu", "memory", "nvidia.com/gpu"}
