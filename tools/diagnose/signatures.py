@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from components.endpoint.engines.engine import VLLM
+from components.endpoint.spec import EndpointSpec
 from tools.diagnose.kv_signatures import (
     buffer_full,
     kv_not_retrieved,
@@ -34,19 +36,39 @@ from tools.diagnose.pod_signatures import (
     still_loading,
 )
 
-RULES: tuple[Callable[[Observed], list[Finding]], ...] = (
-    operator_failure,
-    no_pods,
-    image_or_mount,
-    still_loading,
-    engine_death,
-    wrong_roles,
-    kv_not_retrieved,
-    buffer_full,
-    slow_transfers,
-    routing_shares,
+# Each rule, by the endpoints it reads: any endpoint's objects and pods, vLLM's engine lines,
+# or a DPD pair's roles, KV transfers and router.
+RULES: tuple[tuple[Callable[[Observed], list[Finding]], str], ...] = (
+    (operator_failure, "any"),
+    (no_pods, "any"),
+    (image_or_mount, "any"),
+    (still_loading, "any"),
+    (engine_death, "vllm"),
+    (wrong_roles, "dpd"),
+    (kv_not_retrieved, "dpd"),
+    (buffer_full, "dpd"),
+    (slow_transfers, "dpd"),
+    (routing_shares, "dpd"),
 )
 
 
+def applicable(spec: EndpointSpec) -> tuple[list[str], list[str]]:
+    """The signatures that apply to the endpoint (its engine, DPD or colocated), and those
+    that do not, by name."""
+    kinds = {
+        "any",
+        *(("vllm",) if spec.engine == VLLM else ()),
+        *(() if spec.aggregated else ("dpd",)),
+    }
+    names = [(rule.__name__.replace("_", "-"), kind in kinds) for rule, kind in RULES]
+    return [n for n, applies in names if applies], [n for n, applies in names if not applies]
+
+
 def findings(seen: Observed) -> list[Finding]:
-    return [found for rule in RULES for found in rule(seen)]
+    read = set(applicable(seen.spec)[0])
+    return [
+        found
+        for rule, _ in RULES
+        if rule.__name__.replace("_", "-") in read
+        for found in rule(seen)
+    ]
