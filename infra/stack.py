@@ -35,6 +35,7 @@ from components.endpoint.manifest import (
     object_name,
     sagemaker_endpoint_name,
 )
+from components.endpoint.vllm_args import served_model
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
 from components.network.zones import zone_name
@@ -324,6 +325,8 @@ def _export_next_steps(
                 weights_uri=f"s3://{bucket}/{s3.folder}" if s3 else None,
                 aggregated=spec.aggregated,
                 routed=spec.intelligent_routing,
+                served_model=served_model(spec),
+                port=spec.container_port,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.
