@@ -2,18 +2,19 @@
 (tests/fixtures/iec_corpus, sources in its SOURCES.md) through the command and a render of its
 items in the example stack on an existing cluster.
 
-A manifest round-trips when the object the stack registers for its item sets every field the
-manifest sets (spec, metadata.name and metadata.namespace) to the same value. The check here is
-this test's own reading of the two objects, not the command's: leaves compared one by one,
-named lists (environment variables, tags) by name, vLLM command lines flag by flag, Kubernetes
-quantities by their text. Every other manifest must exit 2 with each line naming a field, and
-none may crash.
+A manifest round-trips when the object the stack registers for its item has the manifest's
+spec field for field, nothing lost, changed or added: leaves compared one by one, lists (command
+lines, environment variables) in their order and spelling, Kubernetes quantities by their text;
+and its metadata.name and metadata.namespace. The check here is this test's own reading of the
+two objects, not the command's. Every other manifest must exit 2 with each line naming a field,
+and none may crash.
 
 The corpus is split by a hash of each file's name: a quarter is held out (SOURCES.md), measured
 with the rest and looked at only once measured: 7 of 10 unseen at 55 files, after which its
 failures were read (two importer gaps fixed, one manifest Kubernetes refuses). A file added
-later is unseen until measured. The floors are the rates measured when the keys they depend on
-landed; raise them as more land, and lower one only when the corpus grows.
+later is unseen until measured. The floors are the rates
+measured when the keys they depend on landed; raise them as more land, and lower one only when
+the corpus grows.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ CORPUS = FIXTURES / "iec_corpus"
 FILES = sorted(CORPUS.glob("*.yaml"))
 # The example stack's account, which its ARNs name.
 EXAMPLE_ACCOUNT = "111122223333"
-DEV_FLOOR = 1.0  # 26 of 26
+# 27 of 30: the stack refuses the three CPU endpoints (ml.c5.2xlarge) of AWS's SDK tests.
+DEV_FLOOR = 0.9
 HELD_OUT_FLOOR = 0.90  # 9 of 10, measured after the 7 of 10 on first sight were read
 # A refusal line: the file, then a manifest field (or the place in the YAML), then why.
 _FIELD = r"(spec(\.[^:]+)?|metadata\.[a-z]+(\.[^:]+)?|apiVersion|kind|line \d+, column \d+)"
