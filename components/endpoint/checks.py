@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from components.core.findings import Finding, error
 from components.core.reuses import reuses
-from components.endpoint.adopted import DEFAULT_PD_BUFFER, ROLE_FLAGS, pod_settings
+from components.endpoint.adopted import pod_settings
 from components.endpoint.autoscaling import check_role_autoscaling, metric_of
 from components.endpoint.engines.engine import (
     VLLM,
@@ -17,7 +18,6 @@ from components.endpoint.engines.engine import (
     check_engine_image,
     check_engine_metrics,
     check_engine_variables,
-    unwritten_variables,
 )
 from components.endpoint.environment import check_environment, check_environment_from
 from components.endpoint.generation import check_sagemaker_name
@@ -54,18 +54,11 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
         for name, (role, _) in spec.roles().items()
         if role.autoscaling is not None and (metric := metric_of(role.autoscaling, name))
     }
-    spelled_out = unwritten_variables(
-        spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
-    )
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
         # An adopted endpoint's variables are its pods' own, its settings read from them.
-        *(
-            []
-            if spec.adopted
-            else check_engine_variables(spec.engine, spec.environment_variables, spelled_out)
-        ),
+        *([] if spec.adopted else check_engine_variables(spec.engine, spec.environment_variables)),
         *check_engine_metrics(spec.engine, metrics),
         *check_engine_features(
             spec.engine,
@@ -122,27 +115,22 @@ def _adopted(spec: EndpointSpec) -> list[Finding]:
         {name: [*command_line, *role.args] for name, (role, _) in roles.items()},
         spec.pod_gpus,
     )
-    unset = {"maxModelLen": None} | {f"{r}.{k}": None for r in roles for k in ROLE_FLAGS.values()}
-    if spec.engine != VLLM:
-        unset = {"maxModelLen": None}
-    elif not spec.aggregated:
-        unset["pdBufferSize"] = DEFAULT_PD_BUFFER  # the operator's, without the variable
-    problems = []
-    for key, runs in (unset | found).items():
+
+    def value(key: str) -> Any:
         *role, name = key.split(".")
-        owner = roles[role[0]][0] if role else spec
-        if (value := getattr(owner, _FIELDS[name])) != runs:
-            where = "its variables" if spec.engine != VLLM or name == "pdBufferSize" else "its args"
-            problems.append(
-                error(
-                    "adopted-setting-differs",
-                    key,
-                    f"{value} is not what this adopted endpoint's pods run "
-                    f"({'unset' if runs is None else runs}, from {where}); they are written as "
-                    "they run: change it there and leave this key out",
-                )
-            )
-    return problems
+        return getattr(roles[role[0]][0] if role else spec, _FIELDS[name])
+
+    return [
+        error(
+            "adopted-setting-differs",
+            key,
+            f"{value(key)} is not what this adopted endpoint's pods run "
+            f"({'unset' if runs is None else runs}); their command line and variables are "
+            "written as they run: change it there, and leave this key out",
+        )
+        for key, runs in found.items()
+        if value(key) != runs
+    ]
 
 
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:

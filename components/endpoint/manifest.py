@@ -88,7 +88,6 @@ def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
             if "gpu_memory_utilization" in spec.model_fields_set
             else None
         ),
-        pod_gpus=spec.pod_gpus,
     )
     # DPD's variables are the stack's; a colocated pod keeps a seed of the user's own.
     owned = {} if spec.aggregated or spec.adopted else dpd
@@ -232,6 +231,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
     else:
         args = worker_args(spec)
     out: dict[str, Any] = {"image": spec.image}
+    env = environment(spec)
     if args:
         out["args"] = args
     return (
@@ -244,27 +244,19 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
             "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
             "resources": spec.worker_resources.with_gpus(spec.pod_gpus),
         }
-        | {
-            key: _written(value)
-            for key, value in _worker_extras(spec).items()
-            if value or (value == [] and _writes(spec, "environment_variables", None, True))
-        }
+        | ({"environmentVariables": env} if env or _writes(spec, "environment_variables") else {})
+        | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
     )
 
 
-def _writes(
-    spec: EndpointSpec, field: str, settings: Spec | None = None, only_adopted: bool = False
-) -> bool:
-    """Whether the manifest writes a setting with a default: always (or never, `only_adopted`),
-    but on an adopted endpoint only where its item sets it, as the live object has it."""
-    if not spec.adopted:
-        return not only_adopted
-    return field in (settings or spec).model_fields_set
+def _writes(spec: EndpointSpec, field: str, settings: Spec | None = None) -> bool:
+    """Whether the manifest writes a setting with a default: always, but on an adopted
+    endpoint only where its item sets it, as the live object has it."""
+    return not spec.adopted or field in (settings or spec).model_fields_set
 
 
 def _worker_extras(spec: EndpointSpec) -> dict[str, Any]:
     return {
-        "environmentVariables": environment(spec),
         "command": spec.command,
         "probes": spec.probes,
         "requestLimits": spec.request_limits,

@@ -8,7 +8,6 @@ How vLLM reads a flag is flags.py; the credentials the arguments must not hold, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, warning
@@ -16,6 +15,7 @@ from components.endpoint.arg_credentials import check_arg_credentials
 from components.endpoint.engines.engine import VLLM
 from components.endpoint.flags import (
     canonical_flag,
+    flag_number,
     flag_value,
     holds_several_arguments,
     is_option,
@@ -221,27 +221,14 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
 # (8,192 on all five DPD types), with chunked prefill on (its default for generative models);
 # with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it
 # (vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`).
-_HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kmgtKMGT]?)$")
-_MULTIPLIERS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
-_MULTIPLIERS |= {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-
-
-def _human_int(value: str | None) -> int | None:
-    """vLLM's reading of a large integer flag: `8192`, `16k` (16,000), `16K` (16,384)."""
-    match = _HUMAN_INT.match((value or "").strip())
-    if match is None:
-        return None
-    number, suffix = match.groups()
-    return int(float(number) * _MULTIPLIERS.get(suffix, 1))
-
-
 def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
     found = []
     for name, (role, max_num_seqs) in spec.roles().items():
         flags = {canonical_flag(n): t for n, t in split_flags(effective_args(spec, role)) if n}
         chunked = "--no-enable-chunked-prefill" not in flags
         given = flags.get("--max-num-batched-tokens")
-        budget = _human_int(flag_value(given)) if given else None
+        budget = flag_number(flag_value(given)) if given else None
+        budget = budget if isinstance(budget, int) else None
         if budget is None:
             default = vllm_default_max_num_batched_tokens(spec.instance_type)
             budget = default if chunked else spec.max_model_len

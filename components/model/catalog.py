@@ -7,7 +7,9 @@ parameter are given apart from the KV dtype.
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from components.model.architecture import ModelArchitecture
 
@@ -232,22 +234,7 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
 
 # Where each catalog model is published: its Hugging Face repository (the model cards at
 # huggingface.co/<repository>), whose name an endpoint serves it by.
-PUBLISHED = {
-    "llama-3.1-8b": "meta-llama/Llama-3.1-8B-Instruct",
-    "llama-3.1-70b": "meta-llama/Llama-3.1-70B-Instruct",
-    "llama-3.3-70b": "meta-llama/Llama-3.3-70B-Instruct",
-    "llama-3.1-405b": "meta-llama/Llama-3.1-405B-Instruct",
-    "qwen2.5-72b": "Qwen/Qwen2.5-72B-Instruct",
-    "qwen3-32b": "Qwen/Qwen3-32B",
-    "mixtral-8x7b": "mistralai/Mixtral-8x7B-Instruct-v0.1",
-    "deepseek-v3": "deepseek-ai/DeepSeek-V3",
-    "gpt-oss-120b": "openai/gpt-oss-120b",
-    "qwen3-30b-a3b": "Qwen/Qwen3-30B-A3B",
-    "qwen3-235b-a22b": "Qwen/Qwen3-235B-A22B",
-    "deepseek-r1": "deepseek-ai/DeepSeek-R1",
-    "minimax-m2": "MiniMaxAI/MiniMax-M2",
-    "gpt-oss-20b": "openai/gpt-oss-20b",
-}
+PUBLISHED: dict[str, str] = json.loads((Path(__file__).parent / "published.json").read_text())
 
 
 def catalog_id_for_model_name(model_name: str) -> str | None:

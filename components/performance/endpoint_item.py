@@ -1,9 +1,9 @@
 """`plan recommend --emit-endpoint`: the recommended layout as a `hyperpod-dpd:endpoints` item,
 with every setting the prediction assumed, so that rendered in a stack it predicts the same.
 
-A disaggregated winner becomes `prefill` and `decode` roles; an aggregated one a `serving`
-block (the colocated endpoint mode); a scenario that names `serving` or `prefill` and
-`decode` gets that mode's cheapest layout. The model is named as it is published. Both carry the tensorParallelSize, each role's replicas,
+A disaggregated winner becomes `prefill` and `decode` roles, an aggregated one a `serving`
+block; a scenario naming `serving` or `prefill` and `decode` gets that mode's cheapest layout.
+The model is named as it is published. Both carry the tensorParallelSize, each role's replicas,
 GPUs and --max-num-seqs, the gpuMemoryUtilization, the routingThreshold, autoscaling between
 one replica and the recommended count, the model's architecture and the workload with its SLO.
 What an endpoint cannot say (another engine, INT8 or W4A16 kernels, an FP8 KV cache,

@@ -9,9 +9,9 @@ its pods through a Service of the Job's own, selecting them by the label AWS's C
 by (`app`: the object's name). It prints vLLM's result JSON between two marker lines, so that
 `kubectl logs job/...` gives it back.
 
-It runs beside the endpoint's pods, on a node of their type, asking what such a node has left
-after them, its kubelet's reserve and its daemon sets (`job_placement`); where that is too
-little, on any node with room.
+It runs on a node of the endpoint's type, asking what such a node has left after the
+endpoint's pods, its kubelet's reserve and its daemon sets (`job_placement`); where that is
+too little, on any node with room.
 
 vLLM's random dataset draws prompts from the model's tokenizer, which `vllm bench serve` loads
 in the Job (without one it writes no latency figures: serve.py, `if ... tokenizer:`). The Job
@@ -24,7 +24,7 @@ driver, or a Hugging Face repository by name, with the endpoint's token when it 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
@@ -74,13 +74,13 @@ MAX_PODS = 110
 def node_reserve(vcpus: int) -> tuple[float, float]:
     """CPUs and GiB a node keeps for the kubelet, the system and its daemon sets."""
     shares = [0.06, 0.01, 0.005, 0.005] + [0.0025] * max(vcpus - 4, 0)
-    memory_mib = 11 * MAX_PODS + 255 + 100
-    return sum(shares[:vcpus]) + DAEMON_CPU, memory_mib / 1024 + DAEMON_MEMORY_GIB
+    return sum(shares[:vcpus]) + DAEMON_CPU, (11 * MAX_PODS + 355) / 1024 + DAEMON_MEMORY_GIB
 
 
 @dataclass(frozen=True)
 class Placement:
-    """What the Job asks for, and whether beside the endpoint's pods (on a node of their type)."""
+    """What the Job asks for, whether beside the endpoint's pods (on a node of their type),
+    and why."""
 
     cpu: int
     memory_gib: int
@@ -89,11 +89,11 @@ class Placement:
 
 
 def job_placement(spec: EndpointSpec) -> Placement:
-    """The Job beside the endpoint's pods when a node of their type has room left for it,
-    after as many of the pods as it holds and its reserve; else on any node with room."""
+    """Beside the endpoint's pods when a node of their type has room left for the Job after
+    as many of them as it holds and its reserve; else on any node with room."""
     node = GPU_INSTANCE_TYPES[spec.instance_type]
     role, _ = max(spec.roles().values(), key=lambda r: r[0].gpus)
-    pods = min(node.gpus // role.gpus, role.max_replicas) if role.gpus <= node.gpus else 0
+    pods = min(node.gpus // role.gpus, role.max_replicas)
     # DPD pods request only their GPUs (the operator ignores worker.resources for them).
     asks = spec.worker_resources if spec.aggregated else WorkerResources()
     cpu, memory = (
@@ -109,14 +109,9 @@ def job_placement(spec: EndpointSpec) -> Placement:
     )
     if free_cpu < MIN_CPU or free_gib < MIN_MEMORY_GIB:
         return Placement(CPU, MEMORY_GIB, False, f"on any node with room: {left}")
-    asked = Placement(
-        min(CPU, math.floor(free_cpu)), min(MEMORY_GIB, math.floor(free_gib)), True, ""
-    )
-    return replace(asked, why=f"beside the endpoint's pods: {left}")
+    cpus, gib = min(CPU, math.floor(free_cpu)), min(MEMORY_GIB, math.floor(free_gib))
+    return Placement(cpus, gib, True, f"beside the endpoint's pods: {left}")
 
-
-# The label the operator puts on every DPD pod (DESIGN.md, runtime names).
-DPD_ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
 
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
@@ -166,33 +161,11 @@ def _annotations(spec: EndpointSpec) -> dict[str, str]:
     }
 
 
-def _beside(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
-    """On a node of the endpoint's type, near its pods (the DPD roles' label, or the
-    colocated pods' `app`)."""
-    near = (
-        {"key": "app", "operator": "In", "values": [object_name]}
-        if spec.aggregated
-        else {"key": DPD_ROLE_LABEL, "operator": "Exists"}
-    )
-    term = {"labelSelector": {"matchExpressions": [near]}, "topologyKey": "kubernetes.io/hostname"}
-    return {
-        "nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type},
-        "affinity": {
-            "podAffinity": {
-                "preferredDuringSchedulingIgnoredDuringExecution": [
-                    {"weight": 100, "podAffinityTerm": term}
-                ]
-            }
-        },
-    }
-
-
 def _pod_spec(
     spec: EndpointSpec,
     script: str,
     weights_mount: dict[str, Any] | None,
     placement: Placement,
-    object_name: str,
 ) -> dict[str, Any]:
     mounts = [{"name": "scratch", "mountPath": "/tmp"}]
     volumes: list[dict[str, Any]] = [{"name": "scratch", "emptyDir": {}}]
@@ -228,7 +201,8 @@ def _pod_spec(
             "fsGroup": USER_ID,
             "seccompProfile": {"type": "RuntimeDefault"},
         },
-        **(_beside(spec, object_name) if placement.beside else {}),
+        # A node of the endpoint's type, which holds what the Job asks beside its pods.
+        **({"nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type}} if placement.beside else {}),
         "containers": [
             {
                 "name": "vllm-bench",
@@ -347,7 +321,7 @@ def bench_manifests(
             "ttlSecondsAfterFinished": KEEP_SECONDS,
             "template": {
                 "metadata": {"labels": labels(spec)},
-                "spec": _pod_spec(spec, script, mount, job_placement(spec), object_name),
+                "spec": _pod_spec(spec, script, mount, job_placement(spec)),
             },
         },
     }

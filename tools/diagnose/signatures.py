@@ -52,23 +52,20 @@ RULES: tuple[tuple[Callable[[Observed], list[Finding]], str], ...] = (
 )
 
 
+def _applies(spec: EndpointSpec, kind: str) -> bool:
+    return (
+        kind == "any"
+        or (kind == "vllm" and spec.engine == VLLM)
+        or (kind == "dpd" and not spec.aggregated)
+    )
+
+
 def applicable(spec: EndpointSpec) -> tuple[list[str], list[str]]:
-    """The signatures that apply to the endpoint (its engine, DPD or colocated), and those
-    that do not, by name."""
-    kinds = {
-        "any",
-        *(("vllm",) if spec.engine == VLLM else ()),
-        *(() if spec.aggregated else ("dpd",)),
-    }
-    names = [(rule.__name__.replace("_", "-"), kind in kinds) for rule, kind in RULES]
-    return [n for n, applies in names if applies], [n for n, applies in names if not applies]
+    """The names of the signatures that apply to the endpoint (its engine, DPD or colocated),
+    and of those that do not."""
+    names = {rule.__name__.replace("_", "-"): _applies(spec, kind) for rule, kind in RULES}
+    return [n for n, yes in names.items() if yes], [n for n, yes in names.items() if not yes]
 
 
 def findings(seen: Observed) -> list[Finding]:
-    read = set(applicable(seen.spec)[0])
-    return [
-        found
-        for rule, _ in RULES
-        if rule.__name__.replace("_", "-") in read
-        for found in rule(seen)
-    ]
+    return [f for rule, kind in RULES if _applies(seen.spec, kind) for f in rule(seen)]

@@ -103,31 +103,17 @@ def _stack_problems(
 def _header(manifest: Manifest, added: list[str], chosen: list[str]) -> list[str]:
     out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
     out += [f"# Chosen by the import: {why}" for why in chosen]
-    owners = owners_of(manifest.spec)
-    for heading, paths in (
-        ("The stack adds to its metadata, which no pod reads:", _metadata(added)),
-        (ROLLS, [path for path in added if path not in _metadata(added)]),
-    ):
-        if paths:
-            out.append(f"# {heading}")
-            out += [f"#   {path}: {addition_reason(path, owners)}" for path in paths]
+    if added:
+        # The metadata is no pod's; in the spec, the operator rolls the pods if what they run
+        # changes.
+        out.append("# The first `pulumi up` adds, where the live object sets nothing:")
+        owners = owners_of(manifest.spec)
+        out += [f"#   {path}: {addition_reason(path, owners)}" for path in added]
     kept = manifest.body["metadata"]
     for key in ("labels", "annotations"):
         for name in kept.get(key, {}):
             out.append(f"# Not carried: metadata.{key}.{name} (the first `pulumi up` removes it)")
     return out
-
-
-# What the first `pulumi up` does to the live object's spec beyond it: the operator renders its
-# pods from the spec, and rolls them when what they run changes.
-ROLLS = (
-    "The first `pulumi up` adds to its spec, where the live object sets nothing (the operator "
-    "rolls the pods if what they run changes):"
-)
-
-
-def _metadata(added: list[str]) -> list[str]:
-    return [path for path in added if path.startswith("metadata.")]
 
 
 def _stack_path(args: argparse.Namespace) -> Path:
@@ -201,10 +187,8 @@ def _finish(
         comparison = compare(manifest.body, registered.inputs)
         problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
         header = _header(manifest, comparison.added, reading.chosen)
-        if comparison.added != _metadata(comparison.added):
-            print(
-                f"{manifest.where}: {ROLLS.rstrip(':')}; see its item's comments", file=sys.stderr
-            )
+        if any(path.startswith("spec.") for path in comparison.added):
+            print(f"{manifest.where}: `pulumi up` adds to its spec; see the item", file=sys.stderr)
         blocks.append("\n".join([*header, dump([reading.item])]))
         objects.append(registered)
     if problems:

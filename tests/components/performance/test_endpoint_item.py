@@ -191,7 +191,7 @@ def test_the_model_is_named_as_published_with_what_a_first_request_needs(recomme
 
 
 def test_a_scenario_naming_a_mode_gets_that_modes_layout(recommendations):
-    found, recommendation = recommendations["llama-long"]
+    _, recommendation = recommendations["llama-long"]
     assert recommendation.disaggregation_pays
     named = scenario({**LLAMA_70B, "serving": {"tensorParallel": 8}})
     item = endpoint_item(named, recommendation)

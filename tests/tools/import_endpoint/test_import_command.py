@@ -51,8 +51,8 @@ def test_the_dpd_example_comes_back_as_an_adopted_item_that_writes_it_back(tmp_p
     }
     assert lost_or_changed(path, out) == []
     # What the stack adds is said, with why: only to the object's metadata.
-    assert "# The stack adds to its metadata, which no pod reads:" in out
-    assert "`pulumi up` adds to its spec" not in out + err
+    assert "#   metadata.labels.hyperpod-dpd/endpoint: the label that finds the endpoint's" in out
+    assert "#   spec." not in out and "adds to its spec" not in err
 
 
 def test_a_field_the_crd_does_not_have_exits_2_naming_it(tmp_path):
