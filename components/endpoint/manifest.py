@@ -210,8 +210,9 @@ def _pd_spec(
     out: dict[str, Any] = {
         "prefillSpec": _role(spec, spec.prefill),
         "decodingSpec": _role(spec, spec.decode),
-        "routingThreshold": spec.routing_threshold,
     }
+    if _writes(spec, "routing_threshold"):
+        out["routingThreshold"] = spec.routing_threshold
     if spec.topology_spec is not None:
         out["topologySpec"] = _topology(spec, zone_name)
     if autoscaling := _autoscaling(spec, prometheus_address, object_name):

@@ -188,7 +188,12 @@ def _finish(
         problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
         header = _header(manifest, comparison.added, reading.chosen)
         if any(path.startswith("spec.") for path in comparison.added):
-            print(f"{manifest.where}: `pulumi up` adds to its spec; see the item", file=sys.stderr)
+            print(
+                f"{manifest.where}: the first `pulumi up` adds to its spec what the live object "
+                "leaves out, and the operator rolls the pods if what they run changes; see the "
+                "item's comments",
+                file=sys.stderr,
+            )
         blocks.append("\n".join([*header, dump([reading.item])]))
         objects.append(registered)
     if problems:
