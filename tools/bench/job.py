@@ -79,8 +79,7 @@ def node_reserve(vcpus: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Placement:
-    """What the Job asks for, whether beside the endpoint's pods (on a node of their type),
-    and why."""
+    """What the Job asks for, whether on a node of the endpoint's type, and why."""
 
     cpu: int
     memory_gib: int
@@ -110,7 +109,7 @@ def job_placement(spec: EndpointSpec) -> Placement:
     if free_cpu < MIN_CPU or free_gib < MIN_MEMORY_GIB:
         return Placement(CPU, MEMORY_GIB, False, f"on any node with room: {left}")
     cpus, gib = min(CPU, math.floor(free_cpu)), min(MEMORY_GIB, math.floor(free_gib))
-    return Placement(cpus, gib, True, f"beside the endpoint's pods: {left}")
+    return Placement(cpus, gib, True, f"on a node of the endpoint's type: {left}")
 
 
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
@@ -201,7 +200,7 @@ def _pod_spec(
             "fsGroup": USER_ID,
             "seccompProfile": {"type": "RuntimeDefault"},
         },
-        # A node of the endpoint's type, which holds what the Job asks beside its pods.
+        # A node of the endpoint's type holds what the Job asks, even beside its pods.
         **({"nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type}} if placement.beside else {}),
         "containers": [
             {

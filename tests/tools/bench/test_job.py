@@ -182,7 +182,7 @@ def test_on_a_small_node_the_job_asks_what_the_endpoints_pod_and_the_reserve_lea
     pod_cpu = int(endpoint.worker_resources.requests["cpu"])  # 4 of the node's 8
     reserved_cpu, _ = node_reserve(8)
     assert 1 <= placement.cpu <= 8 - pod_cpu - reserved_cpu
-    assert "beside the endpoint's pods: a ml.g6e.2xlarge node has" in placement.why
+    assert "on a node of the endpoint's type: a ml.g6e.2xlarge node has" in placement.why
 
 
 def test_where_the_endpoints_pods_leave_too_little_the_job_runs_on_any_node():
