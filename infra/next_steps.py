@@ -64,6 +64,8 @@ GATED_PUBLISHERS = ("meta-llama",)
 class EndpointTarget:
     name: str
     namespace: str
+    # The InferenceEndpointConfig, in its generation with rollout newName.
+    object_name: str
     model_name: str
     # The SageMaker endpoint the operator creates; None when it creates none.
     sagemaker_endpoint: str | None
@@ -78,15 +80,18 @@ class EndpointTarget:
     # the old generation serves drain_seconds more.
     renames: bool = False
     drain_seconds: int = 0
+    # The name requests give the model (vllm_args.served_model), and the workers' port.
+    served_model: str = MODEL_PATH
+    port: int = 8000
 
 
-def _body(path: str | None) -> str:
+def _body(path: str | None, model: str = MODEL_PATH) -> str:
     """A small request for the worker's invocation path, as JSON."""
     if path is not None and path.endswith("completions") and "chat" not in path:
         request: dict[str, Any] = {"prompt": PROMPT}
     else:
         request = {"messages": [{"role": "user", "content": PROMPT}]}
-    return json.dumps({"model": MODEL_PATH, **request, "max_tokens": 64})
+    return json.dumps({"model": model, **request, "max_tokens": 64})
 
 
 def hugging_face_repository(model_name: str) -> str | None:
@@ -106,6 +111,14 @@ def upload_weights(model_name: str, weights_uri: str) -> list[str]:
     local = shlex.quote(model_name)
     repository = hugging_face_repository(model_name)
     steps = []
+    prefix = weights_uri.rstrip("/").rsplit("/", 1)[-1]
+    if repository is not None and prefix.lower() != model_name.lower():
+        steps.append(
+            _comment(
+                f"modelName {model_name} and the weights' prefix {prefix} name different "
+                f"things: check that {repository} is the model the prefix should hold"
+            )
+        )
     if repository is not None:
         if repository.startswith(GATED_PUBLISHERS):
             steps.append(
@@ -168,7 +181,7 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
     pods = [] if target.aggregated else [f"kubectl get pods {ns} -l {ROLE_LABEL}"]
     steps["waitUntilReady"] = [*pods, wait_until_ready(target, stack)]
     steps["readyMessage"] = ready_signal(target)[1]
-    body = shlex.quote(_body(target.invocation_path))
+    body = shlex.quote(_body(target.invocation_path, target.served_model))
     if target.sagemaker_endpoint:
         steps["invokeSageMaker"] = (
             "aws sagemaker-runtime invoke-endpoint "
@@ -178,13 +191,23 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
         )
     steps["callers"] = [_comment(line) for line in callers(target)]
     if target.router_url is None:
-        # No router: the SageMaker endpoint or the load balancer.
+        # No router: one of the pods, found by the label AWS's CLI finds them by (`app`: the
+        # object's name), through a port-forward.
+        path = target.invocation_path or ""
+        path = path if path.endswith("completions") else ROUTER_PATH
+        pods = f"kubectl get pods {ns} -l {shlex.quote(f'app={target.object_name}')} -o name"
+        steps["invokePods"] = (
+            f'kubectl port-forward {ns} "$({pods} | head -n 1)" {target.port}:{target.port} '
+            f">/dev/null & sleep 5; curl -s http://localhost:{target.port}/{path} "
+            f"-H 'Content-Type: application/json' "
+            f"-d {shlex.quote(_body(path, target.served_model))}; kill $!"
+        )
         return steps
     url = shlex.quote(f"{target.router_url}/{ROUTER_PATH}")
     steps["invokeRouter"] = (
         f"kubectl run {shlex.quote(f'curl-{target.name}')} --rm -it --restart=Never "
         f"--image=curlimages/curl {ns} -- curl -s {url} -H 'Content-Type: application/json' "
-        f"-d {shlex.quote(_body(None))}"
+        f"-d {shlex.quote(_body(None, target.served_model))}"
     )
     return steps
 
@@ -226,11 +249,19 @@ def next_steps(
         metrics["prometheusEndpoint"] = prometheus_endpoint
     if grafana_url:
         metrics["grafana"] = grafana_url
+    steps: dict[str, Any] = {}
+    uploaded: dict[str, str] = {}
+    for target in endpoints:
+        name = f"{target.namespace}/{target.name}"
+        steps[name] = endpoint_steps(target, region, stack)
+        if target.weights_uri in uploaded:  # one model prefix, one download
+            first = uploaded[target.weights_uri]
+            steps[name]["uploadWeights"] = [_comment(f"the same weights as {first}, above")]
+        elif target.weights_uri:
+            uploaded[target.weights_uri] = name
     return {
         "kubeconfig": f"aws eks update-kubeconfig --name {shlex.quote(cluster)} {_region(region)}",
-        "endpoints": {
-            f"{t.namespace}/{t.name}": endpoint_steps(t, region, stack) for t in endpoints
-        },
+        "endpoints": steps,
         "metrics": metrics,
     }
 
@@ -241,6 +272,7 @@ ENDPOINT_STEPS = (
     ("waitUntilReady", "wait until it serves (pulumi up has waited for it already)"),
     ("invokeSageMaker", "one request through the SageMaker endpoint"),
     ("invokeRouter", "one request through its router, from inside the cluster"),
+    ("invokePods", "one request to one of its pods, through a port-forward"),
     ("callers", "what a change does to its callers"),
 )
 

@@ -29,8 +29,13 @@ from components.cluster.node_addons import NodeAddons, NodeAddonsArgs
 from components.cluster.node_pools import KarpenterNodePools, KarpenterNodePoolsArgs
 from components.cluster.spec import tiered_storage
 from components.endpoint.inference_endpoint import InferenceEndpoint, InferenceEndpointArgs
-from components.endpoint.manifest import endpoint_generation, sagemaker_endpoint_name
+from components.endpoint.manifest import (
+    endpoint_generation,
+    object_name,
+    sagemaker_endpoint_name,
+)
 from components.endpoint.routing import in_cluster_url
+from components.endpoint.vllm_args import served_model
 from components.network.efa_security_group import EfaSecurityGroup, EfaSecurityGroupArgs
 from components.network.vpc import AdoptedNetwork, ExistingNetworkArgs, Network, NetworkArgs
 from components.network.zones import zone_name
@@ -314,6 +319,7 @@ def _export_next_steps(
             EndpointTarget(
                 name=spec.name,
                 namespace=spec.namespace,
+                object_name=object_name(spec, generation),
                 model_name=spec.model_name,
                 sagemaker_endpoint=sagemaker_endpoint_name(spec, generation),
                 invocation_path=spec.invocation_endpoint,
@@ -322,6 +328,8 @@ def _export_next_steps(
                 router_url=in_cluster_url(spec) if spec.intelligent_routing else None,
                 renames=spec.renames,
                 drain_seconds=room.drain_seconds,
+                served_model=served_model(spec),
+                port=spec.container_port,
             )
         )
     # The dashboard's own address when the stack builds one, else the workspace's.

@@ -1,8 +1,9 @@
 """`plan recommend --emit-endpoint`: the recommended layout as a `hyperpod-dpd:endpoints` item,
 with every setting the prediction assumed, so that rendered in a stack it predicts the same.
 
-A disaggregated winner becomes `prefill` and `decode` roles; an aggregated one a `serving`
-block (the colocated endpoint mode). Both carry the tensorParallelSize, each role's replicas,
+A disaggregated winner becomes `prefill` and `decode` roles, an aggregated one a `serving`
+block; a scenario naming `serving` or `prefill` and `decode` gets that mode's cheapest layout.
+The model is named as it is published. Both carry the tensorParallelSize, each role's replicas,
 GPUs and --max-num-seqs, the gpuMemoryUtilization, the routingThreshold, autoscaling between
 one replica and the recommended count, the model's architecture and the workload with its SLO.
 What an endpoint cannot say (another engine, INT8 or W4A16 kernels, an FP8 KV cache,
@@ -19,7 +20,7 @@ from typing import Any
 
 from components.endpoint.spec import GPU_MEMORY_UTILIZATION
 from components.model.architecture import ModelArchitecture
-from components.model.catalog import MODEL_CATALOG
+from components.model.catalog import MODEL_CATALOG, PUBLISHED
 from planner.endpoint_scenario import EXPERT_PARALLEL_FLAG
 from planner.predict import Prediction, RolePrediction
 from planner.recommend import Option, Recommendation
@@ -140,6 +141,8 @@ def endpoint_item(
     `hyperpod-dpd:endpoints` item."""
     model = resolve_model(scenario, base_dir)
     _check_emittable(scenario, model)
+    if disaggregated is None and (scenario.serving or scenario.disaggregated):
+        disaggregated = scenario.disaggregated  # the mode the scenario names
     option = chosen(recommendation, disaggregated)
     if option is None:
         raise ScenarioError("scenario.workload.slo: no layout meets it, so none is emitted")
@@ -147,13 +150,20 @@ def endpoint_item(
     first = prediction.roles[0]
     threshold = recommendation.routing_threshold or 0
     name = _name(scenario, model)
+    source = scenario.model
+    published = PUBLISHED.get(source.name) if isinstance(source, ScenarioModel) else None
+    model_name = published.split("/")[1] if published else name
     item: dict[str, Any] = {
         "name": name,
         "namespace": NAMESPACE,
-        "modelName": name,
+        # What a first request needs: a SageMaker endpoint, and the chat path clients call.
+        "endpointName": name,
+        "invocationEndpoint": "v1/chat/completions",
+        # The name the model is published under, which nextSteps downloads it by.
+        "modelName": model_name,
         # Where the weights are: the stack's model bucket under this prefix; change it to
         # where yours are.
-        "modelSource": {"s3": {"prefix": name}},
+        "modelSource": {"s3": {"prefix": model_name}},
         "instanceType": scenario.instance_type,
         "architecture": _architecture(scenario, base_dir, model),
         "tensorParallelSize": first.tensor_parallel,

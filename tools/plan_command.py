@@ -188,7 +188,8 @@ def endpoint_lines(scenario: Scenario, recommendation: Recommendation, base_dir:
     header = [
         f"# {mode}, as plan recommend predicted it; paste under hyperpod-dpd:endpoints in",
         "# Pulumi.<stack>.yaml, point modelSource at your weights, and give the cluster",
-        f"# {nodes_needed(recommendation)} {scenario.instance_type} node(s) for it "
+        f"# {nodes_needed(recommendation, 'prefill' in item)} {scenario.instance_type} node(s) "
+        "for it "
         "(cluster.instanceGroups[i].instanceCount).",
     ]
     body = yaml.safe_dump([item], sort_keys=False, default_flow_style=False).splitlines()
@@ -214,7 +215,10 @@ def run_plan(args: argparse.Namespace) -> int:
         return 2
     if getattr(args, "emit_endpoint", False):
         try:
-            print("\n".join(endpoint_lines(scenario, result, base_dir)))
+            if args.json:
+                print(json.dumps([endpoint_item(scenario, result, base_dir)], indent=2))
+            else:
+                print("\n".join(endpoint_lines(scenario, result, base_dir)))
         except ScenarioError as refused:
             print(refused, file=sys.stderr)
             return 2

@@ -7,17 +7,19 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from components.core.findings import Finding, error, warning
 from components.core.reuses import reuses
+from components.endpoint.adopted import pod_settings
 from components.endpoint.autoscaling import check_role_autoscaling, metric_of
 from components.endpoint.engines.engine import (
     VLLM,
     check_dpd_engine,
+    check_engine_features,
     check_engine_image,
     check_engine_metrics,
     check_engine_variables,
-    unwritten_variables,
 )
 from components.endpoint.environment import check_environment, check_environment_from
 from components.endpoint.image import check_image
@@ -61,14 +63,18 @@ def _engine(spec: EndpointSpec) -> list[Finding]:
     return [
         *([] if spec.aggregated else check_dpd_engine(spec.engine)),
         *check_engine_image(spec.engine, spec.image, "image" in spec.model_fields_set),
-        *check_engine_variables(
-            spec.engine,
-            spec.environment_variables,
-            unwritten_variables(
-                spec.engine, tensor_parallel_size=spec.tensor_parallel_size, pod_gpus=spec.pod_gpus
-            ),
-        ),
+        # An adopted endpoint's variables are its pods' own, its settings read from them.
+        *([] if spec.adopted else check_engine_variables(spec.engine, spec.environment_variables)),
         *check_engine_metrics(spec.engine, metrics),
+        *check_engine_features(
+            spec.engine,
+            None
+            if not spec.intelligent_routing
+            else "routingStrategy"
+            if "routing_strategy" in spec.model_fields_set
+            else "routingEnabled",
+            "kvCache" if "kv_cache" in spec.model_fields_set else None,
+        ),
     ]
 
 
@@ -91,26 +97,70 @@ def _worker_resources(spec: EndpointSpec) -> list[Finding]:
     return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 
+# Each setting read from the pods, by the field that holds it.
+_FIELDS = {
+    "tensorParallelSize": "tensor_parallel_size",
+    "maxModelLen": "max_model_len",
+    "gpuMemoryUtilization": "gpu_memory_utilization",
+    "maxNumSeqs": "max_num_seqs",
+    "pdBufferSize": "pd_buffer_size",
+}
+
+
+def _adopted(spec: EndpointSpec) -> list[Finding]:
+    """A setting an adopted item sets beside its pods' command lines must say what they run:
+    the stack writes them as they are, so the setting would describe other pods."""
+    if not spec.adopted:
+        return []
+    roles = spec.roles()
+    command_line = [*(spec.command or []), *spec.worker_args]
+    found = pod_settings(
+        spec.engine,
+        command_line,
+        spec.environment_variables,
+        {name: [*command_line, *role.args] for name, (role, _) in roles.items()},
+        spec.pod_gpus,
+    )
+
+    def value(key: str) -> Any:
+        *role, name = key.split(".")
+        return getattr(roles[role[0]][0] if role else spec, _FIELDS[name])
+
+    return [
+        error(
+            "adopted-setting-differs",
+            key,
+            f"{value(key)} is not what this adopted endpoint's pods run "
+            f"({'unset' if runs is None else runs}); their command line and variables are "
+            "written as they run: change it there, and leave this key out",
+        )
+        for key, runs in found.items()
+        if value(key) != runs
+    ]
+
+
 def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     mode = check_serving_mode(spec)
     if mode:
         # The other rules read the settings in the mode they are written for.
         return mode
     roles = {name: role for name, (role, _) in spec.roles().items()}
+    # The stack writes the DPD variables, but an adopted endpoint's as its pods have them.
+    dpd_env = not spec.aggregated and not spec.adopted
     return [
+        *_adopted(spec),
         *_autoscaling(spec),
         *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
-        *check_environment(spec.environment_variables, dpd=not spec.aggregated),
-        *check_environment_from(
-            spec.environment_from, spec.environment_variables, dpd=not spec.aggregated
-        ),
+        *check_environment(spec.environment_variables, dpd=dpd_env),
+        *check_environment_from(spec.environment_from, spec.environment_variables, dpd=dpd_env),
         *check_routing(spec),
         *check_kv_cache(spec.kv_cache),
         *check_topology(spec.topology_spec),
         *check_metrics_port(spec.metrics, spec.container_port),
         *check_names(spec),
-        *(check_image(spec.image) if spec.engine == VLLM else []),
+        # The images DPD needs; a colocated pod runs any vLLM image.
+        *(check_image(spec.image) if spec.engine == VLLM and not spec.aggregated else []),
         *_engine(spec),
         *check_tls_output(spec.tls_config),
         *check_overrides(spec),

@@ -24,6 +24,15 @@ PINNED_ENV = {
     "PYTHONHASHSEED": "0",
 }
 
+
+def shared_cache_keys(shared: bool, most_pods: int) -> dict[str, str]:
+    """The hash seed of colocated pods that read each other's cache (an L2 backend, or kvaware
+    routing): LMCache's keys agree across pods only with it pinned, as in every AWS sample with
+    routing or an L2 cache (aws/sagemaker-hyperpod-cli, inference-operator config/samples)."""
+    seed = "PYTHONHASHSEED"
+    return {seed: PINNED_ENV[seed]} if shared and most_pods > 1 else {}
+
+
 # Which GPUs a pod sees is the NVIDIA device plugin's to say, from the role's GPU request
 # (NVIDIA/k8s-device-plugin README, `deviceListStrategy`, default `envvar`: it sets
 # NVIDIA_VISIBLE_DEVICES for the container; CUDA_VISIBLE_DEVICES then narrows what CUDA

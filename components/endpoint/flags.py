@@ -65,6 +65,25 @@ def flag_value(tokens: Sequence[str]) -> str | None:
     return tokens[1] if len(tokens) > 1 else None
 
 
+# Large numbers as vLLM reads them (vllm/utils/argparse_utils.py): `16k` is 16,000, `16K` 16,384.
+_SUFFIXES = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
+_SUFFIXES |= {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def flag_number(text: str | None) -> int | float | str | None:
+    """A flag's value as vLLM reads a number; text that is none stays text."""
+    if text is None:
+        return None
+    digits, scale = (text[:-1], _SUFFIXES[text[-1]]) if text[-1:] in _SUFFIXES else (text, 1)
+    for kind in (int, float):
+        try:
+            value = kind(digits) * scale
+        except ValueError:
+            continue
+        return int(value) if scale > 1 else value
+    return text
+
+
 def holds_several_arguments(token: str) -> bool:
     """Whether one argv item holds a whole command line (`"--a --b 32"`): Kubernetes passes it
     to vLLM as one argument, which vLLM cannot parse. JSON values may hold anything."""

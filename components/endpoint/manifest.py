@@ -18,7 +18,7 @@ from components.core.findings import Finding, error
 from components.core.spec import Spec
 from components.endpoint.autoscaling import CRD_ROLE_KEYS, role_autoscaling
 from components.endpoint.engines.engine import VLLM, engine_variables
-from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
+from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV, shared_cache_keys
 from components.endpoint.generation import (
     generation,
     generation_name,
@@ -34,7 +34,7 @@ from components.endpoint.kind import (
 from components.endpoint.model_source import source_config
 from components.endpoint.overrides import add_overrides
 from components.endpoint.roles import RoleSpec
-from components.endpoint.spec import EndpointSpec, Metrics
+from components.endpoint.spec import EndpointSpec, KvCache, Metrics
 from components.endpoint.vllm_args import (
     MODEL_PATH,
     effective_args,
@@ -55,8 +55,17 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
     """The user's variables, those Kubernetes fills (environmentFrom), then what the settings
-    write for the engine, then the three DPD ones on a DPD endpoint (values are strings)."""
-    dpd = {} if spec.aggregated else {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+    write for the engine, then the three DPD ones on a DPD endpoint, or the hash seed of
+    colocated pods that share cache keys (values are strings); an adopted endpoint's as the
+    live object has them."""
+    kv = spec.kv_cache
+    shared_l2 = spec.kv_cache_written and kv.enable_l2_cache is not False and kv.l2_cache_backend
+    kvaware = spec.intelligent_routing and spec.routing_strategy == "kvaware"
+    dpd = (
+        {PD_BUFFER_SIZE: str(int(spec.pd_buffer_size)), **PINNED_ENV}
+        if not spec.aggregated
+        else shared_cache_keys(bool(shared_l2 or kvaware), spec.decoder.max_replicas)
+    )
     engine = engine_variables(
         spec.engine,
         tensor_parallel_size=spec.tensor_parallel_size,
@@ -67,20 +76,24 @@ def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
             if "gpu_memory_utilization" in spec.model_fields_set
             else None
         ),
-        pod_gpus=spec.pod_gpus,
     )
-    user = {k: v for k, v in spec.environment_variables.items() if k not in dpd}
+    # DPD's variables are the stack's; a colocated pod keeps a seed of the user's own.
+    owned = {} if spec.aggregated or spec.adopted else dpd
+    user = {k: v for k, v in spec.environment_variables.items() if k not in owned}
     written = [{"name": k, "value": v} for k, v in user.items()]
     written += [{"name": k, "valueFrom": source} for k, source in spec.environment_from.items()]
+    if spec.adopted:
+        return written
+    dpd = {k: v for k, v in dpd.items() if k not in user}
     return written + [{"name": k, "value": v} for k, v in {**engine, **dpd}.items()]
 
 
-def _role(role: RoleSpec) -> dict[str, Any]:
+def _role(spec: EndpointSpec, role: RoleSpec) -> dict[str, Any]:
     out: dict[str, Any] = {
         "replicas": role.replicas,
         "resources": WorkerResources().with_gpus(role.gpus),
     }
-    if args := role_args(role):
+    if args := role_args(spec, role):
         out["args"] = args
     if role.node_selector:
         out["nodeSelector"] = dict(role.node_selector)
@@ -106,6 +119,10 @@ def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
         if kv.l2_cache_local_url:
             l2["l2CacheLocalUrl"] = kv.l2_cache_local_url
         out |= {"enableL2Cache": kv.enable_l2_cache is not False, "l2CacheSpec": l2}
+    if spec.adopted:
+        # The switches as the live object has them: the operator's defaults fill the rest.
+        given = {KvCache.model_fields[f].alias for f in kv.model_fields_set}
+        out = {k: v for k, v in out.items() if k in given or k == "l2CacheSpec"}
     return out
 
 
@@ -121,7 +138,7 @@ def _metrics(spec: EndpointSpec) -> dict[str, Any]:
     model_metrics: dict[str, Any] = {}
     if metrics.model_metrics is not None:
         model_metrics = metrics.model_metrics.model_dump(by_alias=True, exclude_none=True)
-    if metrics.enabled:
+    if metrics.enabled and not spec.adopted:
         model_metrics["port"] = spec.container_port
     if model_metrics:
         out["modelMetrics"] = model_metrics
@@ -175,10 +192,11 @@ def _pd_spec(
     spec: EndpointSpec, prometheus_address: str | None, zone_name: str | None, digest: str | None
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "prefillSpec": _role(spec.prefill),
-        "decodingSpec": _role(spec.decode),
-        "routingThreshold": spec.routing_threshold,
+        "prefillSpec": _role(spec, spec.prefill),
+        "decodingSpec": _role(spec, spec.decode),
     }
+    if _writes(spec, "routing_threshold"):
+        out["routingThreshold"] = spec.routing_threshold
     if spec.topology_spec is not None:
         out["topologySpec"] = _topology(spec, zone_name)
     if autoscaling := _autoscaling(spec, prometheus_address, digest):
@@ -198,6 +216,7 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
     else:
         args = worker_args(spec)
     out: dict[str, Any] = {"image": spec.image}
+    env = environment(spec)
     if args:
         out["args"] = args
     return (
@@ -209,10 +228,16 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
             },
             "modelVolumeMount": {"name": spec.model_volume_mount.name, "mountPath": MODEL_PATH},
             "resources": spec.worker_resources.with_gpus(spec.pod_gpus),
-            "environmentVariables": environment(spec),
         }
+        | ({"environmentVariables": env} if env or _writes(spec, "environment_variables") else {})
         | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
     )
+
+
+def _writes(spec: EndpointSpec, field: str, settings: Spec | None = None) -> bool:
+    """Whether the manifest writes a setting with a default: always, but on an adopted
+    endpoint only where its item sets it, as the live object has it."""
+    return not spec.adopted or field in (settings or spec).model_fields_set
 
 
 def _worker_extras(spec: EndpointSpec) -> dict[str, Any]:
@@ -287,7 +312,8 @@ def build_manifest(
     if spec.instance_types:
         out["instanceTypes"] = list(spec.instance_types)
     elif spec.node_affinity is not None:
-        out["nodeAffinity"] = spec.node_affinity
+        if spec.node_affinity:  # an empty affinity places the pods anywhere, as none does
+            out["nodeAffinity"] = spec.node_affinity
     else:
         out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
@@ -302,18 +328,20 @@ def build_manifest(
     ):
         if section is not None:
             out[key] = _written(section)
-    out["metrics"] = _metrics(spec)
+    if _writes(spec, "metrics"):
+        out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)
     if spec.routing_spec_written:
         routing: dict[str, Any] = {"enabled": spec.intelligent_routing}
-        if spec.intelligent_routing or "routing_strategy" in spec.model_fields_set:
+        if (spec.intelligent_routing and not spec.adopted) or _writes(spec, "routing_strategy"):
             routing["routingStrategy"] = spec.routing_strategy
         out["intelligentRoutingSpec"] = routing
     if spec.serving is None:
         out["pdSpec"] = _pd_spec(spec, prometheus_address, zone_name, digest)
     else:
-        out["replicas"] = spec.serving.replicas
+        if _writes(spec, "replicas", spec.serving):
+            out["replicas"] = spec.serving.replicas
         if autoscaling := _autoscaling(spec, prometheus_address, digest):
             out["autoScalingSpec"] = autoscaling["serving"]
     if spec.tls_config is not None:

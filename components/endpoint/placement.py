@@ -1,7 +1,8 @@
 """Which nodes an endpoint's pods may take beside its instanceType: the CRD's instanceTypes
 (in order of preference) or a node affinity, each exclusive with instanceType and with the other
 (the CRD's description of nodeAffinity). instanceType stays the type the stack sizes the pods
-and counts the nodes for, so it must be one the pods may land on."""
+and counts the nodes for, so it must be one the pods may land on; unset, it is the first they
+name. An empty nodeAffinity places the pods anywhere, as none does, and is not written."""
 
 from __future__ import annotations
 
@@ -12,16 +13,25 @@ from components.core.findings import Finding, error
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
 
-def affinity_types(affinity: dict) -> set[str]:
-    """The instance types the affinity's required terms name, if they name any."""
+def affinity_types(affinity: dict) -> list[str]:
+    """The instance types the affinity's required terms name, in their order, if they name any."""
     required = affinity.get("requiredDuringSchedulingIgnoredDuringExecution") or {}
-    return {
+    named = [
         value
         for term in required.get("nodeSelectorTerms") or []
         for expression in term.get("matchExpressions") or []
         if expression.get("key") == INSTANCE_TYPE_LABEL and expression.get("operator") == "In"
         for value in expression.get("values") or []
-    }
+    ]
+    return list(dict.fromkeys(named))
+
+
+def placed_types(item: dict) -> list[str]:
+    """The instance types an endpoint item places its pods on beside instanceType, in order."""
+    listed, affinity = item.get("instanceTypes"), item.get("nodeAffinity")
+    if isinstance(listed, list):
+        return [name for name in listed if isinstance(name, str)]
+    return affinity_types(affinity) if isinstance(affinity, dict) else []
 
 
 def check_placement(
@@ -72,7 +82,7 @@ def check_placement(
             error(
                 "instance-type-outside-affinity",
                 "nodeAffinity",
-                f"requires {INSTANCE_TYPE_LABEL} in {', '.join(sorted(named))}, which leaves "
+                f"requires {INSTANCE_TYPE_LABEL} in {', '.join(named)}, which leaves "
                 f"out instanceType {instance_type}, the type the stack sizes the pods for",
             )
         )

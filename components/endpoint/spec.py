@@ -12,7 +12,7 @@ import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
+from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
@@ -20,11 +20,13 @@ from components.core.kubernetes_names import EnvVarName, KubernetesName
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
+from components.endpoint.adopted import with_pod_settings
 from components.endpoint.autoscaling import INT32_MAX, Role
 from components.endpoint.engines.engine import VLLM, EngineName, engine_port
 from components.endpoint.image import DLC_IMAGE, ImageReference
 from components.endpoint.load_balancer import LoadBalancer
 from components.endpoint.model_source import ModelSource
+from components.endpoint.placement import placed_types
 from components.endpoint.pod import ModelCacheConfig, PodCustomizations
 from components.endpoint.probes import Probes
 from components.endpoint.roles import (
@@ -64,9 +66,11 @@ RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 # which is also a Kubernetes label value (k8s.io/apimachinery `IsValidLabelValue`).
 MODEL_NAME = r"[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?"
 # --gpu-memory-utilization: the seed's DPD example and tuning table give 0.75, leaving the
-# decoder room for the PD buffer and the prefiller for its activations. The one default of
-# every endpoint and planner scenario.
+# decoder room for the PD buffer and the prefiller for its activations: the default of a DPD
+# endpoint and of every planner scenario. A colocated pod holds no PD buffer and keeps vLLM's
+# own 0.9 (vllm/engine/arg_utils.py), as AWS's colocated samples do, which set none.
 GPU_MEMORY_UTILIZATION = 0.75
+VLLM_GPU_MEMORY_UTILIZATION = 0.9
 # The percentiles an SLO may be stated at (vLLM's benchmarks print p50, p90, p95 and p99).
 SloPercentile = Literal[50, 90, 95, 99]
 SageMakerEndpointName = shaped_str(
@@ -233,16 +237,26 @@ class EndpointSpec(Spec):
     # The model server the image runs; DPD runs vLLM only (engines/engine.py).
     engine: EngineName = VLLM
     image: ImageReference = DLC_IMAGE
-    tensor_parallel_size: Literal[1, 2, 4, 8] = 8
     # None leaves --max-model-len out, and vLLM serves the model's own context length (its
     # config.json); sizing and the predictions then take that length too.
     max_model_len: int | None = Field(None, ge=1)
-    gpu_memory_utilization: float = Field(GPU_MEMORY_UTILIZATION, gt=0, le=1)
     prefill: RoleSpec = RoleSpec()
     decode: RoleSpec = RoleSpec()
     # The aggregated (colocated) mode: pods that prefill and decode alike, and no pdSpec. None
     # is DPD, with the prefill and decode roles above (components/endpoint/serving_mode.py).
     serving: RoleSpec | None = None
+    # Unset: a whole p5 for DPD, all of a colocated pod's GPUs.
+    tensor_parallel_size: Literal[1, 2, 4, 8] = Field(
+        default_factory=lambda done: 8 if done.get("serving") is None else done["serving"].gpus
+    )
+    # Written as --gpu-memory-utilization on DPD always, on a colocated pod only when set.
+    gpu_memory_utilization: float = Field(
+        default_factory=lambda done: (
+            GPU_MEMORY_UTILIZATION if done.get("serving") is None else VLLM_GPU_MEMORY_UTILIZATION
+        ),
+        gt=0,
+        le=1,
+    )
     routing_threshold: int = Field(4096, ge=0, le=INT32_MAX)
     routing_strategy: RoutingStrategy = "prefixaware"
     # intelligentRoutingSpec.enabled. None: as the mode has it (always with DPD, whose router
@@ -390,6 +404,20 @@ class EndpointSpec(Spec):
     @property
     def decode_gpu_memory_utilization(self) -> float:
         return self.decoder.gpu_memory_utilization or self.gpu_memory_utilization
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_from_placement_and_pods(cls, data: Any) -> Any:
+        """instanceType, when unset, is the first type the pods may take (instanceTypes, the
+        CRD's preference order, or the nodeAffinity's); an adopted endpoint's flags and
+        variables are read from its pods' command lines (adopted.py)."""
+        if not isinstance(data, dict):
+            return data
+        if data.get("adopted") is True:
+            data = with_pod_settings(data)
+        if "instanceType" not in data and (named := placed_types(data)):
+            data = {**data, "instanceType": named[0]}
+        return data
 
     @field_validator("tags")
     @classmethod

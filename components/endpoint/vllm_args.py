@@ -8,7 +8,6 @@ How vLLM reads a flag is flags.py; the credentials the arguments must not hold, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, warning
@@ -16,6 +15,7 @@ from components.endpoint.arg_credentials import check_arg_credentials
 from components.endpoint.engines.engine import VLLM
 from components.endpoint.flags import (
     canonical_flag,
+    flag_number,
     flag_value,
     holds_several_arguments,
     is_option,
@@ -60,8 +60,16 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str | None, str | None]]
             None if spec.max_model_len is None else str(spec.max_model_len),
             "maxModelLen",
         ),
-        "--gpu-memory-utilization": (str(spec.gpu_memory_utilization), "gpuMemoryUtilization"),
+        "--gpu-memory-utilization": (
+            None if _colocated_default(spec) else str(spec.gpu_memory_utilization),
+            "gpuMemoryUtilization",
+        ),
     }
+
+
+def _colocated_default(spec: EndpointSpec) -> bool:
+    """A colocated pod runs vLLM's own memory share unless the endpoint sets one."""
+    return spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
 
 
 def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
@@ -84,7 +92,21 @@ def own_model(spec: EndpointSpec) -> str | None:
     return None
 
 
+def served_model(spec: EndpointSpec) -> str:
+    """The model name requests carry: vLLM's first --served-model-name, else the model it
+    loads (--model, or `vllm serve`'s positional argument); the mounted weights' folder for
+    the other engines, which serve whatever they loaded under any name."""
+    if spec.engine != VLLM:
+        return MODEL_PATH
+    args = effective_args(spec, spec.decoder)
+    flags = {canonical_flag(name): flag_value(tokens) for name, tokens in split_flags(args) if name}
+    positional = args[0] if args and not is_option(args[0]) else None
+    return flags.get("--served-model-name") or flags.get("--model") or positional or MODEL_PATH
+
+
 def worker_args(spec: EndpointSpec) -> list[str]:
+    if spec.adopted:
+        return spec.worker_args  # as the live object has them (adopted.py)
     flags = worker_flags(spec).items()
     written = [token for flag, (value, _) in flags if value is not None for token in (flag, value)]
     if spec.command:
@@ -94,7 +116,9 @@ def worker_args(spec: EndpointSpec) -> list[str]:
     return written + spec.worker_args
 
 
-def role_args(role: RoleSpec) -> list[str]:
+def role_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
+    if spec.adopted:
+        return role.args
     flags = role_flags(role).items()
     written = [t for flag, (value, _) in flags if value is not None for t in (flag, str(value))]
     return written + role.args
@@ -102,7 +126,7 @@ def role_args(role: RoleSpec) -> list[str]:
 
 def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
     """The vLLM command line a role's pods run, after the operator's merge."""
-    return merge_role_args(worker_args(spec), role_args(role))
+    return merge_role_args(worker_args(spec), role_args(spec, role))
 
 
 # Flags no setting writes but that break what the settings describe. The operator wires each
@@ -184,11 +208,12 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
         for i, token in enumerate(args)
         if not token.strip() and not (i and is_option(args[i - 1]) and "=" not in args[i - 1])
     ]
+    # An adopted endpoint's settings write no flag: they are read from these (adopted.py).
     return found + [
         error("typed-flag-in-args", field, problem)
         for field, role, args in arg_lists(spec)
         for name, tokens in split_flags(args)
-        if name and (problem := _flag_problem(name, tokens, role, spec))
+        if name and not spec.adopted and (problem := _flag_problem(name, tokens, role, spec))
     ]
 
 
@@ -196,27 +221,14 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
 # (8,192 on all five DPD types), with chunked prefill on (its default for generative models);
 # with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it
 # (vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`).
-_HUMAN_INT = re.compile(r"^(\d+(?:\.\d+)?)([kmgtKMGT]?)$")
-_MULTIPLIERS = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
-_MULTIPLIERS |= {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-
-
-def _human_int(value: str | None) -> int | None:
-    """vLLM's reading of a large integer flag: `8192`, `16k` (16,000), `16K` (16,384)."""
-    match = _HUMAN_INT.match((value or "").strip())
-    if match is None:
-        return None
-    number, suffix = match.groups()
-    return int(float(number) * _MULTIPLIERS.get(suffix, 1))
-
-
 def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
     found = []
     for name, (role, max_num_seqs) in spec.roles().items():
         flags = {canonical_flag(n): t for n, t in split_flags(effective_args(spec, role)) if n}
         chunked = "--no-enable-chunked-prefill" not in flags
         given = flags.get("--max-num-batched-tokens")
-        budget = _human_int(flag_value(given)) if given else None
+        budget = flag_number(flag_value(given)) if given else None
+        budget = budget if isinstance(budget, int) else None
         if budget is None:
             default = vllm_default_max_num_batched_tokens(spec.instance_type)
             budget = default if chunked else spec.max_model_len

@@ -116,10 +116,9 @@ def default_worker_resources(instance_type: str, serving_gpus: int | None) -> Wo
     """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as it
     has always been; an aggregated pod of `serving_gpus` GPUs requests its GPUs' share of
     NODE_SHARE of the node, in whole CPUs and whole GiB (96 CPUs and 1024Gi for 8 GPUs on
-    ml.p5.48xlarge, as DPD). Limited to the same, as DPD's and as before: a whole p5
-    served aggregated keeps its manifest, so no new generation needs a second node's GPUs
-    to swap to, and the pod is the last its node evicts (Guaranteed QoS). Writing
-    `{requests: {...}}` lifts the limits."""
+    ml.p5.48xlarge, as DPD), and limits neither, as AWS's colocated samples (hyperpod-cli
+    config/samples) limit only the GPUs: a CPU limit throttles vLLM's API and engine
+    processes, and a memory limit sits beside LMCache's CPU cache."""
     if serving_gpus is None:
         return DPD_WORKER_RESOURCES
     node = GPU_INSTANCE_TYPES[instance_type]
@@ -128,8 +127,7 @@ def default_worker_resources(instance_type: str, serving_gpus: int | None) -> Wo
         requests={
             "cpu": str(floor(node.vcpu_count * share)),
             "memory": f"{floor(node.memory_gib * share)}Gi",
-        },
-        limits=None,
+        }
     )
 
 

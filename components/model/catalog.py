@@ -31,6 +31,11 @@ MODEL_CATALOG: dict[str, ModelArchitecture] = {
 }
 
 
+# Where each catalog model is published: its Hugging Face repository (the model cards at
+# huggingface.co/<repository>), whose name an endpoint serves it by.
+PUBLISHED: dict[str, str] = json.loads((Path(__file__).parent / "published.json").read_text())
+
+
 def catalog_id_for_model_name(model_name: str) -> str | None:
     """The catalog id that `model_name` names, e.g. `Llama-3.3-70B-Instruct` -> `llama-3.3-70b`.
 

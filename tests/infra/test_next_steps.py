@@ -20,6 +20,7 @@ ROUTER = "http://dpd-test-default-routing-service.hyperpod-inference-system.svc.
 DEV = EndpointTarget(
     name="dpd-test",
     namespace="default",
+    object_name="dpd-test",
     model_name="Llama-3.3-70B-Instruct",
     sagemaker_endpoint="dpd-test",
     invocation_path="v1/chat/completions",
@@ -122,8 +123,9 @@ def _commands(found: dict) -> list[str]:
         DEV,
         EndpointTarget(**{**vars(DEV), "model_name": "my model's weights"}),
         EndpointTarget(**{**vars(DEV), "invocation_path": "v1/completions"}),
+        EndpointTarget(**{**vars(DEV), "router_url": None, "sagemaker_endpoint": None}),
     ],
-    ids=["dev", "a-name-the-shell-must-quote", "completions"],
+    ids=["dev", "a-name-the-shell-must-quote", "completions", "pods"],
 )
 def test_every_command_is_one_the_shell_takes(target):
     assert shellcheck_findings(_commands(steps(target))) == ""
@@ -203,6 +205,7 @@ def _hostile_target(value: str) -> EndpointTarget:
     return EndpointTarget(
         name=f"dpd{value}",
         namespace=f"ns{value}",
+        object_name=f"dpd{value}",
         model_name=f"Llama-3.3-70B{value}",
         sagemaker_endpoint=f"ep{value}",
         invocation_path=f"v1/completions{value}",
@@ -230,9 +233,9 @@ def test_pasted_commands_run_only_their_tools_whatever_the_values_hold(tmp_path,
 
 
 def test_a_newline_in_a_name_stays_inside_its_comment():
-    (gated, *_) = upload_weights("Llama-3.3-70B\ntouch PWNED", "s3://b/p/")
+    (apart, gated, *_) = upload_weights("Llama-3.3-70B\ntouch PWNED", "s3://b/p/")
     assert gated.startswith("# meta-llama/Llama-3.3-70B\\ntouch PWNED is gated")
-    assert "\n" not in gated
+    assert "\n" not in gated and "\n" not in apart
 
 
 # What an S3 prefix may hold: AWS's characters that "might need special handling" are valid
@@ -268,3 +271,35 @@ def test_an_aggregated_endpoint_waits_for_its_state_and_has_no_router_to_call():
 def test_an_aggregated_endpoint_with_routing_is_called_through_its_router():
     routed = EndpointTarget(**{**vars(AGGREGATED), "router_url": ROUTER})
     assert f"{ROUTER}/" in endpoint(routed)["invokeRouter"]
+
+
+def test_a_colocated_endpoint_without_router_or_sagemaker_is_asked_through_one_of_its_pods():
+    pods = EndpointTarget(
+        **{**vars(AGGREGATED), "sagemaker_endpoint": None, "served_model": "qwen", "port": 8080}
+    )
+    found = endpoint(pods)
+    assert "invokeSageMaker" not in found
+    command = found["invokePods"]
+    assert command.startswith(
+        'kubectl port-forward -n default "$(kubectl get pods -n default -l app=dpd-test'
+    )
+    assert "curl -s http://localhost:8080/v1/chat/completions" in command
+    assert '"model": "qwen"' in command
+
+
+def test_two_endpoints_on_one_prefix_download_it_once():
+    other = EndpointTarget(**{**vars(DEV), "name": "dpd-two", "object_name": "dpd-two"})
+    found = next_steps(cluster="c", region="us-west-2", endpoints=[DEV, other])["endpoints"]
+    assert any(
+        line.startswith("hf download") for line in found["default/dpd-test"]["uploadWeights"]
+    )
+    assert found["default/dpd-two"]["uploadWeights"] == [
+        "# the same weights as default/dpd-test, above"
+    ]
+
+
+def test_a_model_name_that_disagrees_with_its_prefix_is_flagged():
+    apart = EndpointTarget(**{**vars(DEV), "weights_uri": "s3://models-bucket/llama70b/"})
+    (flag, *_) = endpoint(apart)["uploadWeights"]
+    assert flag.startswith("# modelName Llama-3.3-70B-Instruct and the weights' prefix llama70b")
+    assert not endpoint()["uploadWeights"][0].startswith("# modelName")

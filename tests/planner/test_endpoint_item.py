@@ -180,3 +180,29 @@ def test_on_a_type_without_dpd_the_emitted_item_is_aggregated_and_renders_as_pri
     assert "pdSpec" not in manifest["spec"]
     assert manifest["spec"]["instanceType"] == instance_type
     assert manifest["spec"]["replicas"] == item["serving"]["replicas"]
+
+
+def test_the_model_is_named_as_published_with_what_a_first_request_needs(recommendations):
+    item = emitted(recommendations, "llama-long")
+    assert item["modelName"] == "Llama-3.3-70B-Instruct"
+    assert item["modelSource"] == {"s3": {"prefix": "Llama-3.3-70B-Instruct"}}
+    assert (item["endpointName"], item["invocationEndpoint"]) == (
+        "llama-long",
+        "v1/chat/completions",
+    )
+
+
+def test_a_scenario_naming_a_mode_gets_that_modes_layout(recommendations):
+    _, recommendation = recommendations["llama-long"]
+    assert recommendation.disaggregation_pays
+    named = scenario({**LLAMA_70B, "serving": {"tensorParallel": 8}})
+    item = endpoint_item(named, recommendation)
+    assert "serving" in item and "prefill" not in item
+
+
+def test_with_json_the_item_is_printed_as_json(tmp_path, capsys):
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(LLAMA_70B))
+    assert main(["plan", "recommend", "--scenario", str(path), "--emit-endpoint", "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["modelName"] == "Llama-3.3-70B-Instruct"

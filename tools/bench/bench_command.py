@@ -12,12 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
+from components.endpoint.manifest import endpoint_generation, object_name
 from components.endpoint.spec import EndpointSpec
 from infra.config_errors import PROJECT
 from infra.settings import CheckedConfig
+from planner.efficiency import ENGINE_EFFICIENCY
 from planner.endpoint_scenario import scenario_from_endpoint
 from planner.measured import Load, corrected, scenario_at
-from planner.predict import predict
+from planner.predict import Prediction, predict
 from planner.scenario import ScenarioError
 from tools.bench.endpoint import (
     BenchError,
@@ -26,7 +28,7 @@ from tools.bench.endpoint import (
     endpoint_load,
     endpoint_parser,
 )
-from tools.bench.job import bench_manifests, job_name
+from tools.bench.job import bench_manifests, job_name, job_placement
 from tools.bench.results_command import run_results
 from tools.bench.vllm_bench import BenchRun, prompt_count
 from tools.render import yaml_io
@@ -115,6 +117,9 @@ def _model_bucket(checked: CheckedConfig, stack: str, account_id: str | None) ->
 
 def _bench_runs(checked: CheckedConfig, index: int, loads: list[Load]) -> list[BenchRun]:
     spec = checked.stack.endpoints[index]
+    if spec.engine not in ENGINE_EFFICIENCY:
+        # An engine the planner has no model of is measured all the same, against no prediction.
+        return [BenchRun(load, prompt_count(load, None), None) for load in loads]
     scenario = scenario_from_endpoint(spec, checked.sizing[index].sizing.architecture)
     assert scenario is not None  # the load says the output tokens
     ep = checked.predictions[index]
@@ -127,6 +132,18 @@ def _bench_runs(checked: CheckedConfig, index: int, loads: list[Load]) -> list[B
     return runs
 
 
+def _predicted(prediction: Prediction | None) -> str:
+    if prediction is None:
+        return "no prediction (the planner has no model of this engine)"
+    ttft = (
+        f"TTFT {prediction.ttft_ms:,.0f} ms"
+        if math.isfinite(prediction.ttft_ms)
+        else "TTFT without bound"
+    )
+    past = " (past the layout's capacity)" if prediction.saturated else ""
+    return f"predicted {ttft}, TPOT {prediction.tpot_ms:.3g} ms{past}"
+
+
 def _minutes(seconds: float) -> str:
     return f"about {max(1, round(seconds / 60))} min"
 
@@ -137,17 +154,13 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
     job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)
     timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
     log, file = shlex.quote(f"{job_name(spec)}.log"), shlex.quote(file)
+    through = "its router" if spec.intelligent_routing else "a Service of its pods"
     lines = [
-        f"vllm bench serve against {spec.name} through its router, from its own image:",
+        f"vllm bench serve against {spec.name} through {through}, from vLLM 0.19.0's image, "
+        f"{job_placement(spec).why}:",
         *(
-            f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); predicted "
-            + (
-                f"TTFT {run.prediction.ttft_ms:,.0f} ms"
-                if math.isfinite(run.prediction.ttft_ms)
-                else "TTFT without bound"
-            )
-            + f", TPOT {run.prediction.tpot_ms:.3g} ms"
-            + (" (past the layout's capacity)" if run.prediction.saturated else "")
+            f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); "
+            + _predicted(run.prediction)
             for run in runs
         ),
         "Run it, read the result and hold it against the prediction:",
@@ -168,12 +181,6 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     checked, index, spec = found
     try:
-        if not spec.intelligent_routing:
-            raise BenchError(
-                f"{PROJECT}:endpoints[{index}].routingStrategy: the Job calls the endpoint's "
-                "stable address, the operator's router, which an aggregated endpoint has only "
-                "with routingStrategy set; set it, or benchmark through its load balancer"
-            )
         load = endpoint_load(index, spec)
         loads = [Load(load.input_tokens, load.output_tokens, rate) for rate in args.rate or []]
         runs = _bench_runs(checked, index, loads or [load])
@@ -184,8 +191,16 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
                 f"holds the account ID ({PROJECT}-{args.stack}-models-<account>); pass "
                 '--account-id "$(aws sts get-caller-identity --query Account --output text)"'
             )
+        # The live generation's object, whose name labels a colocated endpoint's pods.
+        generation = endpoint_generation(spec, model_bucket=bucket, region=checked.region)
         manifests = bench_manifests(
-            args.stack, spec, index, runs, model_bucket=bucket or "", region=checked.region
+            args.stack,
+            spec,
+            index,
+            runs,
+            model_bucket=bucket or "",
+            region=checked.region,
+            object_name=object_name(spec, generation),
         )
     except (BenchError, ScenarioError) as refused:
         print(refused, file=sys.stderr)

@@ -1,11 +1,17 @@
 """The Kubernetes Job that load-tests a live endpoint with `vllm bench serve`, and what it needs.
 
-The Job runs in the endpoint's namespace, from the endpoint's own worker image (vLLM 0.19.0 is
-in both DPD images), on a node of the endpoint's instance type near its pods, where that image
-is already on disk. It sends the workload's traffic to the router address in-cluster callers
-keep across changes (`routing.in_cluster_url`), so requests take the paths real clients take,
-and prints vLLM's result JSON between two marker lines, so that `kubectl logs job/...` gives
-it back.
+The Job runs in the endpoint's namespace from a client image of its own, pinned: vLLM's
+benchmark (vLLM 0.19.0, the version its script is written for) speaks the OpenAI API that
+every engine the stack runs serves (vllm_bench.py). It sends the workload's traffic to the
+endpoint's router at the address in-cluster callers keep across changes
+(`routing.in_cluster_url`), so requests take the paths real clients take, or, for a colocated
+endpoint without a router, to its pods through a Service of the Job's own, selecting them by
+the label AWS's CLI finds them by (`app`: the object's name). It prints vLLM's result JSON
+between two marker lines, so that `kubectl logs job/...` gives it back.
+
+It runs on a node of the endpoint's type, asking what such a node has left after the
+endpoint's pods, its kubelet's reserve and its daemon sets (`job_placement`); where that is
+too little, on any node with room.
 
 vLLM's random dataset draws prompts from the model's tokenizer, which `vllm bench serve` loads
 in the Job (without one it writes no latency figures: serve.py, `if ... tokenizer:`). The Job
@@ -18,9 +24,16 @@ driver, or a Hugging Face repository by name, with the endpoint's token when it 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
+from components.core.kubernetes_names import quantity_value
+from components.core.units import GIB
+from components.endpoint.image import DLC_IMAGE
+from components.endpoint.routing import in_cluster_url
 from components.endpoint.spec import EndpointSpec
+from components.endpoint.worker import WorkerResources
 from components.operator.iam import OPERATOR_NAMESPACE
 from tools.bench.endpoint import labels
 from tools.bench.vllm_bench import READY_SECONDS, BenchRun, bench_script
@@ -41,22 +54,71 @@ START_SECONDS = 600
 # The logs and the finished Job stay a day, then Kubernetes deletes the Job and its pod.
 KEEP_SECONDS = 86_400
 
-# The client: one asyncio process and the tokenizer; far from what a model node has spare.
-CPU = "4"
+# The client: one asyncio process and the tokenizer. It asks for at most this beside the
+# endpoint's pods, and at least the floor; with less left there, it runs on another node.
+CPU, MEMORY_GIB = 4, 16
+MIN_CPU, MIN_MEMORY_GIB = 1, 4
+# vLLM 0.19.0's benchmark, the version the script's flags are written for (AWS's DPD guide:
+# this image carries vLLM 0.19.0), whatever the endpoint's engine and image.
+CLIENT_IMAGE = DLC_IMAGE
+# What a node keeps from its pods: the kubelet's reserve by the EKS AMI's rule (amazon-eks-ami
+# and Bottlerocket, kubeReserved: 6% of the first core, 1% of the second, 0.5% of the next two
+# and 0.25% of the rest; 11 MiB per pod, at most 110, plus 255 MiB) and its 100 MiB eviction
+# threshold; and an allowance for the daemon sets every GPU node runs (device plugins, the
+# VPC CNI, kube-proxy, the CSI node drivers, HyperPod's health agent), whose requests HyperPod
+# does not publish.
+DAEMON_CPU, DAEMON_MEMORY_GIB = 1, 2
+MAX_PODS = 110
 
-MEMORY = "16Gi"
+
+def node_reserve(vcpus: int) -> tuple[float, float]:
+    """CPUs and GiB a node keeps for the kubelet, the system and its daemon sets."""
+    shares = [0.06, 0.01, 0.005, 0.005] + [0.0025] * max(vcpus - 4, 0)
+    return sum(shares[:vcpus]) + DAEMON_CPU, (11 * MAX_PODS + 355) / 1024 + DAEMON_MEMORY_GIB
 
 
-# The label the operator puts on every DPD pod (DESIGN.md, runtime names).
-DPD_ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
+@dataclass(frozen=True)
+class Placement:
+    """What the Job asks for, whether on a node of the endpoint's type, and why."""
+
+    cpu: int
+    memory_gib: int
+    beside: bool
+    why: str
+
+
+def job_placement(spec: EndpointSpec) -> Placement:
+    """Beside the endpoint's pods when a node of their type has room left for the Job after
+    as many of them as it holds and its reserve; else on any node with room."""
+    node = GPU_INSTANCE_TYPES[spec.instance_type]
+    role, _ = max(spec.roles().values(), key=lambda r: r[0].gpus)
+    pods = min(node.gpus // role.gpus, role.max_replicas)
+    # DPD pods request only their GPUs (the operator ignores worker.resources for them).
+    asks = spec.worker_resources if spec.aggregated else WorkerResources()
+    cpu, memory = (
+        float(quantity_value(asks.requests.get(k) or asks.limited.get(k) or "0"))
+        for k in ("cpu", "memory")
+    )
+    reserved_cpu, reserved_gib = node_reserve(node.vcpu_count)
+    free_cpu = node.vcpu_count - reserved_cpu - pods * cpu
+    free_gib = node.memory_gib - reserved_gib - pods * memory / GIB
+    left = (
+        f"a {node.name} node has {free_cpu:.1f} vCPUs and {free_gib:.0f} GiB left after "
+        f"{pods} of the endpoint's pods and its reserve"
+    )
+    if free_cpu < MIN_CPU or free_gib < MIN_MEMORY_GIB:
+        return Placement(CPU, MEMORY_GIB, False, f"on any node with room: {left}")
+    cpus, gib = min(CPU, math.floor(free_cpu)), min(MEMORY_GIB, math.floor(free_gib))
+    return Placement(cpus, gib, True, f"on a node of the endpoint's type: {left}")
+
 
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 
 # Why each checkov finding that stays is right for this Job; checkov reads these annotations
 # (`checkov.io/skipN: CHECK=reason`) and reports the skip with its reason.
 CHECKOV_SKIPS = {
-    "CKV_K8S_43": "the image is the endpoint's own, by the reference its "
-    "InferenceEndpointConfig names, so the node's copy serves the Job",
+    "CKV_K8S_43": "the client image is pinned by the tag AWS publishes it under "
+    "(public.ecr.aws/deep-learning-containers/vllm), the endpoint's DPD image",
 }
 
 DEFAULT_NAMESPACE_SKIP = (
@@ -99,7 +161,10 @@ def _annotations(spec: EndpointSpec) -> dict[str, str]:
 
 
 def _pod_spec(
-    spec: EndpointSpec, script: str, weights_mount: dict[str, Any] | None
+    spec: EndpointSpec,
+    script: str,
+    weights_mount: dict[str, Any] | None,
+    placement: Placement,
 ) -> dict[str, Any]:
     mounts = [{"name": "scratch", "mountPath": "/tmp"}]
     volumes: list[dict[str, Any]] = [{"name": "scratch", "emptyDir": {}}]
@@ -124,7 +189,7 @@ def _pod_spec(
                 "secret": {"secretName": name, "items": [{"key": key, "path": file}]},
             }
         )
-    resources = {"cpu": CPU, "memory": MEMORY}
+    resources = {"cpu": str(placement.cpu), "memory": f"{placement.memory_gib}Gi"}
     return {
         "restartPolicy": "Never",
         "automountServiceAccountToken": False,
@@ -135,28 +200,13 @@ def _pod_spec(
             "fsGroup": USER_ID,
             "seccompProfile": {"type": "RuntimeDefault"},
         },
-        # A node of the endpoint's type holds its image; beside its pods, surely.
-        "nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type},
-        "affinity": {
-            "podAffinity": {
-                "preferredDuringSchedulingIgnoredDuringExecution": [
-                    {
-                        "weight": 100,
-                        "podAffinityTerm": {
-                            "labelSelector": {
-                                "matchExpressions": [{"key": DPD_ROLE_LABEL, "operator": "Exists"}]
-                            },
-                            "topologyKey": "kubernetes.io/hostname",
-                        },
-                    }
-                ]
-            }
-        },
+        # A node of the endpoint's type holds what the Job asks, even beside its pods.
+        **({"nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type}} if placement.beside else {}),
         "containers": [
             {
                 "name": "vllm-bench",
-                "image": spec.image,
-                # Always asks the registry for the tag's digest; the layers come from the node.
+                "image": CLIENT_IMAGE,
+                # Always asks the registry for the tag's digest; the layers may be on the node.
                 "imagePullPolicy": "Always",
                 "command": ["/bin/sh", "-c", script],
                 "env": _environment(spec),
@@ -174,13 +224,19 @@ def _pod_spec(
     }
 
 
-def _network_policy(spec: EndpointSpec) -> dict[str, Any]:
-    """No traffic into the Job's pod; out of it, only to the router's namespace, to DNS, and
-    for a Hugging Face tokenizer to HTTPS. It binds where the cluster enforces NetworkPolicies
-    (the VPC CNI's network policy agent, when enabled) and is inert elsewhere."""
+def _network_policy(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
+    """No traffic into the Job's pod; out of it, only to the router's namespace (or, without a
+    router, the endpoint's pods), to DNS, and for a Hugging Face tokenizer to HTTPS. It binds
+    where the cluster enforces NetworkPolicies (the VPC CNI's network policy agent, when
+    enabled) and is inert elsewhere."""
     by_name = "kubernetes.io/metadata.name"
+    endpoint = (
+        {"namespaceSelector": {"matchLabels": {by_name: OPERATOR_NAMESPACE}}}
+        if spec.intelligent_routing
+        else {"podSelector": {"matchLabels": {"app": object_name}}}
+    )
     egress: list[dict[str, Any]] = [
-        {"to": [{"namespaceSelector": {"matchLabels": {by_name: OPERATOR_NAMESPACE}}}]},
+        {"to": [endpoint]},
         {
             "to": [{"namespaceSelector": {"matchLabels": {by_name: "kube-system"}}}],
             "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
@@ -200,6 +256,36 @@ def _network_policy(spec: EndpointSpec) -> dict[str, Any]:
     }
 
 
+def endpoint_address(spec: EndpointSpec) -> str:
+    """Where the Job sends its requests: the router as in-cluster callers reach it, or the
+    Job's own Service of a colocated endpoint's pods (_pods_service)."""
+    if spec.intelligent_routing:
+        return in_cluster_url(spec)
+    return f"http://{job_name(spec)}.{spec.namespace}.svc.cluster.local:{spec.container_port}"
+
+
+def _pods_service(spec: EndpointSpec, object_name: str) -> list[dict[str, Any]]:
+    """A Service of the endpoint's pods, when no router stands in front of them."""
+    if spec.intelligent_routing:
+        return []
+    port = spec.container_port
+    return [
+        {
+            "apiVersion": "v1",
+            "kind": "Service",
+            "metadata": {
+                "name": job_name(spec),
+                "namespace": spec.namespace,
+                "labels": labels(spec),
+            },
+            "spec": {
+                "selector": {"app": object_name},
+                "ports": [{"port": port, "targetPort": port}],
+            },
+        }
+    ]
+
+
 def bench_manifests(
     stack: str,
     spec: EndpointSpec,
@@ -208,11 +294,13 @@ def bench_manifests(
     *,
     model_bucket: str,
     region: str,
+    object_name: str,
 ) -> list[dict[str, Any]]:
     """The objects to apply, in order: the weights' PersistentVolume and claim (none for
-    Hugging Face), the Job's NetworkPolicy, then the Job."""
+    Hugging Face), a Service of a colocated endpoint's pods (none behind a router), the Job's
+    NetworkPolicy, then the Job."""
     weights, tokenizer, mount = weights_objects(spec, index, model_bucket, region)
-    script = bench_script(stack, spec, tokenizer, runs)
+    script = bench_script(stack, spec, tokenizer, runs, endpoint_address(spec))
     deadline = DEADLINE_FACTOR * sum(run.seconds for run in runs) + START_SECONDS
     deadline += READY_SECONDS * len(runs)
     job = {
@@ -232,8 +320,8 @@ def bench_manifests(
             "ttlSecondsAfterFinished": KEEP_SECONDS,
             "template": {
                 "metadata": {"labels": labels(spec)},
-                "spec": _pod_spec(spec, script, mount),
+                "spec": _pod_spec(spec, script, mount, job_placement(spec)),
             },
         },
     }
-    return [*weights, _network_policy(spec), job]
+    return [*weights, *_pods_service(spec, object_name), _network_policy(spec, object_name), job]

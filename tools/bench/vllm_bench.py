@@ -8,9 +8,9 @@ import math
 import shlex
 from dataclasses import dataclass
 
-from components.endpoint.manifest import MODEL_PATH
-from components.endpoint.routing import in_cluster_url
+from components.endpoint.engines.engine import VLLM
 from components.endpoint.spec import EndpointSpec
+from components.endpoint.vllm_args import served_model
 from planner.measured import Load, end_to_end_ms
 from planner.predict import Prediction
 
@@ -50,12 +50,17 @@ class BenchRun:
 
     load: Load
     prompts: int
-    prediction: Prediction
+    # None for an engine the planner has no model of.
+    prediction: Prediction | None
 
     @property
     def seconds(self) -> float:
         """How long the model says it takes: the prompts at the served rate, then one
-        request's end-to-end latency to drain."""
+        request's end-to-end latency to drain; without a prediction, the open loop's arrivals
+        and a minute to drain, or an hour for a closed loop, whose pace nothing predicts."""
+        if self.prediction is None:
+            rate = self.load.requests_per_second
+            return self.prompts / rate + 60 if rate and not self.load.closed_loop else 3600
         served = max(self.prediction.requests_per_second, 1e-9)
         return self.prompts / served + _latency_ms(self.prediction, self.load.output_tokens) / 1e3
 
@@ -69,10 +74,13 @@ def _latency_ms(prediction: Prediction, output_tokens: int) -> float:
     return unqueued + max(output_tokens - 1, 0) * prediction.tpot_ms
 
 
-def prompt_count(load: Load, prediction: Prediction) -> int:
+def prompt_count(load: Load, prediction: Prediction | None) -> int:
     """Enough prompts for a steady state: an open loop arrives at its own rate, even past the
     layout's capacity; a closed loop at the rate its clients are served."""
-    if load.closed_loop:
+    if prediction is None:
+        rate = 0.0 if load.closed_loop else load.requests_per_second or 0.0
+        in_flight = float(load.concurrency or 1) if load.closed_loop else 0.0
+    elif load.closed_loop:
         rate = prediction.requests_per_second
         in_flight = float(load.concurrency or 1)
     else:
@@ -88,10 +96,12 @@ def prompt_count(load: Load, prediction: Prediction) -> int:
 
 
 def client(spec: EndpointSpec) -> tuple[str, str]:
-    """vLLM's backend and the request path: the endpoint's own completions API when its
-    invocationEndpoint names one, else the plain completions API vLLM always serves."""
+    """vLLM's backend and the request path, both OpenAI's API: on vLLM the endpoint's own
+    completions API when its invocationEndpoint names one, else the plain completions API vLLM
+    always serves; the chat completions the other engines serve (TGI's Messages API, SGLang's
+    OpenAI server, DJL LMI's "Chat Completions API Schema" on v1/chat/completions)."""
     path = (spec.invocation_endpoint or "").strip("/")
-    if path == "v1/chat/completions":
+    if path == "v1/chat/completions" or spec.engine != VLLM:
         return "openai-chat", "/v1/chat/completions"
     return "openai", "/v1/completions"
 
@@ -114,9 +124,10 @@ def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
 
 
 def bench_args(
-    stack: str, spec: EndpointSpec, tokenizer: str, run: BenchRun, result_file: str
+    stack: str, spec: EndpointSpec, tokenizer: str, run: BenchRun, result_file: str, url: str
 ) -> list[str]:
-    """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py)."""
+    """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py),
+    against the endpoint at `url`."""
     backend, path = client(spec)
     load = run.load
     arrivals = (
@@ -127,10 +138,9 @@ def bench_args(
     return [
         "vllm", "bench", "serve",
         "--backend", backend,
-        "--base-url", in_cluster_url(spec),
+        "--base-url", url,
         "--endpoint", path,
-        # The name vLLM serves the model under: the path of its weights (--model).
-        "--model", MODEL_PATH,
+        "--model", served_model(spec),
         "--tokenizer", tokenizer,
         "--dataset-name", "random",
         "--random-input-len", str(load.input_tokens),
@@ -152,13 +162,15 @@ def bench_args(
     ]  # fmt: skip
 
 
-def bench_script(stack: str, spec: EndpointSpec, tokenizer: str, runs: list[BenchRun]) -> str:
+def bench_script(
+    stack: str, spec: EndpointSpec, tokenizer: str, runs: list[BenchRun], url: str
+) -> str:
     """The container's POSIX shell script: each run, then its result between the markers."""
     lines = ["set -eu", f"mkdir -p {RESULTS}"]
     for n, run in enumerate(runs, start=1):
         result = f"run-{n}.json"
         lines += [
-            shlex.join(bench_args(stack, spec, tokenizer, run, result)),
+            shlex.join(bench_args(stack, spec, tokenizer, run, result, url)),
             f"echo {shlex.quote(BEGIN_MARKER)}",
             f"cat {RESULTS}/{result}",
             "echo",

@@ -39,7 +39,7 @@ from tools.diagnose.cluster_view import (
 )
 from tools.diagnose.log_lines import median_throughput, pd_roles, retrievals, routings
 from tools.diagnose.observed import Finding, Observed
-from tools.diagnose.signatures import findings
+from tools.diagnose.signatures import applicable, findings
 
 
 def add_diagnose_command(
@@ -163,13 +163,20 @@ def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         print(f"diagnose: {failed.filename}: {failed.strerror}", file=sys.stderr)
         return 2
     found = findings(seen)
+    read, skipped = applicable(spec)
     lines = summary(seen)
+    if skipped:
+        kind = f"{spec.engine} {'colocated' if spec.aggregated else 'DPD'}"
+        lines.append(f"  not read on a {kind} endpoint: {', '.join(skipped)}")
     if found:
         lines += ["", f"{len(found)} finding{'s' * (len(found) != 1)}:"]
         for finding in found:
             lines += ["", *finding_lines(finding)]
     else:
-        lines += ["", "healthy: none of the known DPD failure signatures is in what was read"]
+        lines += [
+            "",
+            f"healthy: none of the {len(read)} known failure signatures is in what was read",
+        ]
     if args.save is not None:
         saved = shlex.quote(str(args.save))
         lines += ["", f"Saved what was read in {args.save}; `diagnose --from {saved}` reads it"]

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from components.endpoint.engines.engine import VLLM
+from components.endpoint.spec import EndpointSpec
 from tools.diagnose.kv_signatures import (
     buffer_full,
     kv_not_retrieved,
@@ -34,19 +36,36 @@ from tools.diagnose.pod_signatures import (
     still_loading,
 )
 
-RULES: tuple[Callable[[Observed], list[Finding]], ...] = (
-    operator_failure,
-    no_pods,
-    image_or_mount,
-    still_loading,
-    engine_death,
-    wrong_roles,
-    kv_not_retrieved,
-    buffer_full,
-    slow_transfers,
-    routing_shares,
+# Each rule, by the endpoints it reads: any endpoint's objects and pods, vLLM's engine lines,
+# or a DPD pair's roles, KV transfers and router.
+RULES: tuple[tuple[Callable[[Observed], list[Finding]], str], ...] = (
+    (operator_failure, "any"),
+    (no_pods, "any"),
+    (image_or_mount, "any"),
+    (still_loading, "any"),
+    (engine_death, "vllm"),
+    (wrong_roles, "dpd"),
+    (kv_not_retrieved, "dpd"),
+    (buffer_full, "dpd"),
+    (slow_transfers, "dpd"),
+    (routing_shares, "dpd"),
 )
 
 
+def _applies(spec: EndpointSpec, kind: str) -> bool:
+    return (
+        kind == "any"
+        or (kind == "vllm" and spec.engine == VLLM)
+        or (kind == "dpd" and not spec.aggregated)
+    )
+
+
+def applicable(spec: EndpointSpec) -> tuple[list[str], list[str]]:
+    """The names of the signatures that apply to the endpoint (its engine, DPD or colocated),
+    and of those that do not."""
+    names = {rule.__name__.replace("_", "-"): _applies(spec, kind) for rule, kind in RULES}
+    return [n for n, yes in names.items() if yes], [n for n, yes in names.items() if not yes]
+
+
 def findings(seen: Observed) -> list[Finding]:
-    return [found for rule in RULES for found in rule(seen)]
+    return [f for rule, kind in RULES if _applies(seen.spec, kind) for f in rule(seen)]

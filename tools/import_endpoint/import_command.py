@@ -104,7 +104,9 @@ def _header(manifest: Manifest, added: list[str], chosen: list[str]) -> list[str
     out = [f"# {manifest.where}: {manifest.namespace}/{manifest.name}, adopted under its name."]
     out += [f"# Chosen by the import: {why}" for why in chosen]
     if added:
-        out.append("# The stack writes, where the manifest sets nothing:")
+        # The metadata is no pod's; in the spec, the operator rolls the pods if what they run
+        # changes.
+        out.append("# The first `pulumi up` adds, where the live object sets nothing:")
         owners = owners_of(manifest.spec)
         out += [f"#   {path}: {addition_reason(path, owners)}" for path in added]
     kept = manifest.body["metadata"]
@@ -185,6 +187,13 @@ def _finish(
         comparison = compare(manifest.body, registered.inputs)
         problems += [f"{manifest.where}: {path}: {why}" for path, why in comparison.changed]
         header = _header(manifest, comparison.added, reading.chosen)
+        if any(path.startswith("spec.") for path in comparison.added):
+            print(
+                f"{manifest.where}: the first `pulumi up` adds to its spec what the live object "
+                "leaves out, and the operator rolls the pods if what they run changes; see the "
+                "item's comments",
+                file=sys.stderr,
+            )
         blocks.append("\n".join([*header, dump([reading.item])]))
         objects.append(registered)
     if problems:

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.endpoint.autoscaling import CRD_ROLE_KEYS
 from components.endpoint.overrides import AGGREGATED_FIELDS, DPD_FIELDS, Fixed, Owners, owned_field
-from components.endpoint.placement import affinity_types
+from components.endpoint.placement import placed_types
 from components.endpoint.worker import GPU_RESOURCE, WorkerResources, check_worker_fits_node
 from tools.import_endpoint.manifests import Manifest
 from tools.import_endpoint.reading import (
@@ -30,7 +30,7 @@ from tools.import_endpoint.reading import (
     set_key,
     shown,
 )
-from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS, read_args, read_worker
+from tools.import_endpoint.reverse_worker import read_args, read_worker
 
 
 def _model_source(reading: Reading, spec: SpecView) -> None:
@@ -63,10 +63,8 @@ def _model_source(reading: Reading, spec: SpecView) -> None:
 def _kv_cache(reading: Reading, spec: SpecView) -> None:
     copy_key(reading, spec, "kvCacheSpec.enableL1Cache", "kvCache.enableL1Cache")
     enabled = spec.get("kvCacheSpec.enableL2Cache")
-    if enabled is False:
-        copy_key(reading, spec, "kvCacheSpec.enableL2Cache", "kvCache.enableL2Cache")
     if isinstance(enabled, bool):
-        spec.take("kvCacheSpec.enableL2Cache")
+        copy_key(reading, spec, "kvCacheSpec.enableL2Cache", "kvCache.enableL2Cache")
         l2 = "kvCacheSpec.l2CacheSpec"
         copy_key(reading, spec, f"{l2}.l2CacheBackend", "kvCache.l2CacheBackend")
         copy_key(reading, spec, f"{l2}.l2CacheLocalUrl", "kvCache.l2CacheLocalUrl")
@@ -134,7 +132,7 @@ def _role(reading: Reading, spec: SpecView, crd: str, role: str) -> None:
     if gpus is not None:
         spec.take(f"{base}.resources")
         set_key(reading, f"{role}.gpus", gpus, f"{base}.resources")
-    read_args(reading, spec, f"{base}.args", f"{role}.args", ROLE_FLAGS)
+    read_args(reading, spec, f"{base}.args", f"{role}.args")
     copy_key(reading, spec, f"{base}.nodeSelector", f"{role}.nodeSelector")
 
 
@@ -146,9 +144,6 @@ def _serving(reading: Reading, spec: SpecView) -> None:
     _autoscaling(reading, spec, "autoScalingSpec", "serving.autoscaling")
     if spec.get("kvCacheSpec") is not None:
         reading.item.setdefault("kvCache", {})
-    if spec.get("intelligentRoutingSpec.enabled") is True:
-        # Set, so that the manifest has it: the CRD's default strategy when it names none.
-        reading.item.setdefault("routingStrategy", "prefixaware")
 
 
 def _dpd(reading: Reading, spec: SpecView) -> None:
@@ -161,18 +156,16 @@ def _dpd(reading: Reading, spec: SpecView) -> None:
 
 
 def _sized_type(reading: Reading) -> None:
-    """The instanceType the stack sizes the pods for, when the manifest places them by
-    instanceTypes or nodeAffinity alone, or by nothing: the first type they name that the stack
-    knows, else the smallest whose node holds a pod's GPUs, CPU and memory, noted as chosen
-    (written only where the manifest places the pods by nothing)."""
-    placement = "instanceTypes" if "instanceTypes" in reading.item else "nodeAffinity"
-    if placement == "instanceTypes":
-        named = reading.item["instanceTypes"]
-    else:
-        named = sorted(affinity_types(reading.item.get("nodeAffinity") or {}))
+    """The instanceType the stack sizes the pods for, where the manifest names none it knows
+    first (the settings then take the first the pods may land on): the first known type its
+    placement names, else the smallest whose node holds a pod's GPUs, CPU and memory, noted as
+    chosen. Pods placed by nothing get an empty nodeAffinity, which places them anywhere as
+    before, rather than the type, which would pin them to it."""
+    named = placed_types(reading.item)
     known = [name for name in named if name in GPU_INSTANCE_TYPES]
     if known:
-        set_key(reading, "instanceType", known[0], placement)
+        if known[0] != named[0]:
+            set_key(reading, "instanceType", known[0], "spec")
         return
     gpus = (reading.item.get("serving") or {}).get("gpus")
     if not isinstance(gpus, int):
@@ -189,14 +182,12 @@ def _sized_type(reading: Reading) -> None:
     if not fits:
         return
     smallest = min(fits, key=lambda t: (t.gpus, t.hbm_bytes_per_gpu))
-    set_key(reading, "instanceType", smallest.name, placement)
-    if placement in reading.item:
-        why = f"{placement} picks the nodes, and the stack sizes the pods for one type"
-    else:
-        why = "nothing places the pods, and the stack writes a type, which pins them to it"
+    set_key(reading, "instanceType", smallest.name, "spec")
+    reading.item.setdefault("nodeAffinity", {})
     reading.chosen.append(
-        f"instanceType {smallest.name}: the manifest names no instance type ({why}); set the "
-        "type of the nodes they run on"
+        f"instanceType {smallest.name}, the smallest type whose node holds a pod: the manifest "
+        "names no type the stack knows, and the stack sizes the pods for one; set the type of "
+        "the nodes they run on"
     )
 
 
@@ -219,9 +210,7 @@ def _top_level(reading: Reading, spec: SpecView) -> None:
         copy_key(reading, spec, path, key)
     routing = spec.get("intelligentRoutingSpec")
     if isinstance(routing, dict) and isinstance(routing.get("enabled"), bool):
-        if routing["enabled"] is False:
-            set_key(reading, "routingEnabled", False, "intelligentRoutingSpec.enabled")
-        spec.take("intelligentRoutingSpec.enabled")
+        copy_key(reading, spec, "intelligentRoutingSpec.enabled", "routingEnabled")
         copy_key(reading, spec, "intelligentRoutingSpec.routingStrategy", "routingStrategy")
     tags = spec.get("tags")
     if isinstance(tags, list) and all(
@@ -267,9 +256,12 @@ def read_item(manifest: Manifest) -> Reading:
     """The endpoint item that should write `manifest` back, adopted under its live name."""
     reading = Reading({"name": manifest.name})
     reading.sources["name"] = "metadata.name"
-    # A setting a flag writes comes from the command line, even when the flag is missing (a
-    # required maxModelLen is refused naming worker.args).
-    reading.sources |= {key: "spec.worker.args" for key, _ in TYPED_FLAGS.values()}
+    # A setting read from the pods comes from their command line, even when the flag is
+    # missing (a maxModelLen vLLM needs is refused naming worker.args).
+    reading.sources |= {
+        key: "spec.worker.args"
+        for key in ("tensorParallelSize", "maxModelLen", "gpuMemoryUtilization")
+    } | {"pdBufferSize": "spec.worker.environmentVariables"}
     if "namespace" in manifest.body["metadata"]:
         reading.item["namespace"] = manifest.namespace
         reading.sources["namespace"] = "metadata.namespace"

@@ -1,19 +1,18 @@
 """Whether endpoint items write their manifests back: the items rendered inside a stack, as
-`pulumi up` would register them, and every field each original sets compared with what the
-stack writes.
+`pulumi up` would register them, and the spec of each original compared with what the stack
+writes, field for field.
 
 Three ways a field can come back:
-- the same value: what a round trip needs, for every field the original sets;
+- the same value: what a round trip needs, for every field of the spec;
 - lost or changed: the item cannot stand for the manifest, and the field is named;
 - added, where the original sets nothing: listed with the setting that writes it, since the
   first `pulumi up` after adopting writes it too. Two additions change what the endpoint is and
   count as changes: a `pdSpec` on a colocated endpoint, and an `intelligentRoutingSpec` on one
   without, which the operator cannot add to a live object.
 
-Values compare as the API server and the pods read them: a quantity (`1` or `"1"`) by its
-text; a list of named entries (environment variables, tags) by name, since their order means
-nothing to the pod; a vLLM command line by what vLLM reads from it, each flag with its value and
-the positional arguments in order, since argparse takes flags in any order.
+Values compare as the pods receive them: lists (command lines, environment variables, tags) in
+their order and spelling, since the operator renders them into the pods' template in that
+order; a Kubernetes quantity (`1` or `"1"`) by its text, which the operator parses alike.
 """
 
 from __future__ import annotations
@@ -22,14 +21,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.generation import WAIT_FOR
 from components.endpoint.manifest import ENDPOINT_LABEL
 from components.endpoint.overrides import Fixed, Owners, owned_field
-from components.endpoint.vllm_args import FIXED_WORKER_FLAGS
 from infra import program
 from infra.config_errors import ConfigError, config_key
-from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.render.render import RenderResult, run_program
 from tools.render.stack_config import StackConfig
 
@@ -57,65 +53,8 @@ class Comparison:
     added: list[str] = field(default_factory=list)
 
 
-def _is_named_list(value: Any) -> bool:
-    names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-    named = all(isinstance(name, str) for name in names)
-    return bool(names) and named and len(names) == len(value) and len(set(names)) == len(names)
-
-
-def _is_args(path: str, value: Any) -> bool:
-    return path.endswith(".args") and isinstance(value, list)
-
-
 def _shown(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
-
-
-# The flags the stack writes, each of which takes one value: what follows the value is
-# positional to vLLM's parser, wherever the stack put the flag.
-ONE_VALUE_FLAGS = frozenset({*TYPED_FLAGS, *ROLE_FLAGS, *FIXED_WORKER_FLAGS})
-
-
-def read_command_line(args: list[str]) -> tuple[dict[str, tuple[str, ...]], list[str]]:
-    """A vLLM command line as its parser reads it: each flag, by the name vLLM reads it as
-    (`--tensor_parallel_size` is `--tensor-parallel-size`), with its tokens, and the
-    positional arguments in order."""
-    flags: dict[str, tuple[str, ...]] = {}
-    positional: list[str] = []
-    for name, tokens in split_flags(args):
-        flag = canonical_flag(name) if name.startswith("--") else name
-        if not name:
-            positional += tokens
-        elif flag in ONE_VALUE_FLAGS and "=" not in tokens[0] and len(tokens) > 2:
-            flags[flag] = (flag, tokens[1])
-            positional += tokens[2:]
-        elif flag in ONE_VALUE_FLAGS and len(tokens) == 2:
-            flags[flag] = (flag, tokens[1])
-        else:
-            flags[flag] = tokens
-    return flags, positional
-
-
-def _compare_args(path: str, original: list[Any], rendered: Any, out: Comparison) -> None:
-    if not isinstance(rendered, list) or not all(
-        isinstance(a, str) for a in [*original, *rendered]
-    ):
-        out.changed.append((path, f"the stack writes {_shown(rendered)} for {_shown(original)}"))
-        return
-    (had, positional), (written, kept) = read_command_line(original), read_command_line(rendered)
-    for name, tokens in had.items():
-        if name not in written:
-            out.changed.append((f"{path} {name}", "the stack drops this flag"))
-        elif written[name] != tokens:
-            out.changed.append(
-                (
-                    f"{path} {name}",
-                    f"the stack writes {' '.join(written[name])!r} for {' '.join(tokens)!r}",
-                )
-            )
-    if positional != kept:
-        out.changed.append((path, f"the stack changes the positional arguments {positional}"))
-    out.added += [f"{path} {n}" for n in written if n not in had]
 
 
 def _compare(path: str, original: Any, rendered: Any, out: Comparison) -> None:
@@ -130,18 +69,6 @@ def _compare(path: str, original: Any, rendered: Any, out: Comparison) -> None:
             else:
                 _compare(here, value, rendered[key], out)
         out.added += [f"{path}.{key}" for key in rendered if key not in original]
-    elif _is_args(path, original):
-        _compare_args(path, original, rendered, out)
-    elif _is_named_list(original) and _is_named_list(rendered):
-        by_name = {entry["name"]: entry for entry in rendered}
-        for entry in original:
-            here = f"{path}[name={entry['name']}]"
-            if entry["name"] not in by_name:
-                out.changed.append((here, "the stack drops it"))
-            else:
-                _compare(here, entry, by_name[entry["name"]], out)
-        names = {entry["name"] for entry in original}
-        out.added += [f"{path}[name={n}]" for n in by_name if n not in names]
     elif original != rendered and not _same_quantity(path, original, rendered):
         out.changed.append((path, f"the stack writes {_shown(rendered)} for {_shown(original)}"))
 
@@ -187,14 +114,6 @@ def addition_reason(path: str, owners: Owners) -> str:
     the settings own in the endpoint's mode."""
     if path in _METADATA_REASONS:
         return _METADATA_REASONS[path]
-    if " " in path:
-        where, flag = path.split(" ", 1)
-        typed = TYPED_FLAGS if where == "spec.worker.args" else ROLE_FLAGS
-        if flag in typed:
-            return f"the setting {typed[flag][0]} writes it"
-        if flag in FIXED_WORKER_FLAGS:
-            return "fixed: vLLM serves the model where the operator mounts it, on every address"
-        return "a setting writes it"
     spec_path = path.removeprefix("spec.").split("[", 1)[0]
     owned = owned_field(spec_path, owners)
     if owned is None:

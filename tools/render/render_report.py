@@ -9,6 +9,7 @@ from typing import Any
 
 from components.core.units import format_bytes
 from components.endpoint.environment import PD_BUFFER_SIZE
+from components.endpoint.flags import canonical_flag, flag_value, split_flags
 from components.endpoint.generation import stable_address
 from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND
 from components.endpoint.routing import ROUTER_PORT, router_url
@@ -76,40 +77,55 @@ def write_render(
 
 
 def _role(name: str, role_spec: dict, scaling: dict | None) -> tuple[str, int]:
-    """A role's pod count (its range when it autoscales) and the most GPUs it claims."""
-    gpus = int(role_spec["resources"]["limits"]["nvidia.com/gpu"])
-    replicas = role_spec["replicas"]
+    """A role's pod count (its range when it autoscales) and the most GPUs it claims; an
+    adopted object may leave each to the CRD's defaults."""
+    gpus = int((role_spec.get("resources") or {}).get("limits", {}).get("nvidia.com/gpu", 0))
+    replicas = role_spec.get("replicas", 1)
     if scaling is None:
         return f"{name} {replicas}x{gpus} GPU", replicas * gpus
-    low, high = scaling["minReplicaCount"], scaling["maxReplicaCount"]
+    low, high = scaling.get("minReplicaCount", 1), scaling.get("maxReplicaCount", 5)
     return f"{name} {low}-{high}x{gpus} GPU (starts at {replicas})", high * gpus
+
+
+def _placement(spec: dict[str, Any]) -> str:
+    if "instanceType" in spec:
+        return spec["instanceType"]
+    if "instanceTypes" in spec:
+        return " or ".join(spec["instanceTypes"])
+    return "the nodes its nodeAffinity picks" if spec.get("nodeAffinity") else "any GPU node"
 
 
 def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
     spec, meta = obj["spec"], obj["metadata"]
-    args = spec["worker"].get("args", [])
-    tp = args[args.index("--tensor-parallel-size") + 1] if "--tensor-parallel-size" in args else "?"
+    worker = spec["worker"]
+    flags = {canonical_flag(n): flag_value(t) for n, t in split_flags(worker.get("args", [])) if n}
+    tp = flags.get("--tensor-parallel-size") or "?"
     name, namespace = meta["labels"][ENDPOINT_LABEL], meta["namespace"]
-    sagemaker = f", SageMaker endpoint {spec['endpointName']}" if "endpointName" in spec else ""
-    routing = spec.get("intelligentRoutingSpec")
-    # With rollout newName, the stack's alias of the generation's router.
-    alias = (
-        f"http://{stable_address(name, namespace)}:{ROUTER_PORT}, " if meta["name"] != name else ""
-    )
-    address = (
-        f"    address {alias}the router {router_url(meta['name'], namespace)}"
-        if routing
-        else "    no router (no routingStrategy): called through its load balancer or SageMaker"
-    )
+    sagemaker = spec.get("endpointName")
+    routing = spec.get("intelligentRoutingSpec") or {}
+    routed = "pdSpec" in spec or routing.get("enabled") is True
+    strategy = routing.get("routingStrategy", "prefixaware")
+    if routed:
+        # With rollout newName, the stack's alias of the generation's router comes first.
+        alias = (
+            f"http://{stable_address(name, namespace)}:{ROUTER_PORT}, "
+            if meta["name"] != name
+            else ""
+        )
+        address = f"    address {alias}the router {router_url(meta['name'], namespace)}"
+    else:
+        reach = f"its SageMaker endpoint {sagemaker} or " if sagemaker else ""
+        address = f"    no router: reached through {reach}its pods (app={meta['name']})"
     pd = spec.get("pdSpec")
     if pd is None:
         # Aggregated: one role, its GPUs in worker.resources, its scaling at the top level.
-        role = {"replicas": spec.get("replicas", 1), "resources": spec["worker"]["resources"]}
+        role = {"replicas": spec.get("replicas", 1), "resources": worker.get("resources")}
         serving, gpus = _role("serving", role, spec.get("autoScalingSpec"))
-        strategy = f", {routing['routingStrategy']}" if routing else ""
+        strategy = f", {strategy}" if routed else ""
         layout = f"    aggregated: {serving}, at most {gpus} GPUs, TP {tp}{strategy}"
     else:
-        env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+        env = {e["name"]: e.get("value") for e in worker.get("environmentVariables", [])}
+        buffer = env.get(PD_BUFFER_SIZE, "")
         scaling = pd.get("autoScalingSpec", {})
         prefill, prefill_gpus = _role(
             "prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling")
@@ -119,13 +135,12 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         )
         layout = (
             f"    {prefill}, {decode}, at most {prefill_gpus + decode_gpus} GPUs, "
-            f"TP {tp}, routingThreshold {pd['routingThreshold']}, "
-            f"{routing['routingStrategy']}, "
-            f"PD buffer {format_bytes(int(env[PD_BUFFER_SIZE]))}"
+            f"TP {tp}, routingThreshold {pd.get('routingThreshold', 4096)}, {strategy}, "
+            f"PD buffer {format_bytes(int(buffer)) if buffer.isdigit() else 'the operator default'}"
         )
     return [
-        f"  {namespace}/{name}  model {spec['modelName']} on {spec['instanceType']}",
-        f"    object {meta['name']}{sagemaker}",
+        f"  {namespace}/{name}  model {spec['modelName']} on {_placement(spec)}",
+        f"    object {meta['name']}" + (f", SageMaker endpoint {sagemaker}" if sagemaker else ""),
         layout,
         address,
     ]

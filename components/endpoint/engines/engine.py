@@ -38,7 +38,6 @@ def engine_variables(
     max_model_len: int | None,
     model_path: str,
     gpu_memory_utilization: float | None,
-    pod_gpus: int,
 ) -> dict[str, str]:
     """The variables the settings write for an engine other than vLLM (none for vLLM, whose
     flags vllm_args.py writes). gpuMemoryUtilization is written only when set: each engine's
@@ -46,10 +45,7 @@ def engine_variables(
     if engine == VLLM:
         return {}
     words = OTHER_ENGINES[engine]
-    # Left out where the engine runs the same without it, as a manifest that adopts does.
-    out = {}
-    if not words.runs_unset(tensor_parallel_size, pod_gpus):
-        out[words.tensor_parallel_size] = str(tensor_parallel_size)
+    out = {words.tensor_parallel_size: str(tensor_parallel_size)}
     if max_model_len is not None:
         out[words.max_model_len] = str(max_model_len)
     if gpu_memory_utilization is not None:
@@ -59,20 +55,8 @@ def engine_variables(
     return out
 
 
-def unwritten_variables(engine: str, *, tensor_parallel_size: int, pod_gpus: int) -> dict[str, str]:
-    """The typed variables the settings leave out, the engine running the same without them,
-    with the value they stand for: environmentVariables may spell those out, as AWS's TGI
-    sample sets SM_NUM_GPUS to the pod's GPUs."""
-    if engine == VLLM or not OTHER_ENGINES[engine].runs_unset(tensor_parallel_size, pod_gpus):
-        return {}
-    return {OTHER_ENGINES[engine].tensor_parallel_size: str(tensor_parallel_size)}
-
-
-def check_engine_variables(
-    engine: str, variables: dict[str, str], spelled_out: dict[str, str]
-) -> list[Finding]:
-    """environmentVariables may not set what a setting writes for the engine, but for what
-    it leaves out (`spelled_out`, unwritten_variables) with the value the setting gives."""
+def check_engine_variables(engine: str, variables: dict[str, str]) -> list[Finding]:
+    """environmentVariables may not set what a setting writes for the engine."""
     if engine == VLLM:
         return []
     owned = OTHER_ENGINES[engine].variables()
@@ -82,8 +66,8 @@ def check_engine_variables(
             f"environmentVariables.{name}",
             f"is written from {owned[name]} for {OTHER_ENGINES[engine].title}; set that instead",
         )
-        for name, value in variables.items()
-        if name in owned and spelled_out.get(name) != value
+        for name in variables
+        if name in owned
     ]
 
 
@@ -115,6 +99,26 @@ def check_engine_metrics(engine: str, metrics: dict[str, str]) -> list[Finding]:
         )
         for field, metric in metrics.items()
         if metric in VLLM_METRICS
+    ]
+
+
+def check_engine_features(engine: str, *keys: str | None) -> list[Finding]:
+    """Intelligent routing and the KV cache on another engine than vLLM, by the key that
+    turns each on: "KV caching and intelligent routing currently support only vLLM-based
+    inference containers" (AWS, HyperPod model deployment, "KV caching and intelligent
+    routing", sagemaker-hyperpod-model-deployment-caching-routing)."""
+    if engine == VLLM:
+        return []
+    return [
+        error(
+            "vllm-only-feature",
+            key,
+            f'is not allowed with {OTHER_ENGINES[engine].title}: AWS says "KV caching and '
+            'intelligent routing currently support only vLLM-based inference containers"; '
+            "remove it, or serve with engine: vllm",
+        )
+        for key in keys
+        if key is not None
     ]
 
 

@@ -26,18 +26,8 @@ class EngineVocabulary:
     # folder the operator mounts them at).
     model_path: str | None = None
     # The tensor parallelism the engine runs with its variable unset: a GPU count, every GPU
-    # the pod has, or None where no source says (the variable is then always written).
+    # the pod has, or None where no source says (what an adopted endpoint is sized for).
     tensor_parallel_when_unset: int | Literal["all-gpus"] | None = None
-
-    def runs_unset(self, tensor_parallel_size: int, pod_gpus: int) -> bool:
-        """Whether the engine runs `tensor_parallel_size` without its variable: on one GPU,
-        any engine runs one."""
-        if tensor_parallel_size == pod_gpus == 1:
-            return True
-        unset = self.tensor_parallel_when_unset
-        return unset == tensor_parallel_size or (
-            unset == "all-gpus" and tensor_parallel_size == pod_gpus
-        )
 
     def variables(self) -> dict[str, str]:
         """Each variable the settings write, with the setting it is written from."""

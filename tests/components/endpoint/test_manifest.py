@@ -3,6 +3,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from components.endpoint.checks import check_endpoint
 from components.endpoint.manifest import build_manifest, check_metrics_port, environment
 from components.endpoint.overrides import (
     field_owners,
@@ -813,3 +814,107 @@ def test_the_routers_own_autoscaling_is_left_to_overrides():
         "routingStrategy": "prefixaware",
         "autoScalingSpec": {"maxReplicaCount": 3},
     }
+
+
+def test_a_colocated_pod_runs_vllms_own_memory_share_unless_set():
+    args = manifest(serving=SERVING)["spec"]["worker"]["args"]
+    assert "--gpu-memory-utilization" not in args
+    assert spec(serving=SERVING).gpu_memory_utilization == 0.9  # what sizing reads: vLLM's
+    set_args = manifest(serving=SERVING, gpuMemoryUtilization=0.8)["spec"]["worker"]["args"]
+    assert set_args[set_args.index("--gpu-memory-utilization") + 1] == "0.8"
+    dpd = manifest()["spec"]["worker"]["args"]
+    assert dpd[dpd.index("--gpu-memory-utilization") + 1] == "0.75"
+
+
+def test_a_colocated_pod_runs_tensor_parallel_over_all_of_its_gpus_unless_set():
+    assert spec(serving={"gpus": 4}).tensor_parallel_size == 4
+    assert spec(serving={"gpus": 4}, tensorParallelSize=2).tensor_parallel_size == 2
+    assert spec().tensor_parallel_size == 8
+
+
+def test_a_colocated_pod_requests_cpu_and_memory_and_limits_only_its_gpus():
+    resources = manifest(serving=SERVING)["spec"]["worker"]["resources"]
+    assert set(resources["requests"]) == {"cpu", "memory", "nvidia.com/gpu"}
+    assert resources["limits"] == {"nvidia.com/gpu": str(SERVING["gpus"])}
+
+
+@pytest.mark.parametrize(
+    "shared",
+    [
+        {"kvCache": {"l2CacheBackend": "redis", "l2CacheLocalUrl": "redis://r:6379"}},
+        {"kvCache": {"l2CacheBackend": "tieredstorage"}},
+        {"routingStrategy": "kvaware", "invocationEndpoint": "v1/chat/completions"},
+    ],
+)
+def test_colocated_pods_that_share_cache_keys_pin_the_hash_seed(shared):
+    many = {**SERVING, "replicas": 2}
+    assert env_of(spec(serving=many, **shared))["PYTHONHASHSEED"] == "0"
+    assert "PYTHONHASHSEED" not in env_of(spec(serving={**SERVING, "replicas": 1}, **shared))
+    scaled = {**SERVING, "autoscaling": {"maxReplicas": 3}}
+    assert "PYTHONHASHSEED" in env_of(spec(serving=scaled, **shared))
+    # The user's own seed is kept, once.
+    own = environment(spec(serving=many, environmentVariables={"PYTHONHASHSEED": "123"}, **shared))
+    assert [e for e in own if e["name"] == "PYTHONHASHSEED"] == [
+        {"name": "PYTHONHASHSEED", "value": "123"}
+    ]
+
+
+def test_colocated_pods_that_share_no_cache_keys_get_no_hash_seed():
+    many = {**SERVING, "replicas": 2}
+    for alone in ({"routingStrategy": "prefixaware"}, {"kvCache": {}}, {}):
+        assert "PYTHONHASHSEED" not in env_of(spec(serving=many, **alone))
+
+
+ADOPTED = {
+    "adopted": True,
+    "serving": {"gpus": 1},
+    "instanceType": "ml.g5.12xlarge",
+    "workerArgs": ["/opt/ml/model", "--tensor_parallel_size", "1", "--max-model-len", "16k"],
+    "environmentVariables": {"PYTHONHASHSEED": "123", "VLLM_REQUEST_TIMEOUT": "600"},
+}
+
+
+def test_an_adopted_endpoint_writes_its_command_line_and_variables_as_they_run():
+    adopted = {k: v for k, v in {**MINIMAL, **ADOPTED}.items() if k != "maxModelLen"}
+    endpoint = EndpointSpec.model_validate(adopted)
+    built = build_manifest(endpoint, model_bucket="w", region="us-east-2", digest="0a1b2")["spec"]
+    assert built["worker"]["args"] == ADOPTED["workerArgs"]
+    assert built["worker"]["environmentVariables"] == [
+        {"name": "PYTHONHASHSEED", "value": "123"},
+        {"name": "VLLM_REQUEST_TIMEOUT", "value": "600"},
+    ]
+    # Nothing it does not set: no metrics, replicas, or routing strategy of the stack's.
+    assert {"metrics", "replicas", "intelligentRoutingSpec"}.isdisjoint(built)
+    # What the settings read from them, as vLLM reads the flags.
+    assert (endpoint.tensor_parallel_size, endpoint.max_model_len) == (1, 16000)
+    assert endpoint.gpu_memory_utilization == 0.9
+
+
+def test_an_adopted_setting_that_says_otherwise_than_its_pods_is_refused_naming_it():
+    adopted = {**MINIMAL, **ADOPTED, "tensorParallelSize": 4}
+    found = check_endpoint(EndpointSpec.model_validate(adopted))
+    problems = {f.field for f in found if f.code == "adopted-setting-differs"}
+    # maxModelLen 16384 of MINIMAL, and 16k on the command line.
+    assert problems == {"tensorParallelSize", "maxModelLen"}
+
+
+def test_pods_placed_by_a_preference_list_are_sized_for_its_first_type_and_the_list_written():
+    listed = {k: v for k, v in MINIMAL.items() if k != "instanceType"}
+    endpoint = EndpointSpec.model_validate(
+        {**listed, "serving": SERVING, "instanceTypes": ["ml.g6e.48xlarge", "ml.p4d.24xlarge"]}
+    )
+    assert endpoint.instance_type == "ml.g6e.48xlarge"
+    built = build_manifest(endpoint, model_bucket="w", region="us-east-2")["spec"]
+    assert "instanceType" not in built
+    assert built["instanceTypes"] == ["ml.g6e.48xlarge", "ml.p4d.24xlarge"]
+
+
+def test_an_empty_node_affinity_places_the_pods_anywhere_and_is_not_written():
+    built = manifest(serving=SERVING, nodeAffinity={})["spec"]
+    assert {"nodeAffinity", "instanceType", "instanceTypes"}.isdisjoint(built)
+
+
+def test_only_dpd_is_held_to_the_images_documented_for_dpd():
+    image = {"image": "lmcache/vllm-openai:latest"}
+    assert "unknown-image" in {f.code for f in check_endpoint(spec(**image))}
+    assert "unknown-image" not in {f.code for f in check_endpoint(spec(serving=SERVING, **image))}

@@ -92,9 +92,8 @@ def across(*endpoints: dict[str, Any]) -> list[tuple[int, str, str]]:
 
 
 def test_a_name_like_another_endpoints_generation_is_refused():
-    assert across({"name": "chat"}, {"name": "chat-g1a2b3", "adopted": True}) == [
-        (1, "named-like-generation", "name")
-    ]
+    adopted = across({"name": "chat"}, {"name": "chat-g1a2b3", "adopted": True})
+    assert (1, "named-like-generation", "name") in adopted
     assert across(
         {"name": "a", "endpointName": "chat"},
         {"name": "b", "endpointName": "chat-g00000", "modelName": "Llama-3.1-70B-Instruct"},

@@ -84,7 +84,10 @@ def test_fixed_flags_cannot_be_moved():
 
 def test_every_flag_the_settings_write_is_refused_in_extra_args():
     written = spec(prefill={"maxNumSeqs": 8, "gpuMemoryUtilization": 0.5})
-    worker, prefill = flag_names(worker_args(written)), flag_names(role_args(written.prefill))
+    worker, prefill = (
+        flag_names(worker_args(written)),
+        flag_names(role_args(written, written.prefill)),
+    )
     assert worker and prefill
     for flag in set(worker) - {"--model"}:
         assert codes(workerArgs=[flag, "1"]).get("typed-flag-in-args"), flag

@@ -96,7 +96,8 @@ def test_an_aggregated_endpoint_without_worker_resources_requests_what_its_node_
     cpu, memory = requested(resources["requests"])
     assert 0 < cpu <= node.vcpu_count * NODE_SHARE
     assert 0 < memory <= node.memory_gib * GIB * NODE_SHARE
-    assert resources["limits"] == resources["requests"]
+    # Requested, not limited, as AWS's colocated samples: only the GPUs are limited.
+    assert resources["limits"] == {"nvidia.com/gpu": str(gpus)}
 
 
 @pytest.mark.parametrize("instance_type", GPU_INSTANCE_TYPES)
@@ -110,11 +111,11 @@ def test_the_pods_a_node_holds_by_gpus_fit_in_half_of_it_at_any_pod_size(instanc
         assert pods * memory <= node.memory_gib * GIB * NODE_SHARE, f"{pods} pods of {gpus} GPUs"
 
 
-def test_a_dpd_endpoint_requests_what_it_always_has_and_so_does_a_whole_p5_served_aggregated():
+def test_a_dpd_endpoint_requests_what_it_always_has_and_a_whole_p5_served_aggregated_as_much():
     for instance_type in DPD_INSTANCE_TYPES:
         assert default_worker_resources(instance_type, None) == DPD_WORKER_RESOURCES
-    # A whole p5 served aggregated keeps the manifest it had, and so its generation.
-    assert default_worker_resources("ml.p5.48xlarge", 8) == DPD_WORKER_RESOURCES
+    whole = default_worker_resources("ml.p5.48xlarge", 8)
+    assert (whole.requests, whole.limits) == (DPD_WORKER_RESOURCES.requests, {})
 
 
 def test_worker_resources_the_user_writes_are_kept_as_written():

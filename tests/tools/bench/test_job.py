@@ -5,7 +5,9 @@ in one line (checkov scans the Job with the renders, tests/infra/test_checkov.py
 import kubernetes_validate
 import pytest
 
+from components.endpoint.engines.tgi import TGI
 from components.endpoint.image import DLC_IMAGE
+from components.endpoint.spec import EndpointSpec
 from tests.support import aggregated_endpoint, dev_endpoint, with_endpoints
 from tests.tools.bench.bench_job import (
     KUBERNETES_VERSION,
@@ -15,6 +17,7 @@ from tests.tools.bench.bench_job import (
     job_of,
     objects,
 )
+from tools.bench.job import CLIENT_IMAGE, job_placement, node_reserve
 
 
 def test_every_object_is_valid_kubernetes(dev_job):
@@ -104,14 +107,47 @@ def aggregated(**changes) -> dict:
     return with_endpoints(aggregated_endpoint(**changes))
 
 
-def test_an_aggregated_endpoint_without_a_router_is_refused_naming_routing_strategy(
+def test_an_aggregated_endpoint_without_a_router_is_benchmarked_through_a_service_of_its_pods(
     tmp_path, capsys
 ):
     status, out, err = bench(
         tmp_path, capsys, aggregated(), "--endpoint", "dpd-test", "--account-id", "111122223333"
     )
-    assert (status, out) == (2, "")
-    assert err.startswith("hyperpod-dpd:endpoints[0].routingStrategy: the Job calls the endpoint")
+    assert status == 0, err
+    documents = objects(out)
+    (service,) = [d for d in documents if d["kind"] == "Service"]
+    object_name = service["spec"]["selector"]["app"]
+    assert object_name == "dpd-test"  # the live object's pods
+    assert flag(command(job_of(documents)), "--base-url") == (
+        "http://dpd-test-bench.default.svc.cluster.local:8000"
+    )
+    (policy,) = [d for d in documents if d["kind"] == "NetworkPolicy"]
+    assert {"podSelector": {"matchLabels": {"app": object_name}}} in policy["spec"]["egress"][0][
+        "to"
+    ]
+    for document in documents:
+        kubernetes_validate.validate(document, KUBERNETES_VERSION, strict=True)
+
+
+def test_a_tgi_endpoint_is_benchmarked_from_the_vllm_client_image_over_openais_chat_api(
+    tmp_path, capsys
+):
+    endpoint = aggregated_endpoint(engine="tgi", image=TGI.image, tensorParallelSize=8)
+    del endpoint["kvCache"]  # vLLM's only
+    config = with_endpoints(endpoint)
+    status, out, err = bench(
+        tmp_path, capsys, config, "--endpoint", "dpd-test", "--account-id", "111122223333"
+    )
+    assert status == 0, err
+    job = job_of(objects(out))
+    assert job["spec"]["template"]["spec"]["containers"][0]["image"] == CLIENT_IMAGE
+    args = command(job)
+    assert args[:3] == ["vllm", "bench", "serve"]
+    assert (flag(args, "--backend"), flag(args, "--endpoint")) == (
+        "openai-chat",
+        "/v1/chat/completions",
+    )
+    assert flag(args, "--base-url").endswith(":8080")  # TGI's port
 
 
 def test_an_aggregated_endpoint_with_a_router_is_benchmarked_through_it(tmp_path, capsys):
@@ -123,3 +159,34 @@ def test_an_aggregated_endpoint_with_a_router_is_benchmarked_through_it(tmp_path
     # The Job's command line, wherever it carries it.
     assert "http://dpd-test-default-routing-service.hyperpod-inference-system" in out
     assert "dpd_decode_replicas=2" in out
+
+
+def small_endpoint(**changes) -> EndpointSpec:
+    return EndpointSpec.model_validate(
+        {
+            "name": "small",
+            "modelName": "Llama-3.1-8B-Instruct",
+            "modelSource": {"s3": {"prefix": "llama"}},
+            "instanceType": "ml.g6e.2xlarge",
+            "tensorParallelSize": 1,
+            "serving": {"gpus": 1},
+            **changes,
+        }
+    )
+
+
+def test_on_a_small_node_the_job_asks_what_the_endpoints_pod_and_the_reserve_leave():
+    endpoint = small_endpoint()
+    placement = job_placement(endpoint)
+    assert placement.beside
+    pod_cpu = int(endpoint.worker_resources.requests["cpu"])  # 4 of the node's 8
+    reserved_cpu, _ = node_reserve(8)
+    assert 1 <= placement.cpu <= 8 - pod_cpu - reserved_cpu
+    assert "on a node of the endpoint's type: a ml.g6e.2xlarge node has" in placement.why
+
+
+def test_where_the_endpoints_pods_leave_too_little_the_job_runs_on_any_node():
+    crowded = small_endpoint(workerResources={"requests": {"cpu": "7", "memory": "60Gi"}})
+    placement = job_placement(crowded)
+    assert (placement.beside, placement.cpu) == (False, 4)
+    assert placement.why.startswith("on any node with room")

@@ -10,7 +10,7 @@ def test_healthy_roles_and_transfers_are_healthy(kubectl, capsys):
     served(kubectl)
     status, out, err = diagnose(capsys)
     assert status == 0, out + err
-    assert "healthy: none of the known DPD failure signatures" in out
+    assert "healthy: none of the 10 known failure signatures" in out
     assert "pd_role sender" in out and "pd_role receiver" in out
     assert "8 of 8 KV retrievals moved tokens, median 176.2 GB/s" in out
     assert "router: 22 requests, 91% disaggregated (threshold 4096)" in out

@@ -7,6 +7,8 @@ import re
 import pytest
 
 from components.core.terminal_text import one_line
+from components.endpoint.engines.tgi import TGI
+from components.endpoint.spec import EndpointSpec
 from tests.pasted import HOSTILE, paste
 from tests.tools.diagnose import cluster_objects as objects
 from tests.tools.diagnose.cluster_objects import (
@@ -19,6 +21,7 @@ from tests.tools.diagnose.cluster_objects import (
     write_cluster,
 )
 from tests.tools.diagnose.diagnosing import PREFILL_LOG, diagnose, served
+from tools.diagnose.signatures import applicable
 
 
 def test_a_pod_that_cannot_pull_its_image(kubectl, capsys):
@@ -93,3 +96,20 @@ def test_the_commands_it_advises_paste_safely_whatever_a_bundle_names(tmp_path, 
     # What the terminal shows of the name, one line, is what the command names.
     shown = one_line(pod)
     assert pasted.calls == [["kubectl", "logs", shown, "-n", "default", "-c", "prefill-dpd-test"]]
+
+
+def test_each_endpoint_is_read_for_the_signatures_of_its_engine_and_mode():
+    base = {
+        "name": "chat",
+        "modelName": "Llama-3.1-8B-Instruct",
+        "modelSource": {"s3": {"prefix": "llama"}},
+        "instanceType": "ml.p5.48xlarge",
+    }
+    dpd = applicable(EndpointSpec.model_validate(base))
+    assert dpd[1] == [] and "wrong-roles" in dpd[0] and "engine-death" in dpd[0]
+    tgi = EndpointSpec.model_validate(
+        {**base, "engine": "tgi", "image": TGI.image, "serving": {"gpus": 8}}
+    )
+    read, skipped = applicable(tgi)
+    assert read == ["operator-failure", "no-pods", "image-or-mount", "still-loading"]
+    assert skipped[0] == "engine-death" and "kv-not-retrieved" in skipped

@@ -46,10 +46,13 @@ def test_the_first_up_updates_the_adopted_object_in_place():
     assert first_up(item, LIVE) == ["update"]
 
 
-def test_without_adopted_only_a_rollout_that_renames_would_replace_it():
-    item = {**read_item(Manifest("live.yaml", LIVE)).item, "adopted": False}
-    assert first_up(item, LIVE) == ["update"]  # its SageMaker name keeps its names
-    assert first_up({**item, "rollout": "newName"}, LIVE) == ["replace"]
+def test_without_adopted_the_settings_own_the_command_line_and_replace_it():
+    # Not adopted, the settings write the command line and variables themselves.
+    written = ("adopted", "workerArgs", "environmentVariables")
+    item = {
+        k: v for k, v in read_item(Manifest("live.yaml", LIVE)).item.items() if k not in written
+    }
+    assert first_up(item, LIVE) == ["replace"]
 
 
 @pytest.mark.parametrize("strategy", ["roundrobin", "session"])

@@ -2,18 +2,20 @@
 (tests/fixtures/iec_corpus, sources in its SOURCES.md) through the command and a render of its
 items in the example stack on an existing cluster.
 
-A manifest round-trips when the object the stack registers for its item sets every field the
-manifest sets (spec, metadata.name and metadata.namespace) to the same value. The check here is
-this test's own reading of the two objects, not the command's: leaves compared one by one,
-named lists (environment variables, tags) by name, vLLM command lines flag by flag, Kubernetes
-quantities by their text. Every other manifest must exit 2 with each line naming a field, and
-none may crash.
+A manifest round-trips when the object the stack registers for its item has the manifest's
+spec field for field, nothing lost, changed or added: leaves compared one by one, lists (command
+lines, environment variables) in their order and spelling, Kubernetes quantities by their text;
+and its metadata.name and metadata.namespace. The check here is this test's own reading of the
+two objects, not the command's. Every other manifest must exit 2 with each line naming a field,
+and none may crash.
 
 The corpus is split by a hash of each file's name: a quarter is held out (SOURCES.md), measured
 with the rest and looked at only once measured: 7 of 10 unseen at 55 files, after which its
-failures were read (two importer gaps fixed, one manifest Kubernetes refuses). A file added
-later is unseen until measured. The floors are the rates measured when the keys they depend on
-landed; raise them as more land, and lower one only when the corpus grows.
+failures were read (two importer gaps fixed, one manifest Kubernetes refuses); 1 of 2 unseen
+of the 9 files added at 64, measured once the importer kept command lines and variables as they
+are. A file added later is unseen until measured. The floors are the rates
+measured when the keys they depend on landed; raise them as more land, and lower one only when
+the corpus grows.
 """
 
 from __future__ import annotations
@@ -29,26 +31,25 @@ from typing import Any
 import pytest
 import yaml
 
-from components.endpoint.flags import canonical_flag, split_flags
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
 from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
-from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS
 from tools.import_endpoint.round_trip import with_items
 from tools.render.render import run_program
 from tools.render.stack_config import StackConfig, read_stack_config
 
 CORPUS = FIXTURES / "iec_corpus"
-# The flags the stack writes, each taking one value (vLLM's `--help`).
-ONE_VALUE = {*TYPED_FLAGS, *ROLE_FLAGS, "--model", "--host"}
 FILES = sorted(CORPUS.glob("*.yaml"))
 # The example stack's account, which its ARNs name.
 EXAMPLE_ACCOUNT = "111122223333"
-DEV_FLOOR = 1.0  # 26 of 26
-HELD_OUT_FLOOR = 0.90  # 9 of 10, measured after the 7 of 10 on first sight were read
+# 27 of 30: the stack refuses the three CPU endpoints (ml.c5.2xlarge) of AWS's SDK tests.
+DEV_FLOOR = 0.9
+# 10 of 12: 9 of 10 after the 7 of 10 on first sight were read, and 1 of 2 on first sight (the
+# HyperPod CLI's `hyp create` v1.2 object requests no GPU, which the stack refuses).
+HELD_OUT_FLOOR = 0.83
 # A refusal line: the file, then a manifest field (or the place in the YAML), then why.
 _FIELD = r"(spec(\.[^:]+)?|metadata\.[a-z]+(\.[^:]+)?|apiVersion|kind|line \d+, column \d+)"
 REFUSAL = re.compile(rf"^{re.escape(str(CORPUS))}/[^:]+\.yaml(, [^:]+)?: {_FIELD}: \S")
@@ -87,29 +88,10 @@ def imported(path: Path) -> tuple[int, str, str]:
 
 
 def _fields(value: Any, path: str) -> dict[str, Any]:
-    if isinstance(value, dict):
+    """Every leaf of a spec by its path; a list is one leaf, in its order."""
+    if isinstance(value, dict) and value:
         return {
             k: v for key, item in value.items() for k, v in _fields(item, f"{path}.{key}").items()
-        }
-    if (
-        isinstance(value, list)
-        and path.endswith(".args")
-        and all(isinstance(a, str) for a in value)
-    ):
-        out, positional = {}, []
-        for name, tokens in split_flags(value):
-            # vLLM reads `--tensor_parallel_size` as `--tensor-parallel-size`.
-            flag = canonical_flag(name) if name.startswith("--") else name
-            # A flag the stack writes takes one value; what follows is positional to vLLM.
-            one = flag in ONE_VALUE and len(tokens) > 1 and "=" not in tokens[0]
-            if name:
-                out[f"{path} {flag}"] = tuple(tokens[1:2]) if one else tokens
-            positional += list(tokens[2:]) if one else [] if name else list(tokens)
-        return {**out, f"{path} (positional)": positional}
-    names = [v.get("name") for v in value if isinstance(v, dict)] if isinstance(value, list) else []
-    if names and all(isinstance(n, str) for n in names) and len(set(names)) == len(value):
-        return {
-            k: v for entry in value for k, v in _fields(entry, f"{path}[{entry['name']}]").items()
         }
     return {path: value}
 
@@ -121,8 +103,8 @@ def _same(path: str, original: Any, rendered: Any) -> bool:
 
 
 def lost_or_changed(path: Path, stdout: str) -> list[str]:
-    """The fields of the manifest that its item, rendered in the example stack, does not write
-    back with the same value."""
+    """The fields of the spec that its item, rendered in the example stack, does not write
+    back as they are, and those it writes where the manifest sets nothing."""
     manifest = yaml.safe_load(path.read_text())
     items = yaml.safe_load(stdout)
     config = with_items(read_stack_config(EXAMPLE_FILE), items, replace=True)
@@ -146,8 +128,10 @@ def lost_or_changed(path: Path, stdout: str) -> list[str]:
     written = _fields(rendered["spec"], "spec")
     return [
         field
-        for field, value in original.items()
-        if field not in written or not _same(field, value, written[field])
+        for field in {**original, **written}
+        if field not in written
+        or field not in original
+        or not _same(field, original[field], written[field])
     ]
 
 

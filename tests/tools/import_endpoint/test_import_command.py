@@ -44,13 +44,15 @@ def test_the_dpd_example_comes_back_as_an_adopted_item_that_writes_it_back(tmp_p
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert (item["name"], item["adopted"], item["endpointName"]) == ("dpd-test", True, "dpd-test")
-    assert (item["maxModelLen"], item["tensorParallelSize"]) == (16384, 8)
+    # The command line as it runs, which the settings are read from.
+    assert item["workerArgs"][-2:] == ["--gpu-memory-utilization", "0.75"]
     assert item["modelSource"] == {
         "s3": {"prefix": "Llama-3.3-70B-Instruct", "bucket": "team-weights", "region": "us-west-2"}
     }
     assert lost_or_changed(path, out) == []
-    # What the stack adds is said, with the setting that writes it.
-    assert "#   spec.metrics.modelMetrics: the setting metrics.modelMetrics writes it" in out
+    # What the stack adds is said, with why: only to the object's metadata.
+    assert "#   metadata.labels.hyperpod-dpd/endpoint: the label that finds the endpoint's" in out
+    assert "#   spec." not in out and "rolls the pods" not in err
 
 
 def test_a_field_the_crd_does_not_have_exits_2_naming_it(tmp_path):
@@ -185,8 +187,8 @@ def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(t
     (item,) = yaml.safe_load(out)
     assert item["serving"] == {"gpus": 4}
     assert "prefill" not in item and "decode" not in item
-    # What vLLM runs unless told otherwise, so the flags the stack writes change nothing.
-    assert item["gpuMemoryUtilization"] == 0.9
+    assert item["workerArgs"] == yaml.safe_load(COLOCATED)["spec"]["worker"]["args"]
+    assert "gpuMemoryUtilization" not in item
     assert lost_or_changed(path, out) == []
 
 
@@ -250,3 +252,13 @@ def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
     assert scaling["cloudWatch"]["metricName"] == "Invocations"
     assert "metric" not in scaling and "query" not in scaling
     assert lost_or_changed(path, out) == []
+
+
+def test_what_the_stack_would_add_to_the_spec_is_said_with_the_pods_it_may_roll(tmp_path):
+    # The port's name, the CRD's default left out: the stack writes it.
+    path = manifest_file(tmp_path, DPD.replace("      name: http\n", ""))
+    code, out, err = run(str(path))
+    assert code == 0, err
+    assert "#   spec.worker.modelInvocationPort.name: the setting modelInvocationPort" in out
+    assert err.startswith(f"{path}: the first `pulumi up` adds to its spec what the live object")
+    assert "rolls the pods if what they run changes" in err

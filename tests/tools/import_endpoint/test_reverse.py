@@ -5,12 +5,11 @@ import copy
 import yaml
 
 from components.endpoint.spec import EndpointSpec
-from components.endpoint.vllm_args import role_flags, worker_flags
 from components.endpoint.worker import WorkerResources, check_worker_fits_node
 from tests.tools.import_endpoint.test_import_command import DPD
 from tools.import_endpoint.manifests import Manifest
 from tools.import_endpoint.reverse import read_item
-from tools.import_endpoint.reverse_worker import ROLE_FLAGS, TYPED_FLAGS, engine_of
+from tools.import_endpoint.reverse_worker import engine_of
 
 LIVE = yaml.safe_load(DPD)
 
@@ -21,23 +20,26 @@ def reading(change=lambda spec: None):
     return read_item(Manifest("live.yaml", body))
 
 
-def test_the_typed_flags_are_the_ones_the_settings_write():
-    spec = EndpointSpec.model_validate(read_item(Manifest("live.yaml", LIVE)).item)
-    typed = {flag: setting for flag, (_, setting) in worker_flags(spec).items() if setting}
-    assert typed == {flag: key for flag, (key, _) in TYPED_FLAGS.items()}
-    assert {f: s for f, (_, s) in role_flags(spec.prefill).items()} == {
-        flag: key for flag, (key, _) in ROLE_FLAGS.items()
-    }
-
-
-def test_each_key_remembers_the_manifest_field_it_came_from():
+def test_the_command_line_and_variables_come_as_they_are_and_the_settings_read_them():
     found = reading()
     assert found.problems == []
     assert found.sources["modelSource.s3.bucket"] == "spec.modelSourceConfig.s3Storage.bucketName"
     assert found.sources["maxModelLen"] == "spec.worker.args"
     assert found.item["prefill"] == {"replicas": 1, "gpus": 8}
-    # The DPD variables the stack pins are not the user's.
-    assert found.item["environmentVariables"] == {"HF_HOME": "/tmp/hf_home"}
+    assert found.item["workerArgs"] == LIVE["spec"]["worker"]["args"]
+    assert list(found.item["environmentVariables"]) == [
+        "HF_HOME",
+        "PD_BUFFER_SIZE",
+        "LMCACHE_SAVE_DECODE_CACHE",
+        "PYTHONHASHSEED",
+    ]
+    assert "maxModelLen" not in found.item
+    spec = EndpointSpec.model_validate(found.item)
+    assert (spec.max_model_len, spec.tensor_parallel_size, spec.pd_buffer_size) == (
+        16384,
+        8,
+        8 * 2**30,
+    )
 
 
 def test_a_field_no_setting_owns_becomes_an_override():
@@ -88,10 +90,11 @@ def test_the_engine_is_told_by_the_image_and_its_settings_read_from_its_variable
         ]
 
     item = reading(tgi).item
-    assert (item["engine"], item["tensorParallelSize"], item["maxModelLen"]) == ("tgi", 8, 8192)
-    assert item["environmentVariables"] == {"TEAM": "a"}
-    # Another engine's command line is its own: it passes as written.
-    assert item["workerArgs"] == LIVE["spec"]["worker"]["args"]
+    assert item["engine"] == "tgi"
+    assert item["environmentVariables"]["SM_NUM_GPUS"] == "8"
+    colocated = {k: v for k, v in item.items() if k not in ("prefill", "decode", "pdBufferSize")}
+    spec = EndpointSpec.model_validate({**colocated, "serving": {"gpus": 8}})
+    assert (spec.tensor_parallel_size, spec.max_model_len) == (8, 8192)
 
 
 COLOCATED_ON_A_HOST = {
@@ -130,8 +133,26 @@ def test_pods_placed_by_host_alone_are_sized_for_a_type_the_import_names_as_chos
     assert found.item["routingEnabled"] is False
     assert found.item["routingStrategy"] == "prefixaware"
     (chosen,) = found.chosen
-    assert chosen.startswith(f"instanceType {found.item['instanceType']}: the manifest names no")
+    assert chosen.startswith(f"instanceType {found.item['instanceType']}, the smallest type")
     assert "maxModelLen" not in found.item
+
+
+def test_pods_placed_by_nothing_get_an_empty_affinity_rather_than_a_type_that_pins_them():
+    free = copy.deepcopy(COLOCATED_ON_A_HOST)
+    del free["spec"]["nodeAffinity"]
+    found = read_item(Manifest("free.yaml", free))
+    assert found.item["nodeAffinity"] == {}
+    assert found.item["instanceType"] in found.chosen[0]
+
+
+def test_pods_placed_by_a_preference_list_are_sized_for_its_first_type():
+    listed = copy.deepcopy(COLOCATED_ON_A_HOST)
+    del listed["spec"]["nodeAffinity"]
+    listed["spec"]["instanceTypes"] = ["ml.g6e.2xlarge", "ml.g5.2xlarge"]
+    listed["spec"]["modelSourceConfig"]["s3Storage"]["bucketName"] = "weights"
+    found = read_item(Manifest("listed.yaml", listed))
+    assert "instanceType" not in found.item and found.chosen == []
+    assert EndpointSpec.model_validate(found.item).instance_type == "ml.g6e.2xlarge"
 
 
 def test_a_variable_from_a_secret_comes_back_as_environment_from():

@@ -231,4 +231,4 @@ def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
     assert "pdSpec" not in yaml.safe_load(manifest.read_text())["spec"]
     printed = capsys.readouterr().out
     assert "aggregated: serving 2x8 GPU, at most 16 GPUs, TP 8" in printed
-    assert "no router (no routingStrategy)" in printed
+    assert "no router: reached through" in printed and "(app=" in printed

@@ -147,9 +147,14 @@ ENGINE_IMAGES = {
 }
 
 
+def _without_kv_cache(endpoint: dict) -> dict:
+    """The KV cache is vLLM's alone (AWS's caching and routing page)."""
+    return {key: value for key, value in endpoint.items() if key != "kvCache"}
+
+
 def plan_json(tmp_path, capsys, **endpoint) -> dict:
     load = {"typicalInputTokens": 2000, "outputTokens": 512, "requestsPerSecond": 2}
-    config = with_endpoints(aggregated_endpoint(workload=load, **endpoint))
+    config = with_endpoints(_without_kv_cache(aggregated_endpoint(workload=load, **endpoint)))
     assert main(["plan", "--config-file", config_file(tmp_path, config), "--json"]) == 0
     return json.loads(capsys.readouterr().out)["dpd-test"]
 
@@ -159,8 +164,9 @@ def test_plan_stack_predicts_with_the_endpoints_engine_or_says_it_has_no_model(t
     sglang = plan_json(tmp_path, capsys, engine="sglang", image=ENGINE_IMAGES["sglang"])
     # SGLang's scheduler and overheads are its own: another prediction than vLLM's.
     assert sglang["ttftMs"] != vllm["ttftMs"] and sglang["tpotMs"] != vllm["tpotMs"]
-    config = with_endpoints(aggregated_endpoint(engine="tgi", image=ENGINE_IMAGES["tgi"],
-                                                workload={"outputTokens": 512}))  # fmt: skip
+    config = with_endpoints(_without_kv_cache(aggregated_endpoint(
+        engine="tgi", image=ENGINE_IMAGES["tgi"], workload={"outputTokens": 512}
+    )))  # fmt: skip
     assert main(["plan", "--config-file", config_file(tmp_path, config)]) == 0
     assert "endpoints[0].engine: no prediction: the planner has no model of tgi" in (
         capsys.readouterr().out

@@ -77,40 +77,21 @@ def test_each_engine_gets_the_settings_in_its_own_variables(engine, expected):
 
 
 @pytest.mark.parametrize(
-    "engine, tensor_parallel, written",
-    [
-        ("sglang", 1, False),
-        ("sglang", 8, True),
-        ("tgi", 8, False),
-        ("tgi", 4, True),
-        ("lmi", 8, True),
-    ],
+    "engine, variables, tensor_parallel",
+    [("tgi", {}, 8), ("tgi", {"SM_NUM_GPUS": "4"}, 4), ("sglang", {}, 1)],
 )
-def test_the_tensor_parallel_variable_is_left_out_where_the_engine_runs_the_same_without_it(
-    engine, tensor_parallel, written
+def test_an_adopted_endpoint_runs_the_tensor_parallel_its_variables_or_its_engine_say(
+    engine, variables, tensor_parallel
 ):
-    # SGLang runs one GPU and TGI every GPU of the pod (8 here) when unset; no source says
-    # what LMI runs, so it always gets the variable.
-    section = worker(
-        engine=engine, image="registry.example/e:1", tensorParallelSize=tensor_parallel
+    # TGI runs every GPU of the pod unset, SGLang one.
+    item = {k: v for k, v in BASE.items() if k != "tensorParallelSize"}
+    adopted = EndpointSpec.model_validate(
+        item
+        | {"engine": engine, "image": "registry.example/e:1", "adopted": True}
+        | {"serving": {"gpus": 8}, "environmentVariables": variables}
     )
-    variable = {
-        "sglang": "SM_SGLANG_TP_SIZE",
-        "tgi": "SM_NUM_GPUS",
-        "lmi": "OPTION_TENSOR_PARALLEL_DEGREE",
-    }
-    assert (variable[engine] in env(section)) is written
-
-
-def test_on_one_gpu_no_engine_needs_its_tensor_parallel_variable():
-    one = worker(
-        engine="lmi",
-        image="registry.example/e:1",
-        tensorParallelSize=1,
-        instanceType="ml.g5.8xlarge",
-        serving={"replicas": 1, "gpus": 1},
-    )
-    assert "OPTION_TENSOR_PARALLEL_DEGREE" not in env(one)
+    assert adopted.tensor_parallel_size == tensor_parallel
+    assert "typed-variable-in-environment" not in by_code(adopted)
 
 
 def test_worker_args_pass_to_another_engine_as_written_without_vllm_rules():
@@ -141,18 +122,6 @@ def test_a_variable_a_setting_writes_for_the_engine_is_refused_naming_it():
     assert by_code(endpoint)["typed-variable-in-environment"] == "environmentVariables.SM_NUM_GPUS"
 
 
-def test_a_variable_the_settings_leave_out_may_be_spelled_out_with_their_value():
-    # AWS's TGI sample sets SM_NUM_GPUS to the pod's GPUs, which TGI uses unset too.
-    changes = {"tensorParallelSize": 8, "environmentVariables": {"SM_NUM_GPUS": "8"}}
-    assert "typed-variable-in-environment" not in by_code(
-        spec(engine="tgi", image=TGI.image, **changes)
-    )
-    written = worker(engine="tgi", image=TGI.image, **changes)["environmentVariables"]
-    assert [v for v in written if v["name"] == "SM_NUM_GPUS"] == [
-        {"name": "SM_NUM_GPUS", "value": "8"}
-    ]
-
-
 def test_another_engine_on_the_default_vllm_image_is_refused_naming_the_image():
     assert by_code(spec(engine="lmi"))["engine-without-image"] == "image"
 
@@ -169,3 +138,23 @@ def test_autoscaling_on_vllms_series_under_another_engine_is_refused():
 def test_dpd_with_another_engine_is_refused_naming_the_engine():
     says = endpoint_problem({"engine": "tgi", "image": TGI.image}, "engine")
     assert "LMCache inside vLLM" in says
+
+
+@pytest.mark.parametrize(
+    "changes, key",
+    [
+        ({"routingStrategy": "prefixaware"}, "routingStrategy"),
+        ({"routingEnabled": True}, "routingEnabled"),
+        ({"kvCache": {"enableL1Cache": True}}, "kvCache"),
+    ],
+)
+def test_routing_and_the_kv_cache_are_refused_on_another_engine_quoting_aws(changes, key):
+    endpoint = spec(engine="tgi", image=TGI.image, serving={"gpus": 2}, **changes)
+    (finding,) = [f for f in check_endpoint(endpoint) if f.code == "vllm-only-feature"]
+    assert finding.field == key
+    assert "currently support only vLLM-based inference containers" in finding.message
+    assert not [
+        f
+        for f in check_endpoint(spec(serving={"gpus": 2}, **changes))
+        if f.code == "vllm-only-feature"
+    ]
