@@ -31,7 +31,7 @@ ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 LABEL_NAME_MAX = 63
 # A DNS subdomain (RFC 1123), the optional prefix of a label key.
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 DNS_SUBDOMAIN_MAX = 253
 # A resource quantity (k8s.io/apimachinery `resource.Quantity`), as the operator's CRD spells its
 # pattern for every resources.requests and limits value.
@@ -84,7 +84,7 @@ def label_key_problem(key: str) -> str | None:
     prefix, slash, name = key.rpartition("/")
     if not _valid_label_name(name):
         problem = f"its name{' (after the /)' if slash else ''} must be {_NAME_RULE}"
-    elif slash and (len(prefix) > DNS_SUBDOMAIN_MAX or not _DNS_SUBDOMAIN.match(prefix)):
+    elif slash and (len(prefix) > DNS_SUBDOMAIN_MAX or not DNS_SUBDOMAIN.match(prefix)):
         problem = (
             f"its prefix (before the /) must be a lowercase DNS subdomain of at most "
             f"{DNS_SUBDOMAIN_MAX} characters, e.g. example.com"
@@ -100,6 +100,55 @@ def label_value_problem(value: str) -> str | None:
     return f"{value!r} is not a label value Kubernetes accepts: it must be empty or {_NAME_RULE}"
 
 
+# What the API server takes as a variable's `valueFrom` (k8s.io/kubernetes
+# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): exactly one
+# source; a Secret or a ConfigMap named as a DNS subdomain, its key of letters, digits, '-', '_'
+# or '.'; these pod fields and container resources. The CRD takes anything of the right types,
+# and the operator's Deployment would be refused.
+VALUE_SOURCES = ("secretKeyRef", "configMapKeyRef", "fieldRef", "resourceFieldRef", "fileKeyRef")
+_POD_FIELD = re.compile(
+    r"metadata\.(name|namespace|uid)|spec\.(nodeName|serviceAccountName)"
+    r"|status\.(hostIPs?|podIPs?)|metadata\.(labels|annotations)\['[^']+'\]"
+)
+_POD_FIELDS = (
+    "metadata.name, metadata.namespace, metadata.uid, metadata.labels['KEY'], "
+    "metadata.annotations['KEY'], spec.nodeName, spec.serviceAccountName, status.hostIP, "
+    "status.podIP"
+)
+_CONTAINER_RESOURCE = re.compile(r"(limits|requests)\.(cpu|memory|ephemeral-storage|hugepages-.+)")
+_KEY = re.compile(r"[-._a-zA-Z0-9]{1,253}")
+
+
+def value_from_problem(source: dict) -> str | None:
+    given = [kind for kind in VALUE_SOURCES if source.get(kind) is not None]
+    if len(given) != 1:
+        return (
+            f"sets {' and '.join(given) or 'no source'}; Kubernetes takes exactly one of "
+            f"{', '.join(VALUE_SOURCES[:4])}"
+        )
+    kind, reference = given[0], source[given[0]]
+    if kind in ("secretKeyRef", "configMapKeyRef"):
+        name, key = reference.get("name", ""), reference["key"]
+        if len(name) > DNS_SUBDOMAIN_MAX or not DNS_SUBDOMAIN.match(name):
+            return (
+                f"{kind}.name: {name!r} is not a {kind[0].upper()}{kind[1:-6]} name Kubernetes "
+                "accepts: lowercase letters, digits, '-' and '.'"
+            )
+        if not _KEY.fullmatch(key):
+            return f"{kind}.key: {key!r} is not a key: 1 to 253 letters, digits, '-', '_' or '.'"
+    if kind == "fieldRef" and not _POD_FIELD.fullmatch(reference["fieldPath"]):
+        return (
+            f"fieldRef.fieldPath: {reference['fieldPath']!r} is not a pod field Kubernetes puts "
+            f"in a variable: {_POD_FIELDS}"
+        )
+    if kind == "resourceFieldRef" and not _CONTAINER_RESOURCE.fullmatch(reference["resource"]):
+        return (
+            f"resourceFieldRef.resource: {reference['resource']!r} is not a container resource: "
+            "limits or requests of cpu, memory or ephemeral-storage"
+        )
+    return None
+
+
 def _checked(problem_of):
     def check(value: str) -> str:
         problem = problem_of(value)
@@ -113,3 +162,4 @@ def _checked(problem_of):
 EnvVarName = Annotated[str, _checked(env_var_name_problem)]
 LabelKey = Annotated[str, _checked(label_key_problem)]
 LabelValue = Annotated[str, _checked(label_value_problem)]
+ValueFromRule = _checked(value_from_problem)

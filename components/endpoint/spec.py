@@ -16,7 +16,7 @@ from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_valida
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
-from components.core.kubernetes_names import EnvVarName, KubernetesName
+from components.core.kubernetes_names import EnvVarName, KubernetesName, ValueFromRule
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
@@ -259,7 +259,9 @@ class EndpointSpec(Spec):
     environment_variables: dict[EnvVarName, str] = {}
     # Variables whose value Kubernetes reads from elsewhere (a Secret's key, a ConfigMap's, a
     # field of the pod), as the CRD's valueFrom: the way to hand the pods a credential.
-    environment_from: dict[EnvVarName, crd_shaped("worker.environmentVariables[].valueFrom")] = {}
+    environment_from: dict[
+        EnvVarName, Annotated[crd_shaped("worker.environmentVariables[].valueFrom"), ValueFromRule]
+    ] = {}
     worker_args: list[str] = []
     # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
     # from instanceType and serving, validated above it.

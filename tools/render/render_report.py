@@ -105,7 +105,7 @@ def _endpoint_lines(obj: dict[str, Any]) -> list[str]:
         strategy = f", {routing['routingStrategy']}" if routing else ""
         layout = f"    aggregated: {serving}, at most {gpus} GPUs, TP {tp}{strategy}"
     else:
-        env = {e["name"]: e["value"] for e in spec["worker"]["environmentVariables"]}
+        env = {e["name"]: e.get("value") for e in spec["worker"]["environmentVariables"]}
         scaling = pd.get("autoScalingSpec", {})
         prefill, prefill_gpus = _role(
             "prefill", pd["prefillSpec"], scaling.get("prefillAutoScaling")
