@@ -153,11 +153,12 @@ def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_conf
 
 
 def render(args: argparse.Namespace) -> int:
-    out = (args.out or Path("build") / args.stack).resolve()
+    out = args.out or Path("build") / args.stack
     refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
         return 2
+    out = out.resolve()
     config = _stack_config(args)
     if config is None:
         return 2

@@ -12,6 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
+from components.core.user_files import (
+    UnwritableFileError,
+    replace_file,
+    resolved,
+    writable_problem,
+)
 from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Load, corrected, scenario_at
@@ -35,6 +41,10 @@ from tools.render import yaml_io
 MOST_RATES = 12
 # Beyond any endpoint HyperPod hosts.
 MOST_RATE = 10_000.0
+# The first line of every Job file: `--out` replaces a file that has it, and no other.
+JOB_FILE_MARKER = (
+    "# A load test of a hyperpod-dpd endpoint; `python -m infra bench --out` rewrites it.\n"
+)
 
 
 def _rates(text: str) -> list[float]:
@@ -157,7 +167,20 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
     return lines
 
 
+def out_problem(out: Path) -> str | None:
+    """Why `--out` cannot take the Job: a file that is not one `bench` wrote is the user's."""
+    try:
+        problem = writable_problem(resolved(out), JOB_FILE_MARKER)
+    except UnwritableFileError as unfit:
+        problem = str(unfit)
+    return f"--out: {out}: {problem}" if problem else None
+
+
 def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    refused = args.out and out_problem(args.out)
+    if refused:
+        print(refused, file=sys.stderr)
+        return 2
     found = checked_endpoint(args, checked_stack)
     if found is None:
         return 2
@@ -187,16 +210,20 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     file = str(args.out) if args.out else f"{job_name(spec)}.yaml"
     lines = instructions(args.stack, spec, runs, file)
-    document = "".join(f"# {one_line(line)}\n" for line in lines) + "---\n".join(
-        yaml_io.dump(obj) for obj in manifests
+    document = (
+        JOB_FILE_MARKER
+        + "".join(f"# {one_line(line)}\n" for line in lines)
+        + "---\n".join(yaml_io.dump(obj) for obj in manifests)
     )
     if args.out is None:
         print(document, end="")
         return 0
     try:
-        args.out.write_text(document)
+        replace_file(args.out, document)
     except OSError as failed:
-        print(f"--out: cannot write {args.out}: {failed.strerror or failed}", file=sys.stderr)
+        print(
+            f"--out: {args.out}: cannot be written ({failed.strerror or failed})", file=sys.stderr
+        )
         return 2
     print(f"Wrote {args.out}.")
     print("\n".join(lines))

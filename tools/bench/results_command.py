@@ -11,14 +11,20 @@ predictions from then on (infra/calibration_runs.py).
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.core.user_files import UnreadableFileError, read_text
+from components.core.user_files import (
+    UnreadableFileError,
+    UnwritableFileError,
+    locked,
+    read_text,
+    replace_file,
+    resolved,
+    writable_problem,
+)
 from components.endpoint.spec import Slo
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Calibration, corrected, scenario_at
@@ -158,29 +164,26 @@ def recorded_run(checked: CheckedConfig, index: int, compared: Compared) -> Reco
     )
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """The whole file or the old one: written beside it, then moved over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w") as file:
-            file.write(text)
-        os.replace(scratch, path)
-    except BaseException:
-        Path(scratch).unlink(missing_ok=True)
-        raise
-
-
 def record(stack: str, runs: list[RecordedRun]) -> tuple[Path, int]:
-    """Append the runs not recorded yet; the file, and how many were new."""
+    """Append the runs not recorded yet, one recording at a time; the file, and how many were
+    new. CalibrationFileError when the file is no calibration file, OSError when it can't be
+    written."""
     path = calibration_path(stack)
-    existing = load_calibration_file(path)
-    seen = {(run.endpoint, run.started) for run in existing.runs}
-    new = [run for run in runs if (run.endpoint, run.started) not in seen]
-    if new:
-        document = CalibrationFile(runs=[*existing.runs, *new])
-        dumped = document.model_dump(by_alias=True, exclude_none=True, mode="json")
-        _write_atomically(path, CALIBRATION_HEADER.format(stack=stack) + yaml_io.dump(dumped))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with locked(path):
+            problem = writable_problem(resolved(path))
+            if problem:
+                raise UnwritableFileError(problem)
+            existing = load_calibration_file(path)
+            seen = {(run.endpoint, run.started) for run in existing.runs}
+            new = [run for run in runs if (run.endpoint, run.started) not in seen]
+            if new:
+                document = CalibrationFile(runs=[*existing.runs, *new])
+                dumped = document.model_dump(by_alias=True, exclude_none=True, mode="json")
+                replace_file(path, CALIBRATION_HEADER.format(stack=stack) + yaml_io.dump(dumped))
+    except UnwritableFileError as unfit:
+        raise CalibrationFileError(f"{path}: {unfit}") from None
     return path, len(new)
 
 

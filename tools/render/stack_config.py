@@ -102,9 +102,11 @@ def _place(path: tuple[str | int, ...]) -> str:
     return f" {shown if len(shown) <= 120 else shown[:117] + '...'}:"
 
 
-def _parsed(path: Path) -> Any:
+def _parsed(path: Path, text: str | None = None) -> Any:
     try:
-        return yaml_io.load_config_document(read_text(path, MAX_STACK_FILE_BYTES))
+        if text is None:
+            text = read_text(path, MAX_STACK_FILE_BYTES)
+        return yaml_io.load_config_document(text)
     except MissingFileError:
         raise StackFileError(f"{path}: no such stack config file") from None
     except UnreadableFileError as unreadable:
@@ -129,10 +131,11 @@ def _kind(value: Any) -> str:
     )
 
 
-def read_stack_config(path: Path) -> StackConfig:
-    """The stack file's `config:`; StackFileError names the file (and line) when it is not a
-    mapping holding a `config:` mapping."""
-    document = _parsed(path)
+def read_stack_config(path: Path, text: str | None = None) -> StackConfig:
+    """The stack file's `config:` (or that of `text`, the file's text as it would be);
+    StackFileError names the file (and line) when it is not a mapping holding a `config:`
+    mapping."""
+    document = _parsed(path, text)
     if document is None:
         document = {}
     if not isinstance(document, dict):
