@@ -85,8 +85,8 @@ def test_a_nan_figure_is_not_a_run(calibration_dir):
     assert runs == [] and "measured.ttftMs.mean" in warning
 
 
-def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
-    """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
+def recorded(**changes) -> dict:
+    """A run as `bench results --record` writes it, with `changes` to its measured figures."""
     run = {
         "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
         "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
@@ -96,7 +96,35 @@ def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_d
         "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
                      "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
     }  # fmt: skip
-    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [run]}))
+    run["measured"] |= changes.pop("measured", {})
+    return run | changes
+
+
+def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_dir):
+    """pulumi preview's path: a run measured slow makes the SLO warning, and says so."""
+    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [recorded()]}))
     warnings = [w for w in settings_of(dev_config(), stack="dev").warnings if "slo" in w.lower()]
     (warning,) = [w for w in warnings if "workload" in w]
     assert "the model (calibrated on 1 run, 2026-12-05) predicts TTFT 4,100 ms" in warning
+
+
+# A run edited by hand or by a hostile author: figures no run can have measured are a warning
+# naming the field, and correct nothing.
+POISONED = {
+    "a negative TTFT": ({"measured": {"ttftMs": {"mean": -5}}}, "ttftMs.mean: -5 ms is not"),
+    "a zero TPOT": ({"measured": {"tpotMs": {"mean": 0}}}, "tpotMs.mean: 0 ms"),
+    "a TTFT of 1e308 ms": ({"measured": {"ttftMs": {"mean": 1e308}}}, "ttftMs.mean: 1e+308 ms"),
+    "a run of no time": ({"measured": {"durationSeconds": 0}}, "measured.durationSeconds"),
+    "a run of negative time": ({"measured": {"durationSeconds": -1}}, "measured.durationSeconds"),
+    "month 13": ({"date": "2026-13-05"}, "runs.0.date"),
+    "a day that is no day": ({"recorded": "yesterday"}, "runs.0.recorded"),
+    "a run decades ahead": ({"date": "2099-12-05"}, "2099-12-05 is not a day a run was measured"),
+}
+
+
+@pytest.mark.parametrize("case", POISONED)
+def test_a_poisoned_run_is_a_warning_and_corrects_nothing(calibration_dir, case):
+    changes, said = POISONED[case]
+    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [recorded(**changes)]}))
+    runs, (warning,) = read_runs("dev")
+    assert runs == [] and said in warning

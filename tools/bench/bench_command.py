@@ -104,6 +104,11 @@ def add_bench_commands(
         help="results: append the run to calibration/<stack>.yaml, which corrects the "
         "stack's predictions for the endpoint",
     )
+    bench.add_argument(
+        "--yes",
+        action="store_true",
+        help="results --record: record a run measured more than 4 times from the prediction",
+    )
     return bench
 
 
@@ -250,7 +255,13 @@ def run_bench(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
             return 2
         return run_results(args, checked_stack)
     stray = [
-        flag for flag, value in (("--result", args.result), ("--record", args.record)) if value
+        flag
+        for flag, value in (
+            ("--result", args.result),
+            ("--record", args.record),
+            ("--yes", args.yes),
+        )
+        if value
     ]
     if stray:
         print(
