@@ -15,6 +15,9 @@ import re
 from typing import Any
 
 from components.core.findings import Finding, error, field_path, warning
+from components.core.spec import BOOLEAN_TEXTS
+
+ADOPTED_TEXTS = [text for text, value in BOOLEAN_TEXTS.items() if value]
 
 # `<YOUR_MODEL_BUCKET>`, `<my-region>`, `<File-System-Id>`: a word or more, no spaces.
 _PLACEHOLDER = re.compile(r"<[A-Za-z][A-Za-z0-9_-]{2,}>")
@@ -45,7 +48,9 @@ def check_placeholders(settings: dict[str, Any]) -> list[Finding]:
     adopted = {
         field_path("endpoints", i)
         for i, endpoint in enumerate(endpoints if isinstance(endpoints, list) else [])
-        if isinstance(endpoint, dict) and endpoint.get("adopted") is True
+        # A switch as the stack file may write it (`"true"`, as Config.get_bool reads it).
+        if isinstance(endpoint, dict)
+        and (endpoint.get("adopted") is True or endpoint.get("adopted") in ADOPTED_TEXTS)
     }
     found = []
     for path, value in _strings(settings, ""):

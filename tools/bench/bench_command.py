@@ -71,6 +71,7 @@ def _rates(text: str) -> list[float]:
 def add_bench_commands(
     commands: argparse._SubParsersAction,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
+    account_id: Callable[[str], str],
 ) -> argparse.ArgumentParser:
     bench = endpoint_parser(
         commands,
@@ -82,6 +83,7 @@ def add_bench_commands(
     bench.add_argument("--out", type=Path, help="write the manifest here instead of stdout")
     bench.add_argument(
         "--account-id",
+        type=account_id,
         help="the AWS account, for the model bucket's default name (which holds it)",
     )
     bench.add_argument(
