@@ -31,6 +31,7 @@ from components.endpoint.manifest import build_manifest
 from components.endpoint.observability_checks import check_endpoint_observability
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
+from components.endpoint.workload import check_context
 from components.model.architecture import ModelArchitecture
 from components.network.checks import check_network
 from components.observability.checks import check_observability
@@ -314,6 +315,10 @@ def _architectures(
             found[i] = (served_spec(endpoint, model), model)
         except UnknownArchitectureError as unknown:
             problems.append(_of_endpoint(i, unknown.finding))
+            continue
+        if endpoint.max_model_len is None:
+            length = f"{model.name}'s context (which vLLM serves, maxModelLen being unset)"
+            problems += [_of_endpoint(i, f) for f in check_context(found[i][0], length)]
     return found, problems
 
 

@@ -11,7 +11,15 @@ from components.endpoint.manifest import build_manifest
 from infra import settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
-from tests.stack_changes import EP, cli_refusal, cli_renders, env, hugging_face, setting
+from tests.stack_changes import (
+    EP,
+    cli_refusal,
+    cli_renders,
+    endpoint,
+    env,
+    hugging_face,
+    setting,
+)
 from tests.support import (
     dev_config,
     dev_endpoint,
@@ -445,3 +453,22 @@ def test_a_refusal_through_the_command_line_is_one_line(tmp_path, capsys, case):
 
 def test_an_unrelated_namespaces_key_renders(tmp_path):
     assert cli_renders(tmp_path, setting("other:key", "value"))
+
+
+# With maxModelLen unset vLLM serves the model's own context, which the rules then hold to.
+UNSET_LENGTH_REFUSED = {
+    "a routingThreshold past it": ({"routingThreshold": 200_000}, "routingThreshold"),
+    "a typical prompt past it": (
+        {"workload": {"typicalInputTokens": 500_000, "outputTokens": 512}},
+        "workload.typicalInputTokens",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", UNSET_LENGTH_REFUSED)
+def test_without_max_model_len_the_models_context_bounds_what_it_serves(tmp_path, capsys, case):
+    changes, key = UNSET_LENGTH_REFUSED[case]
+    lines = cli_refusal(tmp_path, capsys, endpoint(maxModelLen=None, **changes))
+    assert any(
+        line.startswith(f"{EP}.{key}: ") and "llama-3.3-70b's context" in line for line in lines
+    )
