@@ -42,6 +42,11 @@ def vllm_default_max_num_batched_tokens(instance_type: str) -> int:
     return 8192 if _large_gpu(instance_type) else 2048
 
 
+# vLLM has a few hundred flags; a list of more items than this is no command line, and checking
+# it would take minutes.
+MOST_ARGS = 1000
+
+
 class RoleSpec(Spec):
     replicas: int = Field(1, ge=1, le=INT32_MAX)
     gpus: int = Field(8, ge=1)
@@ -49,7 +54,7 @@ class RoleSpec(Spec):
     max_num_seqs: int | None = Field(None, ge=1)
     # None inherits the endpoint's gpuMemoryUtilization.
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
-    args: list[str] = []
+    args: list[str] = Field([], max_length=MOST_ARGS)
     node_selector: dict[LabelKey, LabelValue] = {}
     # With autoscaling, `replicas` is the initial count.
     autoscaling: RoleAutoscaling | None = None

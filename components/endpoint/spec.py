@@ -28,6 +28,7 @@ from components.endpoint.model_source import ModelSource
 from components.endpoint.pod import ModelCacheConfig, PodCustomizations
 from components.endpoint.probes import Probes
 from components.endpoint.roles import (
+    MOST_ARGS,
     OPERATOR_DECODE_MAX_NUM_SEQS,
     OPERATOR_PREFILL_MAX_NUM_SEQS,
     RoleSpec,
@@ -262,7 +263,7 @@ class EndpointSpec(Spec):
     environment_from: dict[
         EnvVarName, Annotated[crd_shaped("worker.environmentVariables[].valueFrom"), ValueFromRule]
     ] = {}
-    worker_args: list[str] = []
+    worker_args: list[str] = Field([], max_length=MOST_ARGS)
     # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
     # from instanceType and serving, validated above it.
     worker_resources: WorkerResources = Field(
@@ -274,7 +275,7 @@ class EndpointSpec(Spec):
     model_volume_mount: ModelVolumeMount = ModelVolumeMount()
     # The container's entrypoint; None runs the image's. With vLLM its flags are held to the
     # same rules as workerArgs.
-    command: list[str] | None = None
+    command: list[str] | None = Field(None, max_length=MOST_ARGS)
     # Where the pods may run beside instanceType, which sizes them: the CRD's instanceTypes (in
     # order of preference) or nodeAffinity, each written in place of instanceType.
     instance_types: list[str] | None = Field(None, min_length=1)
