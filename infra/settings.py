@@ -24,7 +24,7 @@ from components.cluster.instance_groups import nodes_by_az
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
-from components.core.placeholders import check_placeholders
+from components.core.placeholders import check_curly_quotes, check_placeholders
 from components.endpoint.checks import check_endpoints
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.manifest import build_manifest
@@ -375,7 +375,7 @@ def check_config() -> CheckedConfig:
     architectures, unknown = _architectures(stack)
     today = clock.utc_today()
     findings = _findings(stack, cluster_name, names, region, today) + unknown
-    findings += check_placeholders(raw)
+    findings += check_placeholders(raw) + check_curly_quotes(raw)
     served = [architectures.get(i, (spec, None)) for i, spec in enumerate(stack.endpoints)]
     sizing = [review_sizing(spec, model) for spec, model in served]
     sized = [_of_endpoint(i, f) for i, report in enumerate(sizing) for f in report.findings]

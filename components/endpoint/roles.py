@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import LabelKey, LabelValue
+from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB
 from components.endpoint.autoscaling import INT32_MAX, RoleAutoscaling
@@ -76,7 +77,13 @@ class TopologySpec(Spec):
     # One of the stack's AZs, by ID or by name; the manifest carries the name the deploying
     # account gives it, the one node labels carry (components/network/zones.py).
     availability_zone: str | None = None
-    placement_group: str | None = None
+    # EC2's placement group names: up to 255 ASCII characters (CreatePlacementGroup).
+    placement_group: (
+        shaped_str(
+            r"[ -~]{1,255}", "must be an EC2 placement group name: 1 to 255 ASCII characters"
+        )
+        | None
+    ) = None
 
     @field_validator("availability_zone")
     @classmethod

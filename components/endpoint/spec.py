@@ -12,7 +12,13 @@ import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator
+from pydantic import (
+    ByteSize,
+    Field,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
@@ -145,6 +151,15 @@ class TlsConfig(Spec):
         )
         | None
     ) = None
+
+    @model_validator(mode="after")
+    def _sets_something(self) -> TlsConfig:
+        if self.custom_certificate_config is None and self.tls_certificate_output_s3_uri is None:
+            raise ValueError(
+                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
+                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
+            )
+        return self
 
 
 def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
