@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.core.findings import field_path
-from components.core.user_files import MissingFileError, UnreadableFileError, read_text
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
 from tools.render import yaml_io
@@ -104,25 +101,11 @@ def _place(path: tuple[str | int, ...]) -> str:
 
 def _parsed(path: Path, text: str | None = None) -> Any:
     try:
-        if text is None:
-            text = read_text(path, MAX_STACK_FILE_BYTES)
-        return yaml_io.load_config_document(text)
-    except MissingFileError:
-        raise StackFileError(f"{path}: no such stack config file") from None
-    except UnreadableFileError as unreadable:
-        raise StackFileError(f"{path}: {unreadable}") from None
-    except yaml_io.DocumentError as unfit:
-        raise StackFileError(
-            f"{path}:{unfit.line}:{unfit.column}:{_place(unfit.path)} {unfit.problem}"
-        ) from None
-    except yaml.MarkedYAMLError as broken:
-        mark = broken.problem_mark or broken.context_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise StackFileError(
-            f"{where}: is not valid YAML: {broken.problem or broken.context}"
-        ) from None
-    except yaml.YAMLError as broken:
-        raise StackFileError(f"{path}: is not valid YAML: {str(broken).splitlines()[0]}") from None
+        return yaml_io.read_yaml_file(path, MAX_STACK_FILE_BYTES, text=text)
+    except yaml_io.YamlFileError as unfit:
+        if unfit.missing:
+            raise StackFileError(f"{path}: no such stack config file") from None
+        raise StackFileError(f"{unfit.where}:{_place(unfit.keys)} {unfit.problem}") from None
 
 
 def _kind(value: Any) -> str:
