@@ -101,51 +101,31 @@ def label_value_problem(value: str) -> str | None:
 
 
 # What the API server takes as a variable's `valueFrom` (k8s.io/kubernetes
-# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): exactly one
-# source; a Secret or a ConfigMap named as a DNS subdomain, its key of letters, digits, '-', '_'
-# or '.'; these pod fields and container resources. The CRD takes anything of the right types,
-# and the operator's Deployment would be refused.
+# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): one source; a
+# Secret or ConfigMap by a DNS-subdomain name and a key of letters, digits, '-', '_' or '.';
+# these pod fields and container resources. The CRD takes any value of the right types.
 VALUE_SOURCES = ("secretKeyRef", "configMapKeyRef", "fieldRef", "resourceFieldRef", "fileKeyRef")
 _POD_FIELD = re.compile(
-    r"metadata\.(name|namespace|uid)|spec\.(nodeName|serviceAccountName)"
-    r"|status\.(hostIPs?|podIPs?)|metadata\.(labels|annotations)\['[^']+'\]"
+    r"metadata\.(name|namespace|uid|(labels|annotations)\['[^']+'\])"
+    r"|spec\.(nodeName|serviceAccountName)|status\.(hostIPs?|podIPs?)"
 )
-_POD_FIELDS = (
-    "metadata.name, metadata.namespace, metadata.uid, metadata.labels['KEY'], "
-    "metadata.annotations['KEY'], spec.nodeName, spec.serviceAccountName, status.hostIP, "
-    "status.podIP"
-)
-_CONTAINER_RESOURCE = re.compile(r"(limits|requests)\.(cpu|memory|ephemeral-storage|hugepages-.+)")
-_KEY = re.compile(r"[-._a-zA-Z0-9]{1,253}")
+_RESOURCE = re.compile(r"(limits|requests)\.(cpu|memory|ephemeral-storage|hugepages-.+)")
 
 
 def value_from_problem(source: dict) -> str | None:
     given = [kind for kind in VALUE_SOURCES if source.get(kind) is not None]
     if len(given) != 1:
-        return (
-            f"sets {' and '.join(given) or 'no source'}; Kubernetes takes exactly one of "
-            f"{', '.join(VALUE_SOURCES[:4])}"
-        )
-    kind, reference = given[0], source[given[0]]
-    if kind in ("secretKeyRef", "configMapKeyRef"):
-        name, key = reference.get("name", ""), reference["key"]
-        if len(name) > DNS_SUBDOMAIN_MAX or not DNS_SUBDOMAIN.match(name):
-            return (
-                f"{kind}.name: {name!r} is not a {kind[0].upper()}{kind[1:-6]} name Kubernetes "
-                "accepts: lowercase letters, digits, '-' and '.'"
-            )
-        if not _KEY.fullmatch(key):
-            return f"{kind}.key: {key!r} is not a key: 1 to 253 letters, digits, '-', '_' or '.'"
-    if kind == "fieldRef" and not _POD_FIELD.fullmatch(reference["fieldPath"]):
-        return (
-            f"fieldRef.fieldPath: {reference['fieldPath']!r} is not a pod field Kubernetes puts "
-            f"in a variable: {_POD_FIELDS}"
-        )
-    if kind == "resourceFieldRef" and not _CONTAINER_RESOURCE.fullmatch(reference["resource"]):
-        return (
-            f"resourceFieldRef.resource: {reference['resource']!r} is not a container resource: "
-            "limits or requests of cpu, memory or ephemeral-storage"
-        )
+        return f"sets {' and '.join(given) or 'no source'}; Kubernetes takes exactly one"
+    kind, ref = given[0], source[given[0]]
+    name, key = ref.get("name", ""), ref.get("key", "k")
+    if kind in VALUE_SOURCES[:2] and not (len(name) <= 253 and DNS_SUBDOMAIN.match(name)):
+        return f"{kind}.name: {name!r} is not a name Kubernetes accepts (lowercase, '-', '.')"
+    if kind in VALUE_SOURCES[:2] and not re.fullmatch(r"[-._a-zA-Z0-9]{1,253}", key):
+        return f"{kind}.key: {key!r} is not a key: 1 to 253 letters, digits, '-', '_' or '.'"
+    if kind == "fieldRef" and not _POD_FIELD.fullmatch(ref["fieldPath"]):
+        return f"fieldRef.fieldPath: {ref['fieldPath']!r} is not a pod field a variable can take"
+    if kind == "resourceFieldRef" and not _RESOURCE.fullmatch(ref["resource"]):
+        return f"resourceFieldRef.resource: {ref['resource']!r} is not a container's cpu or memory"
     return None
 
 

@@ -24,7 +24,6 @@ import fcntl
 import os
 import stat
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,8 +34,6 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
-# An edit waits this long for another one of the same file.
-LOCK_SECONDS = 60
 
 
 class UnreadableFileError(ValueError):
@@ -142,16 +139,19 @@ def resolved(path: Path) -> Path:
         raise UnwritableFileError(f"cannot be used ({failed.strerror or failed})") from None
 
 
-def writable_problem(target: Path, marker: str | None = None) -> str | None:
-    """Why the file at `target` (resolved) cannot be replaced: not a file, read-only, or (with
-    a `marker`) the user's own, whose first line is not the marker."""
+def writable_problem(path: Path, marker: str | None = None) -> str | None:
+    """Why the file at `path` cannot be replaced: not a file, read-only, or (with a `marker`)
+    the user's own, whose first line is not the marker."""
     try:
+        target = resolved(path)
         if not target.exists():
             folder = next(p for p in target.parents if p.exists())
             if not folder.is_dir():
                 return f"cannot be made: {folder} is a file"
             return None if os.access(folder, os.W_OK | os.X_OK) else f"{folder} is read-only"
         mode = target.stat().st_mode
+    except UnwritableFileError as unfit:
+        return str(unfit)
     except OSError as failed:
         return f"cannot be used ({failed.strerror or failed})"
     if not stat.S_ISREG(mode):
@@ -192,20 +192,11 @@ def replace_file(path: Path, text: str, bom: bytes = b"", codec: str = "utf-8") 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold the edit lock of the file at `path` (resolved): one edit at a time, across
-    processes. The lock is its folder's, which a rename into it leaves in place."""
+    processes. The lock is its folder's, which a rename into it leaves in place; an edit holds
+    it for the milliseconds of a read and a write."""
     folder = os.open(resolved(path).parent, os.O_RDONLY)
     try:
-        deadline = time.monotonic() + LOCK_SECONDS
-        while True:
-            try:
-                fcntl.flock(folder, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise UnwritableFileError(
-                        f"another command has been editing it for {LOCK_SECONDS} s; try again"
-                    ) from None
-                time.sleep(0.05)
+        fcntl.flock(folder, fcntl.LOCK_EX)
         yield
     finally:
         os.close(folder)

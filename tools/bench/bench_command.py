@@ -12,12 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
-from components.core.user_files import (
-    UnwritableFileError,
-    replace_file,
-    resolved,
-    writable_problem,
-)
+from components.core.user_files import replace_file, writable_problem
 from components.endpoint.spec import EndpointSpec
 from components.performance.endpoint_scenario import scenario_from_endpoint
 from components.performance.measured import Load, corrected, scenario_at
@@ -174,19 +169,10 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
     return lines
 
 
-def out_problem(out: Path) -> str | None:
-    """Why `--out` cannot take the Job: a file that is not one `bench` wrote is the user's."""
-    try:
-        problem = writable_problem(resolved(out), JOB_FILE_MARKER)
-    except UnwritableFileError as unfit:
-        problem = str(unfit)
-    return f"--out: {out}: {problem}" if problem else None
-
-
 def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
-    refused = args.out and out_problem(args.out)
+    refused = args.out and writable_problem(args.out, JOB_FILE_MARKER)
     if refused:
-        print(refused, file=sys.stderr)
+        print(f"--out: {args.out}: {refused}", file=sys.stderr)
         return 2
     found = checked_endpoint(args, checked_stack)
     if found is None:

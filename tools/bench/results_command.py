@@ -23,7 +23,6 @@ from components.core.user_files import (
     locked,
     read_text,
     replace_file,
-    resolved,
     writable_problem,
 )
 from components.endpoint.spec import Slo
@@ -193,7 +192,7 @@ def record(stack: str, runs: list[RecordedRun]) -> tuple[Path, int]:
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
         with locked(path):
-            problem = writable_problem(resolved(path))
+            problem = writable_problem(path)
             if problem:
                 raise UnwritableFileError(problem)
             existing = load_calibration_file(path)

@@ -11,7 +11,7 @@ request completed; such a figure is not a measurement.
 
 Whatever the file holds, reading it ends in a result or a ResultError naming the field; a
 figure no run can have measured (a latency below 0 or longer than the run, a throughput other
-than what completed over it, a day that is no day or after today) is refused too.
+than what completed over it, a day that is no calendar day or years away) is refused too.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ from typing import Any
 from components.core.user_files import (
     MissingFileError,
     UnreadableFileError,
-    UnwritableFileError,
     decode_text,
     read_bytes,
     resolved,
@@ -161,13 +160,9 @@ class Bundle:
 
 def save_problem(folder: Path) -> str | None:
     """Why a bundle cannot be saved in `folder`: it must be new, or an empty directory."""
-    try:
-        target = resolved(folder)
-        if target.exists() and (not target.is_dir() or any(target.iterdir())):
-            return f"--save: {folder} exists and is not an empty directory"
-        problem = writable_problem(target / CAPTURED)
-    except (UnwritableFileError, OSError) as unfit:
-        problem = str(unfit)
+    problem = writable_problem(folder / CAPTURED)
+    if problem is None and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        problem = "exists and is not an empty directory"
     return f"--save: {folder}: {problem}" if problem else None
 
 

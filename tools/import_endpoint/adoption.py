@@ -23,14 +23,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from components.core.user_files import (
-    UnreadableFileError,
-    UnwritableFileError,
-    read_text,
-    replace_file,
-    resolved,
-    writable_problem,
-)
+from components.core.user_files import read_text, replace_file, writable_problem
 from tools.render.render import STACK_TYPE, Registration, RenderResult
 
 
@@ -83,13 +76,12 @@ def import_file_path(stack_file: Path, stack: str, names: list[str]) -> Path:
 def import_file_problem(path: Path) -> str | None:
     """Why the import file cannot be written at `path`: it is no file, or an existing file that
     is no import file (a JSON object of `nameTable` and `resources`), which is the user's."""
+    problem = writable_problem(path)
+    if problem or not path.exists():
+        return problem
     try:
-        target = resolved(path)
-        problem = writable_problem(target)
-        if problem or not target.exists():
-            return problem
-        document = json.loads(read_text(target, 2**20))
-    except (UnreadableFileError, UnwritableFileError, ValueError) as unfit:
+        document = json.loads(read_text(path, 2**20))
+    except ValueError as unfit:  # UnreadableFileError, or no JSON
         return str(unfit)
     if not isinstance(document, dict) or set(document) != {"nameTable", "resources"}:
         return "exists and is no `pulumi import` file; move it, or remove it first"

@@ -20,7 +20,6 @@ from components.core.user_files import (
     locked,
     read_bytes,
     replace_file,
-    resolved,
     text_encoding,
     writable_problem,
 )
@@ -100,7 +99,7 @@ def append_items(path: Path, items: list[dict[str, Any]], items_text: str) -> No
 
 
 def _append(path: Path, items: list[dict[str, Any]], items_text: str) -> None:
-    problem = writable_problem(resolved(path))
+    problem = writable_problem(path)
     if problem:
         raise StackEditError(problem)
     data = read_bytes(path, MAX_STACK_FILE_BYTES)

@@ -77,11 +77,11 @@ VALUE_FROM_REFUSED = {
     "a Secret with no name": ({"secretKeyRef": {"key": "k"}}, "secretKeyRef.name: ''"),
     "a Secret named in capitals": (
         {"secretKeyRef": {"name": "HF", "key": "k"}},
-        "'HF' is not a Secret name",
+        "secretKeyRef.name: 'HF' is not a name",
     ),
     "a ConfigMap named with a slash": (
         {"configMapKeyRef": {"name": "a/b", "key": "k"}},
-        "'a/b' is not a ConfigMap name",
+        "configMapKeyRef.name: 'a/b' is not a name",
     ),
     "a key with a space": ({"secretKeyRef": {"name": "a", "key": "my key"}}, "secretKeyRef.key"),
     "a field the pod does not give": (
