@@ -87,20 +87,16 @@ def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
 
 def _set_while_off(spec: ObservabilitySpec) -> list[Finding]:
     """Settings the stack reads only with observability on, which off it would ignore."""
-    if spec.enabled:
-        return []
+    ignored = {"grafana": spec.grafana, "prometheusWorkspaceArn": spec.prometheus_workspace_arn}
     return [
         error(
             "observability-off",
             f"observability.{key}",
-            f"is set while observability.enabled is false, so the stack would ignore it; set "
+            "is set while observability.enabled is false, so the stack would ignore it; set "
             f"enabled: true, or remove {key}",
         )
-        for key, value in (
-            ("grafana", spec.grafana),
-            ("prometheusWorkspaceArn", spec.prometheus_workspace_arn),
-        )
-        if value is not None
+        for key, value in ignored.items()
+        if value is not None and not spec.enabled
     ]
 
 

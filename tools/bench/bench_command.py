@@ -214,9 +214,7 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     try:
         replace_file(args.out, document)
     except OSError as failed:
-        print(
-            f"--out: {args.out}: cannot be written ({failed.strerror or failed})", file=sys.stderr
-        )
+        print(f"--out: {args.out}: cannot be written ({failed.strerror})", file=sys.stderr)
         return 2
     print(f"Wrote {args.out}.")
     print("\n".join(lines))
@@ -242,15 +240,8 @@ def run_bench(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
             )
             return 2
         return run_results(args, checked_stack)
-    stray = [
-        flag
-        for flag, value in (
-            ("--result", args.result),
-            ("--record", args.record),
-            ("--yes", args.yes),
-        )
-        if value
-    ]
+    given = {"--result": args.result, "--record": args.record, "--yes": args.yes}
+    stray = [flag for flag, value in given.items() if value]
     if stray:
         print(
             f"bench: {' and '.join(stray)} belong to `bench results`; run "
