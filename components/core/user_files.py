@@ -148,7 +148,8 @@ def writable_problem(path: Path, marker: str | None = None) -> str | None:
             folder = next(p for p in target.parents if p.exists())
             if not folder.is_dir():
                 return f"cannot be made: {folder} is a file"
-            return None if os.access(folder, os.W_OK | os.X_OK) else f"{folder} is read-only"
+            writable = os.access(folder, os.W_OK | os.X_OK) and folder.stat().st_mode & 0o222
+            return None if writable else f"cannot be made: {folder} is read-only"
         mode = target.stat().st_mode
     except UnwritableFileError as unfit:
         return str(unfit)
@@ -156,7 +157,11 @@ def writable_problem(path: Path, marker: str | None = None) -> str | None:
         return f"cannot be used ({failed.strerror or failed})"
     if not stat.S_ISREG(mode):
         return f"is {_kind(mode)}, not a file"
-    # The mode, not only access: root may write anything, but a file made read-only is kept.
+    # The modes, not only access: root may write anything, but what is made read-only is kept
+    # (a file, or the folder a rename replaces it in).
+    folder = target.parent
+    if not os.access(folder, os.W_OK) or not folder.stat().st_mode & 0o222:
+        return f"cannot be replaced: {folder} is read-only"
     if not os.access(target, os.W_OK) or not mode & 0o222:
         return f"is read-only (mode {stat.S_IMODE(mode):04o}); make it writable first"
     if marker is not None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from components.core.regions import arn_parts
+from components.core.user_files import writable_problem
 from infra.config_errors import config_key
 from infra.paths import ROOT
 from tools.import_endpoint.adoption import (
@@ -194,10 +195,17 @@ def _finish(
     text = "\n".join(blocks)
     if args.stack:
         path = import_file_path(_stack_path(args), stack, [m.name for m in manifests])
-        refused = import_file_problem(path)
+        refused = [
+            f"{file}: {problem}"
+            for file, problem in (
+                (_stack_path(args), writable_problem(_stack_path(args))),
+                (path, import_file_problem(path)),
+            )
+            if problem
+        ]
         try:
             if refused:
-                raise StackEditError(f"{path}: {refused}")
+                raise StackEditError(refused[0])
             append_items(_stack_path(args), items, text)
             write_import_file(path, import_file(result, objects))
         except StackEditError as failed:

@@ -109,6 +109,13 @@ def _users(tmp: Path) -> Path:
     return tmp / "notes.md"
 
 
+def _in_read_only_folder(tmp: Path) -> Path:
+    (tmp / "ro").mkdir()
+    (tmp / "ro" / "job.yaml").write_text(MARKER)
+    (tmp / "ro").chmod(0o555)
+    return tmp / "ro" / "job.yaml"
+
+
 MARKER = "# written by the tools\n"
 NOT_WRITABLE = {
     "a directory": (lambda tmp: tmp, "is a directory, not a file"),
@@ -116,6 +123,7 @@ NOT_WRITABLE = {
     "a file of the user's": (_users, "exists, and the tools did not write it"),
     "a file made read-only": (_read_only, "is read-only (mode 0444)"),
     "a folder that is a file": (lambda tmp: _users(tmp) / "job.yaml", "notes.md is a file"),
+    "a file in a folder made read-only": (_in_read_only_folder, "read-only"),
 }
 
 
