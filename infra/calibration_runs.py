@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic import BeforeValidator, Field, ValidationError, model_validator
 
 from components.core.spec import Spec
 from components.core.user_files import MissingFileError, UnreadableFileError, read_text
+from infra import clock
 from infra.paths import ROOT
 
 CALIBRATION_DIR = ROOT / "calibration"
@@ -26,7 +27,46 @@ MAX_CALIBRATION_BYTES = 4 * 2**20
 
 Finite = Annotated[float, Field(allow_inf_nan=False)]
 Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-Day = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+# A benchmark lasts minutes; a week is past any sweep the bench Job runs.
+LONGEST_RUN_SECONDS = 7 * 24 * 3600.0
+# vLLM's `bench serve` is from 2023 (vllm 0.3); no run of it is older.
+FIRST_RUN = datetime.date(2023, 1, 1)
+
+
+def latency_problem(metric: str, statistic: str, ms: float, duration_s: float) -> str | None:
+    """Why a latency figure vLLM would write cannot be one: a latency is at least 0, TTFT's
+    and TPOT's means are more than 0 (every request waits for its first token, and a token
+    after it), and none is longer than the run."""
+    least = "more than 0" if statistic == "mean" and metric in ("ttft", "tpot") else "at least 0"
+    if not (ms > 0 if least == "more than 0" else ms >= 0) or ms > duration_s * 1e3:
+        return (
+            f"{ms:g} ms is not a latency of this run: {least}, and no longer than its "
+            f"{duration_s:g} s"
+        )
+    return None
+
+
+def day_problem(day: datetime.date) -> str | None:
+    """A run's day is after vLLM's benchmark existed and not in a later year than this one: a
+    clock set wrong by days is no reason to refuse a run, a date decades away is no run's."""
+    last = datetime.date(clock.utc_today().year + 1, 12, 31)
+    if not FIRST_RUN <= day <= last:
+        return f"{day} is not a day a run was measured: from {FIRST_RUN} to {last}"
+    return None
+
+
+def _day(value: Any) -> str:
+    # YAML reads an unquoted 2026-12-05 as a date; fromisoformat refuses month 13.
+    if not isinstance(value, datetime.date | str):
+        raise ValueError(f"{value!r:.40} is not a day (YYYY-MM-DD)")
+    day = value if isinstance(value, datetime.date) else datetime.date.fromisoformat(value)
+    problem = day_problem(day)
+    if problem:
+        raise ValueError(problem)
+    return day.isoformat()
+
+
+Day = Annotated[str, BeforeValidator(_day)]
 
 
 def calibration_path(stack: str) -> Path:
@@ -57,7 +97,7 @@ class RunMeasured(Spec):
 
     completed: int = Field(ge=1)
     failed: int = Field(0, ge=0)
-    duration_seconds: Positive
+    duration_seconds: Annotated[float, Field(gt=0, le=LONGEST_RUN_SECONDS, allow_inf_nan=False)]
     request_throughput: Finite
     output_throughput: Finite
     ttft_ms: dict[str, Finite]
@@ -67,10 +107,15 @@ class RunMeasured(Spec):
     e2el_ms: dict[str, Finite] = Field({}, alias="e2elMs")
 
     @model_validator(mode="after")
-    def _means(self) -> RunMeasured:
+    def _latencies(self) -> RunMeasured:
         for name, figures in (("ttftMs", self.ttft_ms), ("tpotMs", self.tpot_ms)):
             if "mean" not in figures:
                 raise ValueError(f"{name} needs its mean")
+        for metric in ("ttft", "tpot", "itl", "e2el"):
+            for statistic, ms in getattr(self, f"{metric}_ms").items():
+                problem = latency_problem(metric, statistic, ms, self.duration_seconds)
+                if problem:
+                    raise ValueError(f"{metric}Ms.{statistic}: {problem}")
         return self
 
 
@@ -89,12 +134,6 @@ class RecordedRun(Spec):
     # What the model predicted when the run was recorded, for the record: corrections are
     # always taken against the model of the day.
     predicted: dict[str, Finite] = {}
-
-    @field_validator("date", "recorded", mode="before")
-    @classmethod
-    def _day(cls, value: Any) -> Any:
-        # YAML reads an unquoted 2026-12-05 as a date.
-        return value.isoformat() if isinstance(value, datetime.date) else value
 
 
 class CalibrationFile(Spec):
@@ -120,7 +159,8 @@ class _PlainYaml(yaml.SafeLoader):
 def _problem(invalid: ValidationError) -> str:
     first = invalid.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else first["msg"]
+    message = first["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
 
 
 def load_calibration_file(path: Path) -> CalibrationFile:

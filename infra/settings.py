@@ -24,13 +24,14 @@ from components.cluster.instance_groups import nodes_by_az
 from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
-from components.core.placeholders import check_placeholders
+from components.core.placeholders import check_curly_quotes, check_placeholders
 from components.endpoint.checks import check_endpoints
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.manifest import build_manifest
 from components.endpoint.observability_checks import check_endpoint_observability
 from components.endpoint.schema import schema_errors
 from components.endpoint.spec import EndpointSpec
+from components.endpoint.workload import check_context
 from components.model.architecture import ModelArchitecture
 from components.network.checks import check_network
 from components.observability.checks import check_observability
@@ -313,6 +314,10 @@ def _architectures(
             found[i] = (served_spec(endpoint, model), model)
         except UnknownArchitectureError as unknown:
             problems.append(_of_endpoint(i, unknown.finding))
+            continue
+        if endpoint.max_model_len is None:
+            length = f"{model.name}'s context (which vLLM serves, maxModelLen being unset)"
+            problems += [_of_endpoint(i, f) for f in check_context(found[i][0], length)]
     return found, problems
 
 
@@ -369,7 +374,7 @@ def check_config() -> CheckedConfig:
     architectures, unknown = _architectures(stack)
     today = clock.utc_today()
     findings = _findings(stack, cluster_name, names, region, today) + unknown
-    findings += check_placeholders(raw)
+    findings += check_placeholders(raw) + check_curly_quotes(raw)
     served = [architectures.get(i, (spec, None)) for i, spec in enumerate(stack.endpoints)]
     sizing = [review_sizing(spec, model) for spec, model in served]
     sized = [_of_endpoint(i, f) for i, report in enumerate(sizing) for f in report.findings]

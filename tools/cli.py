@@ -13,7 +13,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import NoReturn, TypeVar
 
 from components.core.terminal_text import printable
 from infra import program
@@ -103,8 +103,15 @@ def _stack_arguments(command: argparse.ArgumentParser) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose refusal is one line naming the argument (`--help` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="hyperpod-dpd")
+    parser = _Parser(prog="hyperpod-dpd")
     commands = parser.add_subparsers(dest="command", required=True)
     render = commands.add_parser(
         "render", help="run the program under mocks and write what it would deploy"
@@ -142,7 +149,7 @@ def _parser() -> argparse.ArgumentParser:
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
     plan.add_argument("--json", action="store_true", help="print each endpoint's prediction")
-    add_bench_commands(commands, _stack_arguments)
+    add_bench_commands(commands, _stack_arguments, _account_id)
     add_diagnose_command(commands, _stack_arguments)
     add_import_command(commands, _stack_name, _account_id)
     _add_examples(parser)
@@ -200,11 +207,12 @@ def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_conf
 
 
 def render(args: argparse.Namespace) -> int:
-    out = (args.out or Path("build") / args.stack).resolve()
+    out = args.out or Path("build") / args.stack
     refused = out_problem(out)
     if refused:
         print(refused, file=sys.stderr)
         return 2
+    out = out.resolve()
     config = _stack_config(args)
     if config is None:
         return 2

@@ -14,7 +14,6 @@ import yaml
 from pydantic import ValidationError
 
 from components.core.findings import field_path
-from components.core.user_files import UnreadableFileError, read_text
 from components.pricing.cost import usd
 from components.pricing.prices import PRICES, Price, at_least, cited, ec2_caveat
 from infra.config_errors import keyed_problem
@@ -27,7 +26,7 @@ from planner.recommend import (
     recommend,
 )
 from planner.scenario import Scenario, ScenarioError
-from tools.render.yaml_io import DocumentError, load_config_document
+from tools.render.yaml_io import YamlFileError, read_yaml_file
 
 # A scenario is a screenful of YAML.
 MAX_SCENARIO_BYTES = 2**20
@@ -68,18 +67,10 @@ def load_scenario(path: Path) -> Scenario:
     # Read as stack files are: regular files only, size-capped, what YAML holds refused in one
     # line (yaml_io).
     try:
-        document = load_config_document(read_text(path, MAX_SCENARIO_BYTES))
-    except UnreadableFileError as unreadable:
-        raise ScenarioError(f"--scenario: {path}: {unreadable}") from None
-    except DocumentError as unfit:
-        key = f" {field_path('scenario', *unfit.path)}:" if unfit.path else ""
-        raise ScenarioError(
-            f"--scenario: {path}:{unfit.line}:{unfit.column}:{key} {unfit.problem}"
-        ) from None
-    except yaml.YAMLError as malformed:
-        raise ScenarioError(
-            f"--scenario: {path}: not YAML ({str(malformed).splitlines()[0]})"
-        ) from None
+        document = read_yaml_file(path, MAX_SCENARIO_BYTES)
+    except YamlFileError as unfit:
+        key = f" {field_path('scenario', *unfit.keys)}:" if unfit.keys else ""
+        raise ScenarioError(f"--scenario: {unfit.where}:{key} {unfit.problem}") from None
     if not isinstance(document, dict):
         raise ScenarioError(f"--scenario: {path}: must be a mapping of scenario keys")
     try:

@@ -34,9 +34,11 @@ EKS_NAME = r"^[0-9A-Za-z][A-Za-z0-9\-_]*$"
 VPC_CNI_MINIMUM = "v1.18.3"
 # Karpenter's duration format for disruption.consolidateAfter (its NodePool CRD, karpenter.sh/v1).
 CONSOLIDATE_AFTER = r"^(([0-9]+(s|m|h))+|Never)$"
+# IAM's names and paths: letters, digits and + = , . @ _ - (IAM API reference, CreateRole), so
+# never a wildcard, which an access entry's principal cannot be.
 IamArn = shaped_str(
-    r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/.+$",
-    "must be an IAM role or user ARN such as arn:aws:iam::123456789012:role/name",
+    r"^arn:aws[a-z-]*:iam::[0-9]{12}:(role|user)/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}$",
+    "must be an IAM role or user ARN such as arn:aws:iam::123456789012:role/name, with no wildcard",
 )
 
 

@@ -12,7 +12,8 @@ so that no ordinary value is taken for one (the rules of gitleaks, gitleaks/gitl
 - a PEM private key's header.
 An AWS secret access key is 40 base64 characters with no prefix of its own: a shape rule would
 refuse a 40-character digest or ID as well, so it is left to the rules on names (a key named
-..._SECRET_ACCESS_KEY), and the access key ID it travels with is refused.
+..._SECRET_ACCESS_KEY), and the access key ID it travels with is refused; under a name whose
+last word is KEY (S3_KEY), its shape with both cases and a digit is taken for one.
 """
 
 from __future__ import annotations
@@ -37,3 +38,12 @@ def credential_in(text: str) -> str | None:
     if _PRIVATE_KEY.search(text):
         return "a private key"
     return None
+
+
+_AWS_SECRET_KEY = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])[A-Za-z0-9/+]{40}")
+
+
+def secret_key_under(name: str, text: str) -> bool:
+    """Whether `text`, under the name `name`, is an AWS secret access key."""
+    last = re.split(r"[-._]", name.upper())[-1]
+    return last.endswith("KEY") and _AWS_SECRET_KEY.fullmatch(text.strip()) is not None

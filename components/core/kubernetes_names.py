@@ -29,7 +29,7 @@ ENV_VAR_NAME = re.compile(r"^[-._a-zA-Z][-._a-zA-Z0-9]*$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 LABEL_NAME_MAX = 63
 # A DNS subdomain (RFC 1123), the optional prefix of a label key.
-_DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+DNS_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 DNS_SUBDOMAIN_MAX = 253
 # A resource quantity (k8s.io/apimachinery `resource.Quantity`), as the operator's CRD spells its
 # pattern for every resources.requests and limits value.
@@ -82,7 +82,7 @@ def label_key_problem(key: str) -> str | None:
     prefix, slash, name = key.rpartition("/")
     if not _valid_label_name(name):
         problem = f"its name{' (after the /)' if slash else ''} must be {_NAME_RULE}"
-    elif slash and (len(prefix) > DNS_SUBDOMAIN_MAX or not _DNS_SUBDOMAIN.match(prefix)):
+    elif slash and (len(prefix) > DNS_SUBDOMAIN_MAX or not DNS_SUBDOMAIN.match(prefix)):
         problem = (
             f"its prefix (before the /) must be a lowercase DNS subdomain of at most "
             f"{DNS_SUBDOMAIN_MAX} characters, e.g. example.com"
@@ -98,6 +98,35 @@ def label_value_problem(value: str) -> str | None:
     return f"{value!r} is not a label value Kubernetes accepts: it must be empty or {_NAME_RULE}"
 
 
+# What the API server takes as a variable's `valueFrom` (k8s.io/kubernetes
+# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): one source; a
+# Secret or ConfigMap by a DNS-subdomain name and a key of letters, digits, '-', '_' or '.';
+# these pod fields and container resources. The CRD takes any value of the right types.
+VALUE_SOURCES = ("secretKeyRef", "configMapKeyRef", "fieldRef", "resourceFieldRef", "fileKeyRef")
+_POD_FIELD = re.compile(
+    r"metadata\.(name|namespace|uid|(labels|annotations)\['[^']+'\])"
+    r"|spec\.(nodeName|serviceAccountName)|status\.(hostIPs?|podIPs?)"
+)
+_RESOURCE = re.compile(r"(limits|requests)\.(cpu|memory|ephemeral-storage|hugepages-.+)")
+
+
+def value_from_problem(source: dict) -> str | None:
+    given = [kind for kind in VALUE_SOURCES if source.get(kind) is not None]
+    if len(given) != 1:
+        return f"sets {' and '.join(given) or 'no source'}; Kubernetes takes exactly one"
+    kind, ref = given[0], source[given[0]]
+    name, key = ref.get("name", ""), ref.get("key", "k")
+    if kind in VALUE_SOURCES[:2] and not (len(name) <= 253 and DNS_SUBDOMAIN.match(name)):
+        return f"{kind}.name: {name!r} is not a name Kubernetes accepts (lowercase, '-', '.')"
+    if kind in VALUE_SOURCES[:2] and not re.fullmatch(r"[-._a-zA-Z0-9]{1,253}", key):
+        return f"{kind}.key: {key!r} is not a key: 1 to 253 letters, digits, '-', '_' or '.'"
+    if kind == "fieldRef" and not _POD_FIELD.fullmatch(ref["fieldPath"]):
+        return f"fieldRef.fieldPath: {ref['fieldPath']!r} is not a pod field a variable can take"
+    if kind == "resourceFieldRef" and not _RESOURCE.fullmatch(ref["resource"]):
+        return f"resourceFieldRef.resource: {ref['resource']!r} is not a container's cpu or memory"
+    return None
+
+
 def _checked(problem_of):
     def check(value: str) -> str:
         problem = problem_of(value)
@@ -111,3 +140,4 @@ def _checked(problem_of):
 EnvVarName = Annotated[str, _checked(env_var_name_problem)]
 LabelKey = Annotated[str, _checked(label_key_problem)]
 LabelValue = Annotated[str, _checked(label_value_problem)]
+ValueFromRule = _checked(value_from_problem)

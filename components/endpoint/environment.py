@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from components.core.credentials import credential_in
+from components.core.credentials import credential_in, secret_key_under
 from components.core.findings import Finding, error
 
 # Bytes of decoder GPU buffer per tensor-parallel rank for incoming KV; sized per endpoint.
@@ -180,7 +180,15 @@ def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Findi
     found += [
         error("credential-in-env", f"environmentVariables.{name}", advice)
         for name, value in env.items()
-        if (advice := credential_advice(name) or credential_value_problem(value))
+        if (
+            advice := credential_advice(name)
+            or credential_value_problem(value)
+            or (
+                credential_advice("AWS_SECRET_ACCESS_KEY")
+                if secret_key_under(name, value)
+                else None
+            )
+        )
     ]
     for name, required in PINNED_ENV.items() if dpd else ():
         if name in env and env[name] != required:

@@ -101,16 +101,15 @@ def split_flags(args: Sequence[str]) -> list[Flag]:
     boolean `--enforce-eager` all come out as one entry. Tokens before the first flag
     are kept under the empty name.
     """
-    flags: list[Flag] = []
+    flags: list[tuple[str, list[str]]] = []
     for token in args:
         if is_option(token):
-            flags.append((flag_name(token), (token,)))
+            flags.append((flag_name(token), [token]))
         elif flags:
-            name, tokens = flags[-1]
-            flags[-1] = (name, (*tokens, token))
+            flags[-1][1].append(token)
         else:
-            flags.append(("", (token,)))
-    return flags
+            flags.append(("", [token]))
+    return [(name, tuple(tokens)) for name, tokens in flags]
 
 
 def flag_names(args: Sequence[str]) -> list[str]:

@@ -11,6 +11,7 @@ from pydantic import Field, field_validator
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.kubernetes_names import LabelKey, LabelValue
+from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB
 from components.endpoint.autoscaling import INT32_MAX, RoleAutoscaling
@@ -42,6 +43,11 @@ def vllm_default_max_num_batched_tokens(instance_type: str) -> int:
     return 8192 if _large_gpu(instance_type) else 2048
 
 
+# vLLM has a few hundred flags; a list of more items than this is no command line, and checking
+# it would take minutes.
+MOST_ARGS = 1000
+
+
 class RoleSpec(Spec):
     replicas: int = Field(1, ge=1, le=INT32_MAX)
     gpus: int = Field(8, ge=1)
@@ -49,7 +55,7 @@ class RoleSpec(Spec):
     max_num_seqs: int | None = Field(None, ge=1)
     # None inherits the endpoint's gpuMemoryUtilization.
     gpu_memory_utilization: float | None = Field(None, gt=0, le=1)
-    args: list[str] = []
+    args: list[str] = Field([], max_length=MOST_ARGS)
     node_selector: dict[LabelKey, LabelValue] = {}
     # With autoscaling, `replicas` is the initial count.
     autoscaling: RoleAutoscaling | None = None
@@ -71,7 +77,13 @@ class TopologySpec(Spec):
     # One of the stack's AZs, by ID or by name; the manifest carries the name the deploying
     # account gives it, the one node labels carry (components/network/zones.py).
     availability_zone: str | None = None
-    placement_group: str | None = None
+    # EC2's placement group names: up to 255 ASCII characters (CreatePlacementGroup).
+    placement_group: (
+        shaped_str(
+            r"[ -~]{1,255}", "must be an EC2 placement group name: 1 to 255 ASCII characters"
+        )
+        | None
+    ) = None
 
     @field_validator("availability_zone")
     @classmethod

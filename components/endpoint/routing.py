@@ -74,17 +74,6 @@ def check_routing(spec: EndpointSpec) -> list[Finding]:
     if spec.aggregated:
         # No pdSpec: no threshold, and no prefillers to spread.
         return found
-    if spec.max_model_len is not None and spec.routing_threshold >= spec.max_model_len:
-        found.append(
-            error(
-                "threshold-above-context",
-                "routingThreshold",
-                f"{spec.routing_threshold} is not allowed: no request can have "
-                f"{spec.routing_threshold} input tokens when maxModelLen is "
-                f"{spec.max_model_len}, so none would take the DPD path; set it below "
-                f"{spec.max_model_len} (0 sends every request through DPD)",
-            )
-        )
     prefills = spec.prefill.max_replicas
     if prefills > 1 and spec.routing_strategy == "prefixaware":
         how_many = (

@@ -16,7 +16,7 @@ from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_valida
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
-from components.core.kubernetes_names import EnvVarName, KubernetesName
+from components.core.kubernetes_names import EnvVarName, KubernetesName, ValueFromRule
 from components.core.shaped import shaped_str
 from components.core.spec import Spec, numbers_as_text
 from components.core.units import GIB, binary_size_problem
@@ -30,6 +30,7 @@ from components.endpoint.placement import placed_types
 from components.endpoint.pod import ModelCacheConfig, PodCustomizations
 from components.endpoint.probes import Probes
 from components.endpoint.roles import (
+    MOST_ARGS,
     OPERATOR_DECODE_MAX_NUM_SEQS,
     OPERATOR_PREFILL_MAX_NUM_SEQS,
     RoleSpec,
@@ -148,6 +149,15 @@ class TlsConfig(Spec):
         )
         | None
     ) = None
+
+    @model_validator(mode="after")
+    def _sets_something(self) -> TlsConfig:
+        if self.custom_certificate_config is None and self.tls_certificate_output_s3_uri is None:
+            raise ValueError(
+                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
+                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
+            )
+        return self
 
 
 def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
@@ -291,8 +301,10 @@ class EndpointSpec(Spec):
     environment_variables: dict[EnvVarName, str] = {}
     # Variables whose value Kubernetes reads from elsewhere (a Secret's key, a ConfigMap's, a
     # field of the pod), as the CRD's valueFrom: the way to hand the pods a credential.
-    environment_from: dict[EnvVarName, crd_shaped("worker.environmentVariables[].valueFrom")] = {}
-    worker_args: list[str] = []
+    environment_from: dict[
+        EnvVarName, Annotated[crd_shaped("worker.environmentVariables[].valueFrom"), ValueFromRule]
+    ] = {}
+    worker_args: list[str] = Field([], max_length=MOST_ARGS)
     # CPU and memory; the GPUs are the roles'. Unset: as the mode needs (worker.py), read
     # from instanceType and serving, validated above it.
     worker_resources: WorkerResources = Field(
@@ -304,7 +316,7 @@ class EndpointSpec(Spec):
     model_volume_mount: ModelVolumeMount = ModelVolumeMount()
     # The container's entrypoint; None runs the image's. With vLLM its flags are held to the
     # same rules as workerArgs.
-    command: list[str] | None = None
+    command: list[str] | None = Field(None, max_length=MOST_ARGS)
     # Where the pods may run beside instanceType, which sizes them: the CRD's instanceTypes (in
     # order of preference) or nodeAffinity, each written in place of instanceType.
     instance_types: list[str] | None = Field(None, min_length=1)

@@ -144,10 +144,11 @@ ONE_ONLY_FLAGS = (
 
 
 def _flag_problem(
-    name: str, tokens: tuple[str, ...], role: str | None, spec: EndpointSpec
+    name: str, tokens: tuple[str, ...], role: str | None, spec: EndpointSpec, worker: dict
 ) -> str | None:
-    """Why the flag `name` (its tokens) may not appear in extra args, or None if it may."""
-    worker, roles = worker_flags(spec), role_flags(spec.prefill)
+    """Why the flag `name` (its tokens) may not appear in extra args, or None if it may;
+    `worker` is worker_flags(spec)."""
+    roles = role_flags(spec.prefill)
     flag = read_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
     if flag is None:
         return None
@@ -209,11 +210,14 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
         if not token.strip() and not (i and is_option(args[i - 1]) and "=" not in args[i - 1])
     ]
     # An adopted endpoint's settings write no flag: they are read from these (adopted.py).
+    worker = worker_flags(spec)
     return found + [
         error("typed-flag-in-args", field, problem)
         for field, role, args in arg_lists(spec)
         for name, tokens in split_flags(args)
-        if name and not spec.adopted and (problem := _flag_problem(name, tokens, role, spec))
+        if name
+        and not spec.adopted
+        and (problem := _flag_problem(name, tokens, role, spec, worker))
     ]
 
 

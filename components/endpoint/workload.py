@@ -7,21 +7,35 @@ from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec
 
 
-def _beyond_the_context(spec: EndpointSpec) -> list[Finding]:
-    """vLLM refuses a request whose prompt and output tokens together pass max_model_len: the
-    engine ("The decoder prompt (length N) plus the number of requested output tokens (at least
-    1) is longer than the maximum model length", vllm/v1/engine/processor.py, tested in
+def check_context(spec: EndpointSpec, length: str = "maxModelLen") -> list[Finding]:
+    """What the longest request vLLM serves (`maxModelLen`; unset, the model's own context,
+    which `length` then says) leaves out: a routingThreshold no prompt can reach, so none
+    would take the DPD path, and a workload whose typical request vLLM refuses: the engine ("The
+    decoder prompt (length N) plus the number of requested output tokens (at least 1) is longer
+    than the maximum model length", vllm/v1/engine/processor.py, tested in
     tests/v1/e2e/test_context_length.py), and its OpenAI server before it with a 400 ("This
-    model's maximum context length is ... tokens"). A workload whose typical request does that
-    is one the endpoint refuses."""
+    model's maximum context length is ... tokens")."""
+    limit = spec.max_model_len
+    if limit is None:
+        return []  # the length is then the model's own, checked once it is known
+    found = []
+    if not spec.aggregated and spec.routing_threshold >= limit:
+        found.append(
+            error(
+                "threshold-above-context",
+                "routingThreshold",
+                f"{spec.routing_threshold:,} is not allowed: no request can have "
+                f"{spec.routing_threshold:,} input tokens when {length} is {limit:,}, so none "
+                f"would take the DPD path; set it below {limit:,} (0 sends every request "
+                "through DPD)",
+            )
+        )
     workload = spec.workload
-    if spec.max_model_len is None or workload is None:
-        return []  # the length is then the model's own, which the settings do not hold
-    if (workload.typical_input_tokens, workload.output_tokens) == (None, None):
-        return []
+    if workload is None or (workload.typical_input_tokens, workload.output_tokens) == (None, None):
+        return found
     inputs, outputs = workload.typical_input_tokens or 1, workload.output_tokens or 1
-    if inputs + outputs <= spec.max_model_len:
-        return []
+    if inputs + outputs <= limit:
+        return found
     field = "typicalInputTokens" if workload.typical_input_tokens else "outputTokens"
     said = [
         f"{count:,}" if given else "at least 1"
@@ -31,14 +45,14 @@ def _beyond_the_context(spec: EndpointSpec) -> list[Finding]:
         )
     ]
     return [
+        *found,
         error(
             "workload-beyond-context",
             f"workload.{field}",
             f"{said[0]} input and {said[1]} output tokens make {inputs + outputs:,}, more "
-            f"than maxModelLen {spec.max_model_len:,}, and vLLM refuses such a request; raise "
-            f"maxModelLen to at least {inputs + outputs:,}, or give the lengths the endpoint "
-            "serves",
-        )
+            f"than {length} {limit:,}, and vLLM refuses such a request; raise maxModelLen "
+            f"to at least {inputs + outputs:,}, or give the lengths the endpoint serves",
+        ),
     ]
 
 
@@ -73,4 +87,4 @@ def _slo_not_predicted(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_workload(spec: EndpointSpec) -> list[Finding]:
-    return _beyond_the_context(spec) + _slo_not_predicted(spec)
+    return check_context(spec) + _slo_not_predicted(spec)

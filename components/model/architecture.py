@@ -14,6 +14,9 @@ from components.core.spec import Spec
 
 Dtype = Literal["bf16", "fp16", "fp32", "fp8"]
 DTYPE_BYTES: dict[str, int] = {"bf16": 2, "fp16": 2, "fp32": 4, "fp8": 1}
+# Ten times the longest context a model publishes (Llama 4 Scout's 10M tokens, its model card):
+# past it a config.json claims what no model holds, and vLLM would size its cache for it.
+LONGEST_CONTEXT = 2**27
 
 AttentionKind = Literal["GQA", "MLA", "sliding window"]
 
@@ -63,7 +66,7 @@ class ModelArchitecture(Spec):
     # The longest context vLLM accepts for the model without VLLM_ALLOW_LONG_MAX_MODEL_LEN: what
     # it derives from config.json (max_position_embeddings, scaled by rope_scaling where vLLM
     # applies the factor). None: not known, and not checked.
-    context_length: int | None = Field(None, ge=1)
+    context_length: int | None = Field(None, ge=1, le=LONGEST_CONTEXT)
 
     @model_validator(mode="after")
     def _one_attention_kind(self) -> ModelArchitecture:

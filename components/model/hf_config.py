@@ -15,7 +15,7 @@ from pydantic import Field, ValidationError
 
 from components.core.spec import WHOLE_NUMBER_LIMIT, Spec
 from components.core.user_files import UnreadableFileError, read_text
-from components.model.architecture import ModelArchitecture
+from components.model.architecture import LONGEST_CONTEXT, ModelArchitecture
 
 HF_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 # Bytes per parameter of quantized checkpoints: FP8 (block-scaled e4m3) one byte; MXFP4 4-bit
@@ -167,11 +167,12 @@ UNSCALED_ROPE_TYPES = ("su", "longrope", "llama3")
 
 
 def _context_length(config: dict[str, Any]) -> int | None:
-    """What vLLM derives as the model's longest context; None where this reading is unsure."""
+    """What vLLM derives as the model's longest context; None where this reading is unsure,
+    or the file claims more than any model has (maxModelLen is then required)."""
     lengths = [
         config[k]
         for k in LENGTH_KEYS
-        if type(config.get(k)) is int and 1 <= config[k] < WHOLE_NUMBER_LIMIT
+        if type(config.get(k)) is int and 1 <= config[k] <= LONGEST_CONTEXT
     ]
     rope = config.get("rope_scaling") or config.get("rope_parameters")
     if not lengths or "gemma3" in str(config.get("model_type")):
@@ -189,7 +190,7 @@ def _context_length(config: dict[str, Any]) -> int | None:
         length = _count(rope, "original_max_position_embeddings") or length
     # A hostile factor (NaN, 1e308, negative) gives no context length rather than a crash.
     scaled = length * factor
-    return int(scaled) if math.isfinite(scaled) and 1 <= scaled < WHOLE_NUMBER_LIMIT else None
+    return int(scaled) if math.isfinite(scaled) and 1 <= scaled <= LONGEST_CONTEXT else None
 
 
 def architecture_from_hf_config(

@@ -85,9 +85,25 @@ def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
     ]
 
 
+def _set_while_off(spec: ObservabilitySpec) -> list[Finding]:
+    """Settings the stack reads only with observability on, which off it would ignore."""
+    ignored = {"grafana": spec.grafana, "prometheusWorkspaceArn": spec.prometheus_workspace_arn}
+    return [
+        error(
+            "observability-off",
+            f"observability.{key}",
+            "is set while observability.enabled is false, so the stack would ignore it; set "
+            f"enabled: true, or remove {key}",
+        )
+        for key, value in ignored.items()
+        if value is not None and not spec.enabled
+    ]
+
+
 def check_observability(spec: ObservabilitySpec, region: str) -> list[Finding]:
     return (
-        _addon_floor(spec)
+        _set_while_off(spec)
+        + _addon_floor(spec)
         + _inference_metrics_level(spec)
         + _grafana_region(spec, region)
         + _grafana_version(spec)

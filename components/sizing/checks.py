@@ -184,6 +184,18 @@ def _pd_buffer(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
 
 def _kv_replication(sizing: EndpointSizing) -> list[Finding]:
     model, tp = sizing.architecture, sizing.tensor_parallel_size
+    heads = model.attention_heads
+    if heads and heads % tp:
+        # vLLM's ModelConfig.verify_with_parallel_config: "Total number of attention heads
+        # must be divisible by tensor parallel size".
+        return [
+            error(
+                "heads-not-divisible",
+                "tensorParallelSize",
+                f"{tp} does not divide the {heads} attention heads of {model.name}, which vLLM "
+                f"refuses; allowed: a size that divides {heads}",
+            )
+        ]
     if model.attention == "MLA" or tp <= model.kv_heads:
         return []
     return [

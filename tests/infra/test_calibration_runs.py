@@ -113,11 +113,48 @@ def test_the_program_warns_on_the_slo_by_the_calibrated_prediction(calibration_d
 
 
 def test_a_run_far_from_the_model_corrects_it_at_most_fourfold_and_says_so(calibration_dir):
-    """A run 1e305 times slower than predicted measured something else: the correction is
-    held at four times, and a warning names the runs to check."""
-    write_runs(calibration_dir, run(measured=measured(1e308)))
+    """A run hundreds of times slower than predicted measured something else: the correction
+    is held at four times, and a warning names the runs to check."""
+    write_runs(calibration_dir, run(measured=measured(250_000)))
     checked = settings_of(dev_config(), stack="dev")
     (line,) = [w for w in checked.warnings if "the correction is held" in w]
     assert "TTFT" in line and "x the model's" in line
     (ep,) = checked.predictions
     assert ep is not None and ep.calibration is not None and ep.calibration.ttft_factor == 4.0
+
+
+def recorded(**changes) -> dict:
+    """A run as `bench results --record` writes it, with `changes` to its measured figures."""
+    run = {
+        "date": "2026-12-05", "started": "20261205-143012", "recorded": "2026-12-06",
+        "endpoint": "dpd-test", "model": "Llama-3.3-70B-Instruct",
+        "instanceType": "ml.p5.48xlarge", "image": SPEC.image,
+        "layout": {"prefillReplicas": 1, "decodeReplicas": 1, "tensorParallelSize": 8},
+        "load": {"typicalInputTokens": 5000, "outputTokens": 512, "requestsPerSecond": 3},
+        "measured": {"completed": 900, "durationSeconds": 305, "requestThroughput": 2.95,
+                     "outputThroughput": 1512, "ttftMs": {"mean": 4100}, "tpotMs": {"mean": 17}},
+    }  # fmt: skip
+    run["measured"] |= changes.pop("measured", {})
+    return run | changes
+
+
+# A run edited by hand or by a hostile author: figures no run can have measured are a warning
+# naming the field, and correct nothing.
+POISONED = {
+    "a negative TTFT": ({"measured": {"ttftMs": {"mean": -5}}}, "ttftMs.mean: -5 ms is not"),
+    "a zero TPOT": ({"measured": {"tpotMs": {"mean": 0}}}, "tpotMs.mean: 0 ms"),
+    "a TTFT of 1e308 ms": ({"measured": {"ttftMs": {"mean": 1e308}}}, "ttftMs.mean: 1e+308 ms"),
+    "a run of no time": ({"measured": {"durationSeconds": 0}}, "measured.durationSeconds"),
+    "a run of negative time": ({"measured": {"durationSeconds": -1}}, "measured.durationSeconds"),
+    "month 13": ({"date": "2026-13-05"}, "runs.0.date"),
+    "a day that is no day": ({"recorded": "yesterday"}, "runs.0.recorded"),
+    "a run decades ahead": ({"date": "2099-12-05"}, "2099-12-05 is not a day a run was measured"),
+}
+
+
+@pytest.mark.parametrize("case", POISONED)
+def test_a_poisoned_run_is_a_warning_and_corrects_nothing(calibration_dir, case):
+    changes, said = POISONED[case]
+    (calibration_dir / "dev.yaml").write_text(yaml.safe_dump({"runs": [recorded(**changes)]}))
+    runs, (warning,) = read_runs("dev")
+    assert runs == [] and said in warning

@@ -172,9 +172,9 @@ CASES: dict[str, tuple[Callable[[], Config], str]] = {
     ),
     "a routing threshold at maxModelLen": (
         lambda: endpoint_with(routingThreshold=16384),
-        f"{E0}.routingThreshold: 16384 is not allowed: no request can have 16384 input tokens "
-        "when maxModelLen is 16384, so none would take the DPD path; set it below 16384 (0 "
-        "sends every request through DPD)",
+        f"{E0}.routingThreshold: 16,384 is not allowed: no request can have 16,384 input "
+        "tokens when maxModelLen is 16,384, so none would take the DPD path; set it below "
+        "16,384 (0 sends every request through DPD)",
     ),
     "a decimal size unit": (
         lambda: endpoint_with(pdBufferSize="8GB"),

@@ -12,7 +12,7 @@ from components.endpoint.manifest import build_manifest
 from infra import clock, settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
-from tests.stack_changes import cli_refusal, cli_renders, env, hugging_face, setting
+from tests.stack_changes import cli_refusal, cli_renders, endpoint, env, hugging_face, setting
 from tests.support import (
     EP,
     dev_config,
@@ -452,4 +452,23 @@ def test_the_day_the_program_runs_decides_which_kubernetes_versions_pass(monkeyp
     assert problem.startswith(
         "hyperpod-dpd:cluster.kubernetesVersion: '1.35' is not allowed; EKS's extended support "
         "for it ended on 2028-03-27"
+    )
+
+
+# With maxModelLen unset vLLM serves the model's own context, which the rules then hold to.
+UNSET_LENGTH_REFUSED = {
+    "a routingThreshold past it": ({"routingThreshold": 200_000}, "routingThreshold"),
+    "a typical prompt past it": (
+        {"workload": {"typicalInputTokens": 500_000, "outputTokens": 512}},
+        "workload.typicalInputTokens",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", UNSET_LENGTH_REFUSED)
+def test_without_max_model_len_the_models_context_bounds_what_it_serves(tmp_path, capsys, case):
+    changes, key = UNSET_LENGTH_REFUSED[case]
+    lines = cli_refusal(tmp_path, capsys, endpoint(maxModelLen=None, **changes))
+    assert any(
+        line.startswith(f"{EP}.{key}: ") and "llama-3.3-70b's context" in line for line in lines
     )

@@ -116,7 +116,7 @@ def test_recommend_prices_at_ec2_rates_as_lower_bounds_and_says_so(tmp_path, cap
         ),
         (SCENARIO.replace("outputTokens: 512, ", ""), "scenario.workload.outputTokens: required"),
         ("- a list", "must be a mapping of scenario keys"),
-        ("model: {", "not YAML"),
+        ("model: {", "is not valid YAML"),
     ],
 )
 def test_a_scenario_it_cannot_predict_is_one_line_and_exit_2(tmp_path, capsys, text, says):

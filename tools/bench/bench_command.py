@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from components.core.terminal_text import one_line
+from components.core.user_files import replace_file, writable_problem
 from components.endpoint.manifest import endpoint_generation, object_name
 from components.endpoint.spec import EndpointSpec
 from infra.config_errors import PROJECT
@@ -37,6 +38,10 @@ from tools.render import yaml_io
 MOST_RATES = 12
 # Beyond any endpoint HyperPod hosts.
 MOST_RATE = 10_000.0
+# The first line of every Job file: `--out` replaces a file that has it, and no other.
+JOB_FILE_MARKER = (
+    "# A load test of a hyperpod-dpd endpoint; `hyperpod-dpd bench --out` rewrites it.\n"
+)
 
 
 def _rates(text: str) -> list[float]:
@@ -63,6 +68,7 @@ def _rates(text: str) -> list[float]:
 def add_bench_commands(
     commands: argparse._SubParsersAction,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
+    account_id: Callable[[str], str],
 ) -> argparse.ArgumentParser:
     bench = endpoint_parser(
         commands,
@@ -74,6 +80,7 @@ def add_bench_commands(
     bench.add_argument("--out", type=Path, help="write the manifest here instead of stdout")
     bench.add_argument(
         "--account-id",
+        type=account_id,
         help="the AWS account, for the model bucket's default name (which holds it)",
     )
     bench.add_argument(
@@ -100,6 +107,11 @@ def add_bench_commands(
         action="store_true",
         help="append the run to calibration/<stack>.yaml, which corrects the stack's "
         "predictions for the endpoint",
+    )
+    results.add_argument(
+        "--yes",
+        action="store_true",
+        help="with --record: record a run measured more than 4 times from the prediction",
     )
     return bench
 
@@ -176,6 +188,10 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
 
 
 def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
+    refused = args.out and writable_problem(args.out, JOB_FILE_MARKER)
+    if refused:
+        print(f"--out: {args.out}: {refused}", file=sys.stderr)
+        return 2
     found = checked_endpoint(args, checked_stack)
     if found is None:
         return 2
@@ -207,16 +223,18 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         return 2
     file = str(args.out) if args.out else f"{job_name(spec)}.yaml"
     lines = instructions(args.stack, spec, runs, file)
-    document = "".join(f"# {one_line(line)}\n" for line in lines) + "---\n".join(
-        yaml_io.dump(obj) for obj in manifests
+    document = (
+        JOB_FILE_MARKER
+        + "".join(f"# {one_line(line)}\n" for line in lines)
+        + "---\n".join(yaml_io.dump(obj) for obj in manifests)
     )
     if args.out is None:
         print(document, end="")
         return 0
     try:
-        args.out.write_text(document)
+        replace_file(args.out, document)
     except OSError as failed:
-        print(f"--out: cannot write {args.out}: {failed.strerror or failed}", file=sys.stderr)
+        print(f"--out: {args.out}: cannot be written ({failed.strerror})", file=sys.stderr)
         return 2
     print(f"Wrote {args.out}.")
     print("\n".join(lines))

@@ -11,14 +11,20 @@ predictions from then on (infra/calibration_runs.py).
 from __future__ import annotations
 
 import argparse
-import os
+import math
 import shlex
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from components.core.user_files import UnreadableFileError, read_text
+from components.core.user_files import (
+    UnreadableFileError,
+    UnwritableFileError,
+    locked,
+    read_text,
+    replace_file,
+    writable_problem,
+)
 from components.endpoint.spec import Slo
 from infra import clock
 from infra.calibration_runs import (
@@ -53,6 +59,10 @@ from tools.bench.vllm_result import (
 )
 from tools.render import yaml_io
 
+# A run measured this many times slower or faster than predicted is checked before it corrects:
+# the model's misses on the families it describes are a few tens of percent, its worst on young
+# MoE kernels 4 to 6 times (docs/planning.md), so beyond 4 the run, more likely, is wrong.
+FAR = 4.0
 CALIBRATION_HEADER = (
     "# Benchmark runs of stack {stack}, appended by `hyperpod-dpd bench results --record`.\n"
     "# The program corrects each endpoint's predicted TTFT and TPOT by the runs of that endpoint\n"
@@ -117,6 +127,22 @@ def compared_lines(
     return lines + slo_lines(result, slo, index)
 
 
+def far_from_prediction(compared: Compared) -> list[str]:
+    """The means measured more than FAR times from the model's prediction, either way."""
+    found = []
+    for metric, predicted in (
+        ("ttft", compared.predicted.ttft_ms),
+        ("tpot", compared.predicted.tpot_ms),
+    ):
+        measured = compared.result.latency[metric]["mean"]
+        if math.isfinite(predicted) and not 1 / FAR <= measured / predicted <= FAR:
+            found.append(
+                f"{compared.result.where}: mean_{metric}_ms: {measured:,.4g} ms measured is "
+                f"{measured / predicted:.3g} times the {predicted:,.4g} ms the model predicts"
+            )
+    return found
+
+
 def recorded_run(checked: CheckedConfig, index: int, compared: Compared) -> RecordedRun:
     spec = checked.stack.endpoints[index]
     result, run, load = compared.result, compared.run, compared.result.load()
@@ -158,29 +184,26 @@ def recorded_run(checked: CheckedConfig, index: int, compared: Compared) -> Reco
     )
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """The whole file or the old one: written beside it, then moved over it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(handle, "w") as file:
-            file.write(text)
-        os.replace(scratch, path)
-    except BaseException:
-        Path(scratch).unlink(missing_ok=True)
-        raise
-
-
 def record(stack: str, runs: list[RecordedRun]) -> tuple[Path, int]:
-    """Append the runs not recorded yet; the file, and how many were new."""
+    """Append the runs not recorded yet, one recording at a time; the file, and how many were
+    new. CalibrationFileError when the file is no calibration file, OSError when it can't be
+    written."""
     path = calibration_path(stack)
-    existing = load_calibration_file(path)
-    seen = {(run.endpoint, run.started) for run in existing.runs}
-    new = [run for run in runs if (run.endpoint, run.started) not in seen]
-    if new:
-        document = CalibrationFile(runs=[*existing.runs, *new])
-        dumped = document.model_dump(by_alias=True, exclude_none=True, mode="json")
-        _write_atomically(path, CALIBRATION_HEADER.format(stack=stack) + yaml_io.dump(dumped))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with locked(path):
+            problem = writable_problem(path)
+            if problem:
+                raise UnwritableFileError(problem)
+            existing = load_calibration_file(path)
+            seen = {(run.endpoint, run.started) for run in existing.runs}
+            new = [run for run in runs if (run.endpoint, run.started) not in seen]
+            if new:
+                document = CalibrationFile(runs=[*existing.runs, *new])
+                dumped = document.model_dump(by_alias=True, exclude_none=True, mode="json")
+                replace_file(path, CALIBRATION_HEADER.format(stack=stack) + yaml_io.dump(dumped))
+    except UnwritableFileError as unfit:
+        raise CalibrationFileError(f"{path}: {unfit}") from None
     return path, len(new)
 
 
@@ -212,6 +235,16 @@ def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     print("\n\n".join("\n".join(compared_lines(c, calibration, index, slo)) for c in compared))
     if not args.record:
         return 0
+    far = [line for c in compared for line in far_from_prediction(c)]
+    if far and not args.yes:
+        print(
+            "\n".join(far)
+            + "\n--record: a run this far from the model would correct every later prediction "
+            "by as much; check the run (its endpoint, its load, its units), then record it "
+            "with --record --yes",
+            file=sys.stderr,
+        )
+        return 2
     try:
         path, new = record(args.stack, [recorded_run(checked, index, c) for c in compared])
     except CalibrationFileError as unfit:

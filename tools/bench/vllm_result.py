@@ -9,7 +9,9 @@ The keys are vLLM 0.19.0's (vllm/benchmarks/serve.py): `main_async` writes `date
 `p<N>_<m>_ms` for each of `--metric-percentiles`. Python's json module writes NaN where no
 request completed; such a figure is not a measurement.
 
-Whatever the file holds, reading it ends in a result or a ResultError naming the field.
+Whatever the file holds, reading it ends in a result or a ResultError naming the field; a
+figure no run can have measured (a latency below 0 or longer than the run, a throughput other
+than what completed over it, a day that is no calendar day or years away) is refused too.
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
+from infra.calibration_runs import LONGEST_RUN_SECONDS, day_problem, latency_problem
 from planner.measured import Load
 from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 
@@ -173,11 +177,40 @@ def _text(document: dict[str, Any], key: str, where: str) -> str:
 
 
 def _day(value: str, where: str) -> str:
-    """`2026-12-05` from vLLM's `20261205-143000`."""
-    matched = re.fullmatch(r"(\d{4})(\d{2})(\d{2})-\d{6}", value)
-    if not matched:
-        raise ResultError(f"{where}: date: {value!r:.40} is not vLLM's YYYYMMDD-HHMMSS")
-    return "-".join(matched.groups())
+    """`2026-12-05` from vLLM's `20261205-143000`, a day the run can have been on."""
+    try:
+        day = datetime.strptime(value, "%Y%m%d-%H%M%S").date()
+    except ValueError:
+        raise ResultError(f"{where}: date: {value!r:.40} is not vLLM's YYYYMMDD-HHMMSS") from None
+    problem = day_problem(day)
+    if problem:
+        raise ResultError(f"{where}: date: {problem}")
+    return day.isoformat()
+
+
+def _check_physics(result: VllmResult) -> None:
+    """What a run can have measured: latencies within it, throughput what completed over it."""
+    where, duration = result.where, result.duration
+    if not 0 < duration <= LONGEST_RUN_SECONDS:
+        raise ResultError(
+            f"{where}: duration: {duration:g} s is not a run's length: more than 0, at most "
+            f"{LONGEST_RUN_SECONDS / 86400:g} days"
+        )
+    for metric, figures in result.latency.items():
+        for statistic, ms in figures.items():
+            problem = latency_problem(metric, statistic, ms, duration)
+            if problem:
+                raise ResultError(f"{where}: {statistic}_{metric}_ms: {problem}")
+    for key, count, throughput in (
+        ("request_throughput", result.completed, result.request_throughput),
+        ("output_throughput", result.total_output_tokens, result.output_throughput),
+    ):
+        # vLLM divides what completed by the run's duration (serve.py, `calculate_metrics`).
+        if abs(throughput - count / duration) > 0.01 * count / duration + 1e-9:
+            raise ResultError(
+                f"{where}: {key}: {throughput:g} a second is not what completed over the run "
+                f"({count:,} in {duration:g} s is {count / duration:.4g})"
+            )
 
 
 def _request_rate(document: dict[str, Any], where: str) -> float | None:
@@ -206,6 +239,8 @@ def parse_result(document: Any, where: str) -> VllmResult:
     for key in document:
         if isinstance(key, str) and (matched := LATENCY_KEY.match(key)):
             statistic, metric = matched.groups()
+            if statistic[0] == "p" and not 0 < float(statistic[1:]) <= 100:
+                raise ResultError(f"{where}: {key}: {statistic[1:]} is not a percentile")
             latency.setdefault(metric, {})[statistic] = _number(document, key, where)
     completed = _count(document, "completed", where)
     failed = _count(document, "failed", where) if "failed" in document else 0
@@ -217,7 +252,11 @@ def parse_result(document: Any, where: str) -> VllmResult:
     concurrency = document.get("max_concurrency")
     if concurrency is not None:
         concurrency = _count(document, "max_concurrency", where)
+        if concurrency < 1:
+            raise ResultError(f"{where}: max_concurrency: 0 clients send nothing")
     burstiness = _number(document, "burstiness", where) if "burstiness" in document else 1.0
+    if burstiness <= 0:
+        raise ResultError(f"{where}: burstiness: {burstiness:g}; vLLM takes more than 0")
     ramp = document.get("ramp_up_strategy")
     metadata = {
         key: value
@@ -225,7 +264,7 @@ def parse_result(document: Any, where: str) -> VllmResult:
         if isinstance(key, str) and key.startswith("dpd_") and isinstance(value, str)
     }
     started = _text(document, "date", where)
-    return VllmResult(
+    result = VllmResult(
         where=where,
         started=started,
         date=_day(started, where),
@@ -245,3 +284,5 @@ def parse_result(document: Any, where: str) -> VllmResult:
         ramp_up_strategy=ramp if isinstance(ramp, str) else None,
         metadata=metadata,
     )
+    _check_physics(result)
+    return result

@@ -15,14 +15,23 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from components.core.user_files import MissingFileError, UnreadableFileError, read_text
+from components.core.user_files import (
+    MissingFileError,
+    UnreadableFileError,
+    decode_text,
+    read_bytes,
+    resolved,
+    writable_problem,
+)
 from components.endpoint.manifest import ENDPOINT_LABEL
 from components.operator.iam import CONTROLLER, OPERATOR_NAMESPACE
 
@@ -102,48 +111,63 @@ class Bundle:
         return {n.removeprefix(prefix): t for n, t in self.files.items() if n.startswith(prefix)}
 
     def save(self, folder: Path) -> None:
-        if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-            raise BundleError(f"--save: {folder} exists and is not an empty directory")
-        (folder / LOGS).mkdir(parents=True, exist_ok=True)
-        for name, text in self.files.items():
-            (folder / name).write_text(text)
-        captured = {"capturedAt": self.captured_at.isoformat()}
-        (folder / CAPTURED).write_text(json.dumps(captured) + "\n")
+        """Written whole or not at all: beside `folder`, then renamed into place (call
+        save_problem first). OSError when the filesystem refuses."""
+        target = resolved(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        try:
+            (scratch / LOGS).mkdir()
+            for name, text in self.files.items():
+                (scratch / name).write_text(text)
+            captured = {"capturedAt": self.captured_at.isoformat()}
+            (scratch / CAPTURED).write_text(json.dumps(captured) + "\n")
+            scratch.rename(target)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     @classmethod
     def load(cls, folder: Path) -> Bundle:
-        def text(path: Path) -> str:
+        """A bundle `--save` wrote. Its objects are UTF-8 JSON; its logs are what the
+        containers printed, bytes that are not UTF-8 replaced, as a live read takes them."""
+
+        def read(path: Path, log: bool = False) -> str | None:
             try:
-                return read_text(path, MAX_FILE_BYTES)
+                data = read_bytes(path, MAX_FILE_BYTES)
+                return data.decode("utf-8", "replace") if log else decode_text(data)
+            except MissingFileError:
+                return None
             except UnreadableFileError as unreadable:
                 raise BundleError(f"--from: {path}: {unreadable}") from None
 
+        captured = read(folder / CAPTURED)
         try:
-            captured = json.loads(text(folder / CAPTURED))
-            when = datetime.fromisoformat(captured["capturedAt"])
+            when = datetime.fromisoformat(json.loads(captured or "")["capturedAt"])
         except (ValueError, KeyError, TypeError):
             raise BundleError(
                 f"--from: {folder}: no {CAPTURED} with capturedAt; not a bundle `diagnose "
                 "--save` wrote"
             ) from None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        files = {}
-        for name in (IEC, PODS, ROUTER_PODS, EVENTS, ROUTER_EVENTS, OPERATOR):
-            try:
-                files[name] = read_text(folder / name, MAX_FILE_BYTES)
-            except MissingFileError:
-                continue
-            except UnreadableFileError as unreadable:
-                raise BundleError(f"--from: {folder / name}: {unreadable}") from None
+        names = (IEC, PODS, ROUTER_PODS, EVENTS, ROUTER_EVENTS, OPERATOR)
+        files = {name: text for name in names if (text := read(folder / name)) is not None}
         if IEC not in files:
             raise BundleError(f"--from: {folder}: holds no {IEC}")
         logs = folder / LOGS
         for path in sorted(logs.glob("*.log")) if logs.is_dir() else []:
-            files[f"{LOGS}/{path.name}"] = text(path)
-        return cls(files=files, captured_at=when)
+            files[f"{LOGS}/{path.name}"] = read(path, log=True) or ""
+        return cls(files=files, captured_at=when if when.tzinfo else when.replace(tzinfo=UTC))
 
 
+def save_problem(folder: Path) -> str | None:
+    """Why a bundle cannot be saved in `folder`: it must be new, or an empty directory."""
+    problem = writable_problem(folder / CAPTURED)
+    if problem is None and folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        problem = "exists and is not an empty directory"
+    return f"--save: {folder}: {problem}" if problem else None
+
+
+# A name Kubernetes gives an object (a DNS subdomain): never a flag, never a path.
+_NAME = re.compile(r"[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?")
 # client-go's log lines (klog: severity, MMDD, time), which kubectl prints before its error.
 _KLOG = re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}")
 
@@ -216,6 +240,8 @@ class ClusterReader:
     def read_logs(self, containers: list[tuple[str, str, str, bool]]) -> None:
         """Each (namespace, pod, container, restarted)'s log, and the one before a restart."""
         for namespace, pod, container, restarted in containers:
+            if not all(_NAME.fullmatch(name) for name in (namespace, pod, container)):
+                continue  # no Kubernetes object is so named; as an argument, it could be a flag
             base = ["logs", pod, "-n", namespace, "-c", container, f"--tail={LOG_LINES}"]
             self.keep(f"{LOGS}/{pod}.{container}.log", base, optional=True)
             if restarted:

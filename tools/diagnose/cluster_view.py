@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from tools.diagnose.bundle import DPD_ROLE_LABEL
@@ -64,12 +64,15 @@ class EventView:
 
 
 def _time(value: Any) -> datetime | None:
+    """An RFC 3339 time as the API writes it; one without a zone (no API writes that) is UTC,
+    which the time the bundle was read is in."""
     if not isinstance(value, str):
         return None
     try:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from tools.diagnose.bundle import (
     Bundle,
     BundleError,
     ClusterReader,
+    save_problem,
 )
 from tools.diagnose.cluster_view import (
     endpoint_pods,
@@ -64,9 +65,9 @@ def add_diagnose_command(
 def _bundle(args: argparse.Namespace, name: str, namespace: str) -> Bundle:
     if args.from_dir is not None:
         return Bundle.load(args.from_dir)
-    save = args.save
-    if save is not None and save.exists() and (not save.is_dir() or any(save.iterdir())):
-        raise BundleError(f"--save: {save} exists and is not an empty directory")
+    refused = args.save and save_problem(args.save)
+    if refused:
+        raise BundleError(refused)
     reader = ClusterReader()
     bundle = reader.read(name, namespace)
     live = object_name(bundle.json(IEC), name)

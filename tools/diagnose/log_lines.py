@@ -20,14 +20,19 @@ import statistics
 from dataclasses import dataclass
 
 PD_ROLE = re.compile(r"'pd_role': '([a-z]+)'")
+# A count or a figure as LMCache prints one: a forged `1.2.3` or a 5,000-digit number is none,
+# and Python would refuse to convert it.
+COUNT = r"(\d{1,15})(?!\d)"
+FIGURE = r"(\d{1,15}(?:\.\d{1,15})?)(?![\d.])"
 RETRIEVED = re.compile(
-    r"Retrieved (\d+) out of (\d+) required tokens \(from (\d+) total tokens\)\.?"
-    r"(?:[ \t]*\r?\n?[ \t]*size: ([\d.]+) gb, cost ([\d.]+) ms, throughput: ([\d.]+) GB/s)?"
+    rf"Retrieved {COUNT} out of {COUNT} required tokens \(from {COUNT} total tokens\)\.?"
+    rf"(?:[ \t]*\r?\n?[ \t]*size: {FIGURE} gb, cost {FIGURE} ms, throughput: {FIGURE} GB/s)?"
 )
 ALLOCATION = "Failed to allocate memory object"
 ENGINE_DEATH = re.compile(r"\b(EngineDeadError|TimeoutError)\b")
 ROUTING = re.compile(
-    r"Conditional routing: estimated_tokens=(\d+), threshold=(\d+), disaggregate=(True|False)"
+    rf"Conditional routing: estimated_tokens={COUNT}, threshold={COUNT}, "
+    r"disaggregate=(True|False)"
 )
 # A line shown in a finding is cut here.
 SHOWN = 300

@@ -3,6 +3,8 @@ they find, and the helpers they share."""
 
 from __future__ import annotations
 
+import itertools
+import shlex
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -65,6 +67,20 @@ class Observed:
     def worker_ready(self, pod: PodView) -> bool:
         main = pod.container(pod.main)
         return main is not None and main.ready
+
+
+# kubectl's flags the advice uses; each takes the next argument as its value, whatever it is.
+_FLAGS = ("-n", "-c")
+
+
+def command(*argv: str) -> str:
+    """A kubectl command to paste, in backticks. Names read from a cluster or a bundle may hold
+    anything: each is quoted for the shell, and one that begins with '-' (no Kubernetes name
+    does), which kubectl would read as an option, makes no command at all."""
+    for before, word in itertools.pairwise(argv):
+        if word.startswith("-") and word not in _FLAGS and before not in _FLAGS:
+            return f"(no command: the bundle names an object {word!r}, which is no Kubernetes name)"
+    return f"`{shlex.join(argv)}`"
 
 
 def seconds_since(when: datetime | None, now: datetime) -> float:

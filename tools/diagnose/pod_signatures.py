@@ -13,6 +13,7 @@ from tools.diagnose.observed import (
     TROUBLESHOOTING,
     Finding,
     Observed,
+    command,
     count,
     minutes,
     operator_advice,
@@ -27,11 +28,6 @@ PULL_FAILURES = ("Failed to pull image", "ErrImagePull", "ImagePullBackOff")
 MOUNT_FAILURES = ("MountVolume.SetUp failed", "FailedMount", "FailedAttachVolume")
 
 
-def _pod(pod: PodView) -> str:
-    """A pod as kubectl's arguments name it; a bundle read with --from may name anything."""
-    return f"{shlex.quote(pod.name)} -n {shlex.quote(pod.namespace)}"
-
-
 def operator_failure(seen: Observed) -> list[Finding]:
     failed = [c for c in seen.status.conditions if c[1] == "False" and c[3]]
     if "fail" not in seen.status.state.lower() and not failed:
@@ -44,8 +40,16 @@ def operator_failure(seen: Observed) -> list[Finding]:
             f"the operator reports the endpoint {seen.status.state or 'not ready'}",
             message,
             "-",
-            "what the operator's message says; `kubectl describe inferenceendpointconfig "
-            f"{seen.object_name} -n {seen.spec.namespace}` shows its events",
+            "what the operator's message says; "
+            + command(
+                "kubectl",
+                "describe",
+                "inferenceendpointconfig",
+                seen.object_name,
+                "-n",
+                seen.spec.namespace,
+            )
+            + " shows its events",
             "the InferenceEndpointConfig's status (CRD v1: state, conditions)",
         )
     ]
@@ -109,6 +113,7 @@ def image_or_mount(seen: Observed) -> list[Finding]:
             )
         elif mounts:
             source = seen.spec.model_source
+            folder = source.s3.folder if source.s3 else ""
             key = seen.key("modelSource.s3.prefix" if source.s3 else "modelSource")
             found.append(
                 Finding(
@@ -118,8 +123,8 @@ def image_or_mount(seen: Observed) -> list[Finding]:
                     "driver's role, does not let the node read them",
                     mounts[0] + count(mounts, "such events"),
                     key,
-                    "the prefix the weights were copied to (aws s3 ls s3://<model bucket>/"
-                    f"{source.s3.folder if source.s3 else '<prefix>/'})",
+                    'the prefix the weights were copied to (`aws s3 ls "s3://$BUCKET/"'
+                    f"{shlex.quote(folder)}`, BUCKET the model bucket, as README's step 2 sets it)",
                     TROUBLESHOOTING,
                 )
             )
@@ -133,8 +138,9 @@ def image_or_mount(seen: Observed) -> list[Finding]:
                     "the 10 minutes an image pull and a mount take",
                     f"{creating[0].name}: ContainerCreating {creating[0].waiting_message}".strip(),
                     seen.key("image"),
-                    f"check `kubectl describe pod {_pod(pod)}` for the pull "
-                    f"or mount; the image is {seen.spec.image}",
+                    "check "
+                    + command("kubectl", "describe", "pod", pod.name, "-n", pod.namespace)
+                    + f" for the pull or mount; the image is {seen.spec.image}",
                     TROUBLESHOOTING,
                 )
             )
@@ -163,7 +169,7 @@ def still_loading(seen: Observed) -> list[Finding]:
                 loading[0].strip()[:300],
                 seen.key("modelSource"),
                 "weights the worker reads faster (FSx for Lustre), or wait and read "
-                f"`kubectl logs {_pod(pod)} -c {shlex.quote(pod.main)}`",
+                + command("kubectl", "logs", pod.name, "-n", pod.namespace, "-c", pod.main),
                 TROUBLESHOOTING,
             )
         )

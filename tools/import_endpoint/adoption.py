@@ -23,6 +23,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from components.core.user_files import read_text, replace_file, writable_problem
 from tools.render.render import STACK_TYPE, Registration, RenderResult
 
 
@@ -64,13 +65,31 @@ def import_file(result: RenderResult, objects: list[Registration]) -> dict[str, 
     return {"nameTable": name_table, "resources": resources}
 
 
-def import_file_path(stack_file: Path, stack: str) -> Path:
-    """Where the import file goes: beside the stack's file."""
-    return stack_file.parent / f"import-{stack}-endpoints.json"
+def import_file_path(stack_file: Path, stack: str, names: list[str]) -> Path:
+    """Where the import file goes: beside the stack's file, named for the endpoints it adopts,
+    so that imports of other endpoints, at once or before the first `pulumi import`, keep
+    theirs."""
+    more = f"-and-{len(names) - 1}-more" if len(names) > 1 else ""
+    return stack_file.parent / f"import-{stack}-{names[0]}{more}.json"
+
+
+def import_file_problem(path: Path) -> str | None:
+    """Why the import file cannot be written at `path`: it is no file, or an existing file that
+    is no import file (a JSON object of `nameTable` and `resources`), which is the user's."""
+    problem = writable_problem(path)
+    if problem or not path.exists():
+        return problem
+    try:
+        document = json.loads(read_text(path, 2**20))
+    except ValueError as unfit:  # UnreadableFileError, or no JSON
+        return str(unfit)
+    if not isinstance(document, dict) or set(document) != {"nameTable", "resources"}:
+        return "exists and is no `pulumi import` file; move it, or remove it first"
+    return None
 
 
 def write_import_file(path: Path, document: dict[str, Any]) -> None:
-    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    replace_file(path, json.dumps(document, indent=2) + "\n")
 
 
 def import_command(stack: str, path: Path) -> str:

@@ -21,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from components.core.regions import arn_parts
+from components.core.user_files import writable_problem
 from infra.config_errors import config_key
 from infra.paths import ROOT
 from tools.import_endpoint.adoption import (
     import_command,
     import_file,
     import_file_path,
+    import_file_problem,
     write_import_file,
 )
 from tools.import_endpoint.manifests import Manifest, Refusal, read_manifests
@@ -201,15 +203,28 @@ def _finish(
         return 2
     text = "\n".join(blocks)
     if args.stack:
+        path = import_file_path(_stack_path(args), stack, [m.name for m in manifests])
+        refused = [
+            f"{file}: {problem}"
+            for file, problem in (
+                (_stack_path(args), writable_problem(_stack_path(args))),
+                (path, import_file_problem(path)),
+            )
+            if problem
+        ]
         try:
+            if refused:
+                raise StackEditError(refused[0])
             append_items(_stack_path(args), items, text)
-        except StackEditError as refused:
-            print(f"{_stack_path(args)}: {refused}", file=sys.stderr)
+            write_import_file(path, import_file(result, objects))
+        except StackEditError as failed:
+            print(failed, file=sys.stderr)
+            return 2
+        except OSError as failed:
+            print(f"{path}: cannot be written ({failed.strerror or failed})", file=sys.stderr)
             return 2
     print(text, end="")
     if args.stack:
-        path = import_file_path(_stack_path(args), stack)
-        write_import_file(path, import_file(result, objects))
         print(
             f"# Appended to {_stack_path(args)}, and wrote {path}. Adopt the live objects "
             "before the next `pulumi up`:",

@@ -19,10 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.core.findings import field_path
-from components.core.user_files import UnreadableFileError, read_text
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from tools.render import yaml_io
@@ -141,26 +138,15 @@ def _document(where: str, document: Any) -> list[Manifest | Refusal]:
     return [refusal] if refusal else [Manifest(where, body)]
 
 
-def _yaml_refusal(where: str, broken: yaml.YAMLError) -> Refusal:
-    if isinstance(broken, yaml.MarkedYAMLError):
-        mark = broken.problem_mark or broken.context_mark
-        at = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "(document)"
-        return Refusal(where, at, f"is not valid YAML: {broken.problem or broken.context}")
-    return Refusal(where, "(document)", f"is not valid YAML: {str(broken).splitlines()[0]}")
-
-
 def read_manifests(path: Path) -> list[Manifest | Refusal]:
     """Each InferenceEndpointConfig in the file, or why a document is none the stack takes."""
     where = str(path)
     try:
-        documents = yaml_io.load_config_documents(read_text(path, MAX_MANIFEST_FILE_BYTES))
-    except UnreadableFileError as unreadable:
-        return [Refusal(where, "(file)", str(unreadable))]
-    except yaml_io.DocumentError as unfit:
-        at = field_path(*unfit.path) or f"line {unfit.line}, column {unfit.column}"
-        return [Refusal(where, at, unfit.problem)]
-    except yaml.YAMLError as broken:
-        return [_yaml_refusal(where, broken)]
+        documents = yaml_io.read_yaml_file(path, MAX_MANIFEST_FILE_BYTES, many=True)
+    except yaml_io.YamlFileError as unfit:
+        at = f"line {unfit.at[0]}, column {unfit.at[1]}" if unfit.at else "(file)"
+        field = field_path(*unfit.keys) or at
+        return [Refusal(where, field, unfit.problem)]
     kept = [(i, d) for i, d in enumerate(documents) if d is not None]
     if not kept:
         return [Refusal(where, "(file)", f"holds no {KIND}: it is empty")]

@@ -3,20 +3,28 @@
 A text edit, not a rewrite: the items' lines go after the list's last item, indented as its
 items are (or in place of an empty `[]`, or as a new key at the end of `config:`). The result
 is read back as the Pulumi CLI reads it and must hold the endpoints it held before followed by
-the new items, and nothing else changed; only then does it replace the file, by a rename, so a
-failed edit leaves the file as it was.
+the new items, and nothing else changed; only then does it replace the file (user_files.py:
+whole, by a rename, in its encoding and mode, through a symbolic link, one edit at a time).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from components.core.user_files import (
+    UnreadableFileError,
+    UnwritableFileError,
+    decode_text,
+    locked,
+    read_bytes,
+    replace_file,
+    text_encoding,
+    writable_problem,
+)
 from tools.import_endpoint.round_trip import ENDPOINTS_KEY, with_items
-from tools.render.stack_config import StackFileError, read_stack_config
+from tools.render.stack_config import MAX_STACK_FILE_BYTES, StackFileError, read_stack_config
 
 _KEY = re.compile(rf"^(?P<indent>[ \t]*){re.escape(ENDPOINTS_KEY)}:(?P<rest>.*)$")
 _CONFIG = re.compile(r"^config:\s*(#.*)?$")
@@ -76,33 +84,41 @@ def _edited(lines: list[str], items_text: str) -> list[str]:
 
 
 def append_items(path: Path, items: list[dict[str, Any]], items_text: str) -> None:
-    """Append `items` (written as `items_text`, a YAML list at column 0) to the stack file."""
+    """Append `items` (written as `items_text`, a YAML list at column 0) to the stack file, in
+    its encoding, with its permissions, through a symbolic link, one edit at a time.
+    StackEditError names the file and why not; the file is then as it was."""
     try:
-        before = read_stack_config(path)
+        with locked(path):
+            _append(path, items, items_text)
     except StackFileError as unreadable:
         raise StackEditError(str(unreadable)) from None
-    text = path.read_text(encoding="utf-8")
+    except (StackEditError, UnreadableFileError, UnwritableFileError) as refused:
+        raise StackEditError(f"{path}: {refused}") from None
+    except OSError as failed:
+        raise StackEditError(f"{path}: cannot be written ({failed.strerror or failed})") from None
+
+
+def _append(path: Path, items: list[dict[str, Any]], items_text: str) -> None:
+    problem = writable_problem(path)
+    if problem:
+        raise StackEditError(problem)
+    data = read_bytes(path, MAX_STACK_FILE_BYTES)
+    text = decode_text(data)
+    before = read_stack_config(path, text)
     lines = text.splitlines(True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     edited = "".join(_edited(lines, items_text))
-    handle, scratch = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(edited)
-        try:
-            after = read_stack_config(Path(scratch))
-        except StackFileError as broken:
-            raise StackEditError(f"the edit would not read back: {broken}") from None
-        if (
-            after.values != with_items(before, items, replace=False).values
-            or after.secret_keys != before.secret_keys
-        ):
-            raise StackEditError(
-                "the edit would not read back as the endpoints before followed by the new ones; "
-                "append the items by hand"
-            )
-        os.replace(scratch, path)
-    finally:
-        if os.path.exists(scratch):
-            os.unlink(scratch)
+        after = read_stack_config(path, edited)
+    except StackFileError as broken:
+        raise StackEditError(f"the edit would not read back: {broken}") from None
+    if (
+        after.values != with_items(before, items, replace=False).values
+        or after.secret_keys != before.secret_keys
+    ):
+        raise StackEditError(
+            "the edit would not read back as the endpoints before followed by the new ones; "
+            "append the items by hand"
+        )
+    replace_file(path, edited, *text_encoding(data))

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
+from components.core.user_files import UnwritableFileError, resolved
+
 MARKER = ".hyperpod-dpd-render"
 
 
@@ -56,9 +58,11 @@ def out_problem(out: Path) -> str | None:
     """Why a render cannot be written to `out`, if it cannot. The path is judged as the writer
     will use it, resolved: `new/..` is the folder it names, not a folder still to be made."""
     try:
-        return _out_problem(out.resolve())
+        return _out_problem(resolved(out))
+    except UnwritableFileError as unfit:
+        return f"--out: {out}: {unfit}"
     except OSError as failed:
-        # A name too long for the filesystem, a symbolic link loop.
+        # A name too long for the filesystem.
         return f"--out: {out} cannot be used: {failed.strerror or failed}"
 
 

@@ -12,10 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from components.core.findings import field_path
-from components.core.user_files import MissingFileError, UnreadableFileError, read_text
 from infra.config_errors import PROJECT
 from infra.paths import ROOT
 from tools.render import yaml_io
@@ -102,25 +99,13 @@ def _place(path: tuple[str | int, ...]) -> str:
     return f" {shown if len(shown) <= 120 else shown[:117] + '...'}:"
 
 
-def _parsed(path: Path) -> Any:
+def _parsed(path: Path, text: str | None = None) -> Any:
     try:
-        return yaml_io.load_config_document(read_text(path, MAX_STACK_FILE_BYTES))
-    except MissingFileError:
-        raise StackFileError(f"{path}: no such stack config file") from None
-    except UnreadableFileError as unreadable:
-        raise StackFileError(f"{path}: {unreadable}") from None
-    except yaml_io.DocumentError as unfit:
-        raise StackFileError(
-            f"{path}:{unfit.line}:{unfit.column}:{_place(unfit.path)} {unfit.problem}"
-        ) from None
-    except yaml.MarkedYAMLError as broken:
-        mark = broken.problem_mark or broken.context_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise StackFileError(
-            f"{where}: is not valid YAML: {broken.problem or broken.context}"
-        ) from None
-    except yaml.YAMLError as broken:
-        raise StackFileError(f"{path}: is not valid YAML: {str(broken).splitlines()[0]}") from None
+        return yaml_io.read_yaml_file(path, MAX_STACK_FILE_BYTES, text=text)
+    except yaml_io.YamlFileError as unfit:
+        if unfit.missing:
+            raise StackFileError(f"{path}: no such stack config file") from None
+        raise StackFileError(f"{unfit.where}:{_place(unfit.keys)} {unfit.problem}") from None
 
 
 def _kind(value: Any) -> str:
@@ -129,10 +114,11 @@ def _kind(value: Any) -> str:
     )
 
 
-def read_stack_config(path: Path) -> StackConfig:
-    """The stack file's `config:`; StackFileError names the file (and line) when it is not a
-    mapping holding a `config:` mapping."""
-    document = _parsed(path)
+def read_stack_config(path: Path, text: str | None = None) -> StackConfig:
+    """The stack file's `config:` (or that of `text`, the file's text as it would be);
+    StackFileError names the file (and line) when it is not a mapping holding a `config:`
+    mapping."""
+    document = _parsed(path, text)
     if document is None:
         document = {}
     if not isinstance(document, dict):

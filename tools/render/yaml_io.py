@@ -19,10 +19,13 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from components.core.user_files import MissingFileError, UnreadableFileError, read_text
 
 _DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -258,6 +261,44 @@ def load_config_documents(text: str) -> list[Any]:
         nodes = list(yaml.compose_all(text, Loader=_ConfigLoader))
     converter = _Converter()
     return [None if node is None else converter.value(node, ()) for node in nodes]
+
+
+class YamlFileError(ValueError):
+    """Why a YAML file the user names cannot be read: `where` (the path, with line and column
+    where known), `keys` (the document's keys down to the value at fault, if any), `problem`."""
+
+    def __init__(
+        self,
+        path: Path,
+        problem: str,
+        at: tuple[int, int] | None = None,
+        keys: tuple[str | int, ...] = (),
+        missing: bool = False,
+    ):
+        self.where = f"{path}:{at[0]}:{at[1]}" if at else str(path)
+        self.problem, self.at, self.keys, self.missing = problem, at, keys, missing
+        super().__init__(f"{self.where}: {problem}")
+
+
+def read_yaml_file(path: Path, limit: int, *, many: bool = False, text: str | None = None) -> Any:
+    """The one reader of the YAML files users name (a stack file, a scenario, manifests): the
+    file's document (`many`: its documents), or YamlFileError; `text` stands for the file's."""
+    try:
+        if text is None:
+            text = read_text(path, limit)
+        return load_config_documents(text) if many else load_config_document(text)
+    except UnreadableFileError as unreadable:
+        missing = isinstance(unreadable, MissingFileError)
+        raise YamlFileError(path, str(unreadable), missing=missing) from None
+    except DocumentError as unfit:
+        raise YamlFileError(path, unfit.problem, (unfit.line, unfit.column), unfit.path) from None
+    except yaml.MarkedYAMLError as broken:
+        mark = broken.problem_mark or broken.context_mark
+        at = (mark.line + 1, mark.column + 1) if mark else None
+        problem = f"is not valid YAML: {broken.problem or broken.context}"
+        raise YamlFileError(path, problem, at) from None
+    except yaml.YAMLError as broken:
+        raise YamlFileError(path, f"is not valid YAML: {str(broken).splitlines()[0]}") from None
 
 
 def dump(value: Any) -> str:

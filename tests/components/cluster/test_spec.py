@@ -162,7 +162,13 @@ REFUSED_IN_WORDS = {
     "an IAM role named where its ARN goes": (
         {"cluster.adminRoleArns": ["dpd-admins"]},
         "hyperpod-dpd:cluster.adminRoleArns[0]: 'dpd-admins' is not allowed; must be an IAM role "
-        "or user ARN such as arn:aws:iam::123456789012:role/name",
+        "or user ARN such as arn:aws:iam::123456789012:role/name, with no wildcard",
+    ),
+    "a wildcard role, which no access entry's principal can be": (
+        {"cluster.adminRoleArns": ["arn:aws:iam::123456789012:role/*"]},
+        "hyperpod-dpd:cluster.adminRoleArns[0]: 'arn:aws:iam::123456789012:role/*' is not "
+        "allowed; must be an IAM role or user ARN such as arn:aws:iam::123456789012:role/name, "
+        "with no wildcard",
     ),
     "a training plan named where its ARN goes": (
         {f"{GPU_GROUP}.trainingPlanArn": "dpd-plan"},

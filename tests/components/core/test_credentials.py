@@ -2,7 +2,7 @@
 
 import pytest
 
-from components.core.credentials import credential_in
+from components.core.credentials import credential_in, secret_key_under
 
 # Built, not written whole, so that no scanner of this repository takes them for leaks.
 HF_TOKEN = "hf_" + "abcdefghijklmnopq" * 2
@@ -45,3 +45,18 @@ def test_a_known_credential_is_found_in_any_text(text, kind):
 )
 def test_ordinary_values_are_not_taken_for_credentials(text):
     assert credential_in(text) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "secret"),
+    [
+        ("S3_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", True),
+        ("aws.key", "Zx9Qw3Lm8Rt2Yp7Kb4Nc6Vd1Hf5Gj0Sa+Ue/Io3P", True),
+        # An object key, a digest and a secret under a name that says nothing of keys.
+        ("S3_KEY", "models/llama-3.3-70b/config.json", False),
+        ("CACHE_KEY", "da39a3ee5e6b4b0d3255bfef95601890afd80709", False),
+        ("CHECKSUM", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", False),
+    ],
+)
+def test_an_aws_secret_key_is_known_by_its_shape_under_a_key_name(name, value, secret):
+    assert secret_key_under(name, value) is secret

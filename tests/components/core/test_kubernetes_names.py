@@ -9,6 +9,7 @@ from components.core.kubernetes_names import (
     label_key_problem,
     label_value_problem,
     quantity_value,
+    value_from_problem,
 )
 
 
@@ -54,3 +55,52 @@ def test_label_values_kubernetes_refuses(value):
 )
 def test_a_quantity_stands_for_its_amount(quantity, amount):
     assert quantity_value(quantity) == Decimal(amount)
+
+
+# A variable's valueFrom the API server takes, and what it refuses (each with the part named).
+VALUE_FROM_TAKEN = [
+    {"secretKeyRef": {"name": "hf-token", "key": "token"}},
+    {"secretKeyRef": {"name": "hf.token", "key": "HF_TOKEN", "optional": True}},
+    {"configMapKeyRef": {"name": "settings", "key": "log.level"}},
+    {"fieldRef": {"fieldPath": "metadata.name"}},
+    {"fieldRef": {"fieldPath": "status.podIPs"}},
+    {"fieldRef": {"fieldPath": "metadata.labels['app.kubernetes.io/name']"}},
+    {"resourceFieldRef": {"resource": "limits.memory", "divisor": "1Mi"}},
+    {"secretKeyRef": None, "fieldRef": {"fieldPath": "spec.nodeName"}},
+]
+VALUE_FROM_REFUSED = {
+    "no source": ({}, "sets no source"),
+    "two sources": (
+        {"secretKeyRef": {"name": "a", "key": "k"}, "fieldRef": {"fieldPath": "metadata.name"}},
+        "sets secretKeyRef and fieldRef",
+    ),
+    "a Secret with no name": ({"secretKeyRef": {"key": "k"}}, "secretKeyRef.name: ''"),
+    "a Secret named in capitals": (
+        {"secretKeyRef": {"name": "HF", "key": "k"}},
+        "secretKeyRef.name: 'HF' is not a name",
+    ),
+    "a ConfigMap named with a slash": (
+        {"configMapKeyRef": {"name": "a/b", "key": "k"}},
+        "configMapKeyRef.name: 'a/b' is not a name",
+    ),
+    "a key with a space": ({"secretKeyRef": {"name": "a", "key": "my key"}}, "secretKeyRef.key"),
+    "a field the pod does not give": (
+        {"fieldRef": {"fieldPath": "spec.containers"}},
+        "fieldRef.fieldPath: 'spec.containers' is not a pod field",
+    ),
+    "a resource no container has": (
+        {"resourceFieldRef": {"resource": "limits.nvidia.com/gpu"}},
+        "resourceFieldRef.resource",
+    ),
+}
+
+
+@pytest.mark.parametrize("source", VALUE_FROM_TAKEN)
+def test_value_sources_kubernetes_takes(source):
+    assert value_from_problem(source) is None
+
+
+@pytest.mark.parametrize("case", VALUE_FROM_REFUSED)
+def test_value_sources_kubernetes_refuses_name_the_part(case):
+    source, said = VALUE_FROM_REFUSED[case]
+    assert said in value_from_problem(source)

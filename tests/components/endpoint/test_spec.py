@@ -2,6 +2,7 @@
 
 import pytest
 
+from components.endpoint.roles import TopologySpec
 from components.endpoint.spec import TlsConfig, check_tls_output
 from tests.components.endpoint.items import endpoint_item, endpoint_problem, endpoint_problems
 
@@ -132,3 +133,21 @@ def test_a_certificate_bucket_the_operators_policy_cannot_write_is_warned_about(
     (finding,) = check_tls_output(TlsConfig(tls_certificate_output_s3_uri="s3://team-certs/c"))
     assert (finding.level, finding.field) == ("warning", "tlsConfig.tlsCertificateOutputS3Uri")
     assert "'team-certs' is not a hyperpod-tls* bucket" in finding.message
+
+
+def test_a_tls_config_that_sets_nothing_is_refused():
+    with pytest.raises(ValueError, match="sets nothing; remove tlsConfig"):
+        TlsConfig.model_validate({})
+
+
+@pytest.mark.parametrize(
+    ("group", "taken"),
+    [("dpd-pg", True), ("a" * 255, True), ("a" * 256, False), ("pg\u00e9", False)],
+)
+def test_a_placement_group_is_an_ec2_name(group, taken):
+    try:
+        TopologySpec.model_validate({"placementGroup": group})
+    except ValueError:
+        assert not taken
+    else:
+        assert taken

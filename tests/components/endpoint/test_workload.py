@@ -3,7 +3,7 @@ nothing predicts against."""
 
 import pytest
 
-from components.endpoint.workload import check_workload
+from components.endpoint.workload import check_context, check_workload
 from tests.components.endpoint.items import endpoint_item, endpoint_problems
 from tests.components.endpoint.test_manifest import spec
 from tests.support import by_code
@@ -61,3 +61,16 @@ def test_an_slo_promising_nothing_is_warned_about():
 
 def test_an_slo_with_output_tokens_is_predicted_and_says_nothing_here():
     assert check_workload(spec(workload={"outputTokens": 256, "slo": {"tpotMs": 40}})) == []
+
+
+def test_a_threshold_no_prompt_can_reach_is_refused_naming_the_length_that_bounds_it():
+    (found,) = check_context(spec(routingThreshold=16384))
+    assert (found.code, found.field) == ("threshold-above-context", "routingThreshold")
+    assert "when maxModelLen is 16,384" in found.message
+    unset = spec(maxModelLen=131072, routingThreshold=200_000, workload={"outputTokens": 512})
+    (found,) = check_context(unset, "the model's context")
+    assert "when the model's context is 131,072" in found.message
+
+
+def test_without_a_length_nothing_is_checked_until_the_models_is_known():
+    assert check_context(spec(maxModelLen=None, routingThreshold=10**6)) == []

@@ -301,6 +301,10 @@ def test_only_regular_files_are_opened_so_nothing_hangs_or_fills_memory(tmp_path
         ({"max_position_embeddings": None}, None),
         ({"rope_scaling": {"factor": 2.0}}, None),
         ({"model_type": "gemma3_text"}, None),
+        # A length no model has is a claim, not a length: maxModelLen is then required.
+        ({"max_position_embeddings": 10**12}, None),
+        ({"rope_scaling": {"rope_type": "yarn", "factor": 2000.0}}, None),
+        ({"max_position_embeddings": 10_485_760}, 10_485_760),
     ],
 )
 def test_the_context_length_is_derived_as_vllm_derives_it(changes, length):

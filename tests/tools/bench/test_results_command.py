@@ -2,6 +2,7 @@
 followed by `plan --stack dev` showing the corrected, labelled prediction."""
 
 import json
+import re
 
 import pytest
 import yaml
@@ -151,3 +152,24 @@ def test_a_broken_calibration_file_is_not_overwritten(tmp_path, capsys, calibrat
     status, _, err = results(tmp_path, capsys, job_log(vllm_result()), "--record")
     assert status == 2 and "--record:" in err
     assert broken.read_text() == "runs: [{date: 1}]\n"
+
+
+def test_a_run_far_from_the_prediction_is_recorded_only_when_confirmed(tmp_path, capsys):
+    slow = vllm_result(latencies={"ttft": {"mean": 9000.0}, "tpot": {"mean": 16.8}})
+    status, out, err = results(tmp_path, capsys, job_log(slow), "--record")
+    assert status == 2 and "TTFT" in out
+    assert re.search(
+        r"mean_ttft_ms: 9,000 ms measured is [\d.]+ times the [\d,.]+ ms the model", err
+    )
+    assert err.rstrip().endswith("then record it with --record --yes")
+    assert not calibration_runs.calibration_path("dev").exists()
+    status, out, _ = results(tmp_path, capsys, job_log(slow), "--record", "--yes")
+    assert status == 0 and "Recorded 1 run in" in out
+
+
+def test_bench_runs_after_the_slowest_run_a_file_may_hold(tmp_path, capsys):
+    """A TTFT as long as the run itself, recorded, still leaves the Job's sizing finite."""
+    slowest = vllm_result(latencies={"ttft": {"mean": 304_700.0}, "tpot": {"mean": 595.0}})
+    assert results(tmp_path, capsys, job_log(slowest), "--record", "--yes")[0] == 0
+    flags = ["--endpoint", "dpd-test", "--account-id", "111122223333"]
+    assert main(["bench", "--stack", "dev", *flags]) == 0

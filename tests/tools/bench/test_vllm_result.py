@@ -58,6 +58,8 @@ def test_a_log_cut_short_is_refused():
         ({"completed": 10**400}, "completed: a number of 401 digits"),
         ({"date": "yesterday"}, "date: 'yesterday' is not vLLM's YYYYMMDD-HHMMSS"),
         ({"request_rate": -1}, "request_rate: -1 is not a rate"),
+        ({"max_concurrency": 0, "request_rate": "inf"}, "max_concurrency: 0 clients"),
+        ({"burstiness": 0}, "burstiness: 0"),
     ],
 )
 def test_a_figure_that_is_not_one_is_refused_naming_it(change, message):
@@ -88,3 +90,35 @@ def test_hostile_files_are_refused_in_one_line(text, message):
     with pytest.raises(ResultError, match=message):
         for where, document in result_documents(text, "x.json"):
             parse_result(document, where)
+
+
+# Figures no run can have measured, each refused naming its key: what physics and the calendar
+# allow, not what looks plausible.
+IMPOSSIBLE = {
+    "a negative TTFT": ({"mean_ttft_ms": -5}, "mean_ttft_ms: -5 ms is not a latency of this run"),
+    "a zero mean TPOT": ({"mean_tpot_ms": 0}, "mean_tpot_ms: 0 ms is not a latency"),
+    "a negative percentile figure": ({"p99_itl_ms": -0.1}, "p99_itl_ms: -0.1 ms"),
+    "a TTFT of 1e308 ms": ({"mean_ttft_ms": 1e308}, "mean_ttft_ms: 1e\\+308 ms"),
+    "a latency longer than the run": ({"p99_e2el_ms": 305_000}, "p99_e2el_ms: 305000 ms"),
+    "a run of no time": ({"duration": 0}, "duration: 0 s is not a run's length"),
+    "a run of negative time": ({"duration": -3}, "duration: -3 s"),
+    "a run of a year": ({"duration": 3.2e7}, "duration: 3.2e\\+07 s"),
+    "month 13": ({"date": "20261305-143012"}, "date: '20261305-143012' is not"),
+    "the 31st of February": ({"date": "20260231-143012"}, "date: '20260231-143012' is not"),
+    "a run before vLLM's benchmark": ({"date": "19991205-143012"}, "date: 1999-12-05 is not a day"),
+    "a run decades ahead": ({"date": "20991205-143012"}, "date: 2099-12-05 is not a day"),
+    "a throughput the run cannot have": ({"request_throughput": 1000}, "request_throughput: 1000"),
+    "output that did not come": ({"output_throughput": 0}, "output_throughput: 0 a second"),
+    "a 150th percentile": ({"p150_ttft_ms": 5}, "p150_ttft_ms: 150 is not a percentile"),
+}
+
+
+@pytest.mark.parametrize("case", IMPOSSIBLE)
+def test_a_figure_no_run_can_have_measured_is_refused_naming_it(case):
+    change, message = IMPOSSIBLE[case]
+    with pytest.raises(ResultError, match=f"^run.json: {message}"):
+        parsed({**vllm_result(), **change})
+
+
+def test_a_run_a_few_days_ahead_of_the_clock_is_read():
+    assert parsed(vllm_result(date="20261231-235959")).date == "2026-12-31"

@@ -5,21 +5,29 @@ generation carries, reads the newest while a replacement runs, and falls back to
 name for an endpoint deployed before generations (components/endpoint/generation.py)."""
 
 import json
+import re
 import shutil
 import subprocess
 
 import pytest
 
 from components.endpoint.manifest import ENDPOINT_LABEL
+from tests.pasted import expected_calls, paste
 from tests.tools.diagnose.cluster_objects import (
     ALLOCATION_WAIT,
     DECODE_POD,
+    FAILED_RETRIEVAL,
+    HEALTHY_RETRIEVAL,
     PREFILL_POD,
     ROUTER_POD,
     healthy_logs,
     healthy_objects,
+    model_pod,
+    pod_list,
+    routing_log,
     write_cluster,
 )
+from tests.tools.diagnose.cluster_objects import iec as iec_object
 from tests.tools.diagnose.diagnosing import DECODE_LOG, diagnose, served
 from tools.diagnose.bundle import IEC, BundleError, ClusterReader, newest_generation
 from tools.diagnose.cluster_view import object_name
@@ -148,3 +156,80 @@ def test_objects_of_another_shape_are_no_crash(tmp_path, capsys):
     folder = write_cluster(tmp_path / "bundle", odd, {})
     status, out, _ = diagnose(capsys, "--from", str(folder))
     assert status == 1 and "[no-dpd-pods]" in out
+
+
+ROUTER_LOG = f"{ROUTER_POD}.router-container.log"
+NAIVE = "2026-12-05T14:00:00"  # a time without a zone, which no API server writes
+WAITING = {"waiting": {"reason": "ContainerCreating", "message": ""}}
+
+
+# A bundle as a hostile author or a forged log would write one: each diagnosed to a report
+# (exit 0 or 1), never a traceback, and every command it advises pastes as it reads.
+def _failed_iec(name: str) -> dict:
+    document = iec_object(ready=False)
+    document["metadata"]["name"] = name
+    document["status"]["conditions"][0]["message"] = "prefill Deployment failed"
+    return document
+
+
+def _decode_log(text: str) -> dict:
+    return {**healthy_logs(), DECODE_LOG: text}
+
+
+def _pods(**changes) -> dict:
+    return pod_list(
+        model_pod("prefill", PREFILL_POD, "7c9d8f6b5d", **changes),
+        model_pod("decode", DECODE_POD, "5f7b9c8d4f"),
+    )
+
+
+HOSTILE_BUNDLES = {
+    "an object named to run a command": ({"iec.json": _failed_iec("x; touch PWNED #")}, None),
+    "an object named as a flag": ({"iec.json": _failed_iec("--kubeconfig=/tmp/x")}, None),
+    "a throughput of 1.2.3 GB/s": (
+        {},
+        _decode_log(HEALTHY_RETRIEVAL.replace("176.1686", "1.2.3")),
+    ),
+    "a count of 5,000 digits": (
+        {},
+        _decode_log(FAILED_RETRIEVAL.replace("Retrieved 0 out", f"Retrieved {'9' * 5000} out")),
+    ),
+    "a routing decision of 5,000 digits": (
+        {},
+        {**healthy_logs(), ROUTER_LOG: routing_log().replace("6750", "7" * 5000)},
+    ),
+    "a creation time without a zone": (
+        {"pods.json": _pods(worker_ready=False, worker_state=WAITING, created=NAIVE)},
+        None,
+    ),
+    "a start time without a zone": (
+        {"pods.json": _pods(worker_ready=False, created=NAIVE)},
+        None,
+    ),
+    "a time in the year 9999": ({"pods.json": _pods(created="9999-12-31T23:59:59Z")}, None),
+    "numbers where text goes and text where numbers go": (
+        {"pods.json": json.loads(
+            json.dumps(_pods(restarts=3)).replace('"restartCount": 3', '"restartCount": "3"')
+            .replace('"phase": "Running"', '"phase": 1e308')
+        )},
+        None,
+    ),
+    "escape sequences in a log": ({}, _decode_log(ALLOCATION_WAIT + "\x1b[2J\x1b]8;;x\x07\n")),
+    "a log that is not UTF-8": ({}, _decode_log("Failed to allocate memory object \xe9\x00")),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", HOSTILE_BUNDLES)
+def test_a_hostile_bundle_is_diagnosed_and_its_advice_pastes_as_it_reads(tmp_path, capsys, case):
+    changes, logs = HOSTILE_BUNDLES[case]
+    bundle = write_cluster(tmp_path / "bundle", {**healthy_objects(), **changes}, {})
+    for name, text in (logs or healthy_logs()).items():
+        (bundle / "logs" / name).write_bytes(text.encode("latin-1", "replace"))
+    status, out, err = diagnose(capsys, "--from", str(bundle))
+    assert status in (0, 1) and "Traceback" not in err, err
+    assert "\x1b" not in out
+    advised = re.findall(r"`((?:kubectl|aws) [^`]*)`", out)
+    pasted = paste(advised, tmp_path)
+    assert pasted.created == [] and pasted.calls == expected_calls(advised)
+    # A name the bundle gives is never an option of the command.
+    assert not any(word.startswith("--kube") for call in pasted.calls for word in call)

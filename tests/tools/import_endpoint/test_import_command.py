@@ -8,6 +8,7 @@ import json
 import shlex
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.support import FIXTURES, shellcheck_findings
@@ -148,9 +149,9 @@ def test_with_a_stack_the_items_are_appended_keeping_comments_and_the_import_is_
     assert shellcheck_findings([command]) == ""
     assert shlex.split(command) == [
         *("pulumi", "import", "--stack", "team"),
-        *("--file", str(tmp_path / "import-team-endpoints.json"), "--generate-code=false"),
+        *("--file", str(tmp_path / "import-team-dpd-test.json"), "--generate-code=false"),
     ]
-    document = json.loads((tmp_path / "import-team-endpoints.json").read_text())
+    document = json.loads((tmp_path / "import-team-dpd-test.json").read_text())
     (config,) = [r for r in document["resources"] if "id" in r]
     assert config["id"] == "default/dpd-test"
     assert config["logicalName"] == "default/dpd-test"
@@ -262,3 +263,24 @@ def test_what_the_stack_would_add_to_the_spec_is_said_with_the_pods_it_may_roll(
     assert "#   spec.worker.modelInvocationPort.name: the setting modelInvocationPort" in out
     assert err.startswith(f"{path}: the first `pulumi up` adds to its spec what the live object")
     assert "rolls the pods if what they run changes" in err
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (lambda path: path.mkdir(), "is a directory, not a file"),
+        (lambda path: path.write_text('{"notes": 1}\n'), "exists and is no `pulumi import` file"),
+    ],
+    ids=["a directory", "the user's own JSON"],
+)
+def test_an_import_file_that_is_not_one_is_refused_and_nothing_is_written(tmp_path, make, said):
+    stack = tmp_path / "Pulumi.team.yaml"
+    stack.write_text(EXAMPLE_FILE.read_text())
+    import_file = tmp_path / "import-team-dpd-test.json"
+    make(import_file)
+    code, _, err = run(
+        str(manifest_file(tmp_path, DPD)), "--stack", "team", "--config-file", str(stack),
+        "--account", EXAMPLE_ACCOUNT,
+    )  # fmt: skip
+    assert (code, err) == (2, f"{import_file}: {said}" + err.split(said, 1)[1])
+    assert stack.read_text() == EXAMPLE_FILE.read_text()

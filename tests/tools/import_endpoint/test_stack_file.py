@@ -1,6 +1,10 @@
-"""Items appended to a stack file as text, every comment kept, checked by reading it back."""
+"""Items appended to a stack file as text, every comment kept, checked by reading it back, in
+its encoding and mode, through its link, one import at a time."""
 
+import codecs
 import json
+import stat
+import threading
 
 import pytest
 import yaml
@@ -57,3 +61,52 @@ def test_a_file_that_is_no_stack_file_is_refused_and_untouched(tmp_path):
         append_items(path, [ITEM], ITEM_TEXT)
     assert path.read_text() == "- a list\n"
     assert [p.name for p in tmp_path.iterdir()] == ["Pulumi.team.yaml"]
+
+
+STACK = "# the team's stack\nconfig:\n  aws:region: us-west-2  # where\n"
+
+
+def test_a_utf16_stack_file_is_edited_in_utf16(tmp_path):
+    path = tmp_path / "Pulumi.team.yaml"
+    path.write_bytes(STACK.encode("utf-16"))
+    append_items(path, [ITEM], ITEM_TEXT)
+    assert path.read_bytes().startswith(codecs.BOM_UTF16_LE)
+    assert endpoints(path) == [ITEM] and "# where" in path.read_bytes().decode("utf-16")
+
+
+def test_a_linked_stack_file_stays_a_link_with_its_mode(tmp_path):
+    real = tmp_path / "stacks" / "team.yaml"
+    real.parent.mkdir()
+    real.write_text(STACK)
+    real.chmod(0o600)
+    path = tmp_path / "Pulumi.team.yaml"
+    path.symlink_to(real)
+    append_items(path, [ITEM], ITEM_TEXT)
+    assert path.is_symlink() and endpoints(real) == [ITEM]
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+
+
+def test_a_read_only_stack_file_is_refused_naming_it(tmp_path):
+    path = tmp_path / "Pulumi.team.yaml"
+    path.write_text(STACK)
+    path.chmod(0o444)
+    with pytest.raises(StackEditError, match=rf"^{path}: is read-only \(mode 0444\)"):
+        append_items(path, [ITEM], ITEM_TEXT)
+    assert path.read_text() == STACK
+
+
+def test_imports_at_once_all_land(tmp_path):
+    path = tmp_path / "Pulumi.team.yaml"
+    path.write_text(STACK)
+    items = [{"name": f"adopted-{i}", "adopted": True} for i in range(3)]
+    threads = [
+        threading.Thread(
+            target=append_items, args=(path, [item], yaml.safe_dump([item], sort_keys=False))
+        )
+        for item in items
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(e["name"] for e in endpoints(path)) == [item["name"] for item in items]

@@ -223,6 +223,18 @@ def test_the_dev_stack_with_no_endpoints_renders_the_cluster_alone(tmp_path, cap
     assert "claimed by no endpoint" in capsys.readouterr().out
 
 
+def test_a_variable_read_from_a_secret_renders_with_the_summary(tmp_path, capsys):
+    config = dev_config()
+    source = {"secretKeyRef": {"name": "hf", "key": "token"}}
+    config["hyperpod-dpd:endpoints"][0]["environmentFrom"] = {"HF_TOKEN": source}
+    out = tmp_path / "out"
+    assert main(["render", "--config-file", config_file(tmp_path, config), "--out", str(out)]) == 0
+    manifest = next(p for p in (out / "manifests").iterdir() if "inferenceendpointconfig" in p.name)
+    variables = yaml.safe_load(manifest.read_text())["spec"]["worker"]["environmentVariables"]
+    assert {"name": "HF_TOKEN", "valueFrom": source} in variables
+    assert "PD buffer 8 GiB" in capsys.readouterr().out
+
+
 def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
     config = with_endpoints(aggregated_endpoint())
     out = tmp_path / "out"

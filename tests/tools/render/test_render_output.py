@@ -55,6 +55,14 @@ REFUSED = {
             "that list)"
         ),
     ),
+    "a folder inside a loop of symbolic links": (
+        lambda tmp: (
+            (tmp / "a").symlink_to(tmp / "b"),
+            (tmp / "b").symlink_to(tmp / "a"),
+            tmp / "a" / "render",
+        )[2],
+        lambda tmp: f"--out: {tmp}/a/render: is inside a loop of symbolic links",
+    ),
     "a name longer than the filesystem takes": (
         lambda tmp: tmp / ("a" * 300),
         lambda tmp: f"--out: {tmp}/{'a' * 300} cannot be used: File name too long",

@@ -71,7 +71,11 @@ BROKEN_FILES = {
     ),
     "UTF-32, which go-yaml does not read either": (
         DEV.encode("utf-32"),
-        ": is not valid YAML: unacceptable character #x0000: special characters are not allowed",
+        ": is UTF-32 text, which the Pulumi CLI does not read (UTF-8 or UTF-16); save it as UTF-8",
+    ),
+    "UTF-32 big-endian": (
+        codecs.BOM_UTF32_BE + DEV.encode("utf-32-be"),
+        ": is UTF-32 text, which the Pulumi CLI does not read",
     ),
     "a file past the size cap": (
         DEV + "#" * MAX_STACK_FILE_BYTES,
