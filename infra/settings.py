@@ -1,10 +1,5 @@
-"""The stack configuration: read the way `pulumi.Config` reads it, validated before any resource.
-
-Each top-level field of `StackSettings` is one config key, `hyperpod-dpd:<field>`, set in
-`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault. The
-sizing of each endpoint (KV cache, PD buffer, decoder HBM) is checked here too, so its errors
-stop `pulumi preview` and its warnings reach the log.
-"""
+"""The stack configuration, read as `pulumi.Config` reads it and checked before any resource:
+one line per problem, naming the key. Sizing is checked here too, so its errors stop a preview."""
 
 from __future__ import annotations
 
@@ -71,7 +66,6 @@ class CheckedConfig:
     region: str
     # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
     cluster_name: str
-    # One per endpoint, in order.
     sizing: list[SizingReport]
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
@@ -86,11 +80,8 @@ class CheckedConfig:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the program needs from the stack configuration, validated."""
-
     stack: StackSettings
     account: AwsAccount
-    # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
     cluster_name: str
     bucket_names: BucketNames
     # Hugging Face tokens by the config key that holds them.
@@ -221,7 +212,6 @@ def _misspelt_namespaces() -> list[str]:
 
 
 def _of_endpoint(i: int, finding: Finding) -> Finding:
-    """The finding with its field as a path under the project (`endpoints[0].name`)."""
     field = f"{field_path('endpoints', i)}.{finding.field}"
     return Finding(finding.level, finding.code, field, finding.message)
 
@@ -229,7 +219,6 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
 def _findings(
     stack: StackSettings, cluster_name: str, names: BucketNames, region: str, today: date
 ) -> list[Finding]:
-    """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
     found += check_endpoint_observability(stack.observability, stack.endpoints)
     found += check_observability(stack.observability, region)
@@ -334,14 +323,6 @@ def _stack_prefix(stack: StackSettings) -> str:
 _ANY_ACCOUNT_ID = "000000000000"
 
 
-def _account(region: str) -> AwsAccount:
-    return AwsAccount(
-        id=aws.get_caller_identity().account_id,
-        partition=aws.get_partition().partition,
-        region=region,
-    )
-
-
 def check_config() -> CheckedConfig:
     """Read the stack configuration and check every rule.
 
@@ -418,11 +399,14 @@ def check_config() -> CheckedConfig:
 
 
 def load_settings() -> Settings:
-    """Read and check the stack configuration; raise ConfigError listing every problem."""
     checked = check_config()
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
-    account = _account(checked.region)
+    account = AwsAccount(
+        id=aws.get_caller_identity().account_id,
+        partition=aws.get_partition().partition,
+        region=checked.region,
+    )
     refused = account_problems(account.id, checked.stack)
     if refused:
         raise ConfigError(refused)

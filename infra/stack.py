@@ -53,8 +53,6 @@ LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"
 
 @dataclass(frozen=True)
 class Cluster:
-    """What workloads inside the cluster need from it."""
-
     provider: k8s.Provider
     # The EKS cluster's name: the control plane's output when this stack builds it, so that
     # what takes it (the add-ons' clusterName) is replaced with the cluster.
@@ -68,14 +66,9 @@ class Cluster:
 
 
 def _adopt_cluster(settings: Settings) -> Cluster:
-    account = settings.account
-    eks = AdoptedEksCluster(
-        "eks",
-        AdoptedEksClusterArgs(name=settings.cluster_name, account=account),
-    )
+    eks = AdoptedEksCluster("eks", AdoptedEksClusterArgs(settings.cluster_name, settings.account))
     existing = settings.stack.cluster.existing
     assert existing is not None
-    exports = {"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn}
     return Cluster(
         provider=eks.provider,
         name=eks.name,
@@ -83,7 +76,7 @@ def _adopt_cluster(settings: Settings) -> Cluster:
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=existing.hyperpod_cluster_arn,
         ready=[],
-        exports=exports,
+        exports={"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn},
     )
 
 
@@ -93,12 +86,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
     assert stack.network is not None and buckets.lifecycle is not None
     if stack.network.existing is None:
         network: Network | AdoptedNetwork = Network(
-            "network",
-            NetworkArgs(
-                spec=stack.network,
-                region=account.region,
-                cluster_name=name,
-            ),
+            "network", NetworkArgs(spec=stack.network, region=account.region, cluster_name=name)
         )
     else:
         network = AdoptedNetwork(
@@ -185,11 +173,6 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         NodeAddonsArgs(cluster_name=eks.name, coredns_version=stack.cluster.addon_versions.coredns),
         opts=pulumi.ResourceOptions(depends_on=[hyperpod]),
     )
-    exports = {
-        "vpcId": network.vpc_id,
-        "eksCluster": eks.name,
-        "hyperpodClusterArn": hyperpod.arn,
-    }
     return Cluster(
         provider=eks.provider,
         name=eks.name,
@@ -197,18 +180,12 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=hyperpod.arn,
         ready=[*ready, node_addons],
-        exports=exports,
+        exports={
+            "vpcId": network.vpc_id,
+            "eksCluster": eks.name,
+            "hyperpodClusterArn": hyperpod.arn,
+        },
     )
-
-
-def _generations(settings: Settings) -> list[str]:
-    """Each endpoint's generation, from its settings and the model bucket it reads."""
-    return [
-        endpoint_generation(
-            spec, model_bucket=settings.bucket_names.model, region=settings.account.region
-        )
-        for spec in settings.stack.endpoints
-    ]
 
 
 def _observability(
@@ -375,7 +352,10 @@ def build_stack(settings: Settings) -> None:
         cluster = _build_cluster(settings, buckets)
     else:
         cluster = _adopt_cluster(settings)
-    generations = _generations(settings)
+    generations = [
+        endpoint_generation(spec, model_bucket=settings.bucket_names.model, region=account.region)
+        for spec in stack.endpoints
+    ]
     observability = _observability(settings, cluster, generations)
     workspaces = _queried_workspaces(settings, observability)
     # The operator serves the CRD's conversion webhook: endpoints wait for it.
