@@ -1,19 +1,11 @@
 """The commands a user runs after `pulumi up`, with the stack's real names: no Pulumi here.
 
-The stack exports them as `nextSteps`, one shell script with a comment above each step, so
-that `pulumi stack output nextSteps` prints text that pastes into bash as it is (a JSON
-document would not: its strings come out escaped); the offline render prints them.
-Sources: AWS's DPD guide ("Disaggregated Prefill and Decode for HyperPod inference",
-SageMaker developer guide, sagemaker-hyperpod-model-deployment-dpd) for the role label, the
-ready message, the router URL (plain HTTP on port 443) and the request body; the AWS CLI
-reference for `eks update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`;
-huggingface_hub's `cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth
-login`, and its download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
-
-Every value a setting gives goes through `shlex.quote` where its command is built, so a pasted
-command runs what it says, whatever the stack file holds; the settings' own patterns keep the
-usual values plain (`shlex.quote` leaves letters, digits and `@%+=:,./-` as they are). A
-comment carries its value on one line (`one_line`), or a newline would end the comment.
+Exported as `nextSteps`, one shell script (JSON would escape its strings), so `pulumi stack
+output nextSteps` pastes into bash as it is. Sources: AWS's DPD guide for the role label, ready
+message, router URL (plain HTTP on 443) and request body; the AWS CLI reference; huggingface_hub's
+`cli/download.py` and `cli/auth.py`. Every value a setting gives is `shlex.quote`d where its
+command is built, and a comment holds its value on one line (`one_line`), so a pasted command
+runs what it says whatever the stack file holds.
 """
 
 from __future__ import annotations
@@ -241,7 +233,6 @@ def next_steps(
     prometheus_endpoint: str | None = None,
     grafana_url: str | None = None,
 ) -> dict[str, Any]:
-    """What to run once `pulumi up` returns, in order."""
     metrics: dict[str, str] = {}
     if prometheus_endpoint:
         # Amazon Managed Prometheus answers SigV4-signed queries only: Grafana's data source,

@@ -1,19 +1,11 @@
 """Live preflight: what the account says about the stack, asked before any resource exists.
 
-Invokes run during `pulumi preview` as during `pulumi up`, and the synchronous forms used here
-return before the program registers anything, so a refusal stops the preview with the key
-named. The offline render answers them from its mocks (tools/render/mocks/).
-
-- Service Quotas: HyperPod counts each instance type against the account's sagemaker quota
-  "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,
-  "Instance Quotas"); a group on a training plan uses the plan's capacity instead.
-- AZ IDs: those the account sees in the region.
-- The observability add-on's pin: EKS lists the add-on versions it offers per Kubernetes version
-  (DescribeAddonVersions; aws.eks.getAddonVersion gives the newest), and no public table does;
-  a pin newer than the newest offered is refused here rather than by CreateAddon later.
-- An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
-  version of the inference add-on found installed, held to the floors configured values meet.
-  Its version's place in EKS's calendar only warns (kubernetes_version_checks.py says why).
+Synchronous invokes return before the program registers anything, so a refusal stops even a
+preview; the offline render answers them from its mocks. Asked: the Service Quotas
+"<instance type> for cluster usage" (HyperPod prerequisites, "Instance Quotas"; a training plan
+brings its own capacity); the region's AZ IDs; the newest observability add-on EKS offers for the
+Kubernetes version (no public table lists them); and of an existing cluster, its version, status
+and installed inference add-on, held to the floors (its calendar place only warns).
 """
 
 from __future__ import annotations
@@ -239,7 +231,6 @@ def _installed_addon_problems(stack: StackSettings) -> list[str]:
 
 
 def preflight(stack: StackSettings, region: str, today: date) -> Preflight:
-    """What the account says about the stack on `today`."""
     if stack.cluster.existing is not None:
         return _existing_cluster(stack, today)
     return Preflight(
