@@ -1,17 +1,10 @@
-"""The worker container the operator runs for an endpoint: the port its model server listens on
-and the CPU, memory and GPUs it requests and is limited to.
+"""The worker container the operator runs for an endpoint: its port, and the CPU, memory and GPUs
+it requests and is limited to.
 
-Kubernetes takes a container's requests and limits apart ("Resource Management for Pods and
-Containers"): a request without a limit leaves the container free to use what the node has
-spare, and a limit without a request makes the request equal to it. Extended resources such as
-`nvidia.com/gpu` cannot be overcommitted: their request, when written, must equal their limit,
-and a request alone is refused ("Schedule GPUs": GPUs are given in `limits`, in both only when
-equal, never in `requests` alone). So GPUs are always written in both, equal, from the roles'
-`gpus`, and CPU and memory as the user writes them, or by default as the serving mode needs.
-
-The scheduler binds a pod only to a node whose allocatable CPU and memory cover its requests
-(a limit without a request counting as the request), and allocatable is below the node's
-capacity: a pod that requests more than a node has stays Pending on every node of its type.
+GPUs, an extended resource, cannot be overcommitted: their request must equal their limit
+("Schedule GPUs"), so they are written in both, from the roles' `gpus`; CPU and memory as the
+user writes them, or as the serving mode needs. A pod that requests more than a node's
+allocatable CPU or memory (a limit without a request counting as one) stays Pending.
 """
 
 from __future__ import annotations

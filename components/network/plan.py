@@ -1,15 +1,10 @@
 """How a VPC is carved per availability zone, once for the stack's life, and how its subnets
 are tagged for Kubernetes.
 
-The VPC splits into eighths. The AZ whose ID ends in -azN takes the eighth 7 - N for its nodes'
-private subnet; the top eighth holds every AZ's public subnet and the EKS control plane's own
-/28s. Where a subnet lies depends on the VPC and its AZ alone, so growing or adding instance
-groups changes no subnet, and adding an AZ adds subnets and moves none. AWS's reference
-Terraform for HyperPod EKS plans the same way: a large private block per AZ, and two /28
-subnets of EKS's own (awslabs/awsome-distributed-training, hyperpod-eks-tf, variables.tf).
-Stacks deployed under the earlier plan, which packed subnets sized for the nodes of the day
-from the bottom of the VPC, keep theirs by pinning them (spec.py); the top-down order keeps new
-AZs clear of them.
+The VPC splits into eighths: the AZ whose ID ends in -azN takes the eighth 7 - N for its private
+subnet, and the top eighth holds the public subnets and EKS's own /28s (as hyperpod-eks-tf
+plans). A subnet's place depends on the VPC and its AZ alone, so adding groups or AZs moves no
+subnet. Stacks from the earlier bottom-up plan pin their subnets (spec.py).
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
-"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region, each with
-its basis, source and date.
+"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region, each with its
+basis, source and date (HyperPod bills each node at SageMaker's `ml.*` rate while allocated).
 
-HyperPod bills each node at SageMaker's own rate for the instance type (an `ml.*` rate, which
-differs from EC2's for the same hardware), per instance-hour while the node is allocated
-("SageMaker HyperPod pricing" in the SageMaker developer guide; the rates themselves are on
-aws.amazon.com/sagemaker/pricing, HyperPod tab).
-
-A price has one of two bases:
-- `hyperpod-on-demand`: HyperPod's own rate, as `scripts/derive_hyperpod_prices.py` reads it
-  from AWS's Price List offer files for AmazonSageMaker (the `-Cluster` instance types).
-- `ec2-on-demand`: EC2's on-demand Linux rate for the same hardware (`p5.48xlarge` for
-  `ml.p5.48xlarge`), from a public dataset with its date. HyperPod's rate is higher, so a cost
-  on this basis is a lower bound, and the reports say "at least".
-A type or region the table lacks has no price: lookups return None and the reports say so,
-rather than guess. See docs/planning.md, "What the nodes cost".
+A price's basis is `hyperpod-on-demand` (HyperPod's own rate, from AWS's Price List, as
+`scripts/derive_hyperpod_prices.py` reads it) or `ec2-on-demand` (EC2's rate for the same
+hardware, from a dated public dataset: lower than HyperPod's, so the reports say "at least").
+A type or region the table lacks has no price, and the reports say so rather than guess.
 """
 
 from __future__ import annotations
