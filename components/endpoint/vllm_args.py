@@ -51,25 +51,20 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str | None, str | None]]
         fixed["--model"] = (None, None)
     return {
         **fixed,
-        "--port": (
-            str(spec.container_port),
-            "modelInvocationPort.containerPort",
-        ),
+        "--port": (str(spec.container_port), "modelInvocationPort.containerPort"),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (
             None if spec.max_model_len is None else str(spec.max_model_len),
             "maxModelLen",
         ),
+        # A colocated pod runs vLLM's own memory share unless the endpoint sets one.
         "--gpu-memory-utilization": (
-            None if _colocated_default(spec) else str(spec.gpu_memory_utilization),
+            None
+            if spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
+            else str(spec.gpu_memory_utilization),
             "gpuMemoryUtilization",
         ),
     }
-
-
-def _colocated_default(spec: EndpointSpec) -> bool:
-    """A colocated pod runs vLLM's own memory share unless the endpoint sets one."""
-    return spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
 
 
 def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
@@ -125,7 +120,6 @@ def role_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
 
 
 def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
-    """The vLLM command line a role's pods run, after the operator's merge."""
     return merge_role_args(worker_args(spec), role_args(spec, role))
 
 
