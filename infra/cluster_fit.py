@@ -48,7 +48,6 @@ class _AzNodes:
 
 
 def _all_nodes(cluster: ClusterSpec, kind: str) -> _AzNodes:
-    """The nodes of `kind` in every AZ, and the first group holding them."""
     groups = [(i, g) for i, g in enumerate(cluster.instance_groups) if g.instance_type == kind]
     return _AzNodes(
         None, sum(g.instance_count for _, g in groups), groups[0][0] if groups else None

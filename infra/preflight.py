@@ -130,7 +130,6 @@ def _observability_addon_problems(stack: StackSettings, kubernetes_version: str)
 
 
 def _support_type(eks: aws.eks.GetClusterResult) -> SupportType:
-    """The cluster's upgrade policy; EXTENDED, EKS's default, when it reports none."""
     policies = eks.upgrade_policies or []
     return "STANDARD" if policies and policies[0].support_type == "STANDARD" else "EXTENDED"
 

@@ -220,7 +220,6 @@ def _observability(
 def _queried_workspaces(
     settings: Settings, observability: Observability | None
 ) -> list[pulumi.Input[str]]:
-    """The AMP workspaces the endpoints' autoscaling queries: the stack's, and any named."""
     account = settings.account
     named = {
         workspace_arn(

@@ -85,7 +85,6 @@ def _known(props: Mapping, key: str) -> object:
 
 
 def _comes_from(resource: PolicyResource, key: str, source: PolicyResource) -> bool:
-    """Whether `resource`'s input `key` is computed from `source`."""
     return any(d.urn == source.urn for d in resource.property_dependencies.get(key, []))
 
 

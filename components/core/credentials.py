@@ -44,6 +44,5 @@ _AWS_SECRET_KEY = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])[
 
 
 def secret_key_under(name: str, text: str) -> bool:
-    """Whether `text`, under the name `name`, is an AWS secret access key."""
     last = re.split(r"[-._]", name.upper())[-1]
     return last.endswith("KEY") and _AWS_SECRET_KEY.fullmatch(text.strip()) is not None

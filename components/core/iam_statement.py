@@ -13,8 +13,6 @@ Conditions = Mapping[str, Mapping[str, str | Sequence[str]]]
 
 @dataclass(frozen=True)
 class Statement:
-    """One Allow statement: these actions on these resources, when the conditions hold."""
-
     actions: Sequence[str]
     resources: Sequence[str] = ("*",)
     conditions: Conditions = field(default_factory=dict)

@@ -58,7 +58,6 @@ _ARN = re.compile(r"^arn:[^:]+:[^:]+:(?P<region>[^:]*):(?P<account>[^:]*):")
 
 
 def regions_offering(instance_type: str) -> list[str]:
-    """The regions where HyperPod offers `instance_type`, in order."""
     return [region for region, types in HYPERPOD_INSTANCE_TYPES.items() if instance_type in types]
 
 

@@ -26,7 +26,6 @@ from components.endpoint.spec import EndpointSpec
 
 
 def _derived(spec: EndpointSpec) -> list[tuple[str, str]]:
-    """(what, name) of every name the object's name makes."""
     obj = f"{spec.name}-g00000" if spec.renames else spec.name
     found = [("the object and its pods' app label", obj)]
     if spec.intelligent_routing:

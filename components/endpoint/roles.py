@@ -1,6 +1,5 @@
-"""The roles of an endpoint's pods (prefill and decode, or the one `serving` role of an
-aggregated endpoint): how many pods each runs, the GPUs each pod requests, and the
-availability zone prefill and decode share."""
+"""The roles of an endpoint's pods (prefill and decode, or an aggregated endpoint's `serving`):
+how many pods each runs, the GPUs each requests, and the AZ prefill and decode share."""
 
 from __future__ import annotations
 
@@ -64,7 +63,6 @@ class RoleSpec(Spec):
 
     @property
     def max_replicas(self) -> int:
-        """The most pods of this role there can be."""
         return self.autoscaling.max_replicas if self.autoscaling else self.replicas
 
     @property

@@ -86,7 +86,6 @@ class WorkerResources(Spec):
         return self
 
     def with_gpus(self, gpus: int) -> dict[str, dict[str, str]]:
-        """The container's `resources`, holding `gpus` GPUs."""
         gpu = {GPU_RESOURCE: str(gpus)}
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 

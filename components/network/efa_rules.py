@@ -88,7 +88,6 @@ def _missing(
 def missing_efa_rules(
     existing: Sequence[ExistingRule], group_id: str, vpc_cidr: str
 ) -> list[EfaRule]:
-    """The EFA rules that no rule already on the group allows."""
     return _missing(efa_rules(vpc_cidr), existing, group_id)
 
 

@@ -44,7 +44,6 @@ class SubnetPlan:
 
 
 def node_capacity(subnet: IPv4Network) -> int:
-    """How many nodes a private subnet has addresses for."""
     return (subnet.num_addresses - RESERVED_ADDRESSES) // ADDRESSES_PER_NODE
 
 
@@ -57,7 +56,6 @@ def control_plane_azs(network: NetworkSpec) -> list[str]:
 
 
 def _planned(vpc: IPv4Network, number: int) -> dict[str, IPv4Network]:
-    """AZ number `number`'s place in the plan, by role."""
     eighths = list(vpc.subnets(prefixlen_diff=3))
     parts = list(eighths[-1].subnets(prefixlen_diff=5))
     return {

@@ -103,7 +103,6 @@ class NetworkSpec(Spec):
 
 
 def network_azs(network: NetworkSpec) -> list[str]:
-    """The AZ IDs the stack's nodes and pods may use."""
     if network.existing is not None:
         return list(network.existing.private_subnet_ids)
     return network.availability_zone_ids

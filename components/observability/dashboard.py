@@ -54,7 +54,6 @@ def _per_role(
 
 
 def _of(aggregate: Callable[[str, str, str, str], str], series: str):
-    """A per-role query of one series."""
     return lambda role, name, namespace: aggregate(series, role, name, namespace)
 
 

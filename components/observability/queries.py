@@ -23,7 +23,6 @@ REPLICAS = "kube_deployment_status_replicas"
 
 
 def role_sum(series: str, role: str, endpoint: str, namespace: str) -> str:
-    """A model series summed over the role's pods."""
     return f"sum({series}{{{model_pods(role, endpoint, namespace)}}})"
 
 

@@ -15,7 +15,6 @@ SERVER_ADDRESS = (
 
 
 def server_address(workspace_arn: str) -> str:
-    """The query address of a workspace, from its ARN."""
     _, _, _, region, _, resource = workspace_arn.split(":", 5)
     return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{resource.split('/', 1)[1]}"
 

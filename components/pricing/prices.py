@@ -66,7 +66,6 @@ class PriceTable:
         )
 
     def price(self, instance_type: str, region: str) -> Price | None:
-        """The price of `instance_type` in `region`, or None where not known."""
         return self.prices.get(region, {}).get(instance_type)
 
 
@@ -74,7 +73,6 @@ PRICES = PriceTable.load(PRICE_TABLE_PATH)
 
 
 def at_least(lower_bound: bool) -> str:
-    """The words before a cost that is a lower bound."""
     return "at least " if lower_bound else ""
 
 

@@ -65,7 +65,6 @@ def transfer_bytes_per_rank(
 
 
 def transfers_in_flight(pd_buffer_bytes: int, transfer_bytes: int) -> int:
-    """Whole transfers the buffer holds at once."""
     return pd_buffer_bytes // transfer_bytes
 
 
@@ -78,7 +77,6 @@ def transfer_seconds(bytes_per_rank: int, tensor_parallel_size: int, efa_gbps: i
 
 
 def gib_ceiling(size: float) -> int:
-    """`size` rounded up to whole GiB, in bytes."""
     return math.ceil(size / GIB) * GIB
 
 
