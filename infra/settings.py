@@ -100,12 +100,8 @@ def _project_keys() -> set[str]:
 
 
 def _is_secret(key: str) -> bool:
-    """Whether the stack file holds `key` encrypted (`pulumi config set --secret`).
-
-    `Config.require_secret` wraps any value as secret, so it cannot tell. The CLI's language host
-    hands the program the encrypted keys in PULUMI_CONFIG_SECRET_KEYS; the offline render (and
-    Pulumi's mocks) pass them to `set_all_config`, which `is_config_secret` reads.
-    """
+    """Whether the stack file holds `key` encrypted (`require_secret` cannot tell): the CLI hands
+    the encrypted keys over in PULUMI_CONFIG_SECRET_KEYS, the offline render to `set_all_config`."""
     full = f"{PROJECT}:{key}"
     return (
         runtime_config.is_config_secret(full) or full in runtime_config.get_config_secret_keys_env()
@@ -324,12 +320,9 @@ _ANY_ACCOUNT_ID = "000000000000"
 
 
 def check_config() -> CheckedConfig:
-    """Read the stack configuration and check every rule.
-
-    Raises ConfigError listing every problem, unless sizing errors are the only ones: those
-    come back in `sizing_errors`, beside the sizing reports that explain them, so that
-    `hyperpod-dpd size` can show both. `load_settings` raises on them.
-    """
+    """Read the stack configuration and check every rule; raise ConfigError listing every
+    problem, unless sizing errors are the only ones: those come back in `sizing_errors`, beside
+    the reports that explain them (`hyperpod-dpd size` shows both)."""
     config = pulumi.Config(PROJECT)
     raw, problems = _read_raw(config)
     try:

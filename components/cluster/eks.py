@@ -46,11 +46,9 @@ CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
 def delete_control_plane_first(
     args: pulumi.ResourceTransformArgs,
 ) -> pulumi.ResourceTransformResult | None:
-    """EKS names are unique per account and region, and this cluster's is fixed (HyperPod, the
-    subnet tags and the add-ons name it): a replacement must delete the old control plane before
-    creating the new one, or the create collides on the name. Children of a component do not
-    inherit deleteBeforeReplace, and transforms are what reach the children of a packaged
-    component such as pulumi-eks's (Pulumi docs, resource option `transforms`)."""
+    """EKS names are unique per account and region, and this cluster's is fixed, so a replacement
+    must delete the old control plane first. Only transforms reach the children of a packaged
+    component such as pulumi-eks's (they do not inherit deleteBeforeReplace)."""
     if args.type_ != CONTROL_PLANE_TYPE:
         return None
     return pulumi.ResourceTransformResult(

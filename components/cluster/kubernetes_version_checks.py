@@ -158,10 +158,9 @@ def check_new_cluster_version(
 def check_existing_cluster_version(
     cluster: str, version: str, today: date, support_type: SupportType = "EXTENDED"
 ) -> list[Finding]:
-    """Warnings only: the stack does not choose an existing cluster's version, and past the
-    end of extended support EKS upgrades the control plane by itself, so refusing would only
-    keep the stack from managing its endpoints meanwhile. `support_type` is the cluster's own
-    upgrade policy, which says what happens when standard support ends."""
+    """Warnings only: the stack does not choose an existing cluster's version, and EKS upgrades
+    it by itself after extended support, so refusing would only keep the stack from managing its
+    endpoints. `support_type` is the cluster's own upgrade policy."""
     support = eks_support(version)
     if support is None:
         return []

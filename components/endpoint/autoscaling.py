@@ -141,9 +141,8 @@ def role_autoscaling(
     max_num_seqs: int,
     stack_server_address: str | None,
 ) -> dict:
-    """One role's entry under `pdSpec.autoScalingSpec`. `endpoint_name` names its pods,
-    `sagemaker_endpoint` is the live SageMaker endpoint, written into a CloudWatch trigger's
-    EndpointName dimension (check_cloud_watch refuses one without)."""
+    """One role's entry under `pdSpec.autoScalingSpec`. `endpoint_name` names its pods;
+    `sagemaker_endpoint` goes in a CloudWatch trigger's EndpointName dimension."""
     entry: dict = {"minReplicaCount": scaling.min_replicas, "maxReplicaCount": scaling.max_replicas}
     if (metric := metric_of(scaling, role)) is not None:
         # check_role_autoscaling refuses metric `query` without a query.

@@ -176,9 +176,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """Findings of every endpoint, by index, plus names reused within a namespace, SageMaker
-    endpoint and model names (unique per account and region) used twice, and names another
-    endpoint's generations may take."""
+    """Findings of every endpoint, by index, and of names they share or may come to share."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
     found += [
         (
@@ -217,8 +215,7 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
 
 
 def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """A name another endpoint's generations may take: `<its name>-g<digest>` in its namespace,
-    or `<its endpointName>-g<digest>`."""
+    """A name another endpoint's generations may take (`<its name>-g<digest>`)."""
     found = []
     for (i, spec), (j, other) in itertools.permutations(enumerate(specs), 2):
         for field, mine, theirs in (

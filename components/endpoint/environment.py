@@ -154,9 +154,8 @@ def check_environment_from(
 
 
 def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Finding]:
-    """The user's variables, `environmentVariables`; fields are relative to the endpoint. The
-    DPD variables are the program's only on a DPD endpoint (`dpd`): an aggregated one writes
-    none of them, and the user's pass as written."""
+    """`environmentVariables`; fields are relative to the endpoint. The DPD variables are the
+    program's only on a DPD endpoint (`dpd`)."""
     found = _size(env)
     if dpd and PD_BUFFER_SIZE in env:
         found.append(

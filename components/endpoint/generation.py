@@ -106,9 +106,8 @@ def stable_address(name: str, namespace: str) -> str:
 
 
 def stable_service(name: str, namespace: str, target: str, port: int) -> dict[str, Any]:
-    """The Service behind `stable_address`: an alias of `target`, a DNS name in the cluster.
-    `port` is documentation only: an ExternalName Service forwards nothing itself, clients
-    reach the target on the port they ask for."""
+    """The Service behind `stable_address`: an alias of `target`. `port` is documentation only:
+    an ExternalName Service forwards nothing itself."""
     return {
         "apiVersion": "v1",
         "kind": "Service",

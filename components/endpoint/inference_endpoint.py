@@ -54,12 +54,8 @@ class InferenceEndpointArgs:
 
 
 class InferenceEndpoint(pulumi.ComponentResource):
-    """Registers the endpoint's InferenceEndpointConfig, its stable Service, and its token
-    Secret if any.
-
-    Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
-    (the inference operator, whose webhook serves the CRD) in `opts.depends_on`.
-    """
+    """Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
+    (the inference operator, whose webhook serves the CRD) in `opts.depends_on`."""
 
     def __init__(
         self,

@@ -110,10 +110,8 @@ def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
 
 
 def _metrics(spec: EndpointSpec) -> dict[str, Any]:
-    """The metrics section. The model's metrics are scraped from the port the model server
-    serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
-    must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
-    sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
+    """`modelMetrics.port` is always written: the CRD defaults it to 8080, and it must equal
+    `modelInvocationPort.containerPort` (AWS, "KV caching and intelligent routing")."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
     if metrics.metrics_scrape_interval_seconds is not None:
@@ -247,8 +245,7 @@ def object_name(spec: EndpointSpec, digest: str | None) -> str:
 
 def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates, in the generation with rollout newName
-    (SageMaker's names are unique per account and region, and both generations run at once);
-    None when the endpoint asks for none."""
+    (both generations run at once, and SageMaker's names are unique per account and region)."""
     if spec.endpoint_name is None:
         return None
     return _generation_of(spec, spec.endpoint_name, digest)

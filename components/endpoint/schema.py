@@ -29,10 +29,7 @@ def schema_path(schema_operator: str) -> Path:
 
 
 def schema_operator(operator_version: str) -> str:
-    """The newest operator with a schema that is not newer than `operator_version`.
-
-    Operators older than the first schema are refused before manifests are checked.
-    """
+    """The newest operator with a schema that is not newer than `operator_version`."""
     return [v for v in SCHEMA_OPERATORS if at_least(operator_version, v)][-1]
 
 

@@ -105,12 +105,10 @@ NODE_SHARE = Fraction(1, 2)
 
 
 def default_worker_resources(instance_type: str, serving_gpus: int | None) -> WorkerResources:
-    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as it
-    has always been; an aggregated pod of `serving_gpus` GPUs requests its GPUs' share of
-    NODE_SHARE of the node, in whole CPUs and whole GiB (96 CPUs and 1024Gi for 8 GPUs on
-    ml.p5.48xlarge, as DPD), and limits neither, as AWS's colocated samples (hyperpod-cli
-    config/samples) limit only the GPUs: a CPU limit throttles vLLM's API and engine
-    processes, and a memory limit sits beside LMCache's CPU cache."""
+    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as ever;
+    an aggregated pod its GPUs' share of NODE_SHARE of the node, limiting neither, as AWS's
+    colocated samples: a CPU limit throttles vLLM's processes, and a memory limit sits beside
+    LMCache's CPU cache."""
     if serving_gpus is None:
         return DPD_WORKER_RESOURCES
     node = GPU_INSTANCE_TYPES[instance_type]

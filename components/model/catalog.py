@@ -37,11 +37,8 @@ PUBLISHED: dict[str, str] = json.loads((Path(__file__).parent / "published.json"
 
 
 def catalog_id_for_model_name(model_name: str) -> str | None:
-    """The catalog id that `model_name` names, e.g. `Llama-3.3-70B-Instruct` -> `llama-3.3-70b`.
-
-    The id must stand as a whole in the name: a letter, digit or dot on either side makes it
-    another model (`DeepSeek-V3.1` is not `deepseek-v3`). None unless exactly one id fits.
-    """
+    """The catalog id `model_name` names, standing whole in it (`DeepSeek-V3.1` is not
+    `deepseek-v3`); None unless exactly one id fits."""
     name = model_name.lower()
     found = [
         catalog_id

@@ -117,10 +117,7 @@ def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
 
 
 def subnet_tags(cluster_name: str, *, public: bool) -> dict[str, str]:
-    """Tags the AWS load balancer controller reads to place load balancers.
-
-    Without them an internal load balancer lands in the wrong AZ and its targets stay
-    `Target.NotInUse`.
-    """
+    """Tags the AWS load balancer controller places load balancers by: without them an internal
+    one lands in the wrong AZ, its targets `Target.NotInUse`."""
     role = "kubernetes.io/role/elb" if public else "kubernetes.io/role/internal-elb"
     return {role: "1", f"kubernetes.io/cluster/{cluster_name}": "shared"}

@@ -117,24 +117,16 @@ def tls_bucket_key_policy(account: AwsAccount, kms_key_arn: str) -> dict:
 
 
 def fsx_csi_policy() -> dict:
-    """What the FSx CSI driver needs here, instead of AmazonFSxFullAccess.
-
-    The operator's init container checks that the driver is installed, so it stays even without
-    FSx endpoints. Endpoints name a file system that exists (fsxStorage{fileSystemId, dnsName,
-    mountName}), so the driver mounts it statically: it never creates, deletes or tags one, which
-    is what the driver's own dynamic-provisioning policy (and the managed full-access policy)
-    grant. It only looks file systems up; fsx:DescribeFileSystems is a list action that takes no
-    resource-level permissions.
-    """
+    """What the FSx CSI driver needs here, instead of AmazonFSxFullAccess: endpoints name an
+    existing file system, mounted statically, so it only looks file systems up (a list action,
+    with no resource-level permissions). The operator's init container checks the driver is
+    installed, so it stays even without FSx endpoints."""
     return policy_document([Statement(["fsx:DescribeFileSystems"], sid="DescribeFileSystems")])
 
 
 def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
-    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
-
-    Queries are held to the workspaces the endpoints' triggers name; with none (observability
-    off and no role autoscaling on a workspace of its own) KEDA gets no AMP reads at all.
-    """
+    """What KEDA reads to scale endpoints: CloudWatch metrics, and the AMP workspaces the
+    triggers name (none, no AMP reads at all)."""
     statements: list[dict] = [
         # CloudWatch metric reads support no resource-level permissions.
         {

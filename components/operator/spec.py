@@ -30,10 +30,8 @@ def addon_release(example: str) -> object:
 
 
 class InstalledOperator(Spec):
-    """An operator already running in the cluster: nothing is installed, the floor still holds.
-
-    Name its operator version, or the add-on version found in the cluster.
-    """
+    """An operator already running in the cluster, named by its operator or add-on version:
+    nothing is installed, the floor still holds."""
 
     operator_version: OperatorVersion | None = None
     addon_version: addon_release(DEFAULT_ADDON_VERSION) | None = None

@@ -64,10 +64,8 @@ def at_least(version: str, minimum: str) -> bool:
 
 
 def operator_version(addon_version: str, declared: str | None = None) -> str:
-    """The operator an add-on version ships, checked to be 3.2 or later.
-
-    `declared` names the operator for add-on versions newer than the table.
-    """
+    """The operator an add-on version ships, at least 3.2; `declared` names it for add-on
+    versions newer than the table."""
     known = ADDON_OPERATOR_VERSIONS.get(release(addon_version))
     if known is not None and declared is not None and declared != known:
         raise VersionError(f"{addon_version} ships operator {known}, not {declared}")

@@ -11,11 +11,8 @@ SECONDS_PER_HOUR = 3600
 def gpus_hourly(
     instance_type: str, gpus: int, region: str, prices: PriceTable = PRICES
 ) -> float | None:
-    """USD an hour for `gpus` GPUs of an instance type: their share of the node price.
-
-    None when the table has no price for the type in the region; on an EC2 rate, a lower
-    bound (the price's `lower_bound`).
-    """
+    """USD an hour for `gpus` GPUs of an instance type, their share of the node price; None
+    without a price."""
     price = prices.price(instance_type, region)
     if price is None:
         return None

@@ -43,11 +43,8 @@ def layer_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_siz
 
 
 def kv_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_size: int) -> int:
-    """KV bytes per token per rank over the layers that keep every token.
-
-    For a sliding-window model that is the rate a transfer pays for each token past the
-    window; its sliding layers add a fixed cost on top (see `transfer_bytes_per_rank`).
-    """
+    """KV bytes per token per rank over the layers that keep every token (sliding layers add a
+    fixed cost: `transfer_bytes_per_rank`)."""
     return model.full_attention_layers * layer_bytes_per_token_per_rank(model, tensor_parallel_size)
 
 
@@ -131,11 +128,8 @@ def recommended_pd_buffer(
     concurrent_transfers: int, typical_bytes: int, longest_bytes: int, room_bytes: int
 ) -> int | None:
     """The smallest whole-GiB buffer that holds `concurrent_transfers` typical transfers and,
-    at the same time, one of the longest prompt; None if that does not fit in `room_bytes`.
-
-    At the same time, because a long prompt can arrive while the decoder is busy, and a
-    buffer sized for either alone would make it wait for space.
-    """
+    since a long prompt can arrive while the decoder is busy, one of the longest prompt beside
+    them; None if that does not fit in `room_bytes`."""
     size = gib_ceiling(concurrent_transfers * typical_bytes + longest_bytes)
     return size if size <= room_bytes else None
 

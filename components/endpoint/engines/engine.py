@@ -103,10 +103,9 @@ def check_engine_metrics(engine: str, metrics: dict[str, str]) -> list[Finding]:
 
 
 def check_engine_features(engine: str, *keys: str | None) -> list[Finding]:
-    """Intelligent routing and the KV cache on another engine than vLLM, by the key that
-    turns each on: "KV caching and intelligent routing currently support only vLLM-based
-    inference containers" (AWS, HyperPod model deployment, "KV caching and intelligent
-    routing", sagemaker-hyperpod-model-deployment-caching-routing)."""
+    """Intelligent routing and the KV cache on another engine than vLLM, by the key that turns
+    each on: they "currently support only vLLM-based inference containers" (AWS, "KV caching
+    and intelligent routing")."""
     if engine == VLLM:
         return []
     return [
