@@ -9,14 +9,9 @@ from collections import Counter
 from components.endpoint.spec import EndpointSpec
 from components.sizing.replicas import endpoint_replicas
 
-# How pods take nodes. A DPD pod is an ordinary pod of the Deployment the operator makes per
-# role, with the role's `resources` (the CRD: "Resource requests and limits for pods of this
-# role. Must include GPU resource requests"; AWS's DPD guide: they apply to the role's pod
-# spec, and worker.resources is ignored); an aggregated pod takes worker.resources. Neither
-# gives a pod a node of its own, and the CRD has no anti-affinity or exclusivity field: the
-# scheduler places pods by their requests, so pods of fewer GPUs than a node share nodes, one
-# endpoint's or several. A pod cannot span nodes: two 5-GPU pods take two 8-GPU nodes, though
-# 10 GPUs would fit in two either way.
+# A DPD pod takes its role's `resources` (the CRD; AWS's DPD guide), an aggregated pod
+# worker.resources. The CRD has no anti-affinity or exclusivity field, so pods of fewer GPUs than
+# a node share nodes, and a pod cannot span nodes: two 5-GPU pods take two 8-GPU nodes.
 Pods = Counter  # the GPUs one pod requests -> how many such pods
 
 

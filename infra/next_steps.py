@@ -26,13 +26,11 @@ from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH
 CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
 # An aggregated endpoint's: the state the CRD's status ends a rollout in.
 STATE = "{.items[*].status.state}"
-# The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
-# guide says the operator runs each role as a Deployment but never names those Deployments, so
-# the commands select pods by this label rather than guess a Deployment's name.
+# The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide, which
+# names no Deployment).
 ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
-# How often the wait asks the API server again, and for how long. `pulumi up` waits for the
-# endpoint itself (60 minutes at most, components/endpoint/inference_endpoint.py); this bound is for
-# a wait run after it, which should return at once.
+# How often the wait asks again, and for how long: `pulumi up` has waited already, so a wait run
+# after it should return at once.
 POLL_SECONDS = 30
 WAIT_MINUTES = 30
 # Where to look when it does not become ready: the diagnostics command and its guide.

@@ -1,9 +1,6 @@
 """Rules that hold the stack to its region and account: what HyperPod offers there, AZ IDs of
-that region, and ARNs of that region and account.
-
-A real `pulumi up` meets these only after the VPC, EKS and the dependencies chart are up, when
-the HyperPod cluster's creation fails; here they stop the program before anything exists.
-"""
+that region, and ARNs of that region and account. A real `pulumi up` would meet them only when
+the HyperPod cluster's creation fails, after the VPC, EKS and the dependencies chart are up."""
 
 from __future__ import annotations
 
@@ -112,14 +109,17 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
 
 def _az_problem(key: str, az: str, region: str) -> str | None:
     owner = az_id_region(az)
-    prefix = AZ_ID_PREFIXES[region]
     if owner == region:
         return None
-    if owner is None:
-        where = "is not an AZ ID of any region HyperPod is offered in"
-    else:
-        where = f"is an AZ ID of {owner}"
-    return f"{key}: {az!r} {where}; the stack deploys to {region}, whose AZ IDs are {prefix}-az<n>"
+    where = (
+        f"is an AZ ID of {owner}"
+        if owner
+        else "is not an AZ ID of any region HyperPod is offered in"
+    )
+    return (
+        f"{key}: {az!r} {where}; the stack deploys to {region}, whose AZ IDs are "
+        f"{AZ_ID_PREFIXES[region]}-az<n>"
+    )
 
 
 def region_problems(region: str, stack: StackSettings) -> list[str]:

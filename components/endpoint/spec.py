@@ -209,15 +209,11 @@ INVOCATION_PATH = (
 class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
-    # An endpoint adopted from a live InferenceEndpointConfig (`hyperpod-dpd
-    # import-endpoint`): it keeps the live object's names (rollout keepName), so the first
-    # `pulumi up` after `pulumi import` updates it in place.
+    # Adopted from a live object (`hyperpod-dpd import-endpoint`): it keeps the live names, so
+    # the first `pulumi up` after `pulumi import` updates it in place.
     adopted: bool = False
-    # What a change the operator cannot make in place does to callers (generation.py):
-    # keepName deletes the endpoint and creates it again under the same names (an outage),
-    # newName creates a new generation under new names beside it first. None: keepName when a
-    # SageMaker endpoint is named, whose callers hold that name; newName when callers reach it
-    # only in the cluster, through the stack's address.
+    # How a change the operator cannot make in place reaches callers (generation.py). None:
+    # keepName when a SageMaker endpoint is named, whose callers hold that name; else newName.
     rollout: Literal["keepName", "newName"] | None = None
     # How long the old generation keeps serving after a swap moved the address; None: from the
     # workload (generation.drain_seconds).

@@ -94,13 +94,9 @@ class WorkerResources(Spec):
 # which the operator ignores for DPD pods. Kept as every deployed DPD stack has it, since a
 # change here would change their generation digest and so replace their endpoints.
 DPD_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
-# The part of a node's vCPUs and memory an aggregated endpoint's pods request between them
-# when all of its GPUs are theirs. Pods get the node's allocatable, its capacity less what the
-# kubelet keeps back (kube-reserved, system-reserved, the eviction threshold), and the daemon
-# set pods every GPU node runs (the device plugins, the VPC CNI, HyperPod's health agent)
-# request part of that; the kernel already reports less memory than EC2 sells. HyperPod
-# publishes none of those figures, so half is kept for them, which fits the smallest type
-# (2 of 4 vCPUs and 8 of 16 GiB on ml.g5.xlarge) and is what DPD's default requests on p5.
+# The part of a node's vCPUs and memory an aggregated endpoint's pods request when all its GPUs
+# are theirs. The kubelet's reserves and the GPU nodes' daemon sets take the rest, in figures
+# HyperPod does not publish: half fits the smallest type (ml.g5.xlarge) and is DPD's on p5.
 NODE_SHARE = Fraction(1, 2)
 
 

@@ -96,12 +96,9 @@ def role_deployment(role: str, endpoint_name: str) -> str:
     return f"{role}-{endpoint_name}"
 
 
-# How Kubernetes names a Deployment's pods. The Deployment controller names each ReplicaSet
-# `<deployment>-<pod-template-hash>`, the hash being a 32-bit FNV sum written digit by digit in
-# an alphabet of 27 letters and digits, so 1 to 10 of them (kubernetes/kubernetes
-# pkg/controller/controller_utils.go, ComputeHash); the ReplicaSet gives its pods the
-# generateName `<replica set>-`, and the API server cuts a generateName to 58 characters
-# before adding 5 random ones (k8s.io/apiserver pkg/storage/names/generate.go).
+# A Deployment's pods are `<deployment>-<pod-template-hash>-<5 random>`: the hash is 1 to 10
+# characters (controller_utils.go, ComputeHash), and the API server cuts the generateName before
+# the random part to 58 characters (apiserver pkg/storage/names/generate.go).
 POD_TEMPLATE_HASH_MAX = 10
 GENERATED_NAME_BASE_MAX = 58
 GENERATED_SUFFIX = 5

@@ -15,12 +15,9 @@ MINIMUM_OPERATOR = "3.2"
 OPERATOR_VERSION_TAG = "hyperpod-dpd/operator-version"
 
 # Add-on release (without its -eksbuild suffix) -> operator version, from the HyperPod Inference
-# release notes. Newer operators exist, as Helm charts in aws/sagemaker-hyperpod-cli: 3.5 (chart
-# 2.5.0, pull request #455, weight-cache node affinity), 3.6 (chart 2.6.0, #461, the
-# inferenceGateway opt-in and kubernetes.podTemplateAnnotations) and 3.7 (chart 2.7.0, #464 and
-# #466: tolerations, the operator's priorityClassName and CloudWatch logs, lmcache.mode). No
-# release note read here names the add-on version that ships them: for such an add-on, name
-# its operator in operator.operatorVersion.
+# release notes. Operators 3.5 to 3.7 exist as Helm charts (aws/sagemaker-hyperpod-cli #455,
+# #461, #464), but no release note read here names the add-on version that ships them: for such
+# an add-on, name its operator in operator.operatorVersion.
 ADDON_OPERATOR_VERSIONS = {
     "1.0.0": "3.0",
     "1.2.0": "3.1.2",

@@ -21,11 +21,9 @@ Basis = Literal["ec2-on-demand", "hyperpod-on-demand"]
 EC2_ON_DEMAND: Basis = "ec2-on-demand"
 HYPERPOD_ON_DEMAND: Basis = "hyperpod-on-demand"
 
-# The one HyperPod list price found for hardware EC2 also prices: ml.p4d.24xlarge in
-# us-west-2 at $25.91001756 an hour (Price List usage type USW2-Cluster:ml.p4d.24xlarge, read
-# 2026-10-01, cited in a public repository's references from aws.amazon.com/sagemaker/ai/pricing),
-# exactly 1.18x EC2's p4d.24xlarge on-demand $21.95764 (instances.vantage.sh, 2026-08-26). One
-# data point, not a rule: the reports name it and never multiply by it.
+# The one HyperPod list price found for hardware EC2 also prices: ml.p4d.24xlarge in us-west-2
+# at $25.91001756 an hour (Price List, USW2-Cluster:ml.p4d.24xlarge, 2026-10-01), 1.18x EC2's
+# $21.95764 (instances.vantage.sh, 2026-08-26). One data point: the reports never multiply by it.
 HYPERPOD_OVER_EC2_SEEN = (
     "the one HyperPod rate found, ml.p4d.24xlarge in us-west-2 on 2026-10-01, is 1.18x EC2's; "
     "one data point, not applied here"

@@ -16,12 +16,9 @@ from components.model.architecture import ModelArchitecture
 
 # LMCache allocates and moves KV in chunks of this many tokens.
 CHUNK_TOKENS = 256
-# Decoder memory outside both vLLM's --gpu-memory-utilization share and the PD buffer: the
-# CUDA contexts and streams of LMCache and NIXL, EFA/UCX registration state, what vLLM
-# allocates after sizing its KV pool (CUDA graphs, in versions that don't budget them) and
-# allocator fragmentation. An allowance, not a measurement. It keeps the source's own advice
-# consistent on p5 at 0.75: raising the buffer to 16 GiB fits, while 32 GiB needs a lower
-# decoder utilization, which the source warns it may.
+# Decoder memory outside vLLM's share and the PD buffer (LMCache's and NIXL's CUDA contexts,
+# EFA registration, CUDA graphs, fragmentation): an allowance, not a measurement, that keeps the
+# source's advice consistent on p5 at 0.75 (16 GiB of buffer fits, 32 GiB needs a lower share).
 CUDA_OVERHEAD_BYTES = 2 * GIB
 BITS_PER_BYTE = 8
 
