@@ -1,11 +1,7 @@
-"""The composition: the components of one environment, wired in dependency order.
-
-network and EFA security group -> EKS -> buckets and lifecycle scripts -> dependencies chart
--> HyperPod cluster (and its Karpenter node pools) -> add-ons that need nodes -> observability
--> inference operator -> DPD endpoints.
+"""The composition: the components of one environment, wired in dependency order (network,
+EKS, buckets, dependencies chart, HyperPod, node add-ons, observability, operator, endpoints).
 With `cluster.existing`, only what runs inside the named cluster is built; with
-`operator.installed`, the operator is not installed, only its version checked.
-"""
+`operator.installed`, the operator is not installed, only its version checked."""
 
 from __future__ import annotations
 

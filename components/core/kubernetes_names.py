@@ -1,10 +1,6 @@
-"""What Kubernetes accepts as an object name, an environment variable name, a label key, a
-label value and a resource quantity.
-
-The rules are the API server's own validation (k8s.io/apimachinery `validation.IsEnvVarName`,
-`IsQualifiedName`, `IsValidLabelValue`): a pod or node selector that breaks them is refused
-when the operator creates the pods, long after `pulumi up` has built the cluster.
-"""
+"""What Kubernetes accepts as an object name, an environment variable name, a label key and
+value, and a resource quantity: the API server's own rules (k8s.io/apimachinery validation),
+which would otherwise refuse pods long after `pulumi up` built the cluster."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
-"""The vLLM command line each role's pods run: the flags the settings write, and the extra args
-(workerArgs, prefill.args, decode.args) after them. The operator starts each DPD pod with
-`worker.args` merged with its role's `args`: a flag present in both takes the role's value in
-place, and the role's other flags are appended.
-
-How vLLM reads a flag is flags.py; the credentials the arguments must not hold, arg_credentials.py.
-"""
+"""The vLLM command line each role's pods run: the flags the settings write, then the extra
+args. The operator merges `worker.args` with each DPD role's `args`: a flag in both takes the
+role's value in place, and the role's others are appended."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
 """The IAM documents of HyperPod observability: the collector's role and Grafana's.
 
-The collector runs as `hyperpod-observability/hyperpod-observability-operator-otel-collector`
-and gets its role through an EKS Pod Identity association that the add-on owns. AWS's
-troubleshooting page for the add-on (hyperpod-observability-addon-troubleshooting, "Verify Pod
-Identity association") gives the trust and the permissions: remote write to the workspace and
-CloudWatch Logs under `/aws/sagemaker/Clusters/*`. The reference Terraform grants remote write
-on `workspace/*`; this project names its one workspace.
+The collector's role comes through the add-on's Pod Identity association. AWS's troubleshooting
+page for the add-on ("Verify Pod Identity association") gives its trust and permissions: remote
+write to the workspace (this project names its one workspace) and CloudWatch Logs under
+`/aws/sagemaker/Clusters/*`.
 """
 
 from __future__ import annotations

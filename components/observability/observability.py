@@ -1,11 +1,7 @@
-"""Observability: HyperPod's observability add-on, writing to Amazon Managed Prometheus.
-
-It creates the AMP workspace (or adopts the one named), the collector's role scoped to that
-workspace, and the add-on with the Pod Identity association for its collector; and, when asked,
-an Amazon Managed Grafana workspace with the data sources, the DPD dashboard and the alert
-rules written into it (`dashboards`). Pass what must run first, the nodes the add-on's pods
-land on (4xlarge or larger), in `opts.depends_on`.
-"""
+"""Observability: HyperPod's observability add-on, writing to Amazon Managed Prometheus (a new
+workspace or the one named), with its collector's role; and, when asked, an Amazon Managed
+Grafana workspace with the dashboard and alert rules (`dashboards`). Pass what must run first,
+the nodes the add-on's pods land on (4xlarge or larger), in `opts.depends_on`."""
 
 from __future__ import annotations
 
