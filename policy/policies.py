@@ -1,9 +1,6 @@
-"""The pack's policies: the program's own rules, applied to what the engine sees.
-
-The engine hands over each resource's inputs in camelCase. In a preview of a new stack, whatever
-another resource outputs (IDs above all) is unknown, and reading it fails the policy; so
-resources are related through the dependencies of their inputs, never through IDs.
-"""
+"""The pack's policies: the program's own rules, applied to what the engine sees. In a preview
+of a new stack another resource's outputs (IDs above all) are unknown, so resources are related
+through the dependencies of their inputs, never through IDs."""
 
 from __future__ import annotations
 

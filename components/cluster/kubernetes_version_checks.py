@@ -1,9 +1,5 @@
-"""What EKS's calendar says about the cluster's Kubernetes version on the day the program runs.
-
-HyperPod's list (kubernetes_versions.py) holds without a date; EKS's (eks_versions.py) moves
-every day, so `today` is a parameter: the program passes the UTC date (the calendar's time
-zone), tests pass fixed ones.
-"""
+"""What EKS's calendar says about the cluster's Kubernetes version on `today`: the program
+passes the UTC date (the calendar's time zone), tests fixed ones."""
 
 from __future__ import annotations
 

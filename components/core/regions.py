@@ -1,10 +1,6 @@
-"""AWS regions: which exist, which instance types HyperPod offers in each, and their AZ IDs.
-
-The table of regions and HyperPod instance types is derived from cfn-lint's CloudFormation
-data by scripts/derive_region_facts.py (see hyperpod_regions.json); nothing in it is typed by
-hand. In that data `ml.p5e.48xlarge` is offered for HyperPod in no region, and
-`ml.p6-b300.48xlarge` in four.
-"""
+"""AWS regions: which exist, which instance types HyperPod offers in each (derived from
+cfn-lint's data by scripts/derive_region_facts.py into hyperpod_regions.json, never typed by
+hand), and their AZ IDs."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """An endpoint's serving mode: disaggregated (DPD, `pdSpec`) or aggregated (one `serving` role).
-
 The operator reads the mode from the manifest alone ("the presence of pdSpec is what makes the
-endpoint disaggregated"), so one setting and one builder hold both. Keys that only mean something
-with pdSpec are refused on an aggregated endpoint rather than dropped, and DPD is held to the
-instance types the operator runs it on. Fields are relative to the endpoint.
-"""
+endpoint disaggregated"), so keys that only mean something with pdSpec are refused on an
+aggregated endpoint rather than dropped. Fields are relative to the endpoint."""
 
 from __future__ import annotations
 

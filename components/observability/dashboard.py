@@ -1,9 +1,5 @@
-"""The DPD dashboard, built as code with Grafana's foundation SDK: one row per endpoint.
-
-Each row shows, per role, the queue and the running requests, the latency percentiles from
-vLLM's histograms (with the endpoint's SLO drawn as a threshold), the KV cache and GPU use,
-and the replicas against the autoscaling range. The queries come from `queries`.
-"""
+"""The DPD dashboard, built with Grafana's foundation SDK: one row per endpoint showing, per
+role, requests, latency percentiles against the SLO, KV cache and GPU use, and replicas."""
 
 from __future__ import annotations
 

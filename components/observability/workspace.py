@@ -1,9 +1,5 @@
-"""Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them.
-
-A workspace's Prometheus endpoint is `https://aps-workspaces.<region>.amazonaws.com/workspaces/
-<id>/`; the operator's CRD wants it without the trailing slash (its `serverAddress` pattern),
-and the reference Terraform trims it too before handing it to the add-on.
-"""
+"""Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them:
+without the endpoint's trailing slash (the CRD's `serverAddress` pattern)."""
 
 from __future__ import annotations
 

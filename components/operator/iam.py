@@ -1,9 +1,6 @@
-"""The IAM documents of the HyperPod Inference Operator and its helpers.
-
-Each role is assumed by one Kubernetes service account through the cluster's OIDC provider
-(IRSA), with the service account and audience named exactly in its trust policy. The add-on
-moved these accounts from the Helm chart's: a trust policy written for the Helm install fails.
-"""
+"""The IAM documents of the HyperPod Inference Operator and its helpers. Each role is assumed by
+one service account through the cluster's OIDC provider (IRSA), named exactly in its trust: the
+add-on's accounts differ from the Helm chart's, so a trust written for the Helm install fails."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""InferenceOperator: the HyperPod Inference Operator (3.2 or later) as an EKS add-on.
-
-With it come the add-ons it needs (the S3 and FSx CSI drivers, metrics-server, cert-manager)
-and the IAM roles its service accounts assume. Pass what must run first, the HyperPod nodes,
-in `opts.depends_on`: the dependency add-ons need nodes to become ACTIVE.
-"""
+"""InferenceOperator: the HyperPod Inference Operator (3.2 or later) as an EKS add-on, with the
+add-ons it needs and the IAM roles its service accounts assume. Pass the HyperPod nodes in
+`opts.depends_on`: the dependency add-ons need nodes to become ACTIVE."""
 
 from __future__ import annotations
 

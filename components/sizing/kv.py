@@ -1,8 +1,6 @@
 """The KV cache a DPD transfer moves, the PD buffer that receives it, and the decoder's HBM.
-
-Figures are bytes per tensor-parallel rank, which is one GPU, because `PD_BUFFER_SIZE` is
-reserved on every decoder GPU and each rank receives its own share of the KV.
-"""
+Figures are per tensor-parallel rank (one GPU): `PD_BUFFER_SIZE` is reserved on every decoder
+GPU, and each rank receives its own share of the KV."""
 
 from __future__ import annotations
 

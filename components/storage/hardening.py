@@ -1,8 +1,5 @@
-"""What a hardened bucket is: encrypted at rest and never public.
-
-HardenedBucket builds every bucket from these definitions, and the policy pack holds every bucket
-of a stack to them, so no Pulumi here.
-"""
+"""What a hardened bucket is: encrypted at rest and never public. HardenedBucket builds every
+bucket from these definitions and the policy pack holds every bucket to them: no Pulumi here."""
 
 from __future__ import annotations
 
