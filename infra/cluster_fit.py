@@ -336,10 +336,9 @@ def idle_gpu_nodes(
     region: str,
     prices: PriceTable = PRICES,
 ) -> list[Finding]:
-    """GPU nodes no endpoint can claim, paid for by the hour: per type, the nodes beyond the
-    endpoints' GPUs at maxReplicas. Not idle: groups Karpenter scales (they hold nodes only
-    while pods need them), groups on a training plan (paid for by the plan anyway, so the claims
-    fill them first), and CPU groups (the operator and the add-ons run there)."""
+    """GPU nodes beyond the endpoints' GPUs at maxReplicas, paid for by the hour. Not idle:
+    groups Karpenter scales, groups on a training plan (paid anyway, so claims fill them first),
+    and CPU groups."""
     found = []
     for kind, facts in GPU_INSTANCE_TYPES.items():
         groups = [

@@ -16,11 +16,9 @@ Pods = Counter  # the GPUs one pod requests -> how many such pods
 
 
 def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
-    """The fewest nodes of `gpus_per_node` GPUs that hold these pods, each on one node: best
-    fit, largest pods first, which is exact when every pod's GPUs divide the node's (1, 2, 4 or
-    8, as tensorParallelSize takes), and near it otherwise (one node over in 3 of the 6,435
-    sets of up to 7 pods of 1 to 8 GPUs). Counted by size, so that any replica count takes the
-    same few steps."""
+    """The fewest nodes of `gpus_per_node` GPUs that hold these pods: best fit, largest first,
+    exact when every pod's GPUs divide the node's, one node over in 3 of the 6,435 sets of up to
+    7 pods of 1 to 8 GPUs otherwise. Counted by size, so any replica count takes few steps."""
     free: Counter[int] = Counter()  # GPUs left free -> how many nodes have that many
     nodes = 0
     for size in sorted((g for g, n in pods.items() if n > 0), reverse=True):

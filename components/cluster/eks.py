@@ -60,10 +60,8 @@ def delete_control_plane_first(
 
 
 class EksCluster(pulumi.ComponentResource):
-    """No node groups: HyperPod brings the nodes. coredns waits for them (see NodeAddons).
-
-    Pass what the cluster needs of the network beyond its subnets (routes, NAT, the security
-    group's rules) in `opts.depends_on`."""
+    """No node groups: HyperPod brings the nodes. Pass what the cluster needs of the network
+    beyond its subnets (routes, NAT, the security group's rules) in `opts.depends_on`."""
 
     def __init__(
         self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None

@@ -46,10 +46,8 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 
 def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
-    """The user's variables, those Kubernetes fills (environmentFrom), then what the settings
-    write for the engine, then the three DPD ones on a DPD endpoint, or the hash seed of
-    colocated pods that share cache keys (values are strings); an adopted endpoint's as the
-    live object has them."""
+    """The user's variables, those Kubernetes fills, then the engine's, then the DPD ones (or the
+    hash seed of colocated pods that share cache keys); an adopted endpoint's as it has them."""
     kv = spec.kv_cache
     shared_l2 = spec.kv_cache_written and kv.enable_l2_cache is not False and kv.l2_cache_backend
     kvaware = spec.intelligent_routing and spec.routing_strategy == "kvaware"
@@ -268,13 +266,10 @@ def build_manifest(
     zone_name: str | None = None,
     digest: str | None = None,
 ) -> dict:
-    """`prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
-    they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
-    (components/network/zones.py); without it the setting is written as given. `digest` is the
-    endpoint's generation (`endpoint_generation`), which has `pulumi up` wait until it serves
-    (`pulumi.com/waitFor`), and with rollout newName names the object, its SageMaker endpoint
-    and model; None names them after the settings alone.
-    """
+    """`prometheus_address` is the stack's AMP workspace, queried by roles that name none;
+    `zone_name` the account's name for `topologySpec.availabilityZone`; `digest` the endpoint's
+    generation, which has `pulumi up` wait until it serves and, with rollout newName, names the
+    object, its SageMaker endpoint and model."""
     out: dict[str, Any] = {}
     if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
         out["endpointName"] = sagemaker

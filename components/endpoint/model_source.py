@@ -28,12 +28,9 @@ S3_KEY_MAX_BYTES = 1024
 
 
 def folder_problem(path: str) -> str | None:
-    """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: a control or
-    invisible formatting character, which no terminal or command line shows as written, or a
-    folder named '', '.' or '..', which a file system cannot hold: Mountpoint for S3, which
-    mounts the prefix, does not show keys with such a component (awslabs/mountpoint-s3,
-    doc/SEMANTICS.md "Mapping S3 object keys to files and directories", and
-    `valid_inode_name` in its reference model)."""
+    """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: an invisible
+    character no terminal shows, or a folder named '', '.' or '..', which Mountpoint for S3 does
+    not show (awslabs/mountpoint-s3, doc/SEMANTICS.md)."""
     hidden = [one_line(c) for c in path if one_line(c) != c]
     if hidden:
         return f"holds {hidden[0]}, a control or invisible formatting character"

@@ -69,10 +69,9 @@ def field_schema(path: str) -> dict:
 
 
 def crd_shaped(path: str) -> Any:
-    """A setting that takes the value of `spec.<path>` in the shape the CRD gives it (a probe,
-    a node affinity, a volume: Kubernetes' own types, which the CRD copies whole), refused
-    naming the part the CRD rejects. The manifest is checked again against the installed
-    operator's CRD, which holds a field a newer CRD added to that version."""
+    """A setting that takes `spec.<path>` in the shape the newest CRD gives it (Kubernetes' own
+    types, copied whole), refused naming the part it rejects; the manifest is checked again
+    against the installed operator's CRD."""
     validator = Draft7Validator(field_schema(path))
 
     def check(value: Any) -> Any:

@@ -107,10 +107,8 @@ class Metrics(Spec):
 
 
 class CustomCertificateConfig(Spec):
-    """An ACM certificate the operator attaches to the endpoint's load balancer instead of the
-    one it issues itself (AWS: "Custom certificates and Route 53 DNS management for HyperPod
-    Inference"). The certificate must be Issued, in the stack's region and account (checked in
-    infra/region_checks.py); the patterns are the CRD's."""
+    """An ACM certificate the operator attaches to the load balancer instead of its own (AWS,
+    "Custom certificates and Route 53 DNS management for HyperPod Inference")."""
 
     acm_arn: shaped_str(
         r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$",

@@ -80,10 +80,8 @@ def bucket_violations(
 def model_bucket_violations(
     *, force_destroy: bool, versioning_statuses: Sequence[str | None]
 ) -> list[str]:
-    """Why the model bucket, whose weights take hours to copy in, could be lost: it must keep
-    every version of what it holds, and never be emptied by a `pulumi destroy`. (That the
-    destroy leaves it in the account, `retainOnDelete`, is a resource option policies do not
-    see; the program's tests hold it.)"""
+    """Why the model bucket, whose weights take hours to copy in, could be lost: it must be
+    versioned and never emptied by a `pulumi destroy` (its `retainOnDelete` policies do not see)."""
     found = []
     if force_destroy:
         found.append("is emptied when deleted; set forceDestroy=False on it")
