@@ -13,8 +13,9 @@ Conditions = Mapping[str, Mapping[str, str | Sequence[str]]]
 
 @dataclass(frozen=True)
 class Statement:
-    actions: Sequence[str]
-    resources: Sequence[str] = ("*",)
+    # Text is written as text and a sequence as a list: IAM takes either.
+    actions: str | Sequence[str]
+    resources: str | Sequence[str] = "*"
     conditions: Conditions = field(default_factory=dict)
     sid: str | None = None
 
@@ -23,17 +24,18 @@ class Statement:
         if self.sid:
             out["Sid"] = self.sid
         out["Effect"] = "Allow"
-        out["Action"] = list(self.actions)
-        out["Resource"] = self.resources[0] if len(self.resources) == 1 else list(self.resources)
+        out["Action"] = _written(self.actions)
+        out["Resource"] = _written(self.resources)
         if self.conditions:
             out["Condition"] = {
-                operator: {
-                    key: value if isinstance(value, str) else list(value)
-                    for key, value in keys.items()
-                }
+                operator: {key: _written(value) for key, value in keys.items()}
                 for operator, keys in self.conditions.items()
             }
         return out
+
+
+def _written(value: str | Sequence[str]) -> str | list[str]:
+    return value if isinstance(value, str) else list(value)
 
 
 def policy_document(statements: Sequence[Statement]) -> dict:

@@ -9,6 +9,7 @@ write to the workspace (this project names its one workspace) and CloudWatch Log
 from __future__ import annotations
 
 from components.core.aws_account import AwsAccount
+from components.core.iam_statement import Statement, policy_document
 
 COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
 POD_IDENTITY_PRINCIPAL = "pods.eks.amazonaws.com"
@@ -60,24 +61,13 @@ def collector_trust(account: AwsAccount, *, eks_cluster_arn: str) -> dict:
 
 
 def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "PrometheusRemoteWrite",
-                "Effect": "Allow",
-                "Action": "aps:RemoteWrite",
-                "Resource": workspace_arn,
-            },
-            {
-                "Sid": "ClusterLogs",
-                "Effect": "Allow",
-                "Action": _LOGS,
-                "Resource": _cluster_logs(account),
-            },
-            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
-        ],
-    }
+    return policy_document(
+        [
+            Statement("aps:RemoteWrite", workspace_arn, sid="PrometheusRemoteWrite"),
+            Statement(_LOGS, _cluster_logs(account), sid="ClusterLogs"),
+            Statement(_LOGS_ANY, sid="LogQueries"),
+        ]
+    )
 
 
 def grafana_trust(account: AwsAccount) -> dict:
@@ -106,39 +96,24 @@ CLOUDWATCH_METRICS_READ = [
 def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
     """What the workspace's data sources read: the Prometheus workspace for the dashboards and
     alerts, and CloudWatch's metrics and the cluster's logs."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "ReadPrometheus",
-                "Effect": "Allow",
-                "Action": [*PROMETHEUS_READ, "aps:DescribeWorkspace"],
-                "Resource": workspace_arn,
-            },
+    return policy_document(
+        [
+            Statement(
+                [*PROMETHEUS_READ, "aps:DescribeWorkspace"], workspace_arn, sid="ReadPrometheus"
+            ),
             # Listing supports no resource-level permissions.
-            {
-                "Sid": "ListWorkspaces",
-                "Effect": "Allow",
-                "Action": "aps:ListWorkspaces",
-                "Resource": "*",
-            },
-            {
-                "Sid": "QueryClusterLogs",
-                "Effect": "Allow",
-                "Action": [
+            Statement("aps:ListWorkspaces", sid="ListWorkspaces"),
+            Statement(
+                [
                     "logs:GetLogGroupFields",
                     "logs:StartQuery",
                     "logs:GetQueryResults",
                     "logs:GetLogEvents",
                 ],
-                "Resource": _cluster_logs(account),
-            },
-            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
-            {
-                "Sid": "ReadCloudWatchMetrics",
-                "Effect": "Allow",
-                "Action": CLOUDWATCH_METRICS_READ,
-                "Resource": "*",
-            },
-        ],
-    }
+                _cluster_logs(account),
+                sid="QueryClusterLogs",
+            ),
+            Statement(_LOGS_ANY, sid="LogQueries"),
+            Statement(CLOUDWATCH_METRICS_READ, sid="ReadCloudWatchMetrics"),
+        ]
+    )

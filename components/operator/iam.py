@@ -78,39 +78,19 @@ def s3_csi_policy(
 ) -> dict:
     """Read-only access to the weights, for the Mountpoint CSI driver that mounts them."""
     buckets = [f"arn:{account.partition}:s3:::{name}" for name in sorted(set(bucket_names))]
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "ListWeights",
-                "Effect": "Allow",
-                "Action": "s3:ListBucket",
-                "Resource": buckets,
-            },
-            {
-                "Sid": "ReadWeights",
-                "Effect": "Allow",
-                "Action": "s3:GetObject",
-                "Resource": [f"{bucket}/*" for bucket in buckets],
-            },
-            *_key_statements(account, kms_key_arn, writes=False),
-        ],
-    }
-
-
-def _key_statements(account: AwsAccount, kms_key_arn: str | None, *, writes: bool) -> list[dict]:
-    if kms_key_arn is None:
-        return []
-    return [kms_statement(kms_key_arn, region=account.region, writes=writes).document()]
+    statements = [
+        Statement("s3:ListBucket", buckets, sid="ListWeights"),
+        Statement("s3:GetObject", [f"{bucket}/*" for bucket in buckets], sid="ReadWeights"),
+    ]
+    if kms_key_arn is not None:
+        statements.append(kms_statement(kms_key_arn, region=account.region, writes=False))
+    return policy_document(statements)
 
 
 def tls_bucket_key_policy(account: AwsAccount, kms_key_arn: str) -> dict:
     """The operator writes its TLS certificates to the bucket: with SSE-KMS, through the key.
     (AmazonSageMakerHyperPodInferenceAccess grants the S3 side, not the key.)"""
-    return {
-        "Version": "2012-10-17",
-        "Statement": _key_statements(account, kms_key_arn, writes=True),
-    }
+    return policy_document([kms_statement(kms_key_arn, region=account.region, writes=True)])
 
 
 def fsx_csi_policy() -> dict:
