@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from components.core.aws_account import AwsAccount
 from components.core.iam_statement import Statement, policy_document
+from components.core.service_trust import service_trust_statement
 
 COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
 POD_IDENTITY_PRINCIPAL = "pods.eks.amazonaws.com"
@@ -71,17 +72,8 @@ def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
 
 
 def grafana_trust(account: AwsAccount) -> dict:
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Effect": "Allow",
-                "Principal": {"Service": GRAFANA_PRINCIPAL},
-                "Action": "sts:AssumeRole",
-                "Condition": {"StringEquals": {"aws:SourceAccount": account.id}},
-            }
-        ],
-    }
+    statement = service_trust_statement(GRAFANA_PRINCIPAL, account_id=account.id)
+    return {"Version": "2012-10-17", "Statement": [statement]}
 
 
 # What the CloudWatch data source reads of metrics; AWS's reference Terraform grants these
