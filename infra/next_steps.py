@@ -138,8 +138,6 @@ def ready_signal(target: EndpointTarget) -> tuple[str, str]:
 
 
 def wait_until_ready(target: EndpointTarget, stack: str) -> str:
-    """A loop that returns once the operator reports the endpoint ready (both roles, with DPD),
-    or after WAIT_MINUTES, saying where to look then."""
     jsonpath, ready = ready_signal(target)
     tries = WAIT_MINUTES * 60 // POLL_SECONDS
     diagnose = (

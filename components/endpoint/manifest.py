@@ -140,8 +140,6 @@ def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
 
 
 def _autoscaling(spec: EndpointSpec, prometheus_address: str | None, digest: str | None) -> dict:
-    """Each autoscaling role's entry, by its role: under pdSpec.autoScalingSpec by the CRD's
-    key of the role, or the top-level autoScalingSpec itself for `serving`."""
     return {
         name: role_autoscaling(
             role.autoscaling,
@@ -236,8 +234,6 @@ def _generation_of(spec: EndpointSpec, name: str, digest: str | None) -> str:
 
 
 def object_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation with rollout
-    newName."""
     return _generation_of(spec, spec.name, digest)
 
 

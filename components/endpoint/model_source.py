@@ -60,8 +60,6 @@ class S3ModelSource(Spec):
 
     @property
     def folder(self) -> str:
-        """The weights' folder within the bucket, as a key prefix ending in '/' ('' for the
-        whole bucket)."""
         return f"{self.prefix.strip('/')}/" if self.prefix else ""
 
     @field_validator("bucket")

@@ -136,8 +136,6 @@ ONE_ONLY_FLAGS = (
 def _flag_problem(
     name: str, tokens: tuple[str, ...], role: str | None, spec: EndpointSpec, worker: dict
 ) -> str | None:
-    """Why the flag `name` (its tokens) may not appear in extra args, or None if it may;
-    `worker` is worker_flags(spec)."""
     roles = role_flags(spec.prefill)
     flag = read_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
     if flag is None:
@@ -168,8 +166,6 @@ def _flag_problem(
 
 
 def arg_lists(spec: EndpointSpec) -> list[tuple[str, str | None, list[str]]]:
-    """Each list of arguments the settings pass, the command among them: a flag in it is a
-    flag vLLM reads."""
     return [("workerArgs", None, spec.worker_args), ("command", None, spec.command or [])] + [
         (f"{role}.args", role, settings.args) for role, (settings, _) in spec.roles().items()
     ]

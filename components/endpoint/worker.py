@@ -161,9 +161,6 @@ def check_worker_fits_node(
 
 
 class ModelInvocationPort(Spec):
-    """`worker.modelInvocationPort`: where the model server listens, and what it speaks (the
-    CRD's pattern: `http` or `grpc`)."""
-
     # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
     container_port: int | None = Field(None, ge=1, le=65535)
     name: Literal["http", "grpc"] = "http"

@@ -73,8 +73,6 @@ def _free(vpc: IPv4Network, size: int, taken: list[IPv4Network]) -> str:
 
 
 def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
-    """A public and a private subnet per AZ, and the control plane's in its AZs; the pinned
-    CIDRs (privateSubnetCidrs, publicSubnetCidrs) where they are set."""
     vpc, on_nodes = network.vpc_cidr, network.control_plane_on_node_subnets
     if vpc.prefixlen > SMALLEST_VPC_PREFIX:
         raise PlanError(

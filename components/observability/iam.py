@@ -86,8 +86,6 @@ CLOUDWATCH_METRICS_READ = [
 
 
 def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
-    """What the workspace's data sources read: the Prometheus workspace for the dashboards and
-    alerts, and CloudWatch's metrics and the cluster's logs."""
     return policy_document(
         [
             Statement(

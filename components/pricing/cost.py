@@ -20,8 +20,6 @@ def gpus_hourly(
 
 
 def cost_per_million_output_tokens(hourly_usd: float, output_tokens_per_second: float) -> float:
-    """USD per million output tokens for GPUs costing `hourly_usd` that produce tokens at
-    `output_tokens_per_second` around the clock."""
     return hourly_usd / (output_tokens_per_second * SECONDS_PER_HOUR) * 1e6
 
 

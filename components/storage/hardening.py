@@ -72,8 +72,6 @@ def bucket_violations(
     public_access_blocks: Sequence[Mapping],
     acls: Sequence[str | None],
 ) -> list[str]:
-    """Why a bucket is not hardened, from the inputs of its server-side encryption
-    configurations and public access blocks, and its canned ACLs (None where unset)."""
     return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)
 
 
