@@ -107,10 +107,8 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[delete_control_plane_first],
             ),
         )
-        # The control plane's output, not `args.name`: an add-on lives inside its cluster, and
-        # one that takes this as its clusterName (which forces a new add-on) is replaced with
-        # the cluster. With a plain string, the state would go on claiming add-ons that went
-        # with the old cluster.
+        # The control plane's output, not `args.name`: an add-on that takes it as its
+        # clusterName (which forces a new add-on) is replaced with the cluster.
         self.name: pulumi.Output[str] = self.cluster.eks_cluster.name
         aws.eks.Addon(
             f"{name}-pod-identity-agent",

@@ -25,11 +25,9 @@ _DESCRIBE = [
     "ec2:DescribeVpcs",
     "fsx:DescribeFileSystems",
 ]
-# Actions on an existing interface. The Service Authorization Reference (parliament's copy:
-# iam_definition.json) gives each of them the condition keys ec2:Vpc and ec2:Subnet on the
-# network-interface resource, so they are confined to the stack's VPC and the groups' subnets.
-# Attach, Detach and Modify are authorized on the instance too, which has neither key: hence
-# ArnEqualsIfExists, which every interface (always in a VPC and a subnet) must still satisfy.
+# Actions on an existing interface, confined to the stack's VPC and subnets by the keys ec2:Vpc
+# and ec2:Subnet (Service Authorization Reference). Attach, Detach and Modify are authorized on
+# the instance too, which has neither: hence ArnEqualsIfExists, which every interface satisfies.
 _EXISTING_INTERFACE = [
     "ec2:AssignPrivateIpAddresses",
     "ec2:AttachNetworkInterface",

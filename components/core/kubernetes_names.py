@@ -94,10 +94,8 @@ def label_value_problem(value: str) -> str | None:
     return f"{value!r} is not a label value Kubernetes accepts: it must be empty or {_NAME_RULE}"
 
 
-# What the API server takes as a variable's `valueFrom` (k8s.io/kubernetes
-# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): one source; a
-# Secret or ConfigMap by a DNS-subdomain name and a key of letters, digits, '-', '_' or '.';
-# these pod fields and container resources. The CRD takes any value of the right types.
+# What the API server takes as a variable's `valueFrom`, which the CRD does not check
+# (k8s.io/kubernetes validation, `validateEnvVarValueFrom`): one source of these.
 VALUE_SOURCES = ("secretKeyRef", "configMapKeyRef", "fieldRef", "resourceFieldRef", "fileKeyRef")
 _POD_FIELD = re.compile(
     r"metadata\.(name|namespace|uid|(labels|annotations)\['[^']+'\])"

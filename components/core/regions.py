@@ -21,10 +21,8 @@ HYPERPOD_INSTANCE_TYPES: dict[str, frozenset[str]] = {
     region: frozenset(types) for region, types in _TABLE["hyperpodInstanceTypes"].items()
 }
 
-# The AZ-ID prefix of each region HyperPod is offered in. Source: "AWS Availability Zones"
-# (docs.aws.amazon.com/global-infrastructure/latest/regions/aws-availability-zones.html),
-# whose tables list every AZ ID with its region; read 2026-12-01. An AZ ID is the prefix,
-# `-az` and a number. A test holds this map to the regions of the table above.
+# The AZ-ID prefix (`<prefix>-az<n>`) of each region HyperPod is offered in, from "AWS
+# Availability Zones" (read 2026-12-01); a test holds it to the regions above.
 AZ_ID_PREFIXES: dict[str, str] = {
     "ap-northeast-1": "apne1",
     "ap-northeast-2": "apne2",

@@ -175,10 +175,8 @@ def role_autoscaling(
     return entry | scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True)
 
 
-# AWS's autoscaling walkthrough scales on the SageMaker endpoint's Invocations (hyperpod-cli,
-# examples/end_to_end_walkthrough/02-inference-deployment/01-custom-model-endpoint.md), which
-# SageMaker publishes per EndpointName and VariantName; CloudWatch answers a query only for
-# every dimension a metric has.
+# AWS's autoscaling walkthrough scales on the SageMaker endpoint's Invocations (hyperpod-cli
+# examples), published per EndpointName and VariantName; CloudWatch answers only for both.
 SAGEMAKER_NAMESPACE = "AWS/SageMaker"
 ENDPOINT_DIMENSION = "EndpointName"
 VARIANT_DIMENSION = "VariantName"

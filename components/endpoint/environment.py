@@ -105,10 +105,8 @@ def credential_value_problem(text: str) -> str | None:
     )
 
 
-# The environment's share of the object: etcd takes requests of at most 1.5 MiB, and the whole
-# InferenceEndpointConfig (with its managedFields, and the Deployment the operator makes of it
-# per role) must fit. 256 KiB leaves the rest of it room; larger content belongs in the model's
-# files or a volume, not in variables.
+# The environment's share of the object, which must fit etcd's 1.5 MiB with its managedFields,
+# as must each role's Deployment: larger content belongs in the model's files.
 ENVIRONMENT_MAX_BYTES = 256 * 1024
 
 

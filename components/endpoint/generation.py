@@ -41,10 +41,8 @@ POD_TEMPLATE = (
     "spec.kubernetes",
     "spec.modelCacheConfig",
 )
-# What no live endpoint takes, in either mode: intelligentRoutingSpec (its `enabled` "cannot be
-# modified", the CRD; "Adding this configuration to an existing deployment will be rejected",
-# hyperpod-cli's model of it), and the names the operator creates SageMaker's endpoint and model
-# under.
+# What no live endpoint takes: intelligentRoutingSpec ("cannot be modified", the CRD), and the
+# names the operator creates SageMaker's endpoint and model under.
 _NEVER_IN_PLACE = ("spec.intelligentRoutingSpec", "spec.endpointName", "spec.modelName")
 # DPD: prefill and decode roll as two Deployments, one apart from the other (hyperpod-cli pull
 # request #427), so old pods hand KV to new ones for a while; what makes the KV they exchange

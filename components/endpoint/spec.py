@@ -54,10 +54,8 @@ RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 # (nextSteps' `hf download`) and a metrics label, so: huggingface_hub `validate_repo_id`'s
 # characters, starting and ending with a letter or digit, at most 63 (a Kubernetes label value).
 MODEL_NAME = r"[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?"
-# --gpu-memory-utilization: the seed's DPD example and tuning table give 0.75, leaving the
-# decoder room for the PD buffer and the prefiller for its activations: the default of a DPD
-# endpoint and of every planner scenario. A colocated pod holds no PD buffer and keeps vLLM's
-# own 0.9 (vllm/engine/arg_utils.py), as AWS's colocated samples do, which set none.
+# --gpu-memory-utilization: the seed's DPD tuning gives 0.75, leaving the decoder room for the PD
+# buffer. A colocated pod holds none and keeps vLLM's own 0.9, as AWS's colocated samples do.
 GPU_MEMORY_UTILIZATION = 0.75
 VLLM_GPU_MEMORY_UTILIZATION = 0.9
 # The percentiles an SLO may be stated at (vLLM's benchmarks print p50, p90, p95 and p99).

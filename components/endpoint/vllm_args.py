@@ -119,10 +119,8 @@ def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
     return merge_role_args(worker_args(spec), role_args(spec, role))
 
 
-# Flags no setting writes but that break what the settings describe. The operator wires each
-# role's KV transfer (producer on prefill, consumer on decode). Pipeline, data and decode-context
-# parallelism multiply the GPUs a pod needs and change the KV per rank, while the GPU requests
-# and the KV sizing assume one tensor-parallel group per pod: those may only say 1.
+# Flags no setting writes but that break what the settings describe: the operator wires each
+# role's KV transfer, and the GPU requests and KV sizing assume one tensor-parallel group per pod.
 FIXED_FLAGS = {
     "--kv-transfer-config": "the operator configures each role's KV transfer for DPD",
 }
@@ -207,9 +205,8 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
     ]
 
 
-# vLLM's --max-num-batched-tokens when none is given is roles.vllm_default_max_num_batched_tokens
-# (8,192 on all five DPD types), with chunked prefill on (its default for generative models);
-# with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it
+# vLLM's default --max-num-batched-tokens is roles.vllm_default_max_num_batched_tokens with
+# chunked prefill on, max_model_len with it off; vLLM refuses max_num_seqs above it
 # (vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`).
 def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
     found = []

@@ -27,10 +27,8 @@ from components.observability.versions import ADDON_NAME
 from components.observability.watched import WatchedEndpoint
 from components.observability.workspace import server_address
 
-# AWS's reference Terraform (hyperpod-eks-tf `modules/observability`: prometheus_workspace.tf,
-# eks_addon.tf, grafana_workspace.tf) tags the AMP workspace, the add-on and the Grafana
-# workspace SageMaker=true, as HyperPod's own setup does; tagged alike, the stack's are found
-# the same way by what looks for HyperPod's observability resources.
+# As HyperPod's own setup and hyperpod-eks-tf tag them, so what looks for HyperPod's
+# observability resources finds the stack's.
 SAGEMAKER_TAGS = {"SageMaker": "true"}
 
 
