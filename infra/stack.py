@@ -99,9 +99,8 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             else None,
         ),
     )
-    # What the clusters reach the network through, beyond its subnets: with it as their
-    # dependency, a destroy deletes the clusters and every endpoint in them first (the
-    # operator and the load balancer controller still call AWS through the NAT then).
+    # With the network's plumbing as their dependency, a destroy deletes the clusters and their
+    # endpoints first, while the operator can still call AWS through the NAT.
     plumbing = [*network.plumbing, *security_group.rules]
     eks = EksCluster(
         "eks",

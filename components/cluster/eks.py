@@ -94,9 +94,8 @@ class EksCluster(pulumi.ComponentResource):
             ),
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
-            # A remote component's resource inputs are not recorded as its dependencies.
-            # deleteBeforeReplace on the component itself is what Pulumi's Construct and the
-            # offline diff see; the transform puts it on the control plane, where it acts.
+            # deleteBeforeReplace on the component is what Construct and the offline diff see;
+            # the transform puts it on the control plane, where it acts.
             opts=pulumi.ResourceOptions(
                 parent=self,
                 # The caller's, such as the network's plumbing: a remote component's children

@@ -26,9 +26,8 @@ class GpuInstanceType:
     # A key of GPUS (planner/hardware.py), which holds its datasheet figures.
     gpu: str
     gpus: int
-    # Memory a CUDA process sees as the device total (what vLLM's --gpu-memory-utilization is
-    # a fraction of), not the marketing figure: nvidia-smi's memory.total, 81,559 MiB on H100,
-    # 143,771 on H200, 183,359 on B200 and 275,040 on B300 (taken down to whole GiB).
+    # nvidia-smi's memory.total, of which --gpu-memory-utilization is a fraction: 81,559 MiB on
+    # H100, 143,771 on H200, 183,359 on B200 and 275,040 on B300 (taken down to whole GiB).
     hbm_bytes_per_gpu: int
     # Per instance. EC2 accelerated computing instance specifications: 3,200 Gbps on p5, p5e,
     # p5en and p6-b200, 6,400 on p6-b300.

@@ -91,9 +91,7 @@ def _worker_resources(spec: EndpointSpec) -> list[Finding]:
     found = check_worker_fits_node(
         spec.worker_resources, spec.instance_type, spec.serving.gpus, spec.instance_types
     )
-    # An adopted endpoint is a live object taken over as it runs, and its instanceType may be
-    # one import-endpoint chose (the smallest type with the pod's GPUs, when the manifest
-    # names none), so it is told rather than refused.
+    # An adopted endpoint's instanceType may be one import-endpoint chose: told, not refused.
     return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 

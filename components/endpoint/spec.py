@@ -123,9 +123,7 @@ class CustomCertificateConfig(Spec):
 
 class TlsConfig(Spec):
     custom_certificate_config: CustomCertificateConfig | None = None
-    # Where the operator writes the certificate it issues for this endpoint; None: the bucket
-    # its install names (tlsCertificateS3Bucket, the stack's TLS bucket when it installs it).
-    # The CRD's pattern.
+    # Where the operator writes the certificate it issues; None: the bucket its install names.
     tls_certificate_output_s3_uri: (
         shaped_str(
             r"^s3://([^/]+)/?(.*)$",
@@ -305,9 +303,8 @@ class EndpointSpec(Spec):
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}
-    # What sizes the KV cache: a catalog id, explicit fields, or a Hugging Face config.json.
-    # None infers the catalog id from modelName (see endpoint_architecture). Explicit fields
-    # come last: unknown-key suggestions are taken from the last form.
+    # What sizes the KV cache; None infers the catalog id from modelName. Explicit fields come
+    # last: unknown-key suggestions are taken from the last form.
     architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
     workload: Workload | None = None
 

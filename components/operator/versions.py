@@ -9,9 +9,8 @@ import re
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"
 MINIMUM_OPERATOR = "3.2"
-# The add-on's tag naming the operator version the program resolved for it. The policy pack
-# takes it as the declared version, as the program took `operator.operatorVersion`, so that an
-# add-on version newer than the table below passes there too.
+# The add-on's tag naming the operator version the program resolved, which the policy pack takes
+# as declared, so that an add-on newer than the table below passes there too.
 OPERATOR_VERSION_TAG = "hyperpod-dpd/operator-version"
 
 # Add-on release (without its -eksbuild suffix) -> operator version, from the HyperPod Inference
