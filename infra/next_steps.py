@@ -264,17 +264,15 @@ ENDPOINT_STEPS = (
 )
 
 
-def _commands(value: str | list[str]) -> list[str]:
-    return [value] if isinstance(value, str) else value
-
-
 def next_steps_script(steps: dict[str, Any]) -> str:
     """The steps as one shell script, each under a comment saying what it is for."""
     lines = ["# Reach the cluster:", steps["kubeconfig"]]
     for name, endpoint in steps["endpoints"].items():
         for key, purpose in ENDPOINT_STEPS:
             if key in endpoint:
-                lines += ["", _comment(f"{name}: {purpose}"), *_commands(endpoint[key])]
+                commands = endpoint[key]
+                lines += ["", _comment(f"{name}: {purpose}")]
+                lines += [commands] if isinstance(commands, str) else commands
     metrics = steps["metrics"]
     if metrics:
         lines += ["", "# Metrics and dashboards:"]

@@ -47,10 +47,6 @@ class Preflight:
     warnings: list[str] = field(default_factory=list)
 
 
-def cluster_usage_quota(instance_type: str) -> str:
-    return f"{instance_type} for cluster usage"
-
-
 def _quota_problems(stack: StackSettings, region: str) -> list[str]:
     groups_by_type: dict[str, list[int]] = defaultdict(list)
     for i, group in enumerate(stack.cluster.instance_groups):
@@ -60,7 +56,7 @@ def _quota_problems(stack: StackSettings, region: str) -> list[str]:
     for instance_type, indices in groups_by_type.items():
         groups = [stack.cluster.instance_groups[i] for i in indices]
         needed = sum(group.instance_count for group in groups)
-        name = cluster_usage_quota(instance_type)
+        name = f"{instance_type} for cluster usage"
         quota = aws.servicequotas.get_service_quota(service_code=QUOTA_SERVICE, quota_name=name)
         if quota.value >= needed:
             continue
@@ -134,10 +130,6 @@ def _support_type(eks: aws.eks.GetClusterResult) -> SupportType:
     return "STANDARD" if policies and policies[0].support_type == "STANDARD" else "EXTENDED"
 
 
-def _status(value: object) -> str:
-    return str(getattr(value, "value", value))
-
-
 def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
     existing = stack.cluster.existing
     assert existing is not None
@@ -161,7 +153,7 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
             )
         problems += _observability_addon_problems(stack, eks.version)
     hyperpod = aws_native.sagemaker.get_cluster(cluster_arn=existing.hyperpod_cluster_arn)
-    status = _status(hyperpod.cluster_status)
+    status = str(getattr(hyperpod.cluster_status, "value", hyperpod.cluster_status))
     if status != IN_SERVICE:
         problems.append(
             f"{config_key('cluster', 'existing', 'hyperpodClusterArn')}: "
