@@ -388,7 +388,6 @@ def check_cluster_fit(
     endpoints: Sequence[EndpointSpec],
     region: str,
 ) -> list[Finding]:
-    """The endpoints on a cluster this stack builds, in `network`."""
     found = idle_gpu_nodes(cluster, endpoints, region)
     found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints, region)
     found += _taints(cluster, endpoints)

@@ -76,7 +76,6 @@ class EndpointTarget:
 
 
 def _body(path: str | None, model: str = MODEL_PATH) -> str:
-    """A small request for the worker's invocation path, as JSON."""
     if path is not None and path.endswith("completions") and "chat" not in path:
         request: dict[str, Any] = {"prompt": PROMPT}
     else:
@@ -97,7 +96,6 @@ def _comment(text: str) -> str:
 
 
 def upload_weights(model_name: str, weights_uri: str) -> list[str]:
-    """Download from Hugging Face into a local directory, then copy it to the model prefix."""
     local = shlex.quote(model_name)
     repository = hugging_face_repository(model_name)
     steps = []
@@ -201,7 +199,6 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
 
 
 def callers(target: EndpointTarget) -> list[str]:
-    """What a change does to each kind of caller, by the endpoint's rollout, as lines of text."""
     if not target.renames:
         text = (
             "rollout keepName: the names above stay. A change the operator cannot take "
@@ -265,7 +262,6 @@ ENDPOINT_STEPS = (
 
 
 def next_steps_script(steps: dict[str, Any]) -> str:
-    """The steps as one shell script, each under a comment saying what it is for."""
     lines = ["# Reach the cluster:", steps["kubeconfig"]]
     for name, endpoint in steps["endpoints"].items():
         for key, purpose in ENDPOINT_STEPS:

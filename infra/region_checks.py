@@ -38,7 +38,6 @@ def _region_problem(region: str) -> str | None:
 
 
 def _instance_types(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """(key path, instance type) of every instance group and endpoint."""
     for i, group in enumerate(stack.cluster.instance_groups):
         yield ("cluster", "instanceGroups", i, "instanceType"), group.instance_type
     for i, endpoint in enumerate(stack.endpoints):
@@ -123,7 +122,6 @@ def _az_problem(key: str, az: str, region: str) -> str | None:
 
 
 def region_problems(region: str, stack: StackSettings) -> list[str]:
-    """What the stack's region refuses: the region itself, instance types, AZ IDs, ARNs."""
     refused = _region_problem(region)
     if refused:
         return [refused]
@@ -152,5 +150,4 @@ def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]
 
 
 def account_problems(account_id: str, stack: StackSettings) -> list[str]:
-    """ARNs of another account than the one the stack deploys with."""
     return _misplaced_arns(stack, "account", account_id)

@@ -246,7 +246,6 @@ def _prometheus_address(stack: StackSettings, region: str) -> str | None:
 
 
 def _operator_source(operator: OperatorSpec) -> str:
-    """Which setting decides the operator version, and its value."""
     installed = operator.installed
     if installed is None:
         return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
@@ -256,7 +255,6 @@ def _operator_source(operator: OperatorSpec) -> str:
 
 
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
-    """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
     address = _prometheus_address(stack, region)
     # Checked by check_operator before manifests are built.

@@ -279,7 +279,6 @@ def _operator(
 def _export_next_steps(
     settings: Settings, observability: Observability | None, generations: list[str]
 ) -> None:
-    """The commands a user runs once `pulumi up` returns, with this stack's names."""
     targets = []
     for spec, generation, room in zip(
         settings.stack.endpoints, generations, settings.rollouts, strict=True

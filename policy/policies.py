@@ -193,7 +193,6 @@ def validate_model_bucket(args: StackValidationArgs, report_violation: ReportVio
 
 
 def _ingress_cidrs(resource_type: str, props: Mapping) -> list[str | None]:
-    """The CIDRs an ingress resource (or a group's inline ingress) lets in."""
     if resource_type == RULE_TYPES["ingress"]:
         return [_known(props, "cidrIpv4"), _known(props, "cidrIpv6")]
     if resource_type == NATIVE_INGRESS:

@@ -129,7 +129,6 @@ _KMS_GRANT_OPERATIONS = [
 
 
 def autoscaler_policy(account: AwsAccount) -> dict:
-    """Adding and removing cluster nodes, and the KMS grants their encrypted volumes need."""
     keys = account.arn("kms", "key/*")
     via_sagemaker = {"StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"}}
     return policy_document(

@@ -118,7 +118,6 @@ def decode_text(data: bytes) -> str:
 
 
 def read_text(path: Path, limit: int) -> str:
-    """The text of the regular file at `path`; UnreadableFileError says why not."""
     return decode_text(read_bytes(path, limit))
 
 

@@ -14,8 +14,6 @@ from components.endpoint.vllm_args import MODEL_PATH
 
 @dataclass(frozen=True)
 class Fixed:
-    """A field no setting changes, and why."""
-
     why: str
 
 

@@ -26,8 +26,6 @@ class NetworkArgs:
 
 
 class Network(pulumi.ComponentResource):
-    """A VPC with DNS, two or more AZs of public and private subnets, NAT and an S3 endpoint."""
-
     def __init__(
         self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:

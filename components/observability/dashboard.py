@@ -42,7 +42,6 @@ class PanelSpec:
 def _per_role(
     endpoint: WatchedEndpoint, query: Callable[[str, str, str], str]
 ) -> tuple[Target, ...]:
-    """One target per role, legended with the role's name."""
     return tuple(
         Target(role.role, query(role.role, endpoint.pod_name_prefix, endpoint.namespace))
         for role in endpoint.roles
@@ -130,7 +129,6 @@ def _panel(spec: PanelSpec) -> timeseries.Panel:
 
 
 def dpd_dashboard(endpoints: Sequence[WatchedEndpoint]) -> dict:
-    """The dashboard's JSON model, as Grafana's dashboard API takes it."""
     board = (
         builder.Dashboard("HyperPod DPD endpoints")
         .uid(DASHBOARD_UID)

@@ -129,10 +129,8 @@ def model_pods(role: str, endpoint_name: str, namespace: str) -> str:
 
 
 def kubernetes_pods(role: str, endpoint_name: str, namespace: str) -> str:
-    """The matchers of one role's cAdvisor and DCGM series."""
     return f'namespace="{namespace}",{KUBERNETES_POD_LABEL}=~"{role_pods(role, endpoint_name)}"'
 
 
 def deployment(role: str, endpoint_name: str, namespace: str) -> str:
-    """The matchers of one role's kube-state deployment series."""
     return f'namespace="{namespace}",deployment="{role_deployment(role, endpoint_name)}"'

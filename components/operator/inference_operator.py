@@ -193,7 +193,6 @@ class InferenceOperator(pulumi.ComponentResource):
         role_name: str | None = None,
         trusted_by_sagemaker: bool = False,
     ) -> aws.iam.Role:
-        """An IRSA role for these service accounts, with its managed and inline policies."""
         args = self._args
         child = pulumi.ResourceOptions(parent=self)
         trust = pulumi.Output.all(args.oidc_provider_arn, args.oidc_issuer).apply(

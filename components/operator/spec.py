@@ -44,8 +44,6 @@ def _pin(addon: str) -> object:
 
 
 class DependencyVersions(Spec):
-    """Pins of the add-ons the operator needs; each at least its floor."""
-
     s3_csi_driver: _pin("aws-mountpoint-s3-csi-driver")
     fsx_csi_driver: _pin("aws-fsx-csi-driver")
     metrics_server: _pin("metrics-server")

@@ -27,7 +27,6 @@ def chunked_tokens(tokens: int) -> int:
 
 
 def layer_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_size: int) -> int:
-    """KV bytes one token adds to one layer on one rank."""
     if model.attention == "MLA":
         # One latent per token, replicated on every rank rather than split.
         return (model.kv_lora_rank + model.qk_rope_head_dim) * model.kv_dtype_bytes
