@@ -6,6 +6,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 POLICY_VERSION = "2012-10-17"
+# Reading an AMP workspace (Grafana's data source, KEDA's queries), and CloudWatch's metrics,
+# which take no resource-level scope (hyperpod-eks-tf `modules/observability/iam_roles.tf`).
+PROMETHEUS_READ = ["aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"]
+CLOUDWATCH_METRICS_READ = [
+    "cloudwatch:GetMetricData",
+    "cloudwatch:GetMetricStatistics",
+    "cloudwatch:ListMetrics",
+]
 
 # operator -> condition key -> value(s), as IAM spells a Condition block.
 Conditions = Mapping[str, Mapping[str, str | Sequence[str]]]

@@ -9,7 +9,12 @@ write to the workspace (this project names its one workspace) and CloudWatch Log
 from __future__ import annotations
 
 from components.core.aws_account import AwsAccount
-from components.core.iam_statement import Statement, policy_document
+from components.core.iam_statement import (
+    CLOUDWATCH_METRICS_READ,
+    PROMETHEUS_READ,
+    Statement,
+    policy_document,
+)
 from components.core.service_trust import service_trust_statement
 
 COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
@@ -30,8 +35,6 @@ _LOGS = [
 ]
 # The page's other two log actions take no log-group ARN: IAM authorizes them on "*" only.
 _LOGS_ANY = ["logs:DescribeLogGroups", "logs:StopQuery"]
-# What reading a workspace takes (the Grafana data source, and KEDA's queries).
-PROMETHEUS_READ = ["aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"]
 
 
 def _cluster_logs(account: AwsAccount) -> list[str]:
@@ -74,15 +77,6 @@ def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
 def grafana_trust(account: AwsAccount) -> dict:
     statement = service_trust_statement(GRAFANA_PRINCIPAL, account_id=account.id)
     return {"Version": "2012-10-17", "Statement": [statement]}
-
-
-# What the CloudWatch data source reads of metrics; AWS's reference Terraform grants these
-# (hyperpod-eks-tf `modules/observability/iam_roles.tf`). They take no resource-level scope.
-CLOUDWATCH_METRICS_READ = [
-    "cloudwatch:GetMetricData",
-    "cloudwatch:GetMetricStatistics",
-    "cloudwatch:ListMetrics",
-]
 
 
 def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:

@@ -7,7 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount
-from components.core.iam_statement import Statement, policy_document
+from components.core.iam_statement import (
+    CLOUDWATCH_METRICS_READ,
+    PROMETHEUS_READ,
+    Statement,
+    policy_document,
+)
 from components.core.kms_access import kms_statement
 from components.core.service_trust import SAGEMAKER, service_trust_statement
 
@@ -110,11 +115,7 @@ def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
             "Sid": "CloudWatchMetrics",
             "Effect": "Allow",
             "Resource": "*",
-            "Action": [
-                "cloudwatch:GetMetricData",
-                "cloudwatch:GetMetricStatistics",
-                "cloudwatch:ListMetrics",
-            ],
+            "Action": CLOUDWATCH_METRICS_READ,
         }
     ]
     if workspace_arns:
@@ -123,12 +124,7 @@ def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
                 "Resource": sorted(set(workspace_arns)),
-                "Action": [
-                    "aps:QueryMetrics",
-                    "aps:GetLabels",
-                    "aps:GetSeries",
-                    "aps:GetMetricMetadata",
-                ],
+                "Action": PROMETHEUS_READ,
             }
         )
     return {"Version": "2012-10-17", "Statement": statements}
