@@ -23,9 +23,8 @@ from components.core.findings import Finding, error, warning
 
 NEW_VERSION_FIELD = "cluster.kubernetesVersion"
 SUPPORT_TYPE_FIELD = "cluster.upgradePolicy.supportType"
-# How long before a version leaves standard support the program says so: two months leave
-# time to plan the upgrade (control plane, then HyperPod's nodes and the add-ons) before EKS
-# starts billing extended support or upgrades the control plane itself.
+# How long before a version leaves standard support the program says so: two months to plan the
+# upgrade before EKS bills extended support or upgrades the control plane itself.
 NOTICE_DAYS = 60
 EXISTING_CLUSTER_FIELD = "cluster.existing.eksClusterName"
 

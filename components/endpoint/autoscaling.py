@@ -71,9 +71,8 @@ class RoleAutoscaling(Spec):
         )
         | None
     ) = None
-    # A CloudWatch trigger, in the CRD's shape (AWS's autoscaling guide scales on the SageMaker
-    # endpoint's Invocations): beside the Prometheus trigger, or alone while no metric, query
-    # or target is set.
+    # A CloudWatch trigger in the CRD's shape: beside the Prometheus trigger, or alone while no
+    # metric, query or target is set.
     cloud_watch: crd_shaped("autoScalingSpec.cloudWatchTrigger") | None = None
     # The Prometheus trigger's name; None names it after the role and the metric.
     trigger_name: str | None = Field(None, min_length=1)
@@ -180,9 +179,8 @@ def role_autoscaling(
 SAGEMAKER_NAMESPACE = "AWS/SageMaker"
 ENDPOINT_DIMENSION = "EndpointName"
 VARIANT_DIMENSION = "VariantName"
-# What KEDA's aws-cloudwatch scaler needs, by the CRD's names (kedacore/keda,
-# pkg/scalers/aws_cloudwatch_scaler.go: namespace, metricName and dimensionName "not given";
-# targetMetricValue has no default).
+# What KEDA's aws-cloudwatch scaler refuses to go without (kedacore/keda,
+# pkg/scalers/aws_cloudwatch_scaler.go), by the CRD's names.
 CLOUD_WATCH_REQUIRED = ("namespace", "metricName", "dimensions", "targetValue")
 # CloudWatch's statistics: the five standard ones, and extended ones such as p99 or tm90
 # (GetMetricData's MetricStat.Stat).

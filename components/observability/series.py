@@ -85,8 +85,7 @@ DOCUMENTED_SERIES: dict[str, Series] = {
 # The label naming the pod, on the series that carry one.
 MODEL_POD_LABEL = "pod_name"
 # The label naming the endpoint object a model series comes from (AWS's inference dashboard
-# selects on it): what selects the pods of an aggregated endpoint, which has one role and whose
-# pods no public source names.
+# selects on it): what selects an aggregated endpoint's pods.
 MODEL_RESOURCE_LABEL = "resource_name"
 AGGREGATED_ROLE = "serving"
 KUBERNETES_POD_LABEL = "pod"
