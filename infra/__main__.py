@@ -1,10 +1,6 @@
 """`python -m infra ...`, the offline tools' former command, kept for one release: it runs
-`hyperpod-dpd` (tools/cli.py) and, at a terminal, says that the command moved. Scripts, such as
-the offline diff running a base revision's render, get the output alone.
-
-Nothing imports this module: `pulumi up` runs __main__.py at the project's root, which never
-reaches the tools (tests/test_import_graph.py).
-"""
+`hyperpod-dpd` and, at a terminal, says that the command moved. Nothing on the deploy path
+imports it (tests/test_import_graph.py)."""
 
 import sys
 

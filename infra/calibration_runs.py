@@ -1,11 +1,6 @@
-"""The benchmark runs recorded beside a stack, `calibration/<stack>.yaml`, as plain data.
-
-`hyperpod-dpd bench results --record` appends a run there: the endpoint's layout, the
-image, the day, the load and what vLLM measured. The program reads the file (`pulumi preview`
-and the render alike), and infra/endpoint_predictions.py corrects each endpoint's prediction by
-the runs of that endpoint on the same model, instance type and image. A correction is advice
-like the prediction it corrects: a file it cannot read is a warning, never a refusal.
-"""
+"""The benchmark runs recorded beside a stack, `calibration/<stack>.yaml` (written by
+`hyperpod-dpd bench results --record`), which correct its endpoints' predictions
+(endpoint_predictions.py). A correction is advice: a file it cannot read is a warning only."""
 
 from __future__ import annotations
 
@@ -173,16 +168,13 @@ def load_calibration_file(path: Path) -> CalibrationFile:
         raise CalibrationFileError(f"{path}: {unreadable}") from None
     try:
         document = yaml.load(text, Loader=_PlainYaml)
+        if document is None:
+            return CalibrationFile()
+        if not isinstance(document, dict):
+            raise CalibrationFileError(f"{path}: must be a mapping with `runs:`")
+        return CalibrationFile.model_validate(document)
     except yaml.YAMLError as malformed:
         raise CalibrationFileError(f"{path}: not YAML ({str(malformed).splitlines()[0]})") from None
-    except RecursionError:
-        raise CalibrationFileError(f"{path}: nested too deep to be a calibration file") from None
-    if document is None:
-        return CalibrationFile()
-    if not isinstance(document, dict):
-        raise CalibrationFileError(f"{path}: must be a mapping with `runs:`")
-    try:
-        return CalibrationFile.model_validate(document)
     except ValidationError as invalid:
         raise CalibrationFileError(f"{path}: {_problem(invalid)}") from None
     except RecursionError:
@@ -190,7 +182,6 @@ def load_calibration_file(path: Path) -> CalibrationFile:
 
 
 def read_runs(stack: str) -> tuple[list[RecordedRun], list[str]]:
-    """The stack's recorded runs, and a warning if its file can't be read."""
     path = calibration_path(stack)
     try:
         recorded = load_calibration_file(path)

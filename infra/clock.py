@@ -1,8 +1,5 @@
-"""The day the program runs, the one date-dependent input of the checks.
-
-UTC, because EKS dates its Kubernetes release calendar in UTC+0 (eks_versions.py). Tests pin
-it (tests/conftest.py), so that none depends on the day it runs.
-"""
+"""The day the program runs, the one date-dependent input of the checks: UTC, as EKS's calendar
+(eks_versions.py). Tests pin it (tests/conftest.py)."""
 
 from __future__ import annotations
 

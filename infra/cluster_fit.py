@@ -48,7 +48,6 @@ class _AzNodes:
 
 
 def _all_nodes(cluster: ClusterSpec, kind: str) -> _AzNodes:
-    """The nodes of `kind` in every AZ, and the first group holding them."""
     groups = [(i, g) for i, g in enumerate(cluster.instance_groups) if g.instance_type == kind]
     return _AzNodes(
         None, sum(g.instance_count for _, g in groups), groups[0][0] if groups else None
@@ -337,10 +336,9 @@ def idle_gpu_nodes(
     region: str,
     prices: PriceTable = PRICES,
 ) -> list[Finding]:
-    """GPU nodes no endpoint can claim, paid for by the hour: per type, the nodes beyond the
-    endpoints' GPUs at maxReplicas. Not idle: groups Karpenter scales (they hold nodes only
-    while pods need them), groups on a training plan (paid for by the plan anyway, so the claims
-    fill them first), and CPU groups (the operator and the add-ons run there)."""
+    """GPU nodes beyond the endpoints' GPUs at maxReplicas, paid for by the hour. Not idle:
+    groups Karpenter scales, groups on a training plan (paid anyway, so claims fill them first),
+    and CPU groups."""
     found = []
     for kind, facts in GPU_INSTANCE_TYPES.items():
         groups = [
@@ -390,7 +388,6 @@ def check_cluster_fit(
     endpoints: Sequence[EndpointSpec],
     region: str,
 ) -> list[Finding]:
-    """The endpoints on a cluster this stack builds, in `network`."""
     found = idle_gpu_nodes(cluster, endpoints, region)
     found += _tiered_storage(cluster, endpoints) + _node_selectors(cluster, endpoints, region)
     found += _taints(cluster, endpoints)

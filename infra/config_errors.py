@@ -18,10 +18,8 @@ PROJECT = "hyperpod-dpd"
 
 
 class ConfigError(pulumi.RunError):
-    """Raised before any resource is registered; Pulumi prints it without a traceback.
-
-    Each problem is one line, whatever the value it quotes holds (a newline, an escape
-    sequence): one line per problem is what the user reads, and what the tests count."""
+    """Raised before any resource is registered; Pulumi prints it without a traceback. Each
+    problem is one line, whatever the value it quotes holds."""
 
     def __init__(self, problems: Sequence[str]) -> None:
         self.problems = [one_line(problem) for problem in problems]

@@ -9,23 +9,16 @@ from collections import Counter
 from components.endpoint.spec import EndpointSpec
 from components.sizing.replicas import endpoint_replicas
 
-# How pods take nodes. A DPD pod is an ordinary pod of the Deployment the operator makes per
-# role, with the role's `resources` (the CRD: "Resource requests and limits for pods of this
-# role. Must include GPU resource requests"; AWS's DPD guide: they apply to the role's pod
-# spec, and worker.resources is ignored); an aggregated pod takes worker.resources. Neither
-# gives a pod a node of its own, and the CRD has no anti-affinity or exclusivity field: the
-# scheduler places pods by their requests, so pods of fewer GPUs than a node share nodes, one
-# endpoint's or several. A pod cannot span nodes: two 5-GPU pods take two 8-GPU nodes, though
-# 10 GPUs would fit in two either way.
+# A DPD pod takes its role's `resources` (the CRD; AWS's DPD guide), an aggregated pod
+# worker.resources. The CRD has no anti-affinity or exclusivity field, so pods of fewer GPUs than
+# a node share nodes, and a pod cannot span nodes: two 5-GPU pods take two 8-GPU nodes.
 Pods = Counter  # the GPUs one pod requests -> how many such pods
 
 
 def nodes_to_hold(pods: Pods, gpus_per_node: int) -> int:
-    """The fewest nodes of `gpus_per_node` GPUs that hold these pods, each on one node: best
-    fit, largest pods first, which is exact when every pod's GPUs divide the node's (1, 2, 4 or
-    8, as tensorParallelSize takes), and near it otherwise (one node over in 3 of the 6,435
-    sets of up to 7 pods of 1 to 8 GPUs). Counted by size, so that any replica count takes the
-    same few steps."""
+    """The fewest nodes of `gpus_per_node` GPUs that hold these pods: best fit, largest first,
+    exact when every pod's GPUs divide the node's, one node over in 3 of the 6,435 sets of up to
+    7 pods of 1 to 8 GPUs otherwise. Counted by size, so any replica count takes few steps."""
     free: Counter[int] = Counter()  # GPUs left free -> how many nodes have that many
     nodes = 0
     for size in sorted((g for g, n in pods.items() if n > 0), reverse=True):

@@ -1,19 +1,11 @@
 """The commands a user runs after `pulumi up`, with the stack's real names: no Pulumi here.
 
-The stack exports them as `nextSteps`, one shell script with a comment above each step, so
-that `pulumi stack output nextSteps` prints text that pastes into bash as it is (a JSON
-document would not: its strings come out escaped); the offline render prints them.
-Sources: AWS's DPD guide ("Disaggregated Prefill and Decode for HyperPod inference",
-SageMaker developer guide, sagemaker-hyperpod-model-deployment-dpd) for the role label, the
-ready message, the router URL (plain HTTP on port 443) and the request body; the AWS CLI
-reference for `eks update-kubeconfig`, `s3 sync` and `sagemaker-runtime invoke-endpoint`;
-huggingface_hub's `cli/download.py` and `cli/auth.py` for `hf download --exclude` and `hf auth
-login`, and its download guide for the `.cache/huggingface/` folder `--local-dir` leaves behind.
-
-Every value a setting gives goes through `shlex.quote` where its command is built, so a pasted
-command runs what it says, whatever the stack file holds; the settings' own patterns keep the
-usual values plain (`shlex.quote` leaves letters, digits and `@%+=:,./-` as they are). A
-comment carries its value on one line (`one_line`), or a newline would end the comment.
+Exported as `nextSteps`, one shell script (JSON would escape its strings), so `pulumi stack
+output nextSteps` pastes into bash as it is. Sources: AWS's DPD guide for the role label, ready
+message, router URL (plain HTTP on 443) and request body; the AWS CLI reference; huggingface_hub's
+`cli/download.py` and `cli/auth.py`. Every value a setting gives is `shlex.quote`d where its
+command is built, and a comment holds its value on one line (`one_line`), so a pasted command
+runs what it says whatever the stack file holds.
 """
 
 from __future__ import annotations
@@ -34,13 +26,11 @@ from components.endpoint.manifest import ENDPOINT_LABEL, MODEL_PATH
 CONDITION_MESSAGES = "{.items[*].status.conditions[*].message}"
 # An aggregated endpoint's: the state the CRD's status ends a rollout in.
 STATE = "{.items[*].status.state}"
-# The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide). The
-# guide says the operator runs each role as a Deployment but never names those Deployments, so
-# the commands select pods by this label rather than guess a Deployment's name.
+# The label the operator puts on each model pod, `prefill` or `decode` (AWS's DPD guide, which
+# names no Deployment).
 ROLE_LABEL = "inference.sagemaker.aws.amazon.com/dpd-role"
-# How often the wait asks the API server again, and for how long. `pulumi up` waits for the
-# endpoint itself (60 minutes at most, components/endpoint/inference_endpoint.py); this bound is for
-# a wait run after it, which should return at once.
+# How often the wait asks again, and for how long: `pulumi up` has waited already, so a wait run
+# after it should return at once.
 POLL_SECONDS = 30
 WAIT_MINUTES = 30
 # Where to look when it does not become ready: the diagnostics command and its guide.
@@ -86,7 +76,6 @@ class EndpointTarget:
 
 
 def _body(path: str | None, model: str = MODEL_PATH) -> str:
-    """A small request for the worker's invocation path, as JSON."""
     if path is not None and path.endswith("completions") and "chat" not in path:
         request: dict[str, Any] = {"prompt": PROMPT}
     else:
@@ -107,7 +96,6 @@ def _comment(text: str) -> str:
 
 
 def upload_weights(model_name: str, weights_uri: str) -> list[str]:
-    """Download from Hugging Face into a local directory, then copy it to the model prefix."""
     local = shlex.quote(model_name)
     repository = hugging_face_repository(model_name)
     steps = []
@@ -148,8 +136,6 @@ def ready_signal(target: EndpointTarget) -> tuple[str, str]:
 
 
 def wait_until_ready(target: EndpointTarget, stack: str) -> str:
-    """A loop that returns once the operator reports the endpoint ready (both roles, with DPD),
-    or after WAIT_MINUTES, saying where to look then."""
     jsonpath, ready = ready_signal(target)
     tries = WAIT_MINUTES * 60 // POLL_SECONDS
     diagnose = (
@@ -213,7 +199,6 @@ def endpoint_steps(target: EndpointTarget, region: str, stack: str) -> dict[str,
 
 
 def callers(target: EndpointTarget) -> list[str]:
-    """What a change does to each kind of caller, by the endpoint's rollout, as lines of text."""
     if not target.renames:
         text = (
             "rollout keepName: the names above stay. A change the operator cannot take "
@@ -241,7 +226,6 @@ def next_steps(
     prometheus_endpoint: str | None = None,
     grafana_url: str | None = None,
 ) -> dict[str, Any]:
-    """What to run once `pulumi up` returns, in order."""
     metrics: dict[str, str] = {}
     if prometheus_endpoint:
         # Amazon Managed Prometheus answers SigV4-signed queries only: Grafana's data source,
@@ -277,17 +261,14 @@ ENDPOINT_STEPS = (
 )
 
 
-def _commands(value: str | list[str]) -> list[str]:
-    return [value] if isinstance(value, str) else value
-
-
 def next_steps_script(steps: dict[str, Any]) -> str:
-    """The steps as one shell script, each under a comment saying what it is for."""
     lines = ["# Reach the cluster:", steps["kubeconfig"]]
     for name, endpoint in steps["endpoints"].items():
         for key, purpose in ENDPOINT_STEPS:
             if key in endpoint:
-                lines += ["", _comment(f"{name}: {purpose}"), *_commands(endpoint[key])]
+                commands = endpoint[key]
+                lines += ["", _comment(f"{name}: {purpose}")]
+                lines += [commands] if isinstance(commands, str) else commands
     metrics = steps["metrics"]
     if metrics:
         lines += ["", "# Metrics and dashboards:"]

@@ -1,19 +1,11 @@
 """Live preflight: what the account says about the stack, asked before any resource exists.
 
-Invokes run during `pulumi preview` as during `pulumi up`, and the synchronous forms used here
-return before the program registers anything, so a refusal stops the preview with the key
-named. The offline render answers them from its mocks (tools/render/mocks/).
-
-- Service Quotas: HyperPod counts each instance type against the account's sagemaker quota
-  "<instance type> for cluster usage", across all its clusters (HyperPod prerequisites page,
-  "Instance Quotas"); a group on a training plan uses the plan's capacity instead.
-- AZ IDs: those the account sees in the region.
-- The observability add-on's pin: EKS lists the add-on versions it offers per Kubernetes version
-  (DescribeAddonVersions; aws.eks.getAddonVersion gives the newest), and no public table does;
-  a pin newer than the newest offered is refused here rather than by CreateAddon later.
-- An existing cluster: its real Kubernetes version, the HyperPod cluster's status, and the
-  version of the inference add-on found installed, held to the floors configured values meet.
-  Its version's place in EKS's calendar only warns (kubernetes_version_checks.py says why).
+Synchronous invokes return before the program registers anything, so a refusal stops even a
+preview; the offline render answers them from its mocks. Asked: the Service Quotas
+"<instance type> for cluster usage" (HyperPod prerequisites, "Instance Quotas"; a training plan
+brings its own capacity); the region's AZ IDs; the newest observability add-on EKS offers for the
+Kubernetes version (no public table lists them); and of an existing cluster, its version, status
+and installed inference add-on, held to the floors (its calendar place only warns).
 """
 
 from __future__ import annotations
@@ -55,10 +47,6 @@ class Preflight:
     warnings: list[str] = field(default_factory=list)
 
 
-def cluster_usage_quota(instance_type: str) -> str:
-    return f"{instance_type} for cluster usage"
-
-
 def _quota_problems(stack: StackSettings, region: str) -> list[str]:
     groups_by_type: dict[str, list[int]] = defaultdict(list)
     for i, group in enumerate(stack.cluster.instance_groups):
@@ -68,7 +56,7 @@ def _quota_problems(stack: StackSettings, region: str) -> list[str]:
     for instance_type, indices in groups_by_type.items():
         groups = [stack.cluster.instance_groups[i] for i in indices]
         needed = sum(group.instance_count for group in groups)
-        name = cluster_usage_quota(instance_type)
+        name = f"{instance_type} for cluster usage"
         quota = aws.servicequotas.get_service_quota(service_code=QUOTA_SERVICE, quota_name=name)
         if quota.value >= needed:
             continue
@@ -138,13 +126,8 @@ def _observability_addon_problems(stack: StackSettings, kubernetes_version: str)
 
 
 def _support_type(eks: aws.eks.GetClusterResult) -> SupportType:
-    """The cluster's upgrade policy; EXTENDED, EKS's default, when it reports none."""
     policies = eks.upgrade_policies or []
     return "STANDARD" if policies and policies[0].support_type == "STANDARD" else "EXTENDED"
-
-
-def _status(value: object) -> str:
-    return str(getattr(value, "value", value))
 
 
 def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
@@ -170,7 +153,7 @@ def _existing_cluster(stack: StackSettings, today: date) -> Preflight:
             )
         problems += _observability_addon_problems(stack, eks.version)
     hyperpod = aws_native.sagemaker.get_cluster(cluster_arn=existing.hyperpod_cluster_arn)
-    status = _status(hyperpod.cluster_status)
+    status = str(getattr(hyperpod.cluster_status, "value", hyperpod.cluster_status))
     if status != IN_SERVICE:
         problems.append(
             f"{config_key('cluster', 'existing', 'hyperpodClusterArn')}: "
@@ -239,7 +222,6 @@ def _installed_addon_problems(stack: StackSettings) -> list[str]:
 
 
 def preflight(stack: StackSettings, region: str, today: date) -> Preflight:
-    """What the account says about the stack on `today`."""
     if stack.cluster.existing is not None:
         return _existing_cluster(stack, today)
     return Preflight(

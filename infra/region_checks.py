@@ -1,9 +1,6 @@
 """Rules that hold the stack to its region and account: what HyperPod offers there, AZ IDs of
-that region, and ARNs of that region and account.
-
-A real `pulumi up` meets these only after the VPC, EKS and the dependencies chart are up, when
-the HyperPod cluster's creation fails; here they stop the program before anything exists.
-"""
+that region, and ARNs of that region and account. A real `pulumi up` would meet them only when
+the HyperPod cluster's creation fails, after the VPC, EKS and the dependencies chart are up."""
 
 from __future__ import annotations
 
@@ -41,7 +38,6 @@ def _region_problem(region: str) -> str | None:
 
 
 def _instance_types(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
-    """(key path, instance type) of every instance group and endpoint."""
     for i, group in enumerate(stack.cluster.instance_groups):
         yield ("cluster", "instanceGroups", i, "instanceType"), group.instance_type
     for i, endpoint in enumerate(stack.endpoints):
@@ -112,18 +108,20 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
 
 def _az_problem(key: str, az: str, region: str) -> str | None:
     owner = az_id_region(az)
-    prefix = AZ_ID_PREFIXES[region]
     if owner == region:
         return None
-    if owner is None:
-        where = "is not an AZ ID of any region HyperPod is offered in"
-    else:
-        where = f"is an AZ ID of {owner}"
-    return f"{key}: {az!r} {where}; the stack deploys to {region}, whose AZ IDs are {prefix}-az<n>"
+    where = (
+        f"is an AZ ID of {owner}"
+        if owner
+        else "is not an AZ ID of any region HyperPod is offered in"
+    )
+    return (
+        f"{key}: {az!r} {where}; the stack deploys to {region}, whose AZ IDs are "
+        f"{AZ_ID_PREFIXES[region]}-az<n>"
+    )
 
 
 def region_problems(region: str, stack: StackSettings) -> list[str]:
-    """What the stack's region refuses: the region itself, instance types, AZ IDs, ARNs."""
     refused = _region_problem(region)
     if refused:
         return [refused]
@@ -152,5 +150,4 @@ def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]
 
 
 def account_problems(account_id: str, stack: StackSettings) -> list[str]:
-    """ARNs of another account than the one the stack deploys with."""
     return _misplaced_arns(stack, "account", account_id)

@@ -1,15 +1,9 @@
-"""Whether the cluster has room for the way each endpoint takes a change
-(components/endpoint/generation.py).
+"""Whether the cluster has room for the way each endpoint takes a change (generation.py).
 
-A roll: Kubernetes' default rolling update starts new pods before it stops old ones (25% surge
-rounded up, 25% unavailable rounded down), so each role of fewer than four pods needs room for
-one more; without it the new pod stays Pending and the roll stalls, the old pods serving.
-
-A swap (rollout newName): both generations hold their GPUs at once, every role at maxReplicas,
-counted onto nodes as the capacity checks count (endpoint_pods.py `nodes_to_hold`). The room is
-handed out in the endpoints' order, so swaps allowed together fit together; one that does not
-fit deletes first. Counts are per instance type as configured, across its groups' AZs; on an
-existing cluster, whose nodes are not the stack's, a swap is always tried.
+A roll: Kubernetes' default rolling update surges 25%, rounded up, so each role of fewer than
+four pods needs room for one more, or the roll stalls. A swap (rollout newName) holds both
+generations' GPUs at once, every role at maxReplicas; room is handed out in the endpoints'
+order, and one that does not fit deletes first. On an existing cluster a swap is always tried.
 """
 
 from __future__ import annotations

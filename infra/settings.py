@@ -1,10 +1,5 @@
-"""The stack configuration: read the way `pulumi.Config` reads it, validated before any resource.
-
-Each top-level field of `StackSettings` is one config key, `hyperpod-dpd:<field>`, set in
-`Pulumi.<stack>.yaml`. Problems come back as one line each, naming the key at fault. The
-sizing of each endpoint (KV cache, PD buffer, decoder HBM) is checked here too, so its errors
-stop `pulumi preview` and its warnings reach the log.
-"""
+"""The stack configuration, read as `pulumi.Config` reads it and checked before any resource:
+one line per problem, naming the key. Sizing is checked here too, so its errors stop a preview."""
 
 from __future__ import annotations
 
@@ -71,7 +66,6 @@ class CheckedConfig:
     region: str
     # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
     cluster_name: str
-    # One per endpoint, in order.
     sizing: list[SizingReport]
     # Sizing errors are the only problems a CheckedConfig can carry: see check_config.
     sizing_errors: list[str]
@@ -86,11 +80,8 @@ class CheckedConfig:
 
 @dataclass(frozen=True)
 class Settings:
-    """Everything the program needs from the stack configuration, validated."""
-
     stack: StackSettings
     account: AwsAccount
-    # Name of the EKS and HyperPod clusters (or of the existing EKS cluster).
     cluster_name: str
     bucket_names: BucketNames
     # Hugging Face tokens by the config key that holds them.
@@ -109,12 +100,8 @@ def _project_keys() -> set[str]:
 
 
 def _is_secret(key: str) -> bool:
-    """Whether the stack file holds `key` encrypted (`pulumi config set --secret`).
-
-    `Config.require_secret` wraps any value as secret, so it cannot tell. The CLI's language host
-    hands the program the encrypted keys in PULUMI_CONFIG_SECRET_KEYS; the offline render (and
-    Pulumi's mocks) pass them to `set_all_config`, which `is_config_secret` reads.
-    """
+    """Whether the stack file holds `key` encrypted (`require_secret` cannot tell): the CLI hands
+    the encrypted keys over in PULUMI_CONFIG_SECRET_KEYS, the offline render to `set_all_config`."""
     full = f"{PROJECT}:{key}"
     return (
         runtime_config.is_config_secret(full) or full in runtime_config.get_config_secret_keys_env()
@@ -221,7 +208,6 @@ def _misspelt_namespaces() -> list[str]:
 
 
 def _of_endpoint(i: int, finding: Finding) -> Finding:
-    """The finding with its field as a path under the project (`endpoints[0].name`)."""
     field = f"{field_path('endpoints', i)}.{finding.field}"
     return Finding(finding.level, finding.code, field, finding.message)
 
@@ -229,7 +215,6 @@ def _of_endpoint(i: int, finding: Finding) -> Finding:
 def _findings(
     stack: StackSettings, cluster_name: str, names: BucketNames, region: str, today: date
 ) -> list[Finding]:
-    """The findings of every rule but sizing."""
     found = [_of_endpoint(i, f) for i, f in check_endpoints(stack.endpoints)]
     found += check_endpoint_observability(stack.observability, stack.endpoints)
     found += check_observability(stack.observability, region)
@@ -261,7 +246,6 @@ def _prometheus_address(stack: StackSettings, region: str) -> str | None:
 
 
 def _operator_source(operator: OperatorSpec) -> str:
-    """Which setting decides the operator version, and its value."""
     installed = operator.installed
     if installed is None:
         return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
@@ -271,7 +255,6 @@ def _operator_source(operator: OperatorSpec) -> str:
 
 
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
-    """What the operator's CRD schema and the DPD guardrails refuse in the built manifests."""
     problems = []
     address = _prometheus_address(stack, region)
     # Checked by check_operator before manifests are built.
@@ -334,21 +317,10 @@ def _stack_prefix(stack: StackSettings) -> str:
 _ANY_ACCOUNT_ID = "000000000000"
 
 
-def _account(region: str) -> AwsAccount:
-    return AwsAccount(
-        id=aws.get_caller_identity().account_id,
-        partition=aws.get_partition().partition,
-        region=region,
-    )
-
-
 def check_config() -> CheckedConfig:
-    """Read the stack configuration and check every rule.
-
-    Raises ConfigError listing every problem, unless sizing errors are the only ones: those
-    come back in `sizing_errors`, beside the sizing reports that explain them, so that
-    `hyperpod-dpd size` can show both. `load_settings` raises on them.
-    """
+    """Read the stack configuration and check every rule; raise ConfigError listing every
+    problem, unless sizing errors are the only ones: those come back in `sizing_errors`, beside
+    the reports that explain them (`hyperpod-dpd size` shows both)."""
     config = pulumi.Config(PROJECT)
     raw, problems = _read_raw(config)
     try:
@@ -418,11 +390,14 @@ def check_config() -> CheckedConfig:
 
 
 def load_settings() -> Settings:
-    """Read and check the stack configuration; raise ConfigError listing every problem."""
     checked = check_config()
     if checked.sizing_errors:
         raise ConfigError(checked.sizing_errors)
-    account = _account(checked.region)
+    account = AwsAccount(
+        id=aws.get_caller_identity().account_id,
+        partition=aws.get_partition().partition,
+        region=checked.region,
+    )
     refused = account_problems(account.id, checked.stack)
     if refused:
         raise ConfigError(refused)

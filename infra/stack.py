@@ -1,11 +1,7 @@
-"""The composition: the components of one environment, wired in dependency order.
-
-network and EFA security group -> EKS -> buckets and lifecycle scripts -> dependencies chart
--> HyperPod cluster (and its Karpenter node pools) -> add-ons that need nodes -> observability
--> inference operator -> DPD endpoints.
+"""The composition: the components of one environment, wired in dependency order (network,
+EKS, buckets, dependencies chart, HyperPod, node add-ons, observability, operator, endpoints).
 With `cluster.existing`, only what runs inside the named cluster is built; with
-`operator.installed`, the operator is not installed, only its version checked.
-"""
+`operator.installed`, the operator is not installed, only its version checked."""
 
 from __future__ import annotations
 
@@ -53,8 +49,6 @@ LIFECYCLE_DIRECTORY = Path(__file__).resolve().parent.parent / "lifecycle"
 
 @dataclass(frozen=True)
 class Cluster:
-    """What workloads inside the cluster need from it."""
-
     provider: k8s.Provider
     # The EKS cluster's name: the control plane's output when this stack builds it, so that
     # what takes it (the add-ons' clusterName) is replaced with the cluster.
@@ -68,14 +62,9 @@ class Cluster:
 
 
 def _adopt_cluster(settings: Settings) -> Cluster:
-    account = settings.account
-    eks = AdoptedEksCluster(
-        "eks",
-        AdoptedEksClusterArgs(name=settings.cluster_name, account=account),
-    )
+    eks = AdoptedEksCluster("eks", AdoptedEksClusterArgs(settings.cluster_name, settings.account))
     existing = settings.stack.cluster.existing
     assert existing is not None
-    exports = {"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn}
     return Cluster(
         provider=eks.provider,
         name=eks.name,
@@ -83,7 +72,7 @@ def _adopt_cluster(settings: Settings) -> Cluster:
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=existing.hyperpod_cluster_arn,
         ready=[],
-        exports=exports,
+        exports={"eksCluster": eks.name, "hyperpodClusterArn": existing.hyperpod_cluster_arn},
     )
 
 
@@ -93,12 +82,7 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
     assert stack.network is not None and buckets.lifecycle is not None
     if stack.network.existing is None:
         network: Network | AdoptedNetwork = Network(
-            "network",
-            NetworkArgs(
-                spec=stack.network,
-                region=account.region,
-                cluster_name=name,
-            ),
+            "network", NetworkArgs(spec=stack.network, region=account.region, cluster_name=name)
         )
     else:
         network = AdoptedNetwork(
@@ -115,9 +99,8 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
             else None,
         ),
     )
-    # What the clusters reach the network through, beyond its subnets: with it as their
-    # dependency, a destroy deletes the clusters and every endpoint in them first (the
-    # operator and the load balancer controller still call AWS through the NAT then).
+    # With the network's plumbing as their dependency, a destroy deletes the clusters and their
+    # endpoints first, while the operator can still call AWS through the NAT.
     plumbing = [*network.plumbing, *security_group.rules]
     eks = EksCluster(
         "eks",
@@ -185,11 +168,6 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         NodeAddonsArgs(cluster_name=eks.name, coredns_version=stack.cluster.addon_versions.coredns),
         opts=pulumi.ResourceOptions(depends_on=[hyperpod]),
     )
-    exports = {
-        "vpcId": network.vpc_id,
-        "eksCluster": eks.name,
-        "hyperpodClusterArn": hyperpod.arn,
-    }
     return Cluster(
         provider=eks.provider,
         name=eks.name,
@@ -197,18 +175,12 @@ def _build_cluster(settings: Settings, buckets: Buckets) -> Cluster:
         oidc_issuer=eks.oidc_issuer,
         hyperpod_arn=hyperpod.arn,
         ready=[*ready, node_addons],
-        exports=exports,
+        exports={
+            "vpcId": network.vpc_id,
+            "eksCluster": eks.name,
+            "hyperpodClusterArn": hyperpod.arn,
+        },
     )
-
-
-def _generations(settings: Settings) -> list[str]:
-    """Each endpoint's generation, from its settings and the model bucket it reads."""
-    return [
-        endpoint_generation(
-            spec, model_bucket=settings.bucket_names.model, region=settings.account.region
-        )
-        for spec in settings.stack.endpoints
-    ]
 
 
 def _observability(
@@ -243,7 +215,6 @@ def _observability(
 def _queried_workspaces(
     settings: Settings, observability: Observability | None
 ) -> list[pulumi.Input[str]]:
-    """The AMP workspaces the endpoints' autoscaling queries: the stack's, and any named."""
     account = settings.account
     named = {
         workspace_arn(
@@ -308,7 +279,6 @@ def _operator(
 def _export_next_steps(
     settings: Settings, observability: Observability | None, generations: list[str]
 ) -> None:
-    """The commands a user runs once `pulumi up` returns, with this stack's names."""
     targets = []
     for spec, generation, room in zip(
         settings.stack.endpoints, generations, settings.rollouts, strict=True
@@ -375,7 +345,10 @@ def build_stack(settings: Settings) -> None:
         cluster = _build_cluster(settings, buckets)
     else:
         cluster = _adopt_cluster(settings)
-    generations = _generations(settings)
+    generations = [
+        endpoint_generation(spec, model_bucket=settings.bucket_names.model, region=account.region)
+        for spec in stack.endpoints
+    ]
     observability = _observability(settings, cluster, generations)
     workspaces = _queried_workspaces(settings, observability)
     # The operator serves the CRD's conversion webhook: endpoints wait for it.

@@ -1,8 +1,5 @@
-"""The shape of the stack configuration: one field per `hyperpod-dpd:<key>` config key.
-
-It sits below the checks that read it (preflight.py, region_checks.py) and the loader that
-fills it (settings.py), so that they import it and not each other.
-"""
+"""The shape of the stack configuration: one field per `hyperpod-dpd:<key>` config key. Below the
+checks that read it and the loader that fills it, so they import it and not each other."""
 
 from __future__ import annotations
 

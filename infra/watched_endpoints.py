@@ -1,10 +1,6 @@
 """What observability watches of each endpoint: its roles' replica ranges, the series their
-autoscaling reads, and its SLO, as the plain values the Observability component takes.
-
-The dashboard and its alerts are DPD's: they tell prefill from decode by the pod names of the
-operator's two Deployments (components/observability/series.py). An aggregated endpoint's pods
-have no name a public source gives, so it is left out of them; its autoscaling selects its
-series by the endpoint object instead."""
+autoscaling reads, and its SLO. The dashboard and alerts tell prefill from decode by pod names
+(series.py); an aggregated endpoint's pods have none a public source gives, so it is left out."""
 
 from __future__ import annotations
 

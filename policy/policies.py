@@ -1,9 +1,6 @@
-"""The pack's policies: the program's own rules, applied to what the engine sees.
-
-The engine hands over each resource's inputs in camelCase. In a preview of a new stack, whatever
-another resource outputs (IDs above all) is unknown, and reading it fails the policy; so
-resources are related through the dependencies of their inputs, never through IDs.
-"""
+"""The pack's policies: the program's own rules, applied to what the engine sees. In a preview
+of a new stack another resource's outputs (IDs above all) are unknown, so resources are related
+through the dependencies of their inputs, never through IDs."""
 
 from __future__ import annotations
 
@@ -85,7 +82,6 @@ def _known(props: Mapping, key: str) -> object:
 
 
 def _comes_from(resource: PolicyResource, key: str, source: PolicyResource) -> bool:
-    """Whether `resource`'s input `key` is computed from `source`."""
     return any(d.urn == source.urn for d in resource.property_dependencies.get(key, []))
 
 
@@ -197,7 +193,6 @@ def validate_model_bucket(args: StackValidationArgs, report_violation: ReportVio
 
 
 def _ingress_cidrs(resource_type: str, props: Mapping) -> list[str | None]:
-    """The CIDRs an ingress resource (or a group's inline ingress) lets in."""
     if resource_type == RULE_TYPES["ingress"]:
         return [_known(props, "cidrIpv4"), _known(props, "cidrIpv6")]
     if resource_type == NATIVE_INGRESS:

@@ -1,8 +1,6 @@
-"""HyperPodDependencies: the Helm chart HyperPod nodes need (device plugins, health agent).
-
-It must exist before the HyperPod cluster: nodes joining without the NVIDIA and EFA device
-plugins offer no GPUs and fail their health checks.
-"""
+"""HyperPodDependencies: the Helm chart HyperPod nodes need (device plugins, health agent),
+before the cluster: nodes joining without the NVIDIA and EFA device plugins offer no GPUs and
+fail their health checks."""
 
 from __future__ import annotations
 

@@ -46,11 +46,9 @@ CONTROL_PLANE_TYPE = "aws:eks/cluster:Cluster"
 def delete_control_plane_first(
     args: pulumi.ResourceTransformArgs,
 ) -> pulumi.ResourceTransformResult | None:
-    """EKS names are unique per account and region, and this cluster's is fixed (HyperPod, the
-    subnet tags and the add-ons name it): a replacement must delete the old control plane before
-    creating the new one, or the create collides on the name. Children of a component do not
-    inherit deleteBeforeReplace, and transforms are what reach the children of a packaged
-    component such as pulumi-eks's (Pulumi docs, resource option `transforms`)."""
+    """EKS names are unique per account and region, and this cluster's is fixed, so a replacement
+    must delete the old control plane first. Only transforms reach the children of a packaged
+    component such as pulumi-eks's (they do not inherit deleteBeforeReplace)."""
     if args.type_ != CONTROL_PLANE_TYPE:
         return None
     return pulumi.ResourceTransformResult(
@@ -62,10 +60,8 @@ def delete_control_plane_first(
 
 
 class EksCluster(pulumi.ComponentResource):
-    """No node groups: HyperPod brings the nodes. coredns waits for them (see NodeAddons).
-
-    Pass what the cluster needs of the network beyond its subnets (routes, NAT, the security
-    group's rules) in `opts.depends_on`."""
+    """No node groups: HyperPod brings the nodes. Pass what the cluster needs of the network
+    beyond its subnets (routes, NAT, the security group's rules) in `opts.depends_on`."""
 
     def __init__(
         self, name: str, args: EksClusterArgs, opts: pulumi.ResourceOptions | None = None
@@ -98,9 +94,8 @@ class EksCluster(pulumi.ComponentResource):
             ),
             # coredns stays DEGRADED until nodes exist, which would hold the whole deployment.
             coredns_addon_options={"enabled": False},
-            # A remote component's resource inputs are not recorded as its dependencies.
-            # deleteBeforeReplace on the component itself is what Pulumi's Construct and the
-            # offline diff see; the transform puts it on the control plane, where it acts.
+            # deleteBeforeReplace on the component is what Construct and the offline diff see;
+            # the transform puts it on the control plane, where it acts.
             opts=pulumi.ResourceOptions(
                 parent=self,
                 # The caller's, such as the network's plumbing: a remote component's children
@@ -111,10 +106,8 @@ class EksCluster(pulumi.ComponentResource):
                 transforms=[delete_control_plane_first],
             ),
         )
-        # The control plane's output, not `args.name`: an add-on lives inside its cluster, and
-        # one that takes this as its clusterName (which forces a new add-on) is replaced with
-        # the cluster. With a plain string, the state would go on claiming add-ons that went
-        # with the old cluster.
+        # The control plane's output, not `args.name`: an add-on that takes it as its
+        # clusterName (which forces a new add-on) is replaced with the cluster.
         self.name: pulumi.Output[str] = self.cluster.eks_cluster.name
         aws.eks.Addon(
             f"{name}-pod-identity-agent",

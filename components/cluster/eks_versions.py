@@ -1,28 +1,13 @@
 """The Kubernetes versions Amazon EKS offers, and until when.
 
-Source: "Understand the Kubernetes version lifecycle on EKS", section "Amazon EKS Kubernetes
-release calendar" (docs.aws.amazon.com/eks/latest/userguide/kubernetes-versions.html), read
-2026-12-01 through its source in awsdocs/amazon-eks-user-guide
-(latest/ug/versioning/kubernetes-versions.adoc): the newest copy found lists 1.29 to 1.34, an
-older one 1.27 to 1.33; their shared rows agree. 1.35's row is from the calendar as DESIGN.md
-("Kubernetes versions") records it: released 2026-01-28, standard support until
-2027-03-27, extended support until 2028-03-27. The same page:
-
-- A version has standard support for 14 months after EKS releases it, then extended support
-  for 12 more, at an additional cost per cluster hour. The calendar's dates are UTC+0, and
-  extended support is billed from the start of the end-of-standard-support day.
-- From the end-of-extended-support date, EKS creates no new cluster on the version. It
-  upgrades existing control planes to the earliest supported version at any time after that
-  date, without notice; nodes and add-ons stay behind until you update them.
-
-The price: AWS Containers blog, "Amazon EKS extended support for Kubernetes versions pricing"
-(linked from that page, and the figures of aws.amazon.com/eks/pricing): a cluster in extended
-support costs $0.60 per cluster per hour in total, against $0.10 in standard support.
-
-What a cluster does on its end-of-standard-support day is its upgrade policy's `supportType`
-("Cluster upgrade policy", docs.aws.amazon.com/eks/latest/userguide/view-upgrade-policy.html,
-and the EKS API's UpgradePolicyRequest): EXTENDED (the API's default, and pulumi-eks's) enters
-extended support and its billing; STANDARD is upgraded automatically to the next version.
+Source: EKS's "Kubernetes release calendar" (awsdocs/amazon-eks-user-guide,
+latest/ug/versioning/kubernetes-versions.adoc, read 2026-12-01; 1.35's row as DESIGN.md records
+it). Standard support lasts 14 months, extended support 12 more, billed from the start (UTC) of
+the end-of-standard-support day; after extended support EKS creates no cluster on the version
+and upgrades control planes without notice. Extended support costs $0.60 per cluster-hour
+against $0.10 (AWS Containers blog, "Amazon EKS extended support ... pricing"). On the
+end-of-standard-support day the upgrade policy's `supportType` decides: EXTENDED (the API's and
+pulumi-eks's default) enters extended support; STANDARD upgrades to the next version.
 """
 
 from __future__ import annotations

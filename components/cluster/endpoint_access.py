@@ -1,9 +1,6 @@
-"""Who may reach the EKS API endpoint: the rule the program and the policy pack share.
-
-EKS opens a public endpoint to 0.0.0.0/0 unless publicAccessCidrs says otherwise (EKS User
-Guide, "Cluster API server endpoint"). A stack may still open it to the world, but only by
-writing 0.0.0.0/0 itself; leaving the list out is refused, because the default is the world.
-"""
+"""Who may reach the EKS API endpoint, a rule the program and the policy pack share. EKS opens a
+public endpoint to 0.0.0.0/0 unless publicAccessCidrs says otherwise, so the stack must write
+0.0.0.0/0 itself to open it to the world (EKS User Guide, "Cluster API server endpoint")."""
 
 from __future__ import annotations
 

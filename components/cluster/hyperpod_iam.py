@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount
+from components.core.iam_statement import Statement, policy_document
 from components.core.kms_access import kms_statement
 from components.core.service_trust import SAGEMAKER, service_trust_statement
 
@@ -24,11 +25,9 @@ _DESCRIBE = [
     "ec2:DescribeVpcs",
     "fsx:DescribeFileSystems",
 ]
-# Actions on an existing interface. The Service Authorization Reference (parliament's copy:
-# iam_definition.json) gives each of them the condition keys ec2:Vpc and ec2:Subnet on the
-# network-interface resource, so they are confined to the stack's VPC and the groups' subnets.
-# Attach, Detach and Modify are authorized on the instance too, which has neither key: hence
-# ArnEqualsIfExists, which every interface (always in a VPC and a subnet) must still satisfy.
+# Actions on an existing interface, confined to the stack's VPC and subnets by the keys ec2:Vpc
+# and ec2:Subnet (Service Authorization Reference). Attach, Detach and Modify are authorized on
+# the instance too, which has neither: hence ArnEqualsIfExists, which every interface satisfies.
 _EXISTING_INTERFACE = [
     "ec2:AssignPrivateIpAddresses",
     "ec2:AttachNetworkInterface",
@@ -66,91 +65,43 @@ def execution_policy(
     in_stack_network = {
         "ArnEqualsIfExists": {"ec2:Vpc": account.arn("ec2", f"vpc/{vpc_id}"), "ec2:Subnet": subnets}
     }
+    interfaces = account.arn("ec2", "network-interface/*")
+    group = account.arn("ec2", f"security-group/{security_group_id}")
     statements = [
-        {"Sid": "Describe", "Effect": "Allow", "Action": _DESCRIBE, "Resource": "*"},
+        Statement(_DESCRIBE, sid="Describe"),
         # A new interface has no VPC or subnet yet: the subnets and the group it goes in are
         # named by ARN instead.
-        {
-            "Sid": "CreateNetworkInterfaces",
-            "Effect": "Allow",
-            "Action": "ec2:CreateNetworkInterface",
-            "Resource": [
-                account.arn("ec2", "network-interface/*"),
-                account.arn("ec2", f"security-group/{security_group_id}"),
-                *subnets,
-            ],
-        },
-        {
-            "Sid": "NetworkInterfaces",
-            "Effect": "Allow",
-            "Action": _EXISTING_INTERFACE,
-            "Resource": [
-                account.arn("ec2", "network-interface/*"),
-                account.arn("ec2", "instance/*"),
-                # Changing an interface's groups is authorized on the new group too.
-                account.arn("ec2", f"security-group/{security_group_id}"),
-            ],
-            "Condition": in_stack_network,
-        },
+        Statement(
+            "ec2:CreateNetworkInterface",
+            [interfaces, group, *subnets],
+            sid="CreateNetworkInterfaces",
+        ),
+        # Changing an interface's groups is authorized on the new group too.
+        Statement(
+            _EXISTING_INTERFACE,
+            [interfaces, account.arn("ec2", "instance/*"), group],
+            in_stack_network,
+            sid="NetworkInterfaces",
+        ),
         # The VPC CNI tags interfaces at creation and, later, ones found missing its tags
-        # (aws/amazon-vpc-cni-k8s, pkg/awsutils/awsutils.go, TagENI: a CreateTags call of its
-        # own), so an ec2:CreateAction condition would break the second. Held instead to the
-        # stack's VPC and subnets, like the statement above: CreateTags has both keys on an
-        # existing interface, and at creation the CreateNetworkInterfaces statement decides.
-        {
-            "Sid": "TagNetworkInterfaces",
-            "Effect": "Allow",
-            "Action": "ec2:CreateTags",
-            "Resource": account.arn("ec2", "network-interface/*"),
-            "Condition": in_stack_network,
-        },
+        # (aws/amazon-vpc-cni-k8s, pkg/awsutils/awsutils.go, TagENI), so an ec2:CreateAction
+        # condition would break the second: held to the stack's VPC and subnets instead.
+        Statement("ec2:CreateTags", interfaces, in_stack_network, sid="TagNetworkInterfaces"),
         # The token is account-wide; images come from AWS-owned registries in other accounts.
-        {
-            "Sid": "EcrToken",
-            "Effect": "Allow",
-            "Action": "ecr:GetAuthorizationToken",
-            "Resource": "*",
-        },
-        {
-            "Sid": "EcrPull",
-            "Effect": "Allow",
-            "Action": _ECR_PULL,
-            "Resource": f"arn:{account.partition}:ecr:*:*:repository/*",
-        },
-        {
-            "Sid": "PodIdentity",
-            "Effect": "Allow",
-            "Action": "eks-auth:AssumeRoleForPodIdentity",
-            "Resource": eks_cluster_arn,
-        },
-        {
-            "Sid": "Alarms",
-            "Effect": "Allow",
-            "Action": "cloudwatch:DescribeAlarms",
-            "Resource": account.arn("cloudwatch", "alarm:*"),
-        },
+        Statement("ecr:GetAuthorizationToken", sid="EcrToken"),
+        Statement(_ECR_PULL, f"arn:{account.partition}:ecr:*:*:repository/*", sid="EcrPull"),
+        Statement("eks-auth:AssumeRoleForPodIdentity", eks_cluster_arn, sid="PodIdentity"),
+        Statement("cloudwatch:DescribeAlarms", account.arn("cloudwatch", "alarm:*"), sid="Alarms"),
     ]
     if lifecycle_bucket is not None:
         bucket = f"arn:{account.partition}:s3:::{lifecycle_bucket}"
         statements += [
-            {
-                "Sid": "ListLifecycleScripts",
-                "Effect": "Allow",
-                "Action": "s3:ListBucket",
-                "Resource": bucket,
-            },
-            {
-                "Sid": "ReadLifecycleScripts",
-                "Effect": "Allow",
-                "Action": "s3:GetObject",
-                "Resource": f"{bucket}/*",
-            },
+            Statement("s3:ListBucket", bucket, sid="ListLifecycleScripts"),
+            Statement("s3:GetObject", f"{bucket}/*", sid="ReadLifecycleScripts"),
         ]
     if kms_key_arn is not None:
-        statements.append(
-            kms_statement(kms_key_arn, region=account.region, writes=False).document()
-        )
-    return {"Version": "2012-10-17", "Statement": statements}
+        statements.append(kms_statement(kms_key_arn, region=account.region, writes=False))
+    return policy_document(statements)
 
 
 # The cluster role HyperPod's managed Karpenter assumes to add and remove nodes. Trust and
@@ -178,36 +129,28 @@ _KMS_GRANT_OPERATIONS = [
 
 
 def autoscaler_policy(account: AwsAccount) -> dict:
-    """Adding and removing cluster nodes, and the KMS grants their encrypted volumes need."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "ScaleClusterNodes",
-                "Effect": "Allow",
-                "Action": ["sagemaker:BatchAddClusterNodes", "sagemaker:BatchDeleteClusterNodes"],
-                # The cluster's ARN exists only after the cluster, which needs this role first.
-                "Resource": account.arn("sagemaker", "cluster/*"),
-            },
+    keys = account.arn("kms", "key/*")
+    via_sagemaker = {"StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"}}
+    return policy_document(
+        [
+            # The cluster's ARN exists only after the cluster, which needs this role first.
+            Statement(
+                ["sagemaker:BatchAddClusterNodes", "sagemaker:BatchDeleteClusterNodes"],
+                account.arn("sagemaker", "cluster/*"),
+                sid="ScaleClusterNodes",
+            ),
             # AWS's page puts DescribeKey under the grant conditions too, but a DescribeKey
             # request carries no grant keys, so it gets the service condition alone.
-            {
-                "Sid": "GrantsForNodeVolumes",
-                "Effect": "Allow",
-                "Action": "kms:CreateGrant",
-                "Resource": account.arn("kms", "key/*"),
-                "Condition": {
-                    "StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"},
+            Statement(
+                "kms:CreateGrant",
+                keys,
+                {
+                    **via_sagemaker,
                     "Bool": {"kms:GrantIsForAWSResource": "true"},
                     "ForAllValues:StringEquals": {"kms:GrantOperations": _KMS_GRANT_OPERATIONS},
                 },
-            },
-            {
-                "Sid": "DescribeNodeVolumeKeys",
-                "Effect": "Allow",
-                "Action": "kms:DescribeKey",
-                "Resource": account.arn("kms", "key/*"),
-                "Condition": {"StringLike": {"kms:ViaService": "sagemaker.*.amazonaws.com"}},
-            },
-        ],
-    }
+                sid="GrantsForNodeVolumes",
+            ),
+            Statement("kms:DescribeKey", keys, via_sagemaker, sid="DescribeNodeVolumeKeys"),
+        ]
+    )

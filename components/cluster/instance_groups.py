@@ -139,10 +139,8 @@ def instance_group_args(
     on_create: str,
     autoscaled: bool = False,
 ) -> dict:
-    """One `instance_groups` entry of aws-native's sagemaker.Cluster, pinned to its AZ's subnet.
-
-    A group Karpenter scales starts at 0 nodes, as AWS asks; its instanceCount caps the pool.
-    """
+    """One `instance_groups` entry, pinned to its AZ's subnet. A group Karpenter scales starts
+    at 0 nodes, as AWS asks; its instanceCount caps the pool."""
     args: dict = {
         "instance_group_name": group.name,
         "instance_type": group.instance_type,

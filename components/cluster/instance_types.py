@@ -1,26 +1,15 @@
 """The GPU instance types this project knows, and their facts: the one table that sizing, the
 planner, pricing and the checks read (CONTRIBUTING.md: "Adding an instance type").
 
-DPD moves the KV cache between pods over EFA with GPU-Direct RDMA, so the operator runs it only
-on the types marked `dpd`, each with eight GPUs on one node; the others serve colocated
-(aggregated) endpoints only. Those are the G5, G6, G6e and P4 types that HyperPod offers
-(cfn-lint's AWS::SageMaker::Cluster enum, components/core/hyperpod_regions.json) and that the
-pinned dependencies chart runs the NVIDIA device plugin on: every size from the xlarge up.
+DPD moves the KV cache over EFA with GPU-Direct RDMA, so the operator runs it only on the types
+marked `dpd`, each with eight GPUs; the others (the G5, G6, G6e and P4 types HyperPod offers, per
+cfn-lint's AWS::SageMaker::Cluster enum) serve colocated endpoints only.
 
-Their figures: GPUs per instance and network bandwidth from the EC2 accelerated computing
-instance specifications (as tabulated, with prices, by instances.vantage.sh via
-github.com/tsaol/aws-gpu, 2026-08-26, data/g5_instances.js, g6_instances.js, g6e_instances.js);
-EFA at the instance's network bandwidth on p4d, p4de and the g5, g6 and g6e sizes from the
-8xlarge up (EC2's "Supported instance types" for EFA), none (0) on the xlarge to 4xlarge.
-HBM as nvidia-smi reports memory.total on each GPU: 23,028 MiB on A10G (g5), 23,034 MiB on L4
-(g6), 46,068 MiB on L40S (g6e), 40,960 MiB on A100 40 GB (p4d) and 81,920 MiB on A100 80 GB
-(p4de).
-The node's memory (GiB; vCPUs are its size name's, `vcpus` below, 4 per xlarge, as the same
-files list them for every row) from the same tabulation at commit 77fcd9f (2026-01-21):
-data/g5_instances.js, g6_instances.js, g6e_instances.js, p4d_instances.js, p4de_instances.js,
-p5_instances.js, p5e_instances.js, p5en_instances.js, p6-b200_instances.js and
-p6-b300_instances.js, whose `memory` is EC2's figure in GiB (192 on g5.12xlarge, 2,048 on
-p5.48xlarge, 4,096 on p6-b300.48xlarge).
+Figures: GPUs, network bandwidth and memory (GiB) from EC2's accelerated computing instance
+specifications as tabulated by instances.vantage.sh (github.com/tsaol/aws-gpu, data/*_instances.js,
+2026-08-26 and commit 77fcd9f); EFA at the network bandwidth on p4d, p4de and the 8xlarge sizes
+up (EC2's "Supported instance types" for EFA), none below. HBM as nvidia-smi's memory.total:
+23,028 MiB on A10G, 23,034 on L4, 46,068 on L40S, 40,960 on A100 40 GB, 81,920 on A100 80 GB.
 """
 
 from __future__ import annotations
@@ -37,9 +26,8 @@ class GpuInstanceType:
     # A key of GPUS (planner/hardware.py), which holds its datasheet figures.
     gpu: str
     gpus: int
-    # Memory a CUDA process sees as the device total (what vLLM's --gpu-memory-utilization is
-    # a fraction of), not the marketing figure: nvidia-smi's memory.total, 81,559 MiB on H100,
-    # 143,771 on H200, 183,359 on B200 and 275,040 on B300 (taken down to whole GiB).
+    # nvidia-smi's memory.total, of which --gpu-memory-utilization is a fraction: 81,559 MiB on
+    # H100, 143,771 on H200, 183,359 on B200 and 275,040 on B300 (taken down to whole GiB).
     hbm_bytes_per_gpu: int
     # Per instance. EC2 accelerated computing instance specifications: 3,200 Gbps on p5, p5e,
     # p5en and p6-b200, 6,400 on p6-b300.

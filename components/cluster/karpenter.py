@@ -1,30 +1,19 @@
 """HyperPod's managed Karpenter: which groups it scales, what it refuses, and the objects it reads.
 
-From AWS's "Autoscaling on SageMaker HyperPod EKS" pages (sagemaker-hyperpod-eks-autoscaling,
--nodeclass, -nodepool):
-- the cluster needs continuous node provisioning and automatic node recovery (this stack sets
-  both) and `AutoScaling{Mode: Enable, AutoScalerType: Karpenter}` with a `ClusterRole`;
-- Karpenter reads a `HyperpodNodeClass` (karpenter.sagemaker.amazonaws.com/v1), which lists the
-  instance groups it may grow (at most 10), and a `NodePool` (karpenter.sh/v1) that references
-  it; HyperPod installs neither;
-- a group it scales starts at 0 nodes (Karpenter scales any others down to 0); groups with
-  deep health checks or a training plan are not supported.
-This stack gives each GPU group its own node class and node pool, with the pool's
-`nvidia.com/gpu` limit at the group's `instanceCount` nodes: the most it may ever hold.
+From AWS's "Autoscaling on SageMaker HyperPod EKS" pages: the cluster needs continuous node
+provisioning, node recovery and `AutoScaling{Mode: Enable, AutoScalerType: Karpenter}`; Karpenter
+reads a `HyperpodNodeClass` (at most 10 groups) and a `NodePool`, which HyperPod does not
+install; a scaled group starts at 0 nodes; deep health checks and training plans are unsupported.
+Each GPU group gets its own node class and pool, the pool's GPU limit at its `instanceCount`.
 
-Readiness: AWS's guide to HyperPod's Karpenter (awslabs ai-on-sagemaker-hyperpod, "NodePool &
-Disruption") says the node class does not become Ready until the cluster's `AutoScaling.Status`
-is InService, which can come after the cluster itself is. CloudControl reports no such status,
-so the node class carries pulumi-kubernetes' `pulumi.com/waitFor: condition=Ready` (provider
-4.18 or later) and the node pool is applied only once it holds.
+The node class is Ready only once the cluster's `AutoScaling.Status` is InService (awslabs
+ai-on-sagemaker-hyperpod, "NodePool & Disruption"), which CloudControl does not report: so it
+carries `pulumi.com/waitFor: condition=Ready` and the node pool waits for it.
 
-Disruption: Karpenter's defaults (karpenter.sh, "Disruption": WhenEmptyOrUnderutilized, after
-0s) remove a freed node at once and may evict a serving pod to repack another. Neither suits
-p5-class nodes: on-demand capacity of these types is often short, so a node released during a
-lull may not come back when the load does, and moving a DPD pod reloads its model. So a node is
-removed only when empty (`WhenEmpty`), and only after `cluster.autoscaling.consolidateAfter`:
-an hour by default, longer than KEDA's default scale-down cooldown (300 s) and a short lull,
-shorter than a night; every hour an empty node stays is billed.
+Karpenter's default disruption removes a freed node at once and repacks serving pods; p5-class
+capacity is often short and a moved DPD pod reloads its model, so a node is removed only when
+empty, after `cluster.autoscaling.consolidateAfter` (an hour by default: longer than KEDA's 300 s
+scale-down cooldown, shorter than a night).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""What EKS's calendar says about the cluster's Kubernetes version on the day the program runs.
-
-HyperPod's list (kubernetes_versions.py) holds without a date; EKS's (eks_versions.py) moves
-every day, so `today` is a parameter: the program passes the UTC date (the calendar's time
-zone), tests pass fixed ones.
-"""
+"""What EKS's calendar says about the cluster's Kubernetes version on `today`: the program
+passes the UTC date (the calendar's time zone), tests fixed ones."""
 
 from __future__ import annotations
 
@@ -27,9 +23,8 @@ from components.core.findings import Finding, error, warning
 
 NEW_VERSION_FIELD = "cluster.kubernetesVersion"
 SUPPORT_TYPE_FIELD = "cluster.upgradePolicy.supportType"
-# How long before a version leaves standard support the program says so: two months leave
-# time to plan the upgrade (control plane, then HyperPod's nodes and the add-ons) before EKS
-# starts billing extended support or upgrades the control plane itself.
+# How long before a version leaves standard support the program says so: two months to plan the
+# upgrade before EKS bills extended support or upgrades the control plane itself.
 NOTICE_DAYS = 60
 EXISTING_CLUSTER_FIELD = "cluster.existing.eksClusterName"
 
@@ -158,10 +153,9 @@ def check_new_cluster_version(
 def check_existing_cluster_version(
     cluster: str, version: str, today: date, support_type: SupportType = "EXTENDED"
 ) -> list[Finding]:
-    """Warnings only: the stack does not choose an existing cluster's version, and past the
-    end of extended support EKS upgrades the control plane by itself, so refusing would only
-    keep the stack from managing its endpoints meanwhile. `support_type` is the cluster's own
-    upgrade policy, which says what happens when standard support ends."""
+    """Warnings only: the stack does not choose an existing cluster's version, and EKS upgrades
+    it by itself after extended support, so refusing would only keep the stack from managing its
+    endpoints. `support_type` is the cluster's own upgrade policy."""
     support = eks_support(version)
     if support is None:
         return []

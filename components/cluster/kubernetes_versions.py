@@ -1,12 +1,8 @@
 """The Kubernetes versions SageMaker HyperPod supports for its EKS orchestrator.
 
-Source: "Getting started with Amazon EKS support in SageMaker HyperPod", requirement 1,
-Kubernetes version support (docs.aws.amazon.com/sagemaker/latest/dg/
-sagemaker-hyperpod-eks-prerequisites.html). Its newest copy lists 1.30 to 1.35 (read for issue
-27, as the project's DESIGN.md "Kubernetes versions" records it); the copies read on
-2026-12-01 list 1.28 to 1.34 (docs.amazonaws.cn/sagemaker/latest/dg/
-sagemaker-hyperpod-eks-prerequisites.md), older ones stop at 1.32 or 1.33. The newest copy
-drops 1.28 and 1.29, which EKS no longer creates clusters on either (eks_versions.py).
+Source: "Getting started with Amazon EKS support in SageMaker HyperPod", requirement 1. Its
+newest copy lists 1.30 to 1.35 (as DESIGN.md records it); copies read 2026-12-01 list 1.28 to
+1.34. 1.28 and 1.29 are gone from EKS too (eks_versions.py).
 """
 
 from __future__ import annotations

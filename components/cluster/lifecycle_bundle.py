@@ -1,9 +1,5 @@
-"""The lifecycle scripts as one content-addressed bundle.
-
-The bundle's S3 prefix is a digest of every script, so changing a script moves the prefix,
-which changes the HyperPod cluster's `life_cycle_config`: the change shows in the preview and
-reaches every node the cluster creates from then on.
-"""
+"""The lifecycle scripts as one content-addressed bundle: changing a script moves the S3 prefix,
+and so the cluster's `life_cycle_config`, which shows the change in the preview."""
 
 from __future__ import annotations
 

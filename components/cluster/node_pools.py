@@ -1,9 +1,6 @@
-"""KarpenterNodePools: the node class and node pool HyperPod's Karpenter scales each GPU group by.
-
-Pass the cluster's Kubernetes provider in `opts.providers`, and the HyperPod cluster (whose
-autoscaling brings Karpenter and its kinds) in `opts.depends_on`. Each node pool waits for its
-node class to be Ready, which it is once the cluster's AutoScaling.Status is InService.
-"""
+"""KarpenterNodePools: the node class and node pool HyperPod's Karpenter scales each GPU group
+by. Pass the cluster's Kubernetes provider in `opts.providers`, and the HyperPod cluster (whose
+autoscaling brings Karpenter's kinds) in `opts.depends_on`."""
 
 from __future__ import annotations
 

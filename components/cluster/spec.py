@@ -42,10 +42,8 @@ IamArn = shaped_str(
 )
 
 
-# SageMaker's limits on an instance group's Kubernetes labels and taints (API reference,
-# ClusterKubernetesConfig and ClusterKubernetesTaint; cfn-lint's AWS::SageMaker::Cluster schema
-# agrees): at most 50 of each; taint keys are qualified names of at most 317 characters, and
-# label and taint values 1 to 63 characters (no empty value: leave a taint's out instead).
+# SageMaker's limits (ClusterKubernetesConfig, ClusterKubernetesTaint): at most 50 labels and
+# taints each; taint keys of at most 317 characters; values of 1 to 63.
 KUBERNETES_CONFIG_MAX_ITEMS = 50
 _DNS_PREFIX = r"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
 TAINT_KEY = _DNS_PREFIX + r"[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?"
@@ -87,9 +85,8 @@ class InstanceGroupSpec(Spec):
         r"^ml\.[a-z0-9-]+\.[a-z0-9]+$",
         "must be a SageMaker instance type such as ml.p5.48xlarge or ml.c5.4xlarge",
     )
-    # With cluster.autoscaling on, a GPU group's most nodes: Karpenter adds them as pods need.
-    # At most 6758: CloudFormation's AWS::SageMaker::Cluster schema (ClusterInstanceGroup
-    # InstanceCount, as cfn-lint ships it).
+    # With cluster.autoscaling on, a GPU group's most nodes. At most 6758: CloudFormation's
+    # AWS::SageMaker::Cluster schema.
     instance_count: int = Field(ge=1, le=MAX_INSTANCE_COUNT)
     # How many nodes make the group InService (HyperPod's MinInstanceCount); None: all of them.
     min_instance_count: int | None = Field(None, ge=0, le=MAX_INSTANCE_COUNT)
@@ -216,11 +213,8 @@ class EndpointAccess(Spec):
 class UpgradePolicy(Spec):
     """What EKS does to the control plane on its version's end-of-standard-support day."""
 
-    # EXTENDED stays on the version, billed as extended support; STANDARD is upgraded to the
-    # next version by EKS. EXTENDED by default: HyperPod supports nothing newer than 1.35, so
-    # STANDARD would move the cluster onto a version HyperPod doesn't list (see
-    # components/cluster/eks_versions.py for the sources, kubernetes_version_checks.py for
-    # the warnings).
+    # EXTENDED by default: HyperPod supports nothing newer than 1.35, and STANDARD would have
+    # EKS move the cluster onto a version HyperPod doesn't list (eks_versions.py).
     support_type: SupportType = "EXTENDED"
 
 
@@ -228,9 +222,8 @@ class ClusterAutoscaling(Spec):
     """HyperPod's managed Karpenter: GPU groups start empty and grow with pending pods."""
 
     enabled: bool = False
-    # How long a GPU node stays empty before Karpenter removes it (the NodePool's
-    # disruption.consolidateAfter; Karpenter's own default is 0s). components/cluster/karpenter.py
-    # says why an hour; `Never` keeps empty nodes until the group is scaled by hand.
+    # The NodePool's disruption.consolidateAfter (karpenter.py says why an hour); `Never` keeps
+    # empty nodes until the group is scaled by hand.
     consolidate_after: str = "1h"
 
     @field_validator("consolidate_after")
@@ -277,19 +270,14 @@ class ClusterSpec(Spec):
     @field_validator("kubernetes_version")
     @classmethod
     def _minor_version(cls, value: str) -> str:
-        problem = kubernetes_version_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
-
-
-def kubernetes_version_problem(version: str) -> str | None:
-    if re.fullmatch(KUBERNETES_MINOR, version):
-        return None
-    minor = ".".join(version.strip().removeprefix("v").split(".")[:2])
-    if not re.fullmatch(KUBERNETES_MINOR, minor):
-        minor = DEFAULT_KUBERNETES_VERSION
-    return f"EKS takes a major.minor version such as {minor!r}, without 'v' or a patch number"
+        if re.fullmatch(KUBERNETES_MINOR, value):
+            return value
+        minor = ".".join(value.strip().removeprefix("v").split(".")[:2])
+        if not re.fullmatch(KUBERNETES_MINOR, minor):
+            minor = DEFAULT_KUBERNETES_VERSION
+        raise ValueError(
+            f"EKS takes a major.minor version such as {minor!r}, without 'v' or a patch number"
+        )
 
 
 def tiered_storage(cluster: ClusterSpec, l2_backends: Iterable[str | None]) -> bool | None:

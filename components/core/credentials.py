@@ -1,19 +1,12 @@
 """What a credential looks like, wherever a stack file writes text that reaches a manifest, a
 tag or a command line in plain text.
 
-Only the credentials this stack's users hold, and only shapes with a fixed prefix and length,
-so that no ordinary value is taken for one (the rules of gitleaks, gitleaks/gitleaks
-`cmd/generate/config/rules/huggingface.go`, `aws.go` and `privatekey.go`):
-- a Hugging Face user access token: `hf_` and 34 letters; an organisation API token,
-  `api_org_` and 34 letters (Hugging Face, "User access tokens"). A placeholder such as
-  hf_xxxx... has almost no distinct letters, as gitleaks' entropy floor also lets through;
-- an AWS access key ID: AKIA, ASIA, ABIA, ACCA or A3T? and 16 of A-Z2-7; AWS's documentation
-  key, AKIAIOSFODNN7EXAMPLE, and others ending in EXAMPLE, are placeholders;
-- a PEM private key's header.
-An AWS secret access key is 40 base64 characters with no prefix of its own: a shape rule would
-refuse a 40-character digest or ID as well, so it is left to the rules on names (a key named
-..._SECRET_ACCESS_KEY), and the access key ID it travels with is refused; under a name whose
-last word is KEY (S3_KEY), its shape with both cases and a digit is taken for one.
+Only shapes with a fixed prefix and length, so that no ordinary value is taken for one (after
+gitleaks' rules `huggingface.go`, `aws.go` and `privatekey.go`): a Hugging Face token (`hf_` or
+`api_org_` and 34 letters; placeholders such as hf_xxxx... have too few distinct letters), an
+AWS access key ID (AKIA, ASIA, ABIA, ACCA or A3T? and 16 of A-Z2-7; those ending in EXAMPLE are
+placeholders), a PEM private key's header. An AWS secret key has no prefix, so it is left to
+the rules on names (..._SECRET_ACCESS_KEY), or taken for one under a name ending in KEY.
 """
 
 from __future__ import annotations
@@ -44,6 +37,5 @@ _AWS_SECRET_KEY = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=[^0-9]*[0-9])[
 
 
 def secret_key_under(name: str, text: str) -> bool:
-    """Whether `text`, under the name `name`, is an AWS secret access key."""
     last = re.split(r"[-._]", name.upper())[-1]
     return last.endswith("KEY") and _AWS_SECRET_KEY.fullmatch(text.strip()) is not None

@@ -14,7 +14,7 @@ def kms_statement(key_arn: str, *, region: str, writes: bool) -> Statement:
     """This one key, used through S3 in the stack's region, to read (and maybe write) objects."""
     return Statement(
         WRITE if writes else READ,
-        [key_arn],
+        key_arn,
         {"StringEquals": {"kms:ViaService": f"s3.{region}.amazonaws.com"}},
         sid="BucketKey",
     )

@@ -1,10 +1,6 @@
-"""What Kubernetes accepts as an object name, an environment variable name, a label key, a
-label value and a resource quantity.
-
-The rules are the API server's own validation (k8s.io/apimachinery `validation.IsEnvVarName`,
-`IsQualifiedName`, `IsValidLabelValue`): a pod or node selector that breaks them is refused
-when the operator creates the pods, long after `pulumi up` has built the cluster.
-"""
+"""What Kubernetes accepts as an object name, an environment variable name, a label key and
+value, and a resource quantity: the API server's own rules (k8s.io/apimachinery validation),
+which would otherwise refuse pods long after `pulumi up` built the cluster."""
 
 from __future__ import annotations
 
@@ -98,10 +94,8 @@ def label_value_problem(value: str) -> str | None:
     return f"{value!r} is not a label value Kubernetes accepts: it must be empty or {_NAME_RULE}"
 
 
-# What the API server takes as a variable's `valueFrom` (k8s.io/kubernetes
-# pkg/apis/core/validation `validateEnvVarValueFrom`, `validObjectFieldPaths`): one source; a
-# Secret or ConfigMap by a DNS-subdomain name and a key of letters, digits, '-', '_' or '.';
-# these pod fields and container resources. The CRD takes any value of the right types.
+# What the API server takes as a variable's `valueFrom`, which the CRD does not check
+# (k8s.io/kubernetes validation, `validateEnvVarValueFrom`): one source of these.
 VALUE_SOURCES = ("secretKeyRef", "configMapKeyRef", "fieldRef", "resourceFieldRef", "fileKeyRef")
 _POD_FIELD = re.compile(
     r"metadata\.(name|namespace|uid|(labels|annotations)\['[^']+'\])"

@@ -1,11 +1,7 @@
-"""Template placeholders: the `<YOUR_BUCKET>` and `<my-region>` that AWS's samples leave for the
-reader to fill in.
+"""Template placeholders: the `<YOUR_BUCKET>` that AWS's samples leave for the reader to fill.
 
-No bucket, region, file system, account, image or host name may hold '<' or '>', so a value
-that does can never name a real one, and the shape checks let it through to this one rule: the
-stack refuses it, before AWS fails to find what it names, except on an adopted endpoint
-(`adopted: true`, written by `hyperpod-dpd import-endpoint`). That endpoint's object already
-holds the value, which the API server took (the CRD gives those fields no pattern), and the
+No AWS or host name holds '<' or '>', so the shape checks let such a value through to this one
+rule, which refuses it; except on an adopted endpoint, whose live object already holds it: the
 stack reproduces what runs, warning that its pods cannot reach what the value stands for.
 """
 

@@ -1,10 +1,6 @@
-"""AWS regions: which exist, which instance types HyperPod offers in each, and their AZ IDs.
-
-The table of regions and HyperPod instance types is derived from cfn-lint's CloudFormation
-data by scripts/derive_region_facts.py (see hyperpod_regions.json); nothing in it is typed by
-hand. In that data `ml.p5e.48xlarge` is offered for HyperPod in no region, and
-`ml.p6-b300.48xlarge` in four.
-"""
+"""AWS regions: which exist, which instance types HyperPod offers in each (derived from
+cfn-lint's data by scripts/derive_region_facts.py into hyperpod_regions.json, never typed by
+hand), and their AZ IDs."""
 
 from __future__ import annotations
 
@@ -25,10 +21,8 @@ HYPERPOD_INSTANCE_TYPES: dict[str, frozenset[str]] = {
     region: frozenset(types) for region, types in _TABLE["hyperpodInstanceTypes"].items()
 }
 
-# The AZ-ID prefix of each region HyperPod is offered in. Source: "AWS Availability Zones"
-# (docs.aws.amazon.com/global-infrastructure/latest/regions/aws-availability-zones.html),
-# whose tables list every AZ ID with its region; read 2026-12-01. An AZ ID is the prefix,
-# `-az` and a number. A test holds this map to the regions of the table above.
+# The AZ-ID prefix (`<prefix>-az<n>`) of each region HyperPod is offered in, from "AWS
+# Availability Zones" (read 2026-12-01); a test holds it to the regions above.
 AZ_ID_PREFIXES: dict[str, str] = {
     "ap-northeast-1": "apne1",
     "ap-northeast-2": "apne2",
@@ -58,7 +52,6 @@ _ARN = re.compile(r"^arn:[^:]+:[^:]+:(?P<region>[^:]*):(?P<account>[^:]*):")
 
 
 def regions_offering(instance_type: str) -> list[str]:
-    """The regions where HyperPod offers `instance_type`, in order."""
     return [region for region, types in HYPERPOD_INSTANCE_TYPES.items() if instance_type in types]
 
 

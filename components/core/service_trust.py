@@ -1,9 +1,6 @@
-"""Trust for an AWS service principal, guarded against the confused deputy.
-
-AWS's confused-deputy guidance (IAM User Guide, "The confused deputy problem"; SageMaker's
-"Cross-service confused deputy prevention") is to condition a service's trust on
-`aws:SourceAccount`, and on `aws:SourceArn` where the calling resource's ARN is known.
-"""
+"""Trust for an AWS service principal, guarded against the confused deputy: conditioned on
+`aws:SourceAccount`, and on `aws:SourceArn` where known (IAM User Guide, "The confused deputy
+problem")."""
 
 from __future__ import annotations
 

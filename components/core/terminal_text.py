@@ -1,17 +1,10 @@
-"""Text a terminal shows as written: the characters it would act on instead are spelt out.
+"""Text a terminal shows as written: the characters it would act on are spelt out.
 
-A value from a stack file, a bundle or a git revision can hold an escape sequence (ESC[1A
-ESC[2K moves up a line and erases it, ESC]8 draws a link), a carriage return or backspaces that
-overwrite what came before, or a Unicode BiDi override that shows text in another order than
-it runs (CVE-2021-42574, "Trojan Source"). Every line the program or the tools print passes
-through `printable`: each such character comes out as its Python escape (`\\x1b`, `\\r`,
-`\\u202e`), so the reader sees that it is there and nothing acts on it.
-
-Which characters: Unicode's control (Cc: C0, DEL and C1, whose U+009B is a CSI of its own)
-and format (Cf: the BiDi embeddings, overrides and isolates, zero-width characters) categories,
-the line and paragraph separators (Zl, Zp), and lone surrogates (Cs), which a file decoded with
-errors="surrogateescape" can carry. Newlines and tabs lay text out; `printable` keeps them, and
-`one_line` spells them out too, for a value inside one line.
+A value from a stack file, a bundle or a git revision can hold an escape sequence, a carriage
+return or backspaces that overwrite what came before, or a BiDi override ("Trojan Source",
+CVE-2021-42574). `printable` writes each as its Python escape: Unicode's control (Cc) and format
+(Cf) characters, the line and paragraph separators (Zl, Zp) and lone surrogates (Cs); it keeps
+newlines and tabs, which `one_line` spells out too.
 """
 
 from __future__ import annotations

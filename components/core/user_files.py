@@ -1,19 +1,12 @@
 """Files a user names: read without hanging, filling memory or crashing on what is in them, and
 written without losing anything of the user's.
 
-Reading. Only regular files are opened: a FIFO would block the read forever and `/dev/zero`
-never ends. Reads stop past a size cap, so a weights file named by mistake is not read whole.
-Text is UTF-8, with or without a byte order mark, or UTF-16 after its byte order mark: what the
-YAML parser behind the Pulumi CLI reads (go-yaml's `readerc.go`, a port of libyaml's reader,
-knows no other encoding; a UTF-32 file is refused by name, where go-yaml would report a NUL
-character). Anything else is refused with the place of its first NUL byte or of the first byte
-that is not UTF-8, which PyYAML's reader would report less plainly.
-
-Writing. A file is replaced whole, by a rename from beside it, so a failure leaves the old one:
-into the file a symbolic link points at (the link stays), with the old file's permissions, in
-its encoding. A read-only file is refused, never replaced. A file the tools write is
-recognised by its first line (`marker`); an existing file without it is the user's, and refused.
-Edits of one file wait for each other (`locked`), so two at once both land.
+Only regular files are read (a FIFO blocks, /dev/zero never ends), up to a size cap. Text is
+UTF-8, with or without a byte order mark, or UTF-16 after its mark: what the Pulumi CLI's YAML
+parser reads (go-yaml's `readerc.go`); anything else is refused with the place of its first NUL
+or non-UTF-8 byte. A file is replaced whole, by a rename from beside it, through a symbolic
+link, with the old file's permissions and encoding; a read-only file is refused, and so is one
+without the tools' first line (`marker`), the user's own. Edits of one file wait for each other.
 """
 
 from __future__ import annotations
@@ -125,7 +118,6 @@ def decode_text(data: bytes) -> str:
 
 
 def read_text(path: Path, limit: int) -> str:
-    """The text of the regular file at `path`; UnreadableFileError says why not."""
     return decode_text(read_bytes(path, limit))
 
 

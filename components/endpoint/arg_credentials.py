@@ -63,10 +63,9 @@ def _credential_text_problem(token: str) -> str | None:
 
 
 def credential_problems(argv: Sequence[str]) -> list[tuple[int, str]]:
-    """Each item of a command line (any engine's, `worker.command` and its args included) that
-    gives a credential away, with why: a credential flag with a value, an assignment to a
-    credential's name (`sh -c "HF_TOKEN=..."`), or a value shaped as a known credential.
-    Items are indexes into `argv`; the messages never repeat the value."""
+    """Each item (an index into `argv`) of any engine's command line that gives a credential
+    away, with why: a credential flag with a value, an assignment to a credential's name (`sh -c
+    "HF_TOKEN=..."`), or a known credential's shape. The messages never repeat the value."""
     found = []
     position = 0
     for name, tokens in split_flags(argv):

@@ -1,35 +1,17 @@
-"""Per-role autoscaling of an endpoint: the typed setting and the CRD's `autoScalingSpec` entry
-(under pdSpec per DPD role; at the top level for an aggregated endpoint's serving role, in the
-same shape).
+"""Per-role autoscaling: the typed setting and the CRD's `autoScalingSpec` entry (under pdSpec
+per DPD role; at the top level for an aggregated endpoint). Prefill and decode scale apart, each
+on its own Prometheus trigger (KEDA, which reaches AMP as the operator add-on's KEDA role).
 
-Prefill and decode scale apart, each on its own Prometheus trigger (KEDA underneath): that is
-what disaggregation buys. The operator's KEDA authenticates to Amazon Managed Prometheus with
-SigV4 as the KEDA role the operator add-on gets (`keda.auth.aws.irsa`); the CRD's trigger has
-no region or credential field of its own, only the workspace's `serverAddress`.
+The named metrics use only documented series: `waiting` (`vllm:num_requests_waiting`) and
+`running` (`vllm:num_requests_running`) from vLLM's "Production Metrics"; `concurrent`
+(`model_concurrent_requests`) from HyperPod's "Inference metrics". Defaults follow the DPD tuning
+guide ("raise prefill replicas when the prefill queue is deep"): prefill scales on a queue of a
+quarter of its --max-num-seqs, decode on three quarters of it running, which vLLM never exceeds,
+so scale-out starts before the batch is full.
 
-The named metrics are PromQL over one role's pods, built only from metric names their owners
-document:
-- `waiting`: `vllm:num_requests_waiting`, requests queued in vLLM's scheduler (vLLM,
-  "Production Metrics", https://docs.vllm.ai/en/stable/usage/metrics/);
-- `running`: `vllm:num_requests_running`, requests on the GPUs (same page);
-- `concurrent`: `model_concurrent_requests`, active concurrent requests per model pod
-  (SageMaker HyperPod docs, "Inference metrics" of the observability add-on's cluster
-  metrics page, hyperpod-observability-cluster-metrics).
-Defaults, from the DPD tuning guide ("raise prefill replicas when the prefill queue is deep"):
-prefill scales on `waiting`, targeting a queue of a quarter of its --max-num-seqs (4 of the
-operator's 16); decode scales on `running`, targeting three quarters of its --max-num-seqs (24
-of the operator's 32), which vLLM never exceeds, so scale-out starts before the batch is full
-and well below the 64 concurrent requests the DPD docs validate on ml.p5.48xlarge with Llama
-3.3 70B.
-
-Series are selected by `namespace` and `pod_name`, the labels AWS documents on inference and
-model-container series, and a role's pods by their names (`components/observability/series.py`
-gives each label's source). They carry no `pod` label: a `pod` matcher selects nothing, and
-KEDA's Prometheus scaler then reads 0 (its `ignoreNullValues` defaults to true), so the role
-sits at its minimum. The operator's trigger has no `ignoreNullValues` field to make an absent
-series an error instead (its CRD, `prometheusTrigger`), so the stack's Grafana alerts on it
-(`components/observability/alerts.py`). The `inference.sagemaker.aws.amazon.com/dpd-role` pod
-label is not relied on, since no public source says the collector copies pod labels onto series.
+Series carry `pod_name`, not `pod` (series.py gives each label's source): a `pod` matcher selects
+nothing, and KEDA then reads 0 (`ignoreNullValues` defaults to true and the CRD cannot set it),
+so the role sits at its minimum; the stack's Grafana alerts on absent series (alerts.py).
 """
 
 from __future__ import annotations
@@ -89,9 +71,8 @@ class RoleAutoscaling(Spec):
         )
         | None
     ) = None
-    # A CloudWatch trigger, in the CRD's shape (AWS's autoscaling guide scales on the SageMaker
-    # endpoint's Invocations): beside the Prometheus trigger, or alone while no metric, query
-    # or target is set.
+    # A CloudWatch trigger in the CRD's shape: beside the Prometheus trigger, or alone while no
+    # metric, query or target is set.
     cloud_watch: crd_shaped("autoScalingSpec.cloudWatchTrigger") | None = None
     # The Prometheus trigger's name; None names it after the role and the metric.
     trigger_name: str | None = Field(None, min_length=1)
@@ -134,21 +115,7 @@ def target_of(scaling: RoleAutoscaling, role: Role, max_num_seqs: int) -> float:
 
 
 def named_query(metric: str, role: Role, endpoint_name: str, namespace: str) -> str:
-    """The PromQL a named metric writes: its series summed over the role's pods."""
     return role_sum(METRIC_SERIES[metric], role, endpoint_name, namespace)
-
-
-def trigger_query(
-    scaling: RoleAutoscaling, role: Role, endpoint_name: str, namespace: str
-) -> str | None:
-    metric = metric_of(scaling, role)
-    if metric is None:
-        return None
-    if metric == "query":
-        if scaling.query is None:
-            raise ValueError("metric `query` without a query; check_role_autoscaling refuses it")
-        return scaling.query
-    return named_query(metric, role, endpoint_name, namespace)
 
 
 # The trigger's optional fields, which the CRD names as their settings' keys.
@@ -173,13 +140,17 @@ def role_autoscaling(
     max_num_seqs: int,
     stack_server_address: str | None,
 ) -> dict:
-    """One role's entry under `pdSpec.autoScalingSpec`. `endpoint_name` names its pods,
-    `sagemaker_endpoint` is the live SageMaker endpoint, written into a CloudWatch trigger's
-    EndpointName dimension (check_cloud_watch refuses one without)."""
+    """One role's entry under `pdSpec.autoScalingSpec`. `endpoint_name` names its pods;
+    `sagemaker_endpoint` goes in a CloudWatch trigger's EndpointName dimension."""
     entry: dict = {"minReplicaCount": scaling.min_replicas, "maxReplicaCount": scaling.max_replicas}
-    query = trigger_query(scaling, role, endpoint_name, namespace)
-    if query is not None:
-        trigger: dict = {"name": scaling.trigger_name or f"{role}-{metric_of(scaling, role)}"}
+    if (metric := metric_of(scaling, role)) is not None:
+        # check_role_autoscaling refuses metric `query` without a query.
+        query = (
+            scaling.query
+            if metric == "query"
+            else named_query(metric, role, endpoint_name, namespace)
+        )
+        trigger: dict = {"name": scaling.trigger_name or f"{role}-{metric}"}
         # Absent only before the stack's workspace is known; the stack checks refuse
         # autoscaling with nowhere to query.
         if address := scaling.server_address or stack_server_address:
@@ -190,21 +161,26 @@ def role_autoscaling(
             "metricType": scaling.metric_type,
             **scaling.model_dump(by_alias=True, include=_TRIGGER_EXTRAS, exclude_none=True),
         }
-    if scaling.cloud_watch is not None:
-        entry["cloudWatchTrigger"] = cloud_watch_trigger(scaling.cloud_watch, sagemaker_endpoint)
+    if (watched := scaling.cloud_watch) is not None:
+        if _on_endpoint(watched):  # the live SageMaker endpoint in its EndpointName dimension
+            watched = {
+                **watched,
+                "dimensions": [
+                    {**d, "value": sagemaker_endpoint} if d["name"] == ENDPOINT_DIMENSION else d
+                    for d in watched["dimensions"]
+                ],
+            }
+        entry["cloudWatchTrigger"] = watched
     return entry | scaling.model_dump(by_alias=True, include=_WINDOWS, exclude_none=True)
 
 
-# AWS's autoscaling walkthrough scales on the SageMaker endpoint's Invocations (hyperpod-cli,
-# examples/end_to_end_walkthrough/02-inference-deployment/01-custom-model-endpoint.md), which
-# SageMaker publishes per EndpointName and VariantName; CloudWatch answers a query only for
-# every dimension a metric has.
+# AWS's autoscaling walkthrough scales on the SageMaker endpoint's Invocations (hyperpod-cli
+# examples), published per EndpointName and VariantName; CloudWatch answers only for both.
 SAGEMAKER_NAMESPACE = "AWS/SageMaker"
 ENDPOINT_DIMENSION = "EndpointName"
 VARIANT_DIMENSION = "VariantName"
-# What KEDA's aws-cloudwatch scaler needs, by the CRD's names (kedacore/keda,
-# pkg/scalers/aws_cloudwatch_scaler.go: namespace, metricName and dimensionName "not given";
-# targetMetricValue has no default).
+# What KEDA's aws-cloudwatch scaler refuses to go without (kedacore/keda,
+# pkg/scalers/aws_cloudwatch_scaler.go), by the CRD's names.
 CLOUD_WATCH_REQUIRED = ("namespace", "metricName", "dimensions", "targetValue")
 # CloudWatch's statistics: the five standard ones, and extended ones such as p99 or tm90
 # (GetMetricData's MetricStat.Stat).
@@ -217,19 +193,8 @@ def _on_endpoint(trigger: dict) -> bool:
     return trigger.get("namespace") == SAGEMAKER_NAMESPACE and ENDPOINT_DIMENSION in names
 
 
-def cloud_watch_trigger(trigger: dict, sagemaker_endpoint: str | None) -> dict:
-    """The trigger, with the live SageMaker endpoint in an EndpointName dimension."""
-    if not _on_endpoint(trigger):
-        return trigger
-    dimensions = [
-        {**d, "value": sagemaker_endpoint} if d["name"] == ENDPOINT_DIMENSION else d
-        for d in trigger["dimensions"]
-    ]
-    return {**trigger, "dimensions": dimensions}
-
-
-def _cloud_watch_problems(trigger: dict, endpoint_name: str | None) -> dict[str, str]:
-    """Each key of the trigger KEDA would refuse or that never fires, with why."""
+def check_cloud_watch(trigger: dict, *, role: Role, endpoint_name: str | None) -> list[Finding]:
+    """`endpoint_name` is the endpoint's endpointName setting."""
     problems = {
         key: "is required: KEDA refuses a CloudWatch trigger without it"
         for key in CLOUD_WATCH_REQUIRED
@@ -257,14 +222,9 @@ def _cloud_watch_problems(trigger: dict, endpoint_name: str | None) -> dict[str,
         )
     if _on_endpoint(trigger) and (problem := _endpoint_dimension(trigger, endpoint_name)):
         problems["dimensions"] = problem
-    return problems
-
-
-def check_cloud_watch(trigger: dict, *, role: Role, endpoint_name: str | None) -> list[Finding]:
-    """`endpoint_name` is the endpoint's endpointName setting."""
     return [
         error("cloudwatch-trigger", f"{role}.autoscaling.cloudWatch.{key}", why)
-        for key, why in _cloud_watch_problems(trigger, endpoint_name).items()
+        for key, why in problems.items()
     ]
 
 

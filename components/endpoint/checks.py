@@ -91,9 +91,7 @@ def _worker_resources(spec: EndpointSpec) -> list[Finding]:
     found = check_worker_fits_node(
         spec.worker_resources, spec.instance_type, spec.serving.gpus, spec.instance_types
     )
-    # An adopted endpoint is a live object taken over as it runs, and its instanceType may be
-    # one import-endpoint chose (the smallest type with the pod's GPUs, when the manifest
-    # names none), so it is told rather than refused.
+    # An adopted endpoint's instanceType may be one import-endpoint chose: told, not refused.
     return [replace(f, level="warning") for f in found] if spec.adopted else found
 
 
@@ -176,9 +174,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
 
 
 def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """Findings of every endpoint, by index, plus names reused within a namespace, SageMaker
-    endpoint and model names (unique per account and region) used twice, and names another
-    endpoint's generations may take."""
+    """Findings of every endpoint, by index, and of names they share or may come to share."""
     found = [(i, finding) for i, spec in enumerate(specs) for finding in check_endpoint(spec)]
     found += [
         (
@@ -217,8 +213,7 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
 
 
 def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """A name another endpoint's generations may take: `<its name>-g<digest>` in its namespace,
-    or `<its endpointName>-g<digest>`."""
+    """A name another endpoint's generations may take (`<its name>-g<digest>`)."""
     found = []
     for (i, spec), (j, other) in itertools.permutations(enumerate(specs), 2):
         for field, mine, theirs in (

@@ -33,20 +33,14 @@ def shared_cache_keys(shared: bool, most_pods: int) -> dict[str, str]:
     return {seed: PINNED_ENV[seed]} if shared and most_pods > 1 else {}
 
 
-# Which GPUs a pod sees is the NVIDIA device plugin's to say, from the role's GPU request
-# (NVIDIA/k8s-device-plugin README, `deviceListStrategy`, default `envvar`: it sets
-# NVIDIA_VISIBLE_DEVICES for the container; CUDA_VISIBLE_DEVICES then narrows what CUDA
-# sees). A value here would hide GPUs tensorParallelSize counts on, or expose GPUs another
-# pod holds.
+# Which GPUs a pod sees is the NVIDIA device plugin's to say (its `envvar` strategy sets
+# NVIDIA_VISIBLE_DEVICES): a value here would hide GPUs tensorParallelSize counts on, or expose
+# another pod's.
 DEVICE_PLUGIN_ENV = ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES")
 
-# Names that hold credentials: a value under them would sit in plain text in the stack file,
-# the Pulumi state and the InferenceEndpointConfig that anyone who reads the namespace reads.
-# huggingface_hub reads a token from HF_TOKEN, then HUGGING_FACE_HUB_TOKEN (utils/_auth.py,
-# `_get_token_from_environment`), and vLLM its API key from VLLM_API_KEY (vllm/envs.py). Other
-# spellings (HF_AUTH, HFTOKEN, REDIS_PASSWORD, ..._SECRET_ACCESS_KEY) hold credentials for the
-# commands that read them: a name ending in a credential's word is one, with or without a
-# separator before it and whatever number follows it (HF_TOKEN_2).
+# Names that hold credentials, whose value would sit in plain text in the stack file, the state
+# and the manifest: huggingface_hub's HF_TOKEN and HUGGING_FACE_HUB_TOKEN (utils/_auth.py), and
+# any name ending in a credential's word, with or without a separator or a number (HF_TOKEN_2).
 HUGGING_FACE_TOKENS = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 CREDENTIAL_SUFFIXES = (
     "TOKEN",
@@ -111,10 +105,8 @@ def credential_value_problem(text: str) -> str | None:
     )
 
 
-# The environment's share of the object: etcd takes requests of at most 1.5 MiB, and the whole
-# InferenceEndpointConfig (with its managedFields, and the Deployment the operator makes of it
-# per role) must fit. 256 KiB leaves the rest of it room; larger content belongs in the model's
-# files or a volume, not in variables.
+# The environment's share of the object, which must fit etcd's 1.5 MiB with its managedFields,
+# as must each role's Deployment: larger content belongs in the model's files.
 ENVIRONMENT_MAX_BYTES = 256 * 1024
 
 
@@ -154,9 +146,8 @@ def check_environment_from(
 
 
 def check_environment(env: Mapping[str, str], *, dpd: bool = True) -> list[Finding]:
-    """The user's variables, `environmentVariables`; fields are relative to the endpoint. The
-    DPD variables are the program's only on a DPD endpoint (`dpd`): an aggregated one writes
-    none of them, and the user's pass as written."""
+    """`environmentVariables`; fields are relative to the endpoint. The DPD variables are the
+    program's only on a DPD endpoint (`dpd`)."""
     found = _size(env)
     if dpd and PD_BUFFER_SIZE in env:
         found.append(

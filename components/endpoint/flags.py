@@ -95,12 +95,8 @@ def holds_several_arguments(token: str) -> bool:
 
 
 def split_flags(args: Sequence[str]) -> list[Flag]:
-    """Group an argument list into (flag name, tokens) pairs, keeping every token.
-
-    A flag owns the tokens up to the next option, so `--x 1`, `--x=1`, `-tp 4` and a bare
-    boolean `--enforce-eager` all come out as one entry. Tokens before the first flag
-    are kept under the empty name.
-    """
+    """(flag name, tokens) pairs, keeping every token: a flag owns the tokens up to the next
+    option; tokens before the first flag are kept under the empty name."""
     flags: list[tuple[str, list[str]]] = []
     for token in args:
         if is_option(token):

@@ -1,25 +1,15 @@
 """How a change reaches an endpoint's callers. Plain values only.
 
-The operator takes a change to a live InferenceEndpointConfig in one of three ways:
-- in place, its pods untouched: a scale (`replicas`), KEDA's triggers (`autoScalingSpec`), the
-  router's threshold, SageMaker's tags;
-- by rolling the Deployments it runs the pods in (`POD_TEMPLATE`), old pods serving until new
-  ones are ready (they coexist: aws-samples/llm_model_hub, hyperpod_inference.py, on patching
-  the operator's Deployment);
-- not at all (`replaced_on`): the object must be replaced.
-
-A replacement goes one of two ways, the endpoint's `rollout`:
-- keepName: Pulumi replaces the object on those paths (`replaceOnChanges`), deleting it first,
-  as two objects cannot share a name. Every name stays: the object's, its SageMaker endpoint's,
-  the operator's router's. No answers until the new pods are ready.
-- newName: the object, its SageMaker endpoint and its model are named after a generation,
-  `<name>-g<digest>`, the digest taken over those paths. A change there renames the object, and
-  Pulumi creates the new generation beside the old one (pulumi-kubernetes replaces on a new
-  `metadata.name`), waits until it serves (`pulumi.com/waitFor`), points the stack's Service
-  `<name>`, an ExternalName alias of the live generation's routing Service, at it, waits the
-  drain window, and deletes the old generation last: the engine deletes replaced resources once
-  the program has registered everything (pulumi/pulumi, `deploymentExecutor.performDeletes`),
-  and the drain's registration returns when its wait is over.
+The operator takes a change in place (scale, triggers, threshold, tags), by rolling its
+Deployments (`POD_TEMPLATE`; old pods serve until new ones are ready, aws-samples/llm_model_hub),
+or not at all (`replaced_on`). A replacement follows the endpoint's `rollout`:
+- keepName: Pulumi deletes the object and creates it again (`replaceOnChanges`), keeping every
+  name; nothing answers until the new pods are ready.
+- newName: the object, SageMaker endpoint and model are named `<name>-g<digest>`, the digest over
+  those paths. Pulumi creates the new generation beside the old, waits until it serves, points
+  the stack's ExternalName Service `<name>` at it, waits the drain window, and deletes the old
+  one last (the engine deletes replaced resources after registration ends: pulumi/pulumi,
+  `deploymentExecutor.performDeletes`).
 """
 
 from __future__ import annotations
@@ -51,10 +41,8 @@ POD_TEMPLATE = (
     "spec.kubernetes",
     "spec.modelCacheConfig",
 )
-# What no live endpoint takes, in either mode: intelligentRoutingSpec (its `enabled` "cannot be
-# modified", the CRD; "Adding this configuration to an existing deployment will be rejected",
-# hyperpod-cli's model of it), and the names the operator creates SageMaker's endpoint and model
-# under.
+# What no live endpoint takes: intelligentRoutingSpec ("cannot be modified", the CRD), and the
+# names the operator creates SageMaker's endpoint and model under.
 _NEVER_IN_PLACE = ("spec.intelligentRoutingSpec", "spec.endpointName", "spec.modelName")
 # DPD: prefill and decode roll as two Deployments, one apart from the other (hyperpod-cli pull
 # request #427), so old pods hand KV to new ones for a while; what makes the KV they exchange
@@ -116,9 +104,8 @@ def stable_address(name: str, namespace: str) -> str:
 
 
 def stable_service(name: str, namespace: str, target: str, port: int) -> dict[str, Any]:
-    """The Service behind `stable_address`: an alias of `target`, a DNS name in the cluster.
-    `port` is documentation only: an ExternalName Service forwards nothing itself, clients
-    reach the target on the port they ask for."""
+    """The Service behind `stable_address`: an alias of `target`. `port` is documentation only:
+    an ExternalName Service forwards nothing itself."""
     return {
         "apiVersion": "v1",
         "kind": "Service",

@@ -1,9 +1,6 @@
-"""What every DPD InferenceEndpointConfig must hold, however it was written.
-
-The program checks the manifests it builds with these rules, and the policy pack checks every
-endpoint the engine sees with the same ones. They read the manifest's `spec` as plain mappings
-and sequences, so no Pulumi and no pydantic here.
-"""
+"""What every DPD InferenceEndpointConfig must hold, however it was written: the program checks
+its manifests with these rules, and the policy pack every endpoint the engine sees, so they read
+plain mappings, with no Pulumi or pydantic."""
 
 from __future__ import annotations
 

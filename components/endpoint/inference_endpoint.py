@@ -54,12 +54,8 @@ class InferenceEndpointArgs:
 
 
 class InferenceEndpoint(pulumi.ComponentResource):
-    """Registers the endpoint's InferenceEndpointConfig, its stable Service, and its token
-    Secret if any.
-
-    Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
-    (the inference operator, whose webhook serves the CRD) in `opts.depends_on`.
-    """
+    """Pass the cluster's Kubernetes provider in `opts.providers`, and what must exist first
+    (the inference operator, whose webhook serves the CRD) in `opts.depends_on`."""
 
     def __init__(
         self,
@@ -67,9 +63,8 @@ class InferenceEndpoint(pulumi.ComponentResource):
         args: InferenceEndpointArgs,
         opts: pulumi.ResourceOptions | None = None,
     ) -> None:
-        # The type's name before endpoints had a serving mode: the alias keeps the URNs of
-        # stacks deployed under it, so `pulumi up` updates their objects rather than
-        # replacing them (children inherit the parent's aliases).
+        # The type's former name: the alias keeps the URNs of stacks deployed under it, so
+        # `pulumi up` updates their objects in place (children inherit the parent's aliases).
         aliased = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_=FORMER_TYPE)])
         super().__init__(TYPE, name, None, pulumi.ResourceOptions.merge(opts, aliased))
         spec = args.spec
@@ -127,10 +122,7 @@ class InferenceEndpoint(pulumi.ComponentResource):
             ),
         )
         self.object_name: str = object_name(spec, generation)
-        # With intelligent routing, in-cluster callers reach the router: the operator's own
-        # Service when the object keeps its name, else the stack's alias of it, moved to a new
-        # generation once it serves. An aggregated endpoint without routing is reached through
-        # its load balancer or SageMaker endpoint.
+        # Without routing, an aggregated endpoint is reached through its load balancer.
         self.router_url = in_cluster_url(spec) if spec.intelligent_routing else None
         moved: list[pulumi.Resource] = [self.custom_resource]
         if spec.renames and spec.intelligent_routing:

@@ -1,14 +1,6 @@
-"""The InferenceEndpointConfig manifest of an endpoint, DPD or aggregated, built from its typed
-spec, with its `specOverrides` added where the settings write nothing (overrides.py).
-
-One builder for both modes, as the operator has one kind for both: DPD writes `pdSpec` (each
-role's replicas, resources, args and autoscaling under it), the DPD environment, intelligent
-routing and the KV cache; aggregated writes no `pdSpec`, carries its role's replicas and
-autoscaling at the top level (`replicas`, `autoScalingSpec`, the same shape as a pdSpec role's)
-and its GPUs in `worker.resources`, and writes routing and the KV cache only when set.
-
-Plain values in, a plain dict out: the shape the operator's CRD (v1) accepts, nothing more.
-"""
+"""The InferenceEndpointConfig manifest of an endpoint, as a plain dict, with its `specOverrides`
+added where the settings write nothing. One builder for both modes, as the operator has one kind:
+DPD writes `pdSpec`; aggregated carries its role's replicas and autoscaling at the top level."""
 
 from __future__ import annotations
 
@@ -54,10 +46,8 @@ def hf_token_secret_name(endpoint_name: str) -> str:
 
 
 def environment(spec: EndpointSpec) -> list[dict[str, Any]]:
-    """The user's variables, those Kubernetes fills (environmentFrom), then what the settings
-    write for the engine, then the three DPD ones on a DPD endpoint, or the hash seed of
-    colocated pods that share cache keys (values are strings); an adopted endpoint's as the
-    live object has them."""
+    """The user's variables, those Kubernetes fills, then the engine's, then the DPD ones (or the
+    hash seed of colocated pods that share cache keys); an adopted endpoint's as it has them."""
     kv = spec.kv_cache
     shared_l2 = spec.kv_cache_written and kv.enable_l2_cache is not False and kv.l2_cache_backend
     kvaware = spec.intelligent_routing and spec.routing_strategy == "kvaware"
@@ -100,15 +90,6 @@ def _role(spec: EndpointSpec, role: RoleSpec) -> dict[str, Any]:
     return out
 
 
-def _model_source(spec: EndpointSpec, model_bucket: str | None, region: str) -> dict:
-    return source_config(
-        spec.model_source,
-        model_bucket=model_bucket,
-        region=region,
-        stack_token=(hf_token_secret_name(spec.name), HF_TOKEN_KEY),
-    )
-
-
 def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
     kv = spec.kv_cache
     out: dict[str, Any] = {"enableL1Cache": kv.enable_l1_cache}
@@ -127,10 +108,8 @@ def _kv_cache(spec: EndpointSpec) -> dict[str, Any]:
 
 
 def _metrics(spec: EndpointSpec) -> dict[str, Any]:
-    """The metrics section. The model's metrics are scraped from the port the model server
-    serves on: the CRD defaults `modelMetrics.port` to 8080, and AWS's KV-caching page says it
-    must equal `modelInvocationPort.containerPort` ("KV caching and intelligent routing",
-    sagemaker-hyperpod-model-deployment-caching-routing), so it is always written."""
+    """`modelMetrics.port` is always written: the CRD defaults it to 8080, and it must equal
+    `modelInvocationPort.containerPort` (AWS, "KV caching and intelligent routing")."""
     metrics = spec.metrics
     out: dict[str, Any] = {"enabled": metrics.enabled}
     if metrics.metrics_scrape_interval_seconds is not None:
@@ -161,8 +140,6 @@ def check_metrics_port(metrics: Metrics, port: int) -> list[Finding]:
 
 
 def _autoscaling(spec: EndpointSpec, prometheus_address: str | None, digest: str | None) -> dict:
-    """Each autoscaling role's entry, by its role: under pdSpec.autoScalingSpec by the CRD's
-    key of the role, or the top-level autoScalingSpec itself for `serving`."""
     return {
         name: role_autoscaling(
             role.autoscaling,
@@ -178,16 +155,6 @@ def _autoscaling(spec: EndpointSpec, prometheus_address: str | None, digest: str
     }
 
 
-def _topology(spec: EndpointSpec, zone_name: str | None) -> dict[str, Any]:
-    """The topology settings, with the AZ as the name node labels carry (`zone_name`, the
-    deploying account's name for the configured AZ ID) when one is given."""
-    assert spec.topology_spec is not None
-    out = spec.topology_spec.model_dump(by_alias=True, exclude_none=True)
-    if zone_name is not None:
-        out["availabilityZone"] = zone_name
-    return out
-
-
 def _pd_spec(
     spec: EndpointSpec, prometheus_address: str | None, zone_name: str | None, digest: str | None
 ) -> dict[str, Any]:
@@ -198,7 +165,10 @@ def _pd_spec(
     if _writes(spec, "routing_threshold"):
         out["routingThreshold"] = spec.routing_threshold
     if spec.topology_spec is not None:
-        out["topologySpec"] = _topology(spec, zone_name)
+        # The AZ as node labels name it: the deploying account's name for the configured ID.
+        out["topologySpec"] = _written(spec.topology_spec)
+        if zone_name is not None:
+            out["topologySpec"]["availabilityZone"] = zone_name
     if autoscaling := _autoscaling(spec, prometheus_address, digest):
         out["autoScalingSpec"] = {CRD_ROLE_KEYS[role]: entry for role, entry in autoscaling.items()}
     return out
@@ -230,7 +200,16 @@ def _worker(spec: EndpointSpec) -> dict[str, Any]:
             "resources": spec.worker_resources.with_gpus(spec.pod_gpus),
         }
         | ({"environmentVariables": env} if env or _writes(spec, "environment_variables") else {})
-        | {key: _written(value) for key, value in _worker_extras(spec).items() if value is not None}
+        | {
+            key: _written(value)
+            for key, value in {
+                "command": spec.command,
+                "probes": spec.probes,
+                "requestLimits": spec.request_limits,
+                "workingDir": spec.working_dir,
+            }.items()
+            if value is not None
+        }
     )
 
 
@@ -238,15 +217,6 @@ def _writes(spec: EndpointSpec, field: str, settings: Spec | None = None) -> boo
     """Whether the manifest writes a setting with a default: always, but on an adopted
     endpoint only where its item sets it, as the live object has it."""
     return not spec.adopted or field in (settings or spec).model_fields_set
-
-
-def _worker_extras(spec: EndpointSpec) -> dict[str, Any]:
-    return {
-        "command": spec.command,
-        "probes": spec.probes,
-        "requestLimits": spec.request_limits,
-        "workingDir": spec.working_dir,
-    }
 
 
 def _written(value: Any) -> Any:
@@ -264,15 +234,12 @@ def _generation_of(spec: EndpointSpec, name: str, digest: str | None) -> str:
 
 
 def object_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The InferenceEndpointConfig's name: the endpoint's, in its generation with rollout
-    newName."""
     return _generation_of(spec, spec.name, digest)
 
 
 def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | None:
     """The SageMaker endpoint the operator creates, in the generation with rollout newName
-    (SageMaker's names are unique per account and region, and both generations run at once);
-    None when the endpoint asks for none."""
+    (both generations run at once, and SageMaker's names are unique per account and region)."""
     if spec.endpoint_name is None:
         return None
     return _generation_of(spec, spec.endpoint_name, digest)
@@ -295,16 +262,10 @@ def build_manifest(
     zone_name: str | None = None,
     digest: str | None = None,
 ) -> dict:
-    """The manifest the typed settings write, with `specOverrides` added where they write
-    nothing.
-
-    `prometheus_address` is the stack's AMP workspace, which roles that autoscale query unless
-    they name their own. `zone_name` is the account's name for `topologySpec.availabilityZone`
-    (components/network/zones.py); without it the setting is written as given. `digest` is the
-    endpoint's generation (`endpoint_generation`), which has `pulumi up` wait until it serves
-    (`pulumi.com/waitFor`), and with rollout newName names the object, its SageMaker endpoint
-    and model; None names them after the settings alone.
-    """
+    """`prometheus_address` is the stack's AMP workspace, queried by roles that name none;
+    `zone_name` the account's name for `topologySpec.availabilityZone`; `digest` the endpoint's
+    generation, which has `pulumi up` wait until it serves and, with rollout newName, names the
+    object, its SageMaker endpoint and model."""
     out: dict[str, Any] = {}
     if (sagemaker := sagemaker_endpoint_name(spec, digest)) is not None:
         out["endpointName"] = sagemaker
@@ -319,7 +280,12 @@ def build_manifest(
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
     out["modelName"] = written_model_name(spec, digest)
-    out["modelSourceConfig"] = _model_source(spec, model_bucket, region)
+    out["modelSourceConfig"] = source_config(
+        spec.model_source,
+        model_bucket=model_bucket,
+        region=region,
+        stack_token=(hf_token_secret_name(spec.name), HF_TOKEN_KEY),
+    )
     if balancer := _load_balancer(spec):
         out["loadBalancer"] = balancer
     for key, section in (
@@ -345,7 +311,7 @@ def build_manifest(
         if autoscaling := _autoscaling(spec, prometheus_address, digest):
             out["autoScalingSpec"] = autoscaling["serving"]
     if spec.tls_config is not None:
-        out["tlsConfig"] = spec.tls_config.model_dump(by_alias=True, exclude_none=True)
+        out["tlsConfig"] = _written(spec.tls_config)
     if spec.tags:
         out["tags"] = [{"name": k, "value": v} for k, v in spec.tags.items()]
     out["worker"] = _worker(spec)

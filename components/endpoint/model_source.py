@@ -17,23 +17,17 @@ from components.core.spec import Spec
 from components.core.terminal_text import one_line
 from components.storage.spec import bucket_name_problem
 
-# Characters AWS says to avoid in object keys ("Creating object key names", Amazon S3 user
-# guide), since clients handle them differently (URL encoding, a backslash read as a Windows
-# path separator). S3 itself takes them, so they are warned about, not refused. Its "might need
-# special handling" characters (& $ @ = ; : + , ? and space) pass without a word: every command
-# the stack prints quotes the prefix.
+# Characters AWS says to avoid in object keys, as clients handle them differently ("Creating
+# object key names"): S3 takes them, so they are warned about, not refused.
 S3_KEY_AVOID = '\\{}^%`]">[~<#|'
 # An S3 key is at most 1,024 bytes of UTF-8, the prefix among them (same page).
 S3_KEY_MAX_BYTES = 1024
 
 
 def folder_problem(path: str) -> str | None:
-    """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: a control or
-    invisible formatting character, which no terminal or command line shows as written, or a
-    folder named '', '.' or '..', which a file system cannot hold: Mountpoint for S3, which
-    mounts the prefix, does not show keys with such a component (awslabs/mountpoint-s3,
-    doc/SEMANTICS.md "Mapping S3 object keys to files and directories", and
-    `valid_inode_name` in its reference model)."""
+    """Why a folder of weights (an S3 prefix, an FSx path) cannot be read as one: an invisible
+    character no terminal shows, or a folder named '', '.' or '..', which Mountpoint for S3 does
+    not show (awslabs/mountpoint-s3, doc/SEMANTICS.md)."""
     hidden = [one_line(c) for c in path if one_line(c) != c]
     if hidden:
         return f"holds {hidden[0]}, a control or invisible formatting character"
@@ -63,8 +57,6 @@ class S3ModelSource(Spec):
 
     @property
     def folder(self) -> str:
-        """The weights' folder within the bucket, as a key prefix ending in '/' ('' for the
-        whole bucket)."""
         return f"{self.prefix.strip('/')}/" if self.prefix else ""
 
     @field_validator("bucket")
@@ -159,9 +151,8 @@ class ModelSource(Spec):
     fsx: FsxModelSource | None = None
     hugging_face: HuggingFaceModelSource | None = None
     kubernetes_volume: KubernetesVolumeModelSource | None = None
-    # The CRD's modelSourceConfig.prefetchEnabled: the operator copies the weights into the
-    # node's memory before the server loads them onto the GPUs (its description: for a model
-    # that fits the instance's memory). None leaves it to the operator's default, false.
+    # The CRD's prefetchEnabled: the operator copies the weights into the node's memory first
+    # (for a model that fits it). None leaves the operator's default, false.
     prefetch_enabled: bool | None = None
 
     @model_validator(mode="after")

@@ -1,19 +1,12 @@
 """Every name an endpoint makes, held to what its owner takes. Fields are relative to the
-endpoint.
-
-From the object's name (the endpoint's, or with rollout newName its generation's):
-- the object itself, and the `app` label AWS's CLI finds its pods by (hyperpod-cli
-  `hp_endpoint.py`, list_pods): at most 63 characters;
-- the operator's Service of the same name in front of the pods (aws-samples/llm_model_hub,
-  `hyperpod_inference.py`): a DNS-1035 label, which starts with a letter;
-- with a router, `<object>-<namespace>-router` (its pods' `app` label, llm_model_hub) and its
-  Service `<object>-<namespace>-routing-service` (AWS's DPD guide): at most 63;
-- aggregated and autoscaling, KEDA's ScaledObject `<object>-scaled-object` (AWS's walkthrough:
-  HPA `keda-hpa-<object>-scaled-object`), whose name KEDA writes into the HPA's
-  `app.kubernetes.io/part-of` label (kedacore/keda, controllers/keda/hpa.go): at most 63. No
-  public source names DPD's ScaledObjects.
-With rollout newName, SageMaker's endpoint and model carry the generation too, and SageMaker
-takes 63 characters (CreateEndpoint, CreateModel).
+endpoint. From the object's name (the endpoint's, or its generation's):
+- the object, and the `app` label AWS's CLI finds its pods by (hyperpod-cli `hp_endpoint.py`):
+  at most 63 characters; the operator's Service of that name (aws-samples/llm_model_hub): a
+  DNS-1035 label, starting with a letter;
+- with a router, `<object>-<namespace>-router` and its `-routing-service` (AWS's DPD guide);
+- aggregated and autoscaling, KEDA's ScaledObject `<object>-scaled-object`, whose name KEDA
+  writes into the HPA's `app.kubernetes.io/part-of` label (kedacore/keda, hpa.go): at most 63.
+With rollout newName, SageMaker's endpoint and model names carry the generation (at most 63).
 """
 
 from __future__ import annotations
@@ -26,7 +19,6 @@ from components.endpoint.spec import EndpointSpec
 
 
 def _derived(spec: EndpointSpec) -> list[tuple[str, str]]:
-    """(what, name) of every name the object's name makes."""
     obj = f"{spec.name}-g00000" if spec.renames else spec.name
     found = [("the object and its pods' app label", obj)]
     if spec.intelligent_routing:

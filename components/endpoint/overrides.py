@@ -1,10 +1,6 @@
 """Which InferenceEndpointConfig spec fields the typed settings own, in each serving mode, and
 the rule for `specOverrides`: it may add any field of the CRD that no setting owns, and none
-that one does, since an override of an owned field would slip past that setting's checks.
-
-The builder (manifest.py) writes only owned fields; a test there fails when it writes one these
-tables lack, so the tables cannot drift from it.
-"""
+that one does, since an override of an owned field would slip past that setting's checks."""
 
 from __future__ import annotations
 
@@ -18,16 +14,12 @@ from components.endpoint.vllm_args import MODEL_PATH
 
 @dataclass(frozen=True)
 class Fixed:
-    """A field no setting changes, and why."""
-
     why: str
 
 
 # The spec fields the typed settings own, each with the setting that controls it, or Fixed.
-# specOverrides may add only what lies outside them: an override of an owned field would slip
-# past its setting's checks (sameAZ false past the same-AZ rule). Every field build_manifest
-# writes needs an entry (test_manifest.py fails without one), as does one a setting leaves
-# out. SHARED_FIELDS hold in every mode; a mode without pdSpec gets a table beside DPD_FIELDS.
+# Every field build_manifest writes, or a setting leaves out, needs an entry (test_manifest.py
+# fails without one).
 Owners = dict[str, str | Fixed]
 SHARED_FIELDS: Owners = {
     "endpointName": "endpointName",
@@ -53,8 +45,7 @@ SHARED_FIELDS: Owners = {
     "kvCacheSpec.enableL1Cache": "kvCache.enableL1Cache",
     "kvCacheSpec.enableL2Cache": "kvCache.enableL2Cache and kvCache.l2CacheBackend",
     "kvCacheSpec.l2CacheSpec": "kvCache.l2CacheBackend and kvCache.l2CacheLocalUrl",
-    # The router's own autoscaling (intelligentRoutingSpec.autoScalingSpec) is left to
-    # specOverrides.
+    # The router's own autoscaling (intelligentRoutingSpec.autoScalingSpec) is specOverrides'.
     "intelligentRoutingSpec.enabled": "routingEnabled",
     "intelligentRoutingSpec.routingStrategy": "routingStrategy",
     "tlsConfig.customCertificateConfig": "tlsConfig.customCertificateConfig",
@@ -63,8 +54,7 @@ SHARED_FIELDS: Owners = {
     "worker.image": "image",
     "worker.args": "workerArgs",
     "worker.environmentVariables": "environmentVariables",
-    # Left to specOverrides: resources.claims (Dynamic Resource Allocation), here and on the
-    # roles.
+    # Left to specOverrides: resources.claims (Dynamic Resource Allocation), here and on roles.
     "worker.resources.requests": "workerResources",
     "worker.resources.limits": "workerResources",
     "worker.modelInvocationPort": "modelInvocationPort",
@@ -100,7 +90,6 @@ AGGREGATED_FIELDS: Owners = {
 
 
 def field_owners(spec: EndpointSpec) -> Owners:
-    """The fields the settings own in the endpoint's mode."""
     return AGGREGATED_FIELDS if spec.aggregated else DPD_FIELDS
 
 
@@ -115,7 +104,6 @@ def leaf_paths(value: object, path: str = "") -> list[str]:
 
 
 def owned_field(path: str, owners: Owners = DPD_FIELDS) -> str | None:
-    """The owned field a spec path sets, or sets part of."""
     for field in owners:
         if path == field or path.startswith(f"{field}.") or field.startswith(f"{path}."):
             return field

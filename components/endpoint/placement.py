@@ -6,7 +6,7 @@ name. An empty nodeAffinity places the pods anywhere, as none does, and is not w
 
 from __future__ import annotations
 
-from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error
 
 # The label every node carries with its instance type (Kubernetes' well-known labels).
@@ -37,7 +37,6 @@ def placed_types(item: dict) -> list[str]:
 def check_placement(
     instance_type: str, instance_types: list[str] | None, affinity: dict | None, dpd: bool
 ) -> list[Finding]:
-    known = DPD_INSTANCE_TYPES if dpd else GPU_INSTANCE_TYPES
     found = []
     if dpd and (instance_types is not None or affinity is not None):
         # The DPD guardrails (the program's and the policy pack's) read instanceType.
@@ -58,13 +57,13 @@ def check_placement(
             )
         )
     for i, name in enumerate(instance_types or []):
-        if name not in known:
+        if name not in GPU_INSTANCE_TYPES:
             found.append(
                 error(
                     "unknown-instance-type",
                     f"instanceTypes[{i}]",
-                    f"{name} is not one of {'the DPD types' if dpd else 'the GPU types'} the "
-                    f"stack knows: {', '.join(known)}",
+                    f"{name} is not one of the GPU types the stack knows: "
+                    f"{', '.join(GPU_INSTANCE_TYPES)}",
                 )
             )
     if instance_types is not None and instance_type not in instance_types:

@@ -48,8 +48,5 @@ class ImageCache(Spec):
 
 
 class ModelCacheConfig(Spec):
-    """The operator's caches on the nodes: the weights on local NVMe, the image pre-pulled by a
-    DaemonSet (the CRD's descriptions)."""
-
     weights_cache: WeightsCache | None = None
     image_cache: ImageCache | None = None

@@ -1,6 +1,5 @@
-"""The roles of an endpoint's pods (prefill and decode, or the one `serving` role of an
-aggregated endpoint): how many pods each runs, the GPUs each pod requests, and the
-availability zone prefill and decode share."""
+"""The roles of an endpoint's pods (prefill and decode, or an aggregated endpoint's `serving`):
+how many pods each runs, the GPUs each requests, and the AZ prefill and decode share."""
 
 from __future__ import annotations
 
@@ -21,10 +20,8 @@ from components.network.spec import is_az_id, is_az_name
 OPERATOR_PREFILL_MAX_NUM_SEQS = 16
 OPERATOR_DECODE_MAX_NUM_SEQS = 32
 
-# vLLM's own batch defaults when the OpenAI server is given none, by the GPU: 1,024 sequences
-# and 8,192 batched tokens on GPUs of 70 GiB or more other than the A100, 256 and 2,048 on the
-# others (vllm/engine/arg_utils.py, `EngineArgs.get_batch_defaults`; the operator passes its
-# own --max-num-seqs only to DPD roles).
+# vLLM's own batch defaults (`EngineArgs.get_batch_defaults`): 1,024 sequences and 8,192 batched
+# tokens on GPUs of 70 GiB or more other than the A100, 256 and 2,048 on the others.
 VLLM_LARGE_GPU_BYTES = 70 * GIB
 
 
@@ -64,7 +61,6 @@ class RoleSpec(Spec):
 
     @property
     def max_replicas(self) -> int:
-        """The most pods of this role there can be."""
         return self.autoscaling.max_replicas if self.autoscaling else self.replicas
 
     @property

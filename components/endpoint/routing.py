@@ -22,12 +22,10 @@ ROUTER_PORT = 443
 
 
 def router_service(name: str, namespace: str) -> str:
-    """The name of the router's Service, in the operator's namespace."""
     return f"{name}-{namespace}-routing-service"
 
 
 def routing_service_host(object_name: str, namespace: str) -> str:
-    """The operator's routing Service of an endpoint object, as a DNS name in the cluster."""
     return f"{router_service(object_name, namespace)}.{OPERATOR_NAMESPACE}.svc.cluster.local"
 
 

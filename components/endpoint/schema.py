@@ -1,14 +1,9 @@
 """Validation of InferenceEndpointConfig manifests against the CRD of the operator serving them.
 
-Each operator release ships its own CRD, and the API server validates against the one
-installed: a field 3.3 added is refused by a 3.2 cluster. One schema per operator CRD is
-committed (derived by scripts/derive_crd_schema.py). An operator newer than every schema is
-held to the newest one: so far each CRD only added fields. The CRDs of operators 3.4 to 3.7 are
-not to be had here: the stored snapshot of aws/sagemaker-hyperpod-cli stops at chart 2.2.2
-(operator 3.2; 3.3's was rebuilt from a stored copy of chart 2.3.0), and the pull requests that
-brought 3.5 to 3.7 (#455, #461, #464) are known by their descriptions only. So the fields they
-added (weight-cache affinity, podTemplateAnnotations, tolerations, lmcache.mode) are refused,
-specOverrides included, until their CRD is derived; no schema is written from a description.
+The API server validates against the installed CRD, so a field 3.3 added is refused by 3.2. One
+schema per operator CRD is committed (scripts/derive_crd_schema.py); a newer operator is held to
+the newest, as each CRD so far only added fields. The CRDs of 3.4 to 3.7 are not to be had here,
+so their fields are refused until derived: no schema is written from a description.
 """
 
 from __future__ import annotations
@@ -34,10 +29,7 @@ def schema_path(schema_operator: str) -> Path:
 
 
 def schema_operator(operator_version: str) -> str:
-    """The newest operator with a schema that is not newer than `operator_version`.
-
-    Operators older than the first schema are refused before manifests are checked.
-    """
+    """The newest operator with a schema that is not newer than `operator_version`."""
     return [v for v in SCHEMA_OPERATORS if at_least(operator_version, v)][-1]
 
 
@@ -77,10 +69,9 @@ def field_schema(path: str) -> dict:
 
 
 def crd_shaped(path: str) -> Any:
-    """A setting that takes the value of `spec.<path>` in the shape the CRD gives it (a probe,
-    a node affinity, a volume: Kubernetes' own types, which the CRD copies whole), refused
-    naming the part the CRD rejects. The manifest is checked again against the installed
-    operator's CRD, which holds a field a newer CRD added to that version."""
+    """A setting that takes `spec.<path>` in the shape the newest CRD gives it (Kubernetes' own
+    types, copied whole), refused naming the part it rejects; the manifest is checked again
+    against the installed operator's CRD."""
     validator = Draft7Validator(field_schema(path))
 
     def check(value: Any) -> Any:

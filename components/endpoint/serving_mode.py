@@ -1,13 +1,7 @@
-"""An endpoint's serving mode: disaggregated (DPD, `prefill` and `decode`, written as
-`pdSpec`) or aggregated (colocated: one `serving` role, and no `pdSpec`).
-
-The operator makes the mode from the manifest alone: "the presence of pdSpec is what makes the
-endpoint disaggregated", and going back to a colocated deployment means applying one without
-it (AWS's DPD guide, DESIGN.md). So one endpoint setting holds both modes and one builder writes
-both (manifest.py). The keys that only mean something with pdSpec are refused on an aggregated
-endpoint rather than dropped, and DPD is held to the instance types the operator runs it on.
-Fields are relative to the endpoint.
-"""
+"""An endpoint's serving mode: disaggregated (DPD, `pdSpec`) or aggregated (one `serving` role).
+The operator reads the mode from the manifest alone ("the presence of pdSpec is what makes the
+endpoint disaggregated"), so keys that only mean something with pdSpec are refused on an
+aggregated endpoint rather than dropped. Fields are relative to the endpoint."""
 
 from __future__ import annotations
 

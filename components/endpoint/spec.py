@@ -1,10 +1,5 @@
-"""The typed description of one DPD endpoint: what a user writes, with the operator's defaults.
-
-Keys are camelCase, and keep the CRD's names where the CRD has one (`modelName`,
-`instanceType`, `routingThreshold`, `replicas`, ...). This module checks the shape of each
-value; parts with a concept of their own (model sources, roles, image, tags) have their own
-modules, and rules that relate several values sit with their concept.
-"""
+"""The typed description of one endpoint, with the operator's defaults. Keys keep the CRD's
+names where it has one; parts with a concept of their own have their own modules."""
 
 from __future__ import annotations
 
@@ -53,23 +48,14 @@ from components.storage.spec import TLS_PREFIX
 
 RoutingStrategy = Literal["prefixaware", "kvaware", "session", "roundrobin"]
 
-# modelName. The CRD's pattern, `^[a-zA-Z0-9](-*[a-zA-Z0-9]){0,62}` with maxLength 63, is
-# SageMaker's CreateModel pattern without its end anchor, so the API server checks only the
-# first character; AWS's own CLI anchors it (aws/sagemaker-hyperpod-cli, the v1.2 custom
-# endpoint template's `model_name`), which would refuse the dotted names AWS's guides deploy
-# (`Llama-3.3-70B-Instruct` in the DPD guide, `Qwen2.5-VL-7B-Instruct`). So the operator does not
-# hand the name to SageMaker as it is, and its code is not public. The name is also the local
-# folder and the Hugging Face repository name in nextSteps' `hf download`, and the `model_name`
-# label of the operator's metrics (AWS, "Implementing inference observability on HyperPod
-# clusters"). What holds all of those: the
-# characters of a Hugging Face repository name (huggingface_hub `validate_repo_id`: letters,
-# digits, '.', '_' and '-'), starting and ending with a letter or digit, at most 63 characters:
-# which is also a Kubernetes label value (k8s.io/apimachinery `IsValidLabelValue`).
+# modelName. The CRD's pattern lacks an end anchor, so the API server checks only the first
+# character; anchoring it (as aws/sagemaker-hyperpod-cli does) would refuse the dotted names AWS's
+# guides deploy (`Llama-3.3-70B-Instruct`). The name is also a Hugging Face repository name
+# (nextSteps' `hf download`) and a metrics label, so: huggingface_hub `validate_repo_id`'s
+# characters, starting and ending with a letter or digit, at most 63 (a Kubernetes label value).
 MODEL_NAME = r"[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?"
-# --gpu-memory-utilization: the seed's DPD example and tuning table give 0.75, leaving the
-# decoder room for the PD buffer and the prefiller for its activations: the default of a DPD
-# endpoint and of every planner scenario. A colocated pod holds no PD buffer and keeps vLLM's
-# own 0.9 (vllm/engine/arg_utils.py), as AWS's colocated samples do, which set none.
+# --gpu-memory-utilization: the seed's DPD tuning gives 0.75, leaving the decoder room for the PD
+# buffer. A colocated pod holds none and keeps vLLM's own 0.9, as AWS's colocated samples do.
 GPU_MEMORY_UTILIZATION = 0.75
 VLLM_GPU_MEMORY_UTILIZATION = 0.9
 # The percentiles an SLO may be stated at (vLLM's benchmarks print p50, p90, p95 and p99).
@@ -119,10 +105,8 @@ class Metrics(Spec):
 
 
 class CustomCertificateConfig(Spec):
-    """An ACM certificate the operator attaches to the endpoint's load balancer instead of the
-    one it issues itself (AWS: "Custom certificates and Route 53 DNS management for HyperPod
-    Inference"). The certificate must be Issued, in the stack's region and account (checked in
-    infra/region_checks.py); the patterns are the CRD's."""
+    """An ACM certificate the operator attaches to the load balancer instead of its own (AWS,
+    "Custom certificates and Route 53 DNS management for HyperPod Inference")."""
 
     acm_arn: shaped_str(
         r"^arn:aws:acm:[a-z0-9-]+:[0-9]{12}:certificate/[a-fA-F0-9-]+$",
@@ -139,9 +123,7 @@ class CustomCertificateConfig(Spec):
 
 class TlsConfig(Spec):
     custom_certificate_config: CustomCertificateConfig | None = None
-    # Where the operator writes the certificate it issues for this endpoint; None: the bucket
-    # its install names (tlsCertificateS3Bucket, the stack's TLS bucket when it installs it).
-    # The CRD's pattern.
+    # Where the operator writes the certificate it issues; None: the bucket its install names.
     tls_certificate_output_s3_uri: (
         shaped_str(
             r"^s3://([^/]+)/?(.*)$",
@@ -185,12 +167,8 @@ MAX_LOAD = 1_000_000
 
 
 class Slo(Spec):
-    """The latency an endpoint's users are promised, at `percentile` (90 unless set): the
-    time to first token, and the time between two output tokens (vLLM's inter-token
-    latency, what a streaming user feels).
-
-    The planner predicts against it and the SLO alerts fire above it (at the 90th).
-    """
+    """The latency promised at `percentile`: time to first token, and between two output tokens
+    (vLLM's inter-token latency). The planner predicts against it; the SLO alerts fire above it."""
 
     # An hour at most: a limit beyond it promises nothing, and the charts scale to it.
     ttft_ms: float | None = Field(None, gt=0, le=MAX_SLO_MS)
@@ -199,8 +177,6 @@ class Slo(Spec):
 
 
 class Workload(Spec):
-    """The traffic an endpoint expects; each figure is optional and checks what it can."""
-
     # No model's context reaches 10 million tokens (Llama 4 Scout's is the longest, 10M).
     typical_input_tokens: int | None = Field(None, ge=1, le=MAX_TOKENS)
     output_tokens: int | None = Field(None, ge=1, le=MAX_TOKENS)
@@ -227,15 +203,11 @@ INVOCATION_PATH = (
 class EndpointSpec(Spec):
     name: KubernetesName
     namespace: KubernetesName = "default"
-    # An endpoint adopted from a live InferenceEndpointConfig (`hyperpod-dpd
-    # import-endpoint`): it keeps the live object's names (rollout keepName), so the first
-    # `pulumi up` after `pulumi import` updates it in place.
+    # Adopted from a live object (`hyperpod-dpd import-endpoint`): it keeps the live names, so
+    # the first `pulumi up` after `pulumi import` updates it in place.
     adopted: bool = False
-    # What a change the operator cannot make in place does to callers (generation.py):
-    # keepName deletes the endpoint and creates it again under the same names (an outage),
-    # newName creates a new generation under new names beside it first. None: keepName when a
-    # SageMaker endpoint is named, whose callers hold that name; newName when callers reach it
-    # only in the cluster, through the stack's address.
+    # How a change the operator cannot make in place reaches callers (generation.py). None:
+    # keepName when a SageMaker endpoint is named, whose callers hold that name; else newName.
     rollout: Literal["keepName", "newName"] | None = None
     # How long the old generation keeps serving after a swap moved the address; None: from the
     # workload (generation.drain_seconds).
@@ -331,21 +303,18 @@ class EndpointSpec(Spec):
     # Any other InferenceEndpointConfig spec field, merged into what the settings above
     # produce; checked against the CRD schema.
     spec_overrides: dict[str, Any] = {}
-    # What sizes the KV cache: a catalog id, explicit fields, or a Hugging Face config.json.
-    # None infers the catalog id from modelName (see endpoint_architecture). Explicit fields
-    # come last: unknown-key suggestions are taken from the last form.
+    # What sizes the KV cache; None infers the catalog id from modelName. Explicit fields come
+    # last: unknown-key suggestions are taken from the last form.
     architecture: str | HuggingFaceConfigFile | ModelArchitecture | None = None
     workload: Workload | None = None
 
     @property
     def aggregated(self) -> bool:
-        """Whether the endpoint serves colocated, without pdSpec."""
         return self.serving is not None
 
     @property
     def renames(self) -> bool:
-        """Whether a change the operator cannot make in place gets new names (rollout
-        newName): a new generation of the object, its SageMaker endpoint and its model."""
+        """Whether a change the operator cannot make in place gets new names (rollout newName)."""
         if self.adopted or self.rollout is not None:
             return self.rollout == "newName" and not self.adopted
         return self.endpoint_name is None and self.intelligent_routing
@@ -360,7 +329,6 @@ class EndpointSpec(Spec):
 
     @property
     def routing_spec_written(self) -> bool:
-        """Whether the manifest has intelligentRoutingSpec, routing on or off."""
         return self.intelligent_routing or self.routing_enabled is False
 
     @property
@@ -371,13 +339,10 @@ class EndpointSpec(Spec):
 
     @property
     def container_port(self) -> int:
-        """The port the model server listens on: the setting, or its engine's."""
         return self.model_invocation_port.container_port or engine_port(self.engine)
 
     @property
     def decode_max_num_seqs(self) -> int:
-        """The --max-num-seqs of the pods that decode: the decode role's, or the serving
-        pods' on an aggregated endpoint."""
         if self.serving is not None:
             return self.serving_max_num_seqs
         return self.decode.max_num_seqs or OPERATOR_DECODE_MAX_NUM_SEQS
@@ -394,8 +359,7 @@ class EndpointSpec(Spec):
         return self.serving.max_num_seqs or vllm_default_max_num_seqs(self.instance_type)
 
     def roles(self) -> dict[Role, tuple[RoleSpec, int]]:
-        """Each role by its name, with the --max-num-seqs its pods run: prefill and decode,
-        or the one serving role of an aggregated endpoint."""
+        """Each role by its name, with the --max-num-seqs its pods run."""
         if self.serving is not None:
             return {"serving": (self.serving, self.serving_max_num_seqs)}
         return {
@@ -405,7 +369,6 @@ class EndpointSpec(Spec):
 
     @property
     def pod_gpus(self) -> int:
-        """The GPUs of the endpoint's largest pod."""
         return max(role.gpus for role, _ in self.roles().values())
 
     @property

@@ -1,10 +1,6 @@
-"""The vLLM command line each role's pods run: the flags the settings write, and the extra args
-(workerArgs, prefill.args, decode.args) after them. The operator starts each DPD pod with
-`worker.args` merged with its role's `args`: a flag present in both takes the role's value in
-place, and the role's other flags are appended.
-
-How vLLM reads a flag is flags.py; the credentials the arguments must not hold, arg_credentials.py.
-"""
+"""The vLLM command line each role's pods run: the flags the settings write, then the extra
+args. The operator merges `worker.args` with each DPD role's `args`: a flag in both takes the
+role's value in place, and the role's others are appended."""
 
 from __future__ import annotations
 
@@ -51,25 +47,20 @@ def worker_flags(spec: EndpointSpec) -> dict[str, tuple[str | None, str | None]]
         fixed["--model"] = (None, None)
     return {
         **fixed,
-        "--port": (
-            str(spec.container_port),
-            "modelInvocationPort.containerPort",
-        ),
+        "--port": (str(spec.container_port), "modelInvocationPort.containerPort"),
         "--tensor-parallel-size": (str(spec.tensor_parallel_size), "tensorParallelSize"),
         "--max-model-len": (
             None if spec.max_model_len is None else str(spec.max_model_len),
             "maxModelLen",
         ),
+        # A colocated pod runs vLLM's own memory share unless the endpoint sets one.
         "--gpu-memory-utilization": (
-            None if _colocated_default(spec) else str(spec.gpu_memory_utilization),
+            None
+            if spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
+            else str(spec.gpu_memory_utilization),
             "gpuMemoryUtilization",
         ),
     }
-
-
-def _colocated_default(spec: EndpointSpec) -> bool:
-    """A colocated pod runs vLLM's own memory share unless the endpoint sets one."""
-    return spec.aggregated and "gpu_memory_utilization" not in spec.model_fields_set
 
 
 def role_flags(role: RoleSpec) -> dict[str, tuple[float | int | None, str]]:
@@ -125,14 +116,11 @@ def role_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
 
 
 def effective_args(spec: EndpointSpec, role: RoleSpec) -> list[str]:
-    """The vLLM command line a role's pods run, after the operator's merge."""
     return merge_role_args(worker_args(spec), role_args(spec, role))
 
 
-# Flags no setting writes but that break what the settings describe. The operator wires each
-# role's KV transfer (producer on prefill, consumer on decode). Pipeline, data and decode-context
-# parallelism multiply the GPUs a pod needs and change the KV per rank, while the GPU requests
-# and the KV sizing assume one tensor-parallel group per pod: those may only say 1.
+# Flags no setting writes but that break what the settings describe: the operator wires each
+# role's KV transfer, and the GPU requests and KV sizing assume one tensor-parallel group per pod.
 FIXED_FLAGS = {
     "--kv-transfer-config": "the operator configures each role's KV transfer for DPD",
 }
@@ -146,8 +134,6 @@ ONE_ONLY_FLAGS = (
 def _flag_problem(
     name: str, tokens: tuple[str, ...], role: str | None, spec: EndpointSpec, worker: dict
 ) -> str | None:
-    """Why the flag `name` (its tokens) may not appear in extra args, or None if it may;
-    `worker` is worker_flags(spec)."""
     roles = role_flags(spec.prefill)
     flag = read_flag(name, (*worker, *roles, *FIXED_FLAGS, *ONE_ONLY_FLAGS))
     if flag is None:
@@ -178,8 +164,6 @@ def _flag_problem(
 
 
 def arg_lists(spec: EndpointSpec) -> list[tuple[str, str | None, list[str]]]:
-    """Each list of arguments the settings pass, the command among them: a flag in it is a
-    flag vLLM reads."""
     return [("workerArgs", None, spec.worker_args), ("command", None, spec.command or [])] + [
         (f"{role}.args", role, settings.args) for role, (settings, _) in spec.roles().items()
     ]
@@ -221,9 +205,8 @@ def _extra_args(spec: EndpointSpec) -> list[Finding]:
     ]
 
 
-# vLLM's --max-num-batched-tokens when none is given is roles.vllm_default_max_num_batched_tokens
-# (8,192 on all five DPD types), with chunked prefill on (its default for generative models);
-# with chunked prefill off it is max_model_len. vLLM refuses max_num_seqs above it
+# vLLM's default --max-num-batched-tokens is roles.vllm_default_max_num_batched_tokens with
+# chunked prefill on, max_model_len with it off; vLLM refuses max_num_seqs above it
 # (vllm/config/scheduler.py `SchedulerConfig.verify_max_model_len`).
 def _batched_tokens(spec: EndpointSpec) -> list[Finding]:
     found = []

@@ -1,17 +1,10 @@
-"""The worker container the operator runs for an endpoint: the port its model server listens on
-and the CPU, memory and GPUs it requests and is limited to.
+"""The worker container the operator runs for an endpoint: its port, and the CPU, memory and GPUs
+it requests and is limited to.
 
-Kubernetes takes a container's requests and limits apart ("Resource Management for Pods and
-Containers"): a request without a limit leaves the container free to use what the node has
-spare, and a limit without a request makes the request equal to it. Extended resources such as
-`nvidia.com/gpu` cannot be overcommitted: their request, when written, must equal their limit,
-and a request alone is refused ("Schedule GPUs": GPUs are given in `limits`, in both only when
-equal, never in `requests` alone). So GPUs are always written in both, equal, from the roles'
-`gpus`, and CPU and memory as the user writes them, or by default as the serving mode needs.
-
-The scheduler binds a pod only to a node whose allocatable CPU and memory cover its requests
-(a limit without a request counting as the request), and allocatable is below the node's
-capacity: a pod that requests more than a node has stays Pending on every node of its type.
+GPUs, an extended resource, cannot be overcommitted: their request must equal their limit
+("Schedule GPUs"), so they are written in both, from the roles' `gpus`; CPU and memory as the
+user writes them, or as the serving mode needs. A pod that requests more than a node's
+allocatable CPU or memory (a limit without a request counting as one) stays Pending.
 """
 
 from __future__ import annotations
@@ -93,7 +86,6 @@ class WorkerResources(Spec):
         return self
 
     def with_gpus(self, gpus: int) -> dict[str, dict[str, str]]:
-        """The container's `resources`, holding `gpus` GPUs."""
         gpu = {GPU_RESOURCE: str(gpus)}
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 
@@ -102,23 +94,17 @@ class WorkerResources(Spec):
 # which the operator ignores for DPD pods. Kept as every deployed DPD stack has it, since a
 # change here would change their generation digest and so replace their endpoints.
 DPD_WORKER_RESOURCES = WorkerResources(requests={"cpu": "96", "memory": "1024Gi"}, limits=None)
-# The part of a node's vCPUs and memory an aggregated endpoint's pods request between them
-# when all of its GPUs are theirs. Pods get the node's allocatable, its capacity less what the
-# kubelet keeps back (kube-reserved, system-reserved, the eviction threshold), and the daemon
-# set pods every GPU node runs (the device plugins, the VPC CNI, HyperPod's health agent)
-# request part of that; the kernel already reports less memory than EC2 sells. HyperPod
-# publishes none of those figures, so half is kept for them, which fits the smallest type
-# (2 of 4 vCPUs and 8 of 16 GiB on ml.g5.xlarge) and is what DPD's default requests on p5.
+# The part of a node's vCPUs and memory an aggregated endpoint's pods request when all its GPUs
+# are theirs. The kubelet's reserves and the GPU nodes' daemon sets take the rest, in figures
+# HyperPod does not publish: half fits the smallest type (ml.g5.xlarge) and is DPD's on p5.
 NODE_SHARE = Fraction(1, 2)
 
 
 def default_worker_resources(instance_type: str, serving_gpus: int | None) -> WorkerResources:
-    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as it
-    has always been; an aggregated pod of `serving_gpus` GPUs requests its GPUs' share of
-    NODE_SHARE of the node, in whole CPUs and whole GiB (96 CPUs and 1024Gi for 8 GPUs on
-    ml.p5.48xlarge, as DPD), and limits neither, as AWS's colocated samples (hyperpod-cli
-    config/samples) limit only the GPUs: a CPU limit throttles vLLM's API and engine
-    processes, and a memory limit sits beside LMCache's CPU cache."""
+    """What an endpoint requests without workerResources: DPD's (`serving_gpus` None) as ever;
+    an aggregated pod its GPUs' share of NODE_SHARE of the node, limiting neither, as AWS's
+    colocated samples: a CPU limit throttles vLLM's processes, and a memory limit sits beside
+    LMCache's CPU cache."""
     if serving_gpus is None:
         return DPD_WORKER_RESOURCES
     node = GPU_INSTANCE_TYPES[instance_type]
@@ -175,9 +161,6 @@ def check_worker_fits_node(
 
 
 class ModelInvocationPort(Spec):
-    """`worker.modelInvocationPort`: where the model server listens, and what it speaks (the
-    CRD's pattern: `http` or `grpc`)."""
-
     # None: the port the engine's images serve on (8000 for vLLM, 8080 for the others).
     container_port: int | None = Field(None, ge=1, le=65535)
     name: Literal["http", "grpc"] = "http"

@@ -8,13 +8,9 @@ from components.endpoint.spec import EndpointSpec
 
 
 def check_context(spec: EndpointSpec, length: str = "maxModelLen") -> list[Finding]:
-    """What the longest request vLLM serves (`maxModelLen`; unset, the model's own context,
-    which `length` then says) leaves out: a routingThreshold no prompt can reach, so none
-    would take the DPD path, and a workload whose typical request vLLM refuses: the engine ("The
-    decoder prompt (length N) plus the number of requested output tokens (at least 1) is longer
-    than the maximum model length", vllm/v1/engine/processor.py, tested in
-    tests/v1/e2e/test_context_length.py), and its OpenAI server before it with a 400 ("This
-    model's maximum context length is ... tokens")."""
+    """What the longest request vLLM serves (`maxModelLen`, or the model's context, which
+    `length` then says) leaves out: a routingThreshold no prompt reaches, and a typical request
+    vLLM refuses as longer than the maximum model length (vllm/v1/engine/processor.py)."""
     limit = spec.max_model_len
     if limit is None:
         return []  # the length is then the model's own, checked once it is known

@@ -103,6 +103,5 @@ class ModelArchitecture(Spec):
 
     @property
     def weight_bytes(self) -> float:
-        """Bytes the weights take, whole model."""
         per_parameter = self.weight_bytes_per_parameter or self.kv_dtype_bytes
         return self.parameters * per_parameter

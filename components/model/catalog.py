@@ -1,20 +1,14 @@
 """Architectures of the models DPD is typically sized for, from their config.json files
 (catalog.json, in the keys an endpoint's `architecture` takes).
 
-Parameter counts are the publishers' totals. KV caches are bf16 (vLLM's `--kv-cache-dtype auto`
-takes the model's dtype); where a checkpoint ships quantized weights, the weights' bytes per
-parameter are given apart from the KV dtype: DeepSeek-V3/R1 and MiniMax-M2 ship FP8 weights
-(block-scaled e4m3), 1 byte per parameter; GPT-OSS ships its MoE experts in MXFP4, 4-bit values
-plus one 8-bit scale per 32-value block, 4.25 bits (0.53125 bytes) per parameter, and as the
-experts hold nearly all parameters the whole model is counted at that rate. GPT-OSS's layers
-alternate between a 128-token sliding window and full attention.
-
-Context lengths are as vLLM derives them from each config.json: Llama 3.1 and 3.3 give
-max_position_embeddings 131072 with rope_type llama3, which vLLM does not scale further;
-Qwen2.5-72B-Instruct 32768, Qwen3 40960 and MiniMax-M2 196608 with no rope_scaling;
-Mixtral-8x7B 32768; DeepSeek-V3/R1 and GPT-OSS use yarn, original_max_position_embeddings 4096
-times factor 40 (163840) and 32 (131072). DeepSeek-V3 and R1 share one shape: MLA, 256 routed
-experts of which a token uses 8, one shared expert, and 3 first layers with a dense MLP.
+Parameter counts are the publishers' totals; KV caches are bf16 (vLLM's `--kv-cache-dtype auto`).
+Quantized weights: DeepSeek-V3/R1 and MiniMax-M2 ship FP8 (1 byte per parameter); GPT-OSS ships
+its experts, nearly all its parameters, in MXFP4 (4.25 bits), and is counted at that rate; its
+layers alternate a 128-token sliding window with full attention. Context lengths are as vLLM
+derives them: Llama 3.1 and 3.3 131072 (rope_type llama3, not scaled further); Qwen2.5-72B 32768,
+Qwen3 40960, MiniMax-M2 196608; Mixtral 32768; DeepSeek-V3/R1 and GPT-OSS use yarn, 4096 times
+40 (163840) and 32 (131072). DeepSeek-V3 and R1 share one shape: MLA, 256 routed experts of
+which a token uses 8, one shared expert, and 3 first dense layers.
 """
 
 from __future__ import annotations
@@ -37,11 +31,8 @@ PUBLISHED: dict[str, str] = json.loads((Path(__file__).parent / "published.json"
 
 
 def catalog_id_for_model_name(model_name: str) -> str | None:
-    """The catalog id that `model_name` names, e.g. `Llama-3.3-70B-Instruct` -> `llama-3.3-70b`.
-
-    The id must stand as a whole in the name: a letter, digit or dot on either side makes it
-    another model (`DeepSeek-V3.1` is not `deepseek-v3`). None unless exactly one id fits.
-    """
+    """The catalog id `model_name` names, standing whole in it (`DeepSeek-V3.1` is not
+    `deepseek-v3`); None unless exactly one id fits."""
     name = model_name.lower()
     found = [
         catalog_id

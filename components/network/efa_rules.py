@@ -1,8 +1,6 @@
-"""The rules of the security group shared by EKS and every HyperPod instance group.
-
-EFA traffic must be able to leave and enter the group itself. A missing self egress rule is
-the leading cause of failing EFA health checks on HyperPod.
-"""
+"""The rules of the security group shared by EKS and every HyperPod instance group. EFA traffic
+must leave and enter the group itself: a missing self egress rule is the leading cause of
+failing EFA health checks on HyperPod."""
 
 from __future__ import annotations
 
@@ -88,7 +86,6 @@ def _missing(
 def missing_efa_rules(
     existing: Sequence[ExistingRule], group_id: str, vpc_cidr: str
 ) -> list[EfaRule]:
-    """The EFA rules that no rule already on the group allows."""
     return _missing(efa_rules(vpc_cidr), existing, group_id)
 
 

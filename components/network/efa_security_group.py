@@ -1,8 +1,6 @@
-"""EfaSecurityGroup: the one security group EKS and every HyperPod instance group share.
-
-Its rules are separate resources, never inline, so that rules added by others (EKS, the
-load balancer controller) are neither fought over nor removed.
-"""
+"""EfaSecurityGroup: the one security group EKS and every HyperPod instance group share. Its
+rules are separate resources, so rules others add (EKS, the load balancer controller) are
+neither fought over nor removed."""
 
 from __future__ import annotations
 

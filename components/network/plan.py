@@ -1,15 +1,10 @@
 """How a VPC is carved per availability zone, once for the stack's life, and how its subnets
 are tagged for Kubernetes.
 
-The VPC splits into eighths. The AZ whose ID ends in -azN takes the eighth 7 - N for its nodes'
-private subnet; the top eighth holds every AZ's public subnet and the EKS control plane's own
-/28s. Where a subnet lies depends on the VPC and its AZ alone, so growing or adding instance
-groups changes no subnet, and adding an AZ adds subnets and moves none. AWS's reference
-Terraform for HyperPod EKS plans the same way: a large private block per AZ, and two /28
-subnets of EKS's own (awslabs/awsome-distributed-training, hyperpod-eks-tf, variables.tf).
-Stacks deployed under the earlier plan, which packed subnets sized for the nodes of the day
-from the bottom of the VPC, keep theirs by pinning them (spec.py); the top-down order keeps new
-AZs clear of them.
+The VPC splits into eighths: the AZ whose ID ends in -azN takes the eighth 7 - N for its private
+subnet, and the top eighth holds the public subnets and EKS's own /28s (as hyperpod-eks-tf
+plans). A subnet's place depends on the VPC and its AZ alone, so adding groups or AZs moves no
+subnet. Stacks from the earlier bottom-up plan pin their subnets (spec.py).
 """
 
 from __future__ import annotations
@@ -49,7 +44,6 @@ class SubnetPlan:
 
 
 def node_capacity(subnet: IPv4Network) -> int:
-    """How many nodes a private subnet has addresses for."""
     return (subnet.num_addresses - RESERVED_ADDRESSES) // ADDRESSES_PER_NODE
 
 
@@ -62,7 +56,6 @@ def control_plane_azs(network: NetworkSpec) -> list[str]:
 
 
 def _planned(vpc: IPv4Network, number: int) -> dict[str, IPv4Network]:
-    """AZ number `number`'s place in the plan, by role."""
     eighths = list(vpc.subnets(prefixlen_diff=3))
     parts = list(eighths[-1].subnets(prefixlen_diff=5))
     return {
@@ -80,8 +73,6 @@ def _free(vpc: IPv4Network, size: int, taken: list[IPv4Network]) -> str:
 
 
 def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
-    """A public and a private subnet per AZ, and the control plane's in its AZs; the pinned
-    CIDRs (privateSubnetCidrs, publicSubnetCidrs) where they are set."""
     vpc, on_nodes = network.vpc_cidr, network.control_plane_on_node_subnets
     if vpc.prefixlen > SMALLEST_VPC_PREFIX:
         raise PlanError(
@@ -124,10 +115,7 @@ def plan_subnets(network: NetworkSpec) -> list[SubnetPlan]:
 
 
 def subnet_tags(cluster_name: str, *, public: bool) -> dict[str, str]:
-    """Tags the AWS load balancer controller reads to place load balancers.
-
-    Without them an internal load balancer lands in the wrong AZ and its targets stay
-    `Target.NotInUse`.
-    """
+    """Tags the AWS load balancer controller places load balancers by: without them an internal
+    one lands in the wrong AZ, its targets `Target.NotInUse`."""
     role = "kubernetes.io/role/elb" if public else "kubernetes.io/role/internal-elb"
     return {role: "1", f"kubernetes.io/cluster/{cluster_name}": "shared"}

@@ -12,9 +12,8 @@ from components.core.cidrs import NEVER_ROUTED, special_range
 from components.core.shaped import resource_id, shaped_str
 from components.core.spec import Spec
 
-# The sizes AWS allows for a VPC's IPv4 CIDR block: from /16 (65,536 addresses) to /28 (16).
-# Source: Amazon EC2 API Reference, CreateVpc. A subnet lies inside its VPC and is no smaller
-# than /28 either.
+# The sizes AWS allows for a VPC's IPv4 CIDR block, and a subnet's: /16 to /28 (EC2 API
+# Reference, CreateVpc).
 CIDR_PREFIX_RANGE = (16, 28)
 
 
@@ -103,7 +102,6 @@ class NetworkSpec(Spec):
 
 
 def network_azs(network: NetworkSpec) -> list[str]:
-    """The AZ IDs the stack's nodes and pods may use."""
     if network.existing is not None:
         return list(network.existing.private_subnet_ids)
     return network.availability_zone_ids

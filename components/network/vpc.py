@@ -1,11 +1,8 @@
-"""The network of a HyperPod EKS cluster: a new VPC, or an existing one adopted.
-
-Either way the result is the same: the VPC, its CIDR, and a private subnet per AZ ID, tagged
-so that internal load balancers land next to the nodes they serve. `plumbing` lists what
-traffic needs besides the subnets (routes, their associations, NAT, the S3 endpoint, the
-subnets' tags): what runs in the network depends on it, so that `pulumi destroy`, which
-deletes a resource only once nothing that depends on it is left, keeps the network until the
-clusters, and every endpoint the operator still has to tear down through it, are gone.
+"""The network of a HyperPod EKS cluster: a new VPC, or an existing one adopted, each with a
+private subnet per AZ ID, tagged so that internal load balancers land next to their nodes.
+`plumbing` lists what traffic needs besides the subnets (routes, NAT, the S3 endpoint, tags):
+what runs in the network depends on it, so `pulumi destroy` keeps the network until the
+clusters, and every endpoint the operator still tears down through it, are gone.
 """
 
 from __future__ import annotations
@@ -29,8 +26,6 @@ class NetworkArgs:
 
 
 class Network(pulumi.ComponentResource):
-    """A VPC with DNS, two or more AZs of public and private subnets, NAT and an S3 endpoint."""
-
     def __init__(
         self, name: str, args: NetworkArgs, opts: pulumi.ResourceOptions | None = None
     ) -> None:

@@ -1,10 +1,6 @@
-"""The name an account gives an availability zone ID.
-
-The network pins subnets by AZ ID, but Kubernetes labels nodes with the AZ name
-(`topology.kubernetes.io/zone`, as AWS's HyperPod NodePool page shows:
-`topology.kubernetes.io/zone: us-east-1c`), and names map to zones differently in each account.
-So whatever selects a zone for pods takes the name, resolved in the deploying account.
-"""
+"""The name an account gives an availability zone ID: the network pins subnets by ID, but
+Kubernetes labels nodes with the name (`topology.kubernetes.io/zone`), which maps to a zone per
+account, so what selects a zone for pods takes the name resolved in the deploying account."""
 
 from __future__ import annotations
 

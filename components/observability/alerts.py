@@ -1,18 +1,12 @@
 """The alert rules the stack writes into Grafana, from each endpoint's SLO and autoscaling.
 
-- **SLO**: an endpoint's time to first token, or time per output token, at the 90th
-  percentile above its `workload.slo` for `SLO_FOR` (queries in `queries`).
-- **Autoscaling blind**: a role that autoscales on one of the stack's named metrics, whose
-  series has not arrived for `ABSENT_FOR`. KEDA reads a query that matches nothing as 0 and
-  keeps the role at its minimum, and the operator's trigger cannot make that an error (its
-  CRD's `prometheusTrigger` has no `ignoreNullValues`); this alert is what notices. The window
-  outlasts a large model's first load, before which vLLM serves no metrics.
+- SLO: time to first token, or per output token, at p90 above `workload.slo` for `SLO_FOR`.
+- Autoscaling blind: a role autoscaling on a named metric whose series has not arrived for
+  `ABSENT_FOR`: KEDA reads it as 0 and the CRD cannot make that an error. The window outlasts a
+  large model's first load, before which vLLM serves no metrics.
 
-Each rule is Grafana's usual three steps: the PromQL (A), reduced to its last value (B),
-compared with the threshold (C). Rules that find no data are OK: an idle endpoint has no
-latency, and a present series makes `absent` return nothing. AWS's reference Terraform
-writes its rules through the same provider resource (hyperpod-eks-tf
-`modules/observability/grafana_workspace.tf`, `grafana_rule_group`).
+Each rule is Grafana's three steps: the PromQL (A), its last value (B), the threshold (C). No
+data is OK: an idle endpoint has no latency, and a present series makes `absent` return nothing.
 """
 
 from __future__ import annotations

@@ -38,10 +38,8 @@ def _grafana_region(spec: ObservabilitySpec, region: str) -> list[Finding]:
 
 
 def _grafana_version(spec: ObservabilitySpec) -> list[Finding]:
-    """Grafana 13 migrates SigV4 Prometheus data sources to the
-    `grafana-amazonprometheus-datasource` type when it starts (Grafana's migration of
-    SigV4 data sources). The stack writes a `prometheus` data source, so every
-    refresh would read the migrated one as drift and every `pulumi up` write it back."""
+    """Grafana 13 migrates SigV4 Prometheus data sources to `grafana-amazonprometheus-datasource`
+    when it starts, so the stack's `prometheus` one would read as drift on every refresh."""
     if not spec.enabled or spec.grafana is None or spec.grafana.version != "13.2":
         return []
     return [
@@ -69,10 +67,8 @@ def _addon_floor(spec: ObservabilitySpec) -> list[Finding]:
 
 
 def _inference_metrics_level(spec: ObservabilitySpec) -> list[Finding]:
-    """AWS's "Cluster metrics" table (SageMaker HyperPod observability,
-    hyperpod-observability-cluster-metrics) lists inference metrics as on by default with no
-    additional advanced metrics, unlike training or cluster metrics: ADVANCED would promise
-    series that never come."""
+    """AWS's "Cluster metrics" table lists no advanced inference metrics, unlike training or
+    cluster metrics: ADVANCED would promise series that never come."""
     if not spec.enabled or spec.inference_metrics.level != "ADVANCED":
         return []
     return [

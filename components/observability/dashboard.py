@@ -1,9 +1,5 @@
-"""The DPD dashboard, built as code with Grafana's foundation SDK: one row per endpoint.
-
-Each row shows, per role, the queue and the running requests, the latency percentiles from
-vLLM's histograms (with the endpoint's SLO drawn as a threshold), the KV cache and GPU use,
-and the replicas against the autoscaling range. The queries come from `queries`.
-"""
+"""The DPD dashboard, built with Grafana's foundation SDK: one row per endpoint showing, per
+role, requests, latency percentiles against the SLO, KV cache and GPU use, and replicas."""
 
 from __future__ import annotations
 
@@ -46,7 +42,6 @@ class PanelSpec:
 def _per_role(
     endpoint: WatchedEndpoint, query: Callable[[str, str, str], str]
 ) -> tuple[Target, ...]:
-    """One target per role, legended with the role's name."""
     return tuple(
         Target(role.role, query(role.role, endpoint.pod_name_prefix, endpoint.namespace))
         for role in endpoint.roles
@@ -54,7 +49,6 @@ def _per_role(
 
 
 def _of(aggregate: Callable[[str, str, str, str], str], series: str):
-    """A per-role query of one series."""
     return lambda role, name, namespace: aggregate(series, role, name, namespace)
 
 
@@ -135,7 +129,6 @@ def _panel(spec: PanelSpec) -> timeseries.Panel:
 
 
 def dpd_dashboard(endpoints: Sequence[WatchedEndpoint]) -> dict:
-    """The dashboard's JSON model, as Grafana's dashboard API takes it."""
     board = (
         builder.Dashboard("HyperPod DPD endpoints")
         .uid(DASHBOARD_UID)

@@ -1,17 +1,10 @@
 """Dashboards: what the stack writes into its Grafana workspace, through Grafana's own API.
 
-A workspace's `dataSources` list creates no data source: the Amazon Managed Grafana API
-reference (WorkspaceDescription) says it is only used for workspaces created in the console
-with SERVICE_MANAGED permissions, and this one is CUSTOMER_MANAGED. No public source shows
-the observability add-on provisioning dashboards either. So, as AWS's reference Terraform does
-(hyperpod-eks-tf `modules/observability/grafana_workspace.tf`), the stack signs in with a
-workspace service account's token and creates, through the Grafana provider, the data
-sources, a folder, the DPD dashboard (`dashboard`) and the alert rules (`alerts`).
-
-The token lives `TOKEN_SECONDS`, the most Amazon Managed Grafana allows (30 days): a
-`pulumi up` after that needs a new one (docs/operations.md, "Grafana"). Everything here is
-`deletedWith` the workspace, which holds it: deleting the workspace deletes them, so
-`pulumi destroy` skips their own deletes, which would go through that token, expired or not.
+A CUSTOMER_MANAGED workspace's `dataSources` creates no data source (Amazon Managed Grafana API,
+WorkspaceDescription), so, as AWS's hyperpod-eks-tf does, the stack signs in with a service
+account token and creates the data sources, a folder, the dashboard and the alert rules.
+The token lives `TOKEN_SECONDS` (30 days, the most allowed; docs/operations.md, "Grafana").
+Everything here is `deletedWith` the workspace, so `pulumi destroy` never needs that token.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
-"""The Grafana data sources' settings: Amazon Managed Prometheus and CloudWatch, both read as
-the Grafana workspace's own IAM role.
-
-Amazon Managed Grafana signs requests as the workspace role when a data source's SigV4 auth
-type is `ec2_iam_role`; AWS's reference Terraform sets exactly these keys for its `prometheus`
-and `cloudwatch` sources (hyperpod-eks-tf `modules/observability/grafana_workspace.tf`). What
-the role may read is `iam.grafana_policy`.
-"""
+"""The Grafana data sources' settings: Amazon Managed Prometheus and CloudWatch, both signed as
+the workspace's IAM role (`ec2_iam_role`), the keys hyperpod-eks-tf's `grafana_workspace.tf`
+sets. What the role may read is `iam.grafana_policy`."""
 
 from __future__ import annotations
 

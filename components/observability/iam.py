@@ -1,16 +1,21 @@
 """The IAM documents of HyperPod observability: the collector's role and Grafana's.
 
-The collector runs as `hyperpod-observability/hyperpod-observability-operator-otel-collector`
-and gets its role through an EKS Pod Identity association that the add-on owns. AWS's
-troubleshooting page for the add-on (hyperpod-observability-addon-troubleshooting, "Verify Pod
-Identity association") gives the trust and the permissions: remote write to the workspace and
-CloudWatch Logs under `/aws/sagemaker/Clusters/*`. The reference Terraform grants remote write
-on `workspace/*`; this project names its one workspace.
+The collector's role comes through the add-on's Pod Identity association. AWS's troubleshooting
+page for the add-on ("Verify Pod Identity association") gives its trust and permissions: remote
+write to the workspace (this project names its one workspace) and CloudWatch Logs under
+`/aws/sagemaker/Clusters/*`.
 """
 
 from __future__ import annotations
 
 from components.core.aws_account import AwsAccount
+from components.core.iam_statement import (
+    CLOUDWATCH_METRICS_READ,
+    PROMETHEUS_READ,
+    Statement,
+    policy_document,
+)
+from components.core.service_trust import service_trust_statement
 
 COLLECTOR_SERVICE_ACCOUNT = "hyperpod-observability-operator-otel-collector"
 POD_IDENTITY_PRINCIPAL = "pods.eks.amazonaws.com"
@@ -30,8 +35,6 @@ _LOGS = [
 ]
 # The page's other two log actions take no log-group ARN: IAM authorizes them on "*" only.
 _LOGS_ANY = ["logs:DescribeLogGroups", "logs:StopQuery"]
-# What reading a workspace takes (the Grafana data source, and KEDA's queries).
-PROMETHEUS_READ = ["aps:QueryMetrics", "aps:GetLabels", "aps:GetSeries", "aps:GetMetricMetadata"]
 
 
 def _cluster_logs(account: AwsAccount) -> list[str]:
@@ -62,85 +65,39 @@ def collector_trust(account: AwsAccount, *, eks_cluster_arn: str) -> dict:
 
 
 def collector_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "PrometheusRemoteWrite",
-                "Effect": "Allow",
-                "Action": "aps:RemoteWrite",
-                "Resource": workspace_arn,
-            },
-            {
-                "Sid": "ClusterLogs",
-                "Effect": "Allow",
-                "Action": _LOGS,
-                "Resource": _cluster_logs(account),
-            },
-            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
-        ],
-    }
+    return policy_document(
+        [
+            Statement("aps:RemoteWrite", workspace_arn, sid="PrometheusRemoteWrite"),
+            Statement(_LOGS, _cluster_logs(account), sid="ClusterLogs"),
+            Statement(_LOGS_ANY, sid="LogQueries"),
+        ]
+    )
 
 
 def grafana_trust(account: AwsAccount) -> dict:
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Effect": "Allow",
-                "Principal": {"Service": GRAFANA_PRINCIPAL},
-                "Action": "sts:AssumeRole",
-                "Condition": {"StringEquals": {"aws:SourceAccount": account.id}},
-            }
-        ],
-    }
-
-
-# What the CloudWatch data source reads of metrics; AWS's reference Terraform grants these
-# (hyperpod-eks-tf `modules/observability/iam_roles.tf`). They take no resource-level scope.
-CLOUDWATCH_METRICS_READ = [
-    "cloudwatch:GetMetricData",
-    "cloudwatch:GetMetricStatistics",
-    "cloudwatch:ListMetrics",
-]
+    statement = service_trust_statement(GRAFANA_PRINCIPAL, account_id=account.id)
+    return {"Version": "2012-10-17", "Statement": [statement]}
 
 
 def grafana_policy(account: AwsAccount, *, workspace_arn: str) -> dict:
-    """What the workspace's data sources read: the Prometheus workspace for the dashboards and
-    alerts, and CloudWatch's metrics and the cluster's logs."""
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "ReadPrometheus",
-                "Effect": "Allow",
-                "Action": [*PROMETHEUS_READ, "aps:DescribeWorkspace"],
-                "Resource": workspace_arn,
-            },
+    return policy_document(
+        [
+            Statement(
+                [*PROMETHEUS_READ, "aps:DescribeWorkspace"], workspace_arn, sid="ReadPrometheus"
+            ),
             # Listing supports no resource-level permissions.
-            {
-                "Sid": "ListWorkspaces",
-                "Effect": "Allow",
-                "Action": "aps:ListWorkspaces",
-                "Resource": "*",
-            },
-            {
-                "Sid": "QueryClusterLogs",
-                "Effect": "Allow",
-                "Action": [
+            Statement("aps:ListWorkspaces", sid="ListWorkspaces"),
+            Statement(
+                [
                     "logs:GetLogGroupFields",
                     "logs:StartQuery",
                     "logs:GetQueryResults",
                     "logs:GetLogEvents",
                 ],
-                "Resource": _cluster_logs(account),
-            },
-            {"Sid": "LogQueries", "Effect": "Allow", "Action": _LOGS_ANY, "Resource": "*"},
-            {
-                "Sid": "ReadCloudWatchMetrics",
-                "Effect": "Allow",
-                "Action": CLOUDWATCH_METRICS_READ,
-                "Resource": "*",
-            },
-        ],
-    }
+                _cluster_logs(account),
+                sid="QueryClusterLogs",
+            ),
+            Statement(_LOGS_ANY, sid="LogQueries"),
+            Statement(CLOUDWATCH_METRICS_READ, sid="ReadCloudWatchMetrics"),
+        ]
+    )

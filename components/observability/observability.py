@@ -1,11 +1,7 @@
-"""Observability: HyperPod's observability add-on, writing to Amazon Managed Prometheus.
-
-It creates the AMP workspace (or adopts the one named), the collector's role scoped to that
-workspace, and the add-on with the Pod Identity association for its collector; and, when asked,
-an Amazon Managed Grafana workspace with the data sources, the DPD dashboard and the alert
-rules written into it (`dashboards`). Pass what must run first, the nodes the add-on's pods
-land on (4xlarge or larger), in `opts.depends_on`.
-"""
+"""Observability: HyperPod's observability add-on, writing to Amazon Managed Prometheus (a new
+workspace or the one named), with its collector's role; and, when asked, an Amazon Managed
+Grafana workspace with the dashboard and alert rules (`dashboards`). Pass what must run first,
+the nodes the add-on's pods land on (4xlarge or larger), in `opts.depends_on`."""
 
 from __future__ import annotations
 
@@ -31,10 +27,8 @@ from components.observability.versions import ADDON_NAME
 from components.observability.watched import WatchedEndpoint
 from components.observability.workspace import server_address
 
-# AWS's reference Terraform (hyperpod-eks-tf `modules/observability`: prometheus_workspace.tf,
-# eks_addon.tf, grafana_workspace.tf) tags the AMP workspace, the add-on and the Grafana
-# workspace SageMaker=true, as HyperPod's own setup does; tagged alike, the stack's are found
-# the same way by what looks for HyperPod's observability resources.
+# As HyperPod's own setup and hyperpod-eks-tf tag them, so what looks for HyperPod's
+# observability resources finds the stack's.
 SAGEMAKER_TAGS = {"SageMaker": "true"}
 
 

@@ -1,12 +1,8 @@
-"""The PromQL the stack writes over one role of a DPD endpoint, from the series in `series`.
+"""The PromQL the stack writes over one role of an endpoint, from the series in `series`.
 
-Latencies come from vLLM's histograms as the 90th percentile over five minutes, the quantile
-the endpoint's `workload.slo` states. A DPD request passes through both roles: the prefill
-pod computes the prompt's KV and the decode pod receives it and generates. So the time to
-first token a user sees is estimated as the prefill role's end-to-end p90 plus the decode
-role's time-to-first-token p90, the way AWS's inference dashboard sums the queue and prefill
-p90s into its TTFT (`templates/inference.json`, "Time to First Token"). Time per output
-token is the decode role's inter-token latency.
+Latencies are vLLM histograms' 90th percentile over five minutes, as `workload.slo` states. A
+DPD request's time to first token is the prefill role's end-to-end p90 plus the decode role's
+TTFT p90, as AWS's inference dashboard sums its TTFT; time per output token is decode's.
 """
 
 from __future__ import annotations
@@ -27,7 +23,6 @@ REPLICAS = "kube_deployment_status_replicas"
 
 
 def role_sum(series: str, role: str, endpoint: str, namespace: str) -> str:
-    """A model series summed over the role's pods."""
     return f"sum({series}{{{model_pods(role, endpoint, namespace)}}})"
 
 

@@ -1,40 +1,22 @@
 """The Prometheus series this stack queries, with the labels their owners document.
 
-Everything the stack writes in PromQL (autoscaling triggers, dashboard panels, alert rules)
-selects only on the labels listed here, and the tests parse every query and hold it to this
-table. Where a label comes from:
+Every query the stack writes selects only on the labels listed here; the tests hold each query
+to this table. Sources:
+- inference and model-container series (`model_*`, `vllm:*`): AWS, "Implementing inference
+  observability on HyperPod clusters", and AWS's inference dashboard
+  (aws/sagemaker-hyperpod-cluster-setup, `dashboards/templates/inference.json`), which counts
+  pods by `pod_name`; they carry no `pod` label. vLLM adds `engine` (`vllm/v1/metrics/loggers.py`);
+- DCGM series carry `pod` (the same repository's `cluster.json` and `tasks.json`);
+- kube-state-metrics: `docs/metrics/workload/deployment-metrics.md`.
 
-- **Inference and model-container series** (the operator's `model_*` and vLLM's `vllm:*`),
-  as the observability add-on collects them: AWS lists their dimensions as `cluster_id,
-  cluster_name, resource_name, resource_type, namespace, model_name, ..., pod_name,
-  node_name, instance_type, metric_source` ("Implementing inference observability on
-  HyperPod clusters", sagemaker-hyperpod-model-deployment-observability). AWS's own inference
-  dashboard (aws/sagemaker-hyperpod-cluster-setup, `eks/cloudformation/resources/
-  grafana-lambda-function/lambda_function/dashboards/templates/inference.json`) selects them
-  by `cluster_id`, `resource_type`, `namespace`, `resource_name`, and counts pods by
-  `pod_name`, for model-container series (tgi_*, LMI) too. They carry no `pod` label.
-  Histogram series add Prometheus's `le`; vLLM adds its own `model_name` and `engine`
-  (vLLM `vllm/v1/metrics/loggers.py`, `labelnames`).
-- **DCGM GPU series** carry `pod`, `namespace`, `gpu` and `Hostname` (AWS's cluster and task
-  dashboards, `templates/cluster.json` and `templates/tasks.json` in the same repository).
-- **kube-state-metrics deployment series** carry `namespace` and `deployment`
-  (kube-state-metrics `docs/metrics/workload/deployment-metrics.md`).
+A DPD role's pods are told apart by their names (`role_pods`): no public source says which
+value `resource_name` takes for them, and a wrong guess selects nothing. An aggregated
+endpoint's pods are named nowhere public, so its series are selected by `resource_name`, the
+endpoint object's name, as AWS's dashboard does; an absent series fires the no-data alert.
 
-A DPD endpoint's pods are told apart by their names: the operator runs each role as the
-Deployment `prefill-<name>` / `decode-<name>`, whose pods are `<deployment>-<replica set
-hash>-<suffix>` cut as Kubernetes cuts generated names (`role_pods`; the operator's runtime
-names, HyperPod DPD docs). `resource_name` is not
-used: no public source says which value it takes for a DPD role's pods (the endpoint's name,
-or the role's Deployment), and a wrong guess selects nothing. An aggregated endpoint has one
-role, and no public source names its Deployment or pods, so its model series are selected by
-`resource_name` with the endpoint object's name, the value AWS's inference dashboard offers per
-endpoint; an absent series fires the stack's no-data alert (`alerts.py`) rather than passing
-silently.
-
-vLLM 0.19's names (the DLC and LMCache images both ship vLLM 0.19.0): `vllm:kv_cache_usage_perc`
-replaced `vllm:gpu_cache_usage_perc` (removed in 0.13, vllm-project/vllm#29330), and
-`vllm:inter_token_latency_seconds` replaced `vllm:time_per_output_token_seconds` (deprecated
-in 0.11, hidden since; loggers.py and the same pull request).
+vLLM 0.19's names (both images ship it): `vllm:kv_cache_usage_perc` and
+`vllm:inter_token_latency_seconds` replaced `gpu_cache_usage_perc` and
+`time_per_output_token_seconds` (vllm-project/vllm#29330).
 """
 
 from __future__ import annotations
@@ -103,24 +85,19 @@ DOCUMENTED_SERIES: dict[str, Series] = {
 # The label naming the pod, on the series that carry one.
 MODEL_POD_LABEL = "pod_name"
 # The label naming the endpoint object a model series comes from (AWS's inference dashboard
-# selects on it): what selects the pods of an aggregated endpoint, which has one role and whose
-# pods no public source names.
+# selects on it): what selects an aggregated endpoint's pods.
 MODEL_RESOURCE_LABEL = "resource_name"
 AGGREGATED_ROLE = "serving"
 KUBERNETES_POD_LABEL = "pod"
 
 
 def role_deployment(role: str, endpoint_name: str) -> str:
-    """The Deployment the operator runs a role of an endpoint as."""
     return f"{role}-{endpoint_name}"
 
 
-# How Kubernetes names a Deployment's pods. The Deployment controller names each ReplicaSet
-# `<deployment>-<pod-template-hash>`, the hash being a 32-bit FNV sum written digit by digit in
-# an alphabet of 27 letters and digits, so 1 to 10 of them (kubernetes/kubernetes
-# pkg/controller/controller_utils.go, ComputeHash); the ReplicaSet gives its pods the
-# generateName `<replica set>-`, and the API server cuts a generateName to 58 characters
-# before adding 5 random ones (k8s.io/apiserver pkg/storage/names/generate.go).
+# A Deployment's pods are `<deployment>-<pod-template-hash>-<5 random>`: the hash is 1 to 10
+# characters (controller_utils.go, ComputeHash), and the API server cuts the generateName before
+# the random part to 58 characters (apiserver pkg/storage/names/generate.go).
 POD_TEMPLATE_HASH_MAX = 10
 GENERATED_NAME_BASE_MAX = 58
 GENERATED_SUFFIX = 5
@@ -128,13 +105,9 @@ GENERATED_SUFFIX = 5
 
 def role_pods(role: str, endpoint_name: str) -> str:
     """The regular expression of a role's pod names, `<deployment>-<hash>-<suffix>` as the API
-    server cuts it: for an endpoint name of about 39 characters or more, the 58-character cut
-    falls inside the hash or the deployment's name, and the dash before the suffix is gone.
-
-    Matching the hash and the suffix exactly keeps endpoint `dpd` from counting the pods of
-    `dpd-test` (`prefill-dpd-test-...`); PromQL anchors `=~` at both ends. Kubernetes names
-    hold no regular-expression metacharacters, so none is escaped.
-    """
+    server cuts it (for long names, the 58-character cut falls inside the hash or the name).
+    Matching the hash and suffix exactly keeps endpoint `dpd` from counting `dpd-test`'s pods;
+    Kubernetes names hold no regular-expression metacharacters."""
     prefix = f"{role_deployment(role, endpoint_name)}-"
     suffix = f"[a-z0-9]{{{GENERATED_SUFFIX}}}"
     room = GENERATED_NAME_BASE_MAX - len(prefix)
@@ -155,10 +128,8 @@ def model_pods(role: str, endpoint_name: str, namespace: str) -> str:
 
 
 def kubernetes_pods(role: str, endpoint_name: str, namespace: str) -> str:
-    """The matchers of one role's cAdvisor and DCGM series."""
     return f'namespace="{namespace}",{KUBERNETES_POD_LABEL}=~"{role_pods(role, endpoint_name)}"'
 
 
 def deployment(role: str, endpoint_name: str, namespace: str) -> str:
-    """The matchers of one role's kube-state deployment series."""
     return f'namespace="{namespace}",deployment="{role_deployment(role, endpoint_name)}"'

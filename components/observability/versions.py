@@ -1,12 +1,8 @@
 """The HyperPod observability add-on's versions, and the floor this project holds.
 
-AWS publishes no version table for `amazon-sagemaker-hyperpod-observability`; its reference
-Terraform (awslabs/awsome-distributed-training, hyperpod-eks-tf `modules/observability`) leaves
-the version to EKS. The one release AWS names is v1.0.5-eksbuild.1, in the add-on's
-troubleshooting page ("Troubleshooting the Amazon SageMaker HyperPod observability add-on",
-hyperpod-observability-addon-troubleshooting): from it on, the add-on adds the toleration its
-pods need on restricted instance groups, and the page asks users to run it or later. This
-project pins it so that a preview shows every change of collector, and takes it as the floor.
+AWS publishes no version table for it. Its troubleshooting page names v1.0.5-eksbuild.1 as the
+first release adding the toleration its pods need on restricted groups, and asks for it or later:
+the floor. The stack pins a version so that a preview shows every change of collector.
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them.
-
-A workspace's Prometheus endpoint is `https://aps-workspaces.<region>.amazonaws.com/workspaces/
-<id>/`; the operator's CRD wants it without the trailing slash (its `serverAddress` pattern),
-and the reference Terraform trims it too before handing it to the add-on.
-"""
+"""Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them:
+without the endpoint's trailing slash (the CRD's `serverAddress` pattern)."""
 
 from __future__ import annotations
 
@@ -15,7 +11,6 @@ SERVER_ADDRESS = (
 
 
 def server_address(workspace_arn: str) -> str:
-    """The query address of a workspace, from its ARN."""
     _, _, _, region, _, resource = workspace_arn.split(":", 5)
     return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{resource.split('/', 1)[1]}"
 

@@ -1,16 +1,18 @@
-"""The IAM documents of the HyperPod Inference Operator and its helpers.
-
-Each role is assumed by one Kubernetes service account through the cluster's OIDC provider
-(IRSA), with the service account and audience named exactly in its trust policy. The add-on
-moved these accounts from the Helm chart's: a trust policy written for the Helm install fails.
-"""
+"""The IAM documents of the HyperPod Inference Operator and its helpers. Each role is assumed by
+one service account through the cluster's OIDC provider (IRSA), named exactly in its trust: the
+add-on's accounts differ from the Helm chart's, so a trust written for the Helm install fails."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount
-from components.core.iam_statement import Statement, policy_document
+from components.core.iam_statement import (
+    CLOUDWATCH_METRICS_READ,
+    PROMETHEUS_READ,
+    Statement,
+    policy_document,
+)
 from components.core.kms_access import kms_statement
 from components.core.service_trust import SAGEMAKER, service_trust_statement
 
@@ -81,71 +83,39 @@ def s3_csi_policy(
 ) -> dict:
     """Read-only access to the weights, for the Mountpoint CSI driver that mounts them."""
     buckets = [f"arn:{account.partition}:s3:::{name}" for name in sorted(set(bucket_names))]
-    return {
-        "Version": "2012-10-17",
-        "Statement": [
-            {
-                "Sid": "ListWeights",
-                "Effect": "Allow",
-                "Action": "s3:ListBucket",
-                "Resource": buckets,
-            },
-            {
-                "Sid": "ReadWeights",
-                "Effect": "Allow",
-                "Action": "s3:GetObject",
-                "Resource": [f"{bucket}/*" for bucket in buckets],
-            },
-            *_key_statements(account, kms_key_arn, writes=False),
-        ],
-    }
-
-
-def _key_statements(account: AwsAccount, kms_key_arn: str | None, *, writes: bool) -> list[dict]:
-    if kms_key_arn is None:
-        return []
-    return [kms_statement(kms_key_arn, region=account.region, writes=writes).document()]
+    statements = [
+        Statement("s3:ListBucket", buckets, sid="ListWeights"),
+        Statement("s3:GetObject", [f"{bucket}/*" for bucket in buckets], sid="ReadWeights"),
+    ]
+    if kms_key_arn is not None:
+        statements.append(kms_statement(kms_key_arn, region=account.region, writes=False))
+    return policy_document(statements)
 
 
 def tls_bucket_key_policy(account: AwsAccount, kms_key_arn: str) -> dict:
     """The operator writes its TLS certificates to the bucket: with SSE-KMS, through the key.
     (AmazonSageMakerHyperPodInferenceAccess grants the S3 side, not the key.)"""
-    return {
-        "Version": "2012-10-17",
-        "Statement": _key_statements(account, kms_key_arn, writes=True),
-    }
+    return policy_document([kms_statement(kms_key_arn, region=account.region, writes=True)])
 
 
 def fsx_csi_policy() -> dict:
-    """What the FSx CSI driver needs here, instead of AmazonFSxFullAccess.
-
-    The operator's init container checks that the driver is installed, so it stays even without
-    FSx endpoints. Endpoints name a file system that exists (fsxStorage{fileSystemId, dnsName,
-    mountName}), so the driver mounts it statically: it never creates, deletes or tags one, which
-    is what the driver's own dynamic-provisioning policy (and the managed full-access policy)
-    grant. It only looks file systems up; fsx:DescribeFileSystems is a list action that takes no
-    resource-level permissions.
-    """
+    """What the FSx CSI driver needs here, instead of AmazonFSxFullAccess: endpoints name an
+    existing file system, mounted statically, so it only looks file systems up (a list action,
+    with no resource-level permissions). The operator's init container checks the driver is
+    installed, so it stays even without FSx endpoints."""
     return policy_document([Statement(["fsx:DescribeFileSystems"], sid="DescribeFileSystems")])
 
 
 def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
-    """What KEDA reads to scale endpoints: CloudWatch metrics and Amazon Managed Prometheus.
-
-    Queries are held to the workspaces the endpoints' triggers name; with none (observability
-    off and no role autoscaling on a workspace of its own) KEDA gets no AMP reads at all.
-    """
+    """What KEDA reads to scale endpoints: CloudWatch metrics, and the AMP workspaces the
+    triggers name (none, no AMP reads at all)."""
     statements: list[dict] = [
         # CloudWatch metric reads support no resource-level permissions.
         {
             "Sid": "CloudWatchMetrics",
             "Effect": "Allow",
             "Resource": "*",
-            "Action": [
-                "cloudwatch:GetMetricData",
-                "cloudwatch:GetMetricStatistics",
-                "cloudwatch:ListMetrics",
-            ],
+            "Action": CLOUDWATCH_METRICS_READ,
         }
     ]
     if workspace_arns:
@@ -154,12 +124,7 @@ def keda_policy(workspace_arns: Sequence[str] = ()) -> dict:
                 "Sid": "PrometheusQueries",
                 "Effect": "Allow",
                 "Resource": sorted(set(workspace_arns)),
-                "Action": [
-                    "aps:QueryMetrics",
-                    "aps:GetLabels",
-                    "aps:GetSeries",
-                    "aps:GetMetricMetadata",
-                ],
+                "Action": PROMETHEUS_READ,
             }
         )
     return {"Version": "2012-10-17", "Statement": statements}

@@ -1,9 +1,6 @@
-"""InferenceOperator: the HyperPod Inference Operator (3.2 or later) as an EKS add-on.
-
-With it come the add-ons it needs (the S3 and FSx CSI drivers, metrics-server, cert-manager)
-and the IAM roles its service accounts assume. Pass what must run first, the HyperPod nodes,
-in `opts.depends_on`: the dependency add-ons need nodes to become ACTIVE.
-"""
+"""InferenceOperator: the HyperPod Inference Operator (3.2 or later) as an EKS add-on, with the
+add-ons it needs and the IAM roles its service accounts assume. Pass the HyperPod nodes in
+`opts.depends_on`: the dependency add-ons need nodes to become ACTIVE."""
 
 from __future__ import annotations
 
@@ -196,7 +193,6 @@ class InferenceOperator(pulumi.ComponentResource):
         role_name: str | None = None,
         trusted_by_sagemaker: bool = False,
     ) -> aws.iam.Role:
-        """An IRSA role for these service accounts, with its managed and inline policies."""
         args = self._args
         child = pulumi.ResourceOptions(parent=self)
         trust = pulumi.Output.all(args.oidc_provider_arn, args.oidc_issuer).apply(

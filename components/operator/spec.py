@@ -30,10 +30,8 @@ def addon_release(example: str) -> object:
 
 
 class InstalledOperator(Spec):
-    """An operator already running in the cluster: nothing is installed, the floor still holds.
-
-    Name its operator version, or the add-on version found in the cluster.
-    """
+    """An operator already running in the cluster, named by its operator or add-on version:
+    nothing is installed, the floor still holds."""
 
     operator_version: OperatorVersion | None = None
     addon_version: addon_release(DEFAULT_ADDON_VERSION) | None = None
@@ -46,8 +44,6 @@ def _pin(addon: str) -> object:
 
 
 class DependencyVersions(Spec):
-    """Pins of the add-ons the operator needs; each at least its floor."""
-
     s3_csi_driver: _pin("aws-mountpoint-s3-csi-driver")
     fsx_csi_driver: _pin("aws-fsx-csi-driver")
     metrics_server: _pin("metrics-server")

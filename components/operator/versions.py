@@ -9,18 +9,14 @@ import re
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"
 MINIMUM_OPERATOR = "3.2"
-# The add-on's tag naming the operator version the program resolved for it. The policy pack
-# takes it as the declared version, as the program took `operator.operatorVersion`, so that an
-# add-on version newer than the table below passes there too.
+# The add-on's tag naming the operator version the program resolved, which the policy pack takes
+# as declared, so that an add-on newer than the table below passes there too.
 OPERATOR_VERSION_TAG = "hyperpod-dpd/operator-version"
 
 # Add-on release (without its -eksbuild suffix) -> operator version, from the HyperPod Inference
-# release notes. Newer operators exist, as Helm charts in aws/sagemaker-hyperpod-cli: 3.5 (chart
-# 2.5.0, pull request #455, weight-cache node affinity), 3.6 (chart 2.6.0, #461, the
-# inferenceGateway opt-in and kubernetes.podTemplateAnnotations) and 3.7 (chart 2.7.0, #464 and
-# #466: tolerations, the operator's priorityClassName and CloudWatch logs, lmcache.mode). No
-# release note read here names the add-on version that ships them: for such an add-on, name
-# its operator in operator.operatorVersion.
+# release notes. Operators 3.5 to 3.7 exist as Helm charts (aws/sagemaker-hyperpod-cli #455,
+# #461, #464), but no release note read here names the add-on version that ships them: for such
+# an add-on, name its operator in operator.operatorVersion.
 ADDON_OPERATOR_VERSIONS = {
     "1.0.0": "3.0",
     "1.2.0": "3.1.2",
@@ -64,10 +60,8 @@ def at_least(version: str, minimum: str) -> bool:
 
 
 def operator_version(addon_version: str, declared: str | None = None) -> str:
-    """The operator an add-on version ships, checked to be 3.2 or later.
-
-    `declared` names the operator for add-on versions newer than the table.
-    """
+    """The operator an add-on version ships, at least 3.2; `declared` names it for add-on
+    versions newer than the table."""
     known = ADDON_OPERATOR_VERSIONS.get(release(addon_version))
     if known is not None and declared is not None and declared != known:
         raise VersionError(f"{addon_version} ships operator {known}, not {declared}")

@@ -1,10 +1,6 @@
-"""What a HyperPod cluster's instance groups cost an hour on demand, group by group.
-
-A group on a training plan is paid for by the plan (up front, whatever runs), so it has no
-on-demand cost here. A GPU group Karpenter scales holds nodes only while pods need them: its
-instanceCount, and so its cost, is the most it can reach. A total counts the groups with a
-price and names those without, so one unpriced CPU group leaves the GPU nodes' cost standing.
-"""
+"""What a HyperPod cluster's instance groups cost an hour on demand, group by group: none for a
+group on a training plan (paid by the plan), the most a Karpenter-scaled group can reach. A
+total counts the priced groups and names the others."""
 
 from __future__ import annotations
 

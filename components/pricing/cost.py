@@ -11,11 +11,8 @@ SECONDS_PER_HOUR = 3600
 def gpus_hourly(
     instance_type: str, gpus: int, region: str, prices: PriceTable = PRICES
 ) -> float | None:
-    """USD an hour for `gpus` GPUs of an instance type: their share of the node price.
-
-    None when the table has no price for the type in the region; on an EC2 rate, a lower
-    bound (the price's `lower_bound`).
-    """
+    """USD an hour for `gpus` GPUs of an instance type, their share of the node price; None
+    without a price."""
     price = prices.price(instance_type, region)
     if price is None:
         return None
@@ -23,8 +20,6 @@ def gpus_hourly(
 
 
 def cost_per_million_output_tokens(hourly_usd: float, output_tokens_per_second: float) -> float:
-    """USD per million output tokens for GPUs costing `hourly_usd` that produce tokens at
-    `output_tokens_per_second` around the clock."""
     return hourly_usd / (output_tokens_per_second * SECONDS_PER_HOUR) * 1e6
 
 

@@ -1,19 +1,10 @@
-"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region, each with
-its basis, source and date.
+"""On-demand prices per instance-hour of SageMaker HyperPod instances, by region, each with its
+basis, source and date (HyperPod bills each node at SageMaker's `ml.*` rate while allocated).
 
-HyperPod bills each node at SageMaker's own rate for the instance type (an `ml.*` rate, which
-differs from EC2's for the same hardware), per instance-hour while the node is allocated
-("SageMaker HyperPod pricing" in the SageMaker developer guide; the rates themselves are on
-aws.amazon.com/sagemaker/pricing, HyperPod tab).
-
-A price has one of two bases:
-- `hyperpod-on-demand`: HyperPod's own rate, as `scripts/derive_hyperpod_prices.py` reads it
-  from AWS's Price List offer files for AmazonSageMaker (the `-Cluster` instance types).
-- `ec2-on-demand`: EC2's on-demand Linux rate for the same hardware (`p5.48xlarge` for
-  `ml.p5.48xlarge`), from a public dataset with its date. HyperPod's rate is higher, so a cost
-  on this basis is a lower bound, and the reports say "at least".
-A type or region the table lacks has no price: lookups return None and the reports say so,
-rather than guess. See docs/planning.md, "What the nodes cost".
+A price's basis is `hyperpod-on-demand` (HyperPod's own rate, from AWS's Price List, as
+`scripts/derive_hyperpod_prices.py` reads it) or `ec2-on-demand` (EC2's rate for the same
+hardware, from a dated public dataset: lower than HyperPod's, so the reports say "at least").
+A type or region the table lacks has no price, and the reports say so rather than guess.
 """
 
 from __future__ import annotations
@@ -30,11 +21,9 @@ Basis = Literal["ec2-on-demand", "hyperpod-on-demand"]
 EC2_ON_DEMAND: Basis = "ec2-on-demand"
 HYPERPOD_ON_DEMAND: Basis = "hyperpod-on-demand"
 
-# The one HyperPod list price found for hardware EC2 also prices: ml.p4d.24xlarge in
-# us-west-2 at $25.91001756 an hour (Price List usage type USW2-Cluster:ml.p4d.24xlarge, read
-# 2026-10-01, cited in a public repository's references from aws.amazon.com/sagemaker/ai/pricing),
-# exactly 1.18x EC2's p4d.24xlarge on-demand $21.95764 (instances.vantage.sh, 2026-08-26). One
-# data point, not a rule: the reports name it and never multiply by it.
+# The one HyperPod list price found for hardware EC2 also prices: ml.p4d.24xlarge in us-west-2
+# at $25.91001756 an hour (Price List, USW2-Cluster:ml.p4d.24xlarge, 2026-10-01), 1.18x EC2's
+# $21.95764 (instances.vantage.sh, 2026-08-26). One data point: the reports never multiply by it.
 HYPERPOD_OVER_EC2_SEEN = (
     "the one HyperPod rate found, ml.p4d.24xlarge in us-west-2 on 2026-10-01, is 1.18x EC2's; "
     "one data point, not applied here"
@@ -75,7 +64,6 @@ class PriceTable:
         )
 
     def price(self, instance_type: str, region: str) -> Price | None:
-        """The price of `instance_type` in `region`, or None where not known."""
         return self.prices.get(region, {}).get(instance_type)
 
 
@@ -83,7 +71,6 @@ PRICES = PriceTable.load(PRICE_TABLE_PATH)
 
 
 def at_least(lower_bound: bool) -> str:
-    """The words before a cost that is a lower bound."""
     return "at least " if lower_bound else ""
 
 

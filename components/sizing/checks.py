@@ -318,24 +318,19 @@ def _context(spec: EndpointSpec, model: ModelArchitecture) -> list[Finding]:
 
 
 def check_sizing(spec: EndpointSpec, sizing: EndpointSizing) -> list[Finding]:
-    if spec.aggregated:
-        return [
-            *_hbm(spec, sizing),
-            *_kv_replication(sizing),
-            *_context(spec, sizing.architecture),
-        ]
+    # An aggregated endpoint has no PD buffer and asks nothing of DPD.
+    dpd = not spec.aggregated
     return [
         *_hbm(spec, sizing),
-        *_pd_buffer(spec, sizing),
+        *(_pd_buffer(spec, sizing) if dpd else []),
         *_kv_replication(sizing),
-        *_model_fit(spec, sizing.architecture),
+        *(_model_fit(spec, sizing.architecture) if dpd else []),
         *_context(spec, sizing.architecture),
-        *_workload_fit(spec),
+        *(_workload_fit(spec) if dpd else []),
     ]
 
 
 def review_sizing(spec: EndpointSpec, model: ModelArchitecture | None) -> SizingReport:
-    if model is None:
-        return SizingReport(spec.name, None, [], endpoint_replicas(spec))
-    sizing = size_endpoint(spec, model)
-    return SizingReport(spec.name, sizing, check_sizing(spec, sizing), endpoint_replicas(spec))
+    sizing = None if model is None else size_endpoint(spec, model)
+    findings = [] if sizing is None else check_sizing(spec, sizing)
+    return SizingReport(spec.name, sizing, findings, endpoint_replicas(spec))

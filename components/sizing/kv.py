@@ -1,8 +1,6 @@
 """The KV cache a DPD transfer moves, the PD buffer that receives it, and the decoder's HBM.
-
-Figures are bytes per tensor-parallel rank, which is one GPU, because `PD_BUFFER_SIZE` is
-reserved on every decoder GPU and each rank receives its own share of the KV.
-"""
+Figures are per tensor-parallel rank (one GPU): `PD_BUFFER_SIZE` is reserved on every decoder
+GPU, and each rank receives its own share of the KV."""
 
 from __future__ import annotations
 
@@ -16,12 +14,9 @@ from components.model.architecture import ModelArchitecture
 
 # LMCache allocates and moves KV in chunks of this many tokens.
 CHUNK_TOKENS = 256
-# Decoder memory outside both vLLM's --gpu-memory-utilization share and the PD buffer: the
-# CUDA contexts and streams of LMCache and NIXL, EFA/UCX registration state, what vLLM
-# allocates after sizing its KV pool (CUDA graphs, in versions that don't budget them) and
-# allocator fragmentation. An allowance, not a measurement. It keeps the source's own advice
-# consistent on p5 at 0.75: raising the buffer to 16 GiB fits, while 32 GiB needs a lower
-# decoder utilization, which the source warns it may.
+# Decoder memory outside vLLM's share and the PD buffer (LMCache's and NIXL's CUDA contexts,
+# EFA registration, CUDA graphs, fragmentation): an allowance, not a measurement, that keeps the
+# source's advice consistent on p5 at 0.75 (16 GiB of buffer fits, 32 GiB needs a lower share).
 CUDA_OVERHEAD_BYTES = 2 * GIB
 BITS_PER_BYTE = 8
 
@@ -32,7 +27,6 @@ def chunked_tokens(tokens: int) -> int:
 
 
 def layer_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_size: int) -> int:
-    """KV bytes one token adds to one layer on one rank."""
     if model.attention == "MLA":
         # One latent per token, replicated on every rank rather than split.
         return (model.kv_lora_rank + model.qk_rope_head_dim) * model.kv_dtype_bytes
@@ -43,11 +37,8 @@ def layer_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_siz
 
 
 def kv_bytes_per_token_per_rank(model: ModelArchitecture, tensor_parallel_size: int) -> int:
-    """KV bytes per token per rank over the layers that keep every token.
-
-    For a sliding-window model that is the rate a transfer pays for each token past the
-    window; its sliding layers add a fixed cost on top (see `transfer_bytes_per_rank`).
-    """
+    """KV bytes per token per rank over the layers that keep every token (sliding layers add a
+    fixed cost: `transfer_bytes_per_rank`)."""
     return model.full_attention_layers * layer_bytes_per_token_per_rank(model, tensor_parallel_size)
 
 
@@ -65,7 +56,6 @@ def transfer_bytes_per_rank(
 
 
 def transfers_in_flight(pd_buffer_bytes: int, transfer_bytes: int) -> int:
-    """Whole transfers the buffer holds at once."""
     return pd_buffer_bytes // transfer_bytes
 
 
@@ -78,7 +68,6 @@ def transfer_seconds(bytes_per_rank: int, tensor_parallel_size: int, efa_gbps: i
 
 
 def gib_ceiling(size: float) -> int:
-    """`size` rounded up to whole GiB, in bytes."""
     return math.ceil(size / GIB) * GIB
 
 
@@ -133,11 +122,8 @@ def recommended_pd_buffer(
     concurrent_transfers: int, typical_bytes: int, longest_bytes: int, room_bytes: int
 ) -> int | None:
     """The smallest whole-GiB buffer that holds `concurrent_transfers` typical transfers and,
-    at the same time, one of the longest prompt; None if that does not fit in `room_bytes`.
-
-    At the same time, because a long prompt can arrive while the decoder is busy, and a
-    buffer sized for either alone would make it wait for space.
-    """
+    since a long prompt can arrive while the decoder is busy, one of the longest prompt beside
+    them; None if that does not fit in `room_bytes`."""
     size = gib_ceiling(concurrent_transfers * typical_bytes + longest_bytes)
     return size if size <= room_bytes else None
 

@@ -1,8 +1,5 @@
-"""What a hardened bucket is: encrypted at rest and never public.
-
-HardenedBucket builds every bucket from these definitions, and the policy pack holds every bucket
-of a stack to them, so no Pulumi here.
-"""
+"""What a hardened bucket is: encrypted at rest and never public. HardenedBucket builds every
+bucket from these definitions and the policy pack holds every bucket to them: no Pulumi here."""
 
 from __future__ import annotations
 
@@ -75,18 +72,14 @@ def bucket_violations(
     public_access_blocks: Sequence[Mapping],
     acls: Sequence[str | None],
 ) -> list[str]:
-    """Why a bucket is not hardened, from the inputs of its server-side encryption
-    configurations and public access blocks, and its canned ACLs (None where unset)."""
     return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)
 
 
 def model_bucket_violations(
     *, force_destroy: bool, versioning_statuses: Sequence[str | None]
 ) -> list[str]:
-    """Why the model bucket, whose weights take hours to copy in, could be lost: it must keep
-    every version of what it holds, and never be emptied by a `pulumi destroy`. (That the
-    destroy leaves it in the account, `retainOnDelete`, is a resource option policies do not
-    see; the program's tests hold it.)"""
+    """Why the model bucket, whose weights take hours to copy in, could be lost: it must be
+    versioned and never emptied by a `pulumi destroy` (its `retainOnDelete` policies do not see)."""
     found = []
     if force_destroy:
         found.append("is emptied when deleted; set forceDestroy=False on it")

@@ -1,10 +1,8 @@
 """Which engine an endpoint's pods run, what the settings write for it, and its rules.
 
-vLLM is the default and the only engine DPD runs: the operator wires prefill and decode through
-LMCache's PD backend inside vLLM (AWS's DPD guide), and its images are vLLM's. An aggregated
-endpoint may run the others the operator's samples run (TGI, LMI, SGLang); for them the settings
-that describe the server (tensorParallelSize, maxModelLen, gpuMemoryUtilization) are written as
-the variables each engine reads, and workerArgs pass as they are.
+DPD runs vLLM only: the operator wires prefill and decode through LMCache's PD backend inside
+vLLM. An aggregated endpoint may run TGI, LMI or SGLang, whose settings (tensorParallelSize,
+maxModelLen, gpuMemoryUtilization) are written as the variables each reads.
 """
 
 from __future__ import annotations
@@ -103,10 +101,9 @@ def check_engine_metrics(engine: str, metrics: dict[str, str]) -> list[Finding]:
 
 
 def check_engine_features(engine: str, *keys: str | None) -> list[Finding]:
-    """Intelligent routing and the KV cache on another engine than vLLM, by the key that
-    turns each on: "KV caching and intelligent routing currently support only vLLM-based
-    inference containers" (AWS, HyperPod model deployment, "KV caching and intelligent
-    routing", sagemaker-hyperpod-model-deployment-caching-routing)."""
+    """Intelligent routing and the KV cache on another engine than vLLM, by the key that turns
+    each on: they "currently support only vLLM-based inference containers" (AWS, "KV caching
+    and intelligent routing")."""
     if engine == VLLM:
         return []
     return [

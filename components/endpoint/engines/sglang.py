@@ -1,11 +1,6 @@
-"""SGLang, as its SageMaker image (and sgl-project/sglang's `docker/serve` script) runs it.
-
-The entrypoint runs `python3 -m sglang.launch_server --model-path /opt/ml/model --host 0.0.0.0
---port 8080` and turns every SM_SGLANG_<NAME> variable into the flag `--<name>` (`true` into
-a bare flag): SM_SGLANG_TP_SIZE is `--tp-size`, SM_SGLANG_CONTEXT_LENGTH `--context-length`,
-SM_SGLANG_MEM_FRACTION_STATIC `--mem-fraction-static` (aws/deep-learning-containers, the SGLang
-SageMaker entrypoint and its guide).
-"""
+"""SGLang, as its SageMaker image runs it: `sglang.launch_server --model-path /opt/ml/model
+--port 8080`, each SM_SGLANG_<NAME> variable turned into the flag `--<name>` (`true` into a bare
+flag), such as SM_SGLANG_TP_SIZE (aws/deep-learning-containers, the SGLang entrypoint)."""
 
 from components.endpoint.engines.vocabulary import EngineVocabulary
 

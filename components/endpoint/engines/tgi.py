@@ -1,12 +1,8 @@
 """Hugging Face Text Generation Inference, as its SageMaker image runs it.
 
-The image's entrypoint (huggingface/text-generation-inference, `sagemaker-entrypoint.sh`)
-requires HF_MODEL_ID and hands it to the launcher as MODEL_ID, turns SM_NUM_GPUS into
-NUM_SHARD, and starts `text-generation-launcher --port 8080`; the launcher reads every other
-option from the variable of its name (`text-generation-launcher --help`: MAX_TOTAL_TOKENS,
-CUDA_MEMORY_FRACTION). The HyperPod CLI's TGI sample (aws/sagemaker-hyperpod-cli,
-`config/samples/v1_s3_modeldeployment.yaml`) sets HF_MODEL_ID=/opt/ml/model, SM_NUM_GPUS,
-MAX_TOTAL_TOKENS and serves on 8080.
+The image's `sagemaker-entrypoint.sh` requires HF_MODEL_ID, turns SM_NUM_GPUS into NUM_SHARD and
+serves on 8080; the launcher reads every other option from its variable (MAX_TOTAL_TOKENS,
+CUDA_MEMORY_FRACTION), as the HyperPod CLI's TGI sample sets them.
 """
 
 from components.endpoint.engines.vocabulary import EngineVocabulary

@@ -30,7 +30,6 @@ class EngineVocabulary:
     tensor_parallel_when_unset: int | Literal["all-gpus"] | None = None
 
     def variables(self) -> dict[str, str]:
-        """Each variable the settings write, with the setting it is written from."""
         named = {
             self.tensor_parallel_size: "tensorParallelSize",
             self.max_model_len: "maxModelLen",
