@@ -18,7 +18,7 @@ from typing import NoReturn, TypeVar
 from components.core.terminal_text import printable
 from infra import program
 from infra.config_errors import ConfigError
-from infra.settings import Settings, check_config, load_settings
+from infra.settings import check_config, load_settings
 from tools.bench.bench_command import add_bench_commands, run_bench
 from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
@@ -29,15 +29,10 @@ from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
-from tools.render.render import run_program
+from tools.render.render import RenderResult, run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
-from tools.render.stack_config import (
-    StackConfig,
-    StackFileError,
-    read_stack_config,
-    stack_file,
-)
+from tools.render.stack_config import StackFileError, read_stack_config, stack_file
 from tools.reports.cost_report import stack_cost
 from tools.reports.prediction_report import (
     prediction_document,
@@ -173,37 +168,28 @@ def _add_examples(parser: argparse.ArgumentParser) -> None:
         command.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
-def _stack_config(args: argparse.Namespace) -> StackConfig | None:
+def _run_stack(args: argparse.Namespace, main: Callable[[], T]) -> tuple[RenderResult, T] | None:
+    """The stack's program run under mocks with `main`, and what `main` returned; None once
+    the stack file's or the configuration's problems are printed."""
     try:
-        return read_stack_config(args.config_file or stack_file(args.stack))
+        config = read_stack_config(args.config_file or stack_file(args.stack))
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return None
-
-
-def _checked(
-    stack: str,
-    config: StackConfig,
-    account_id: str | None = None,
-    check: Callable[[], T] = check_config,
-) -> T:
-    """The stack's configuration checked as the program checks it, in the same mocked run:
-    by `check_config`, or by `load_settings`, which asks the mocked account too."""
-    checked: list[T] = []
-    run_program(stack, config, lambda: checked.append(check()), account_id)
-    return checked[0]
-
-
-def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
-    """The stack's configuration checked, or None once its problems are printed."""
-    config = _stack_config(args)
-    if config is None:
-        return None
+    returned: list[T] = []
     try:
-        return _checked(args.stack, config, args.account, check)
+        result = run_program(args.stack, config, lambda: returned.append(main()), args.account)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return None
+    return result, returned[0]
+
+
+def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
+    """The stack's configuration checked as the program checks it, in the same mocked run: by
+    `check_config`, or by `load_settings`, which asks the mocked account too."""
+    ran = _run_stack(args, check)
+    return None if ran is None else ran[1]
 
 
 def render(args: argparse.Namespace) -> int:
@@ -213,22 +199,15 @@ def render(args: argparse.Namespace) -> int:
         print(refused, file=sys.stderr)
         return 2
     out = out.resolve()
-    config = _stack_config(args)
-    if config is None:
+    ran = _run_stack(args, program.main)
+    if ran is None:
         return 2
-    settings: list[Settings] = []
-    try:
-        result = run_program(
-            args.stack, config, lambda: settings.append(program.main()), args.account
-        )
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
-    sizing, predictions = settings[0].sizing, settings[0].predictions
-    names = [endpoint.name for endpoint in settings[0].stack.endpoints]
-    cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
+    result, settings = ran
+    sizing, predictions = settings.sizing, settings.predictions
+    names = [endpoint.name for endpoint in settings.stack.endpoints]
+    cost = stack_cost(settings.stack.cluster, settings.account.region)
     document = sizing_document(
-        sizing, cost, [prediction_document(p) for p in predictions], settings[0].rollouts
+        sizing, cost, [prediction_document(p) for p in predictions], settings.rollouts
     )
     plan = predictions_markdown(names, predictions)
     try:
@@ -272,12 +251,10 @@ def size(args: argparse.Namespace) -> int:
 
 
 def plan(args: argparse.Namespace) -> int:
-    """`plan predict|recommend --scenario FILE`, or, with no action, `plan --stack`."""
-    return run_plan(args) if args.plan_command else plan_stack(args)
-
-
-def plan_stack(args: argparse.Namespace) -> int:
-    """Every endpoint's prediction, as a table and charts (markdown)."""
+    """`plan predict|recommend --scenario FILE`, or, with no action, every endpoint's
+    prediction as a table and charts (markdown)."""
+    if args.plan_command:
+        return run_plan(args)
     checked = _checked_stack(args)
     if checked is None:
         return 2
@@ -326,15 +303,10 @@ def pin_network(args: argparse.Namespace) -> int:
 
 
 def destroy_order(args: argparse.Namespace) -> int:
-    config = _stack_config(args)
-    if config is None:
+    ran = _run_stack(args, program.main)
+    if ran is None:
         return 2
-    try:
-        result = run_program(args.stack, config, program.main, args.account)
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
-    print("\n".join(destroy_lines([r.as_json() for r in result.resources])))
+    print("\n".join(destroy_lines([r.as_json() for r in ran[0].resources])))
     return 0
 
 
