@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
 from components.endpoint.spec import EndpointSpec, Slo
+from infra.endpoint_predictions import ms
 from planner.measured import Load, end_to_end_ms
 from planner.predict import PERCENTILES, Prediction
 from tools.bench.vllm_result import ResultError, VllmResult
@@ -21,7 +22,6 @@ from tools.bench.vllm_result import ResultError, VllmResult
 # vLLM's random prompts are exactly --random-input-len tokens, and --ignore-eos makes every
 # output --random-output-len; a mean 10% away is another workload.
 LENGTH_TOLERANCE = 0.10
-# The percentile the SLO is set at (components/endpoint/spec.py, Slo).
 NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 
 
@@ -105,12 +105,7 @@ def _check_arrivals(result: VllmResult) -> None:
 
 def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
     for field, measured, expected, setting in (
-        (
-            "total_input_tokens",
-            result.mean_input_tokens,
-            load.input_tokens,
-            "typicalInputTokens",
-        ),
+        ("total_input_tokens", result.mean_input_tokens, load.input_tokens, "typicalInputTokens"),
         ("total_output_tokens", result.mean_output_tokens, load.output_tokens, "outputTokens"),
     ):
         if abs(measured - expected) > LENGTH_TOLERANCE * expected:
@@ -152,9 +147,7 @@ def error(predicted: float, measured: float) -> float | None:
 
 
 def _ms(value: float) -> str:
-    if not math.isfinite(value):
-        return "without bound"
-    return f"{value:,.0f} ms" if value >= 100 else f"{value:.3g} ms"
+    return ms(value) if math.isfinite(value) else "without bound"
 
 
 def _percent(value: float | None) -> str:
@@ -162,11 +155,8 @@ def _percent(value: float | None) -> str:
 
 
 def _statistic_order(statistic: str) -> tuple[int, float]:
-    if statistic == "mean":
-        return (0, 0.0)
-    if statistic == "median":
-        return (1, 0.0)
-    return (2, float(statistic[1:]))
+    """mean, median, then the percentiles in order."""
+    return {"mean": (0, 0.0), "median": (1, 0.0)}.get(statistic) or (2, float(statistic[1:]))
 
 
 def comparison_rows(
@@ -188,29 +178,14 @@ def comparison_rows(
                     ["-", "-"] if value is None else [_ms(value), _percent(error(value, measured))]
                 )
             rows.append(row)
-    for name, measured, value, value_calibrated in (
-        (
-            "requests/s",
-            result.request_throughput,
-            predicted.requests_per_second,
-            calibrated.requests_per_second if calibrated else None,
-        ),
-        (
-            "output tok/s",
-            result.output_throughput,
-            predicted.output_tokens_per_second,
-            calibrated.output_tokens_per_second if calibrated else None,
-        ),
+    for name, measured, attribute in (
+        ("requests/s", result.request_throughput, "requests_per_second"),
+        ("output tok/s", result.output_throughput, "output_tokens_per_second"),
     ):
-        row = [
-            "throughput",
-            name,
-            f"{measured:,.4g}",
-            f"{value:,.4g}",
-            _percent(error(value, measured)),
-        ]
-        if calibrated and value_calibrated is not None:
-            row += [f"{value_calibrated:,.4g}", _percent(error(value_calibrated, measured))]
+        row = ["throughput", name, f"{measured:,.4g}"]
+        for source in (predicted, calibrated) if calibrated else (predicted,):
+            value = getattr(source, attribute)
+            row += [f"{value:,.4g}", _percent(error(value, measured))]
         rows.append(row)
     return rows
 

@@ -72,8 +72,6 @@ CALIBRATION_HEADER = (
 
 @dataclass(frozen=True)
 class Compared:
-    """A result with the model's prediction at its load and layout, and the calibrated one."""
-
     result: VllmResult
     run: RunLayout
     predicted: Prediction
@@ -207,14 +205,6 @@ def record(stack: str, runs: list[RecordedRun]) -> tuple[Path, int]:
     return path, len(new)
 
 
-def _results(path: Path) -> list[VllmResult]:
-    try:
-        text = read_text(path, MAX_RESULT_BYTES)
-    except UnreadableFileError as unreadable:
-        raise ResultError(f"--result: {path}: {unreadable}") from None
-    return [parse_result(document, where) for where, document in result_documents(text, str(path))]
-
-
 def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     found = checked_endpoint(args, checked_stack)
     if found is None:
@@ -222,7 +212,12 @@ def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     checked, index, spec = found
     try:
         workload = endpoint_load(index, spec)
-        results = _results(args.result)
+        try:
+            text = read_text(args.result, MAX_RESULT_BYTES)
+        except UnreadableFileError as unreadable:
+            raise ResultError(f"--result: {args.result}: {unreadable}") from None
+        documents = result_documents(text, str(args.result))
+        results = [parse_result(document, where) for where, document in documents]
         for result in results:
             check_result(result, spec, index, workload)
         ep = checked.predictions[index]

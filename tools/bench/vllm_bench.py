@@ -16,16 +16,13 @@ from planner.predict import Prediction
 
 # The lines around each result in the Job's log.
 BEGIN_MARKER = "----- vllm bench serve result begin -----"
-
 END_MARKER = "----- vllm bench serve result end -----"
 
 # Steady state: each load runs at least 5 minutes and at least ten times the requests it holds
 # in flight (Little's law: rate x end-to-end latency), so the ramp at the start and the drain
 # at the end are a small part of what is measured; never fewer than 100 prompts.
 STEADY_SECONDS = 300
-
 IN_FLIGHT_WAVES = 10
-
 MIN_PROMPTS = 100
 
 # Sent and waited for before each measured run, and left out of its figures: the first
@@ -34,12 +31,10 @@ WARMUP_REQUESTS = 4
 
 # vLLM's percentiles the report reads, those an SLO may be set at (90 unless it says).
 PERCENTILES = "50,90,95,99"
-
 PERCENTILE_METRICS = "ttft,tpot,itl,e2el"
 
 # vllm bench serve polls the endpoint this long before its first request.
 READY_SECONDS = 600
-
 RESULTS = "/tmp/results"
 
 
@@ -109,7 +104,6 @@ def client(spec: EndpointSpec) -> tuple[str, str]:
 def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
     """What `bench results` checks the result against, written by vLLM into its JSON
     (`--metadata KEY=VALUE`: serve.py puts each at the top level)."""
-    tp = spec.tensor_parallel_size
     return [
         f"dpd_stack={stack}",
         f"dpd_endpoint={spec.name}",
@@ -119,7 +113,7 @@ def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
         f"dpd_prefill_replicas={spec.prefill.replicas}",
         # An aggregated endpoint's serving pods stand as its decoders (endpoint_scenario.py).
         f"dpd_decode_replicas={spec.decoder.replicas}",
-        f"dpd_tensor_parallel_size={tp}",
+        f"dpd_tensor_parallel_size={spec.tensor_parallel_size}",
     ]
 
 

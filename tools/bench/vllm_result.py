@@ -31,22 +31,13 @@ from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 MAX_RESULT_BYTES = 64 * 2**20
 # The most results one file may hold: a sweep of the Job, or an --append-result file.
 MOST_RESULTS = 100
-METRICS = ("ttft", "tpot", "itl", "e2el")
 LATENCY_KEY = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
 # What vLLM always writes for a generation benchmark; a file without them is another tool's.
 REQUIRED = (
-    "date",
-    "backend",
-    "model_id",
-    "completed",
-    "duration",
-    "total_input_tokens",
-    "total_output_tokens",
-    "request_throughput",
-    "output_throughput",
-    "mean_ttft_ms",
+    "date", "backend", "model_id", "completed", "duration", "total_input_tokens",
+    "total_output_tokens", "request_throughput", "output_throughput", "mean_ttft_ms",
     "mean_tpot_ms",
-)
+)  # fmt: skip
 
 
 class ResultError(ValueError):
@@ -96,14 +87,10 @@ class VllmResult:
         )
 
 
-def _not_json_constant(name: str) -> float:
-    # NaN, Infinity and -Infinity: json's extensions, which vLLM's json.dump can write.
-    return float("nan")
-
-
 def _json(text: str, where: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_not_json_constant)
+        # NaN, Infinity and -Infinity: json's extensions, which vLLM's json.dump can write.
+        return json.loads(text, parse_constant=lambda _: math.nan)
     except RecursionError:
         raise ResultError(f"{where}: nested too deep to be a vllm bench serve result") from None
     except ValueError as malformed:
