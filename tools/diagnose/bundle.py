@@ -210,8 +210,8 @@ class ClusterReader:
         elif not optional:
             raise _kubectl_error([self.kubectl, *args], done)
 
-    def read_endpoint(self, name: str, namespace: str) -> None:
-        """The endpoint's newest generation (see the module's docstring), kept as IEC."""
+    def read(self, name: str, namespace: str) -> Bundle:
+        # The endpoint's newest generation (see the module's docstring).
         iec = ["get", "inferenceendpointconfig", "-n", namespace]
         done = self._output([*iec, "-l", f"{ENDPOINT_LABEL}={name}", "-o", "json"])
         if done.returncode != 0:
@@ -221,9 +221,6 @@ class ClusterReader:
             self.keep(IEC, ["get", "inferenceendpointconfig", name, "-n", namespace, "-o", "json"])
         else:
             self.bundle.files[IEC] = newest
-
-    def read(self, name: str, namespace: str) -> Bundle:
-        self.read_endpoint(name, namespace)
         self.keep(PODS, ["get", "pods", "-n", namespace, "-l", DPD_ROLE_LABEL, "-o", "json"])
         self.keep(ROUTER_PODS, ["get", "pods", "-n", OPERATOR_NAMESPACE, "-o", "json"])
         self.keep(EVENTS, ["get", "events", "-n", namespace, "-o", "json"])

@@ -28,7 +28,7 @@ RETRIEVED = re.compile(
     rf"Retrieved {COUNT} out of {COUNT} required tokens \(from {COUNT} total tokens\)\.?"
     rf"(?:[ \t]*\r?\n?[ \t]*size: {FIGURE} gb, cost {FIGURE} ms, throughput: {FIGURE} GB/s)?"
 )
-ALLOCATION = "Failed to allocate memory object"
+ALLOCATION = re.compile("Failed to allocate memory object")
 ENGINE_DEATH = re.compile(r"\b(EngineDeadError|TimeoutError)\b")
 ROUTING = re.compile(
     rf"Conditional routing: estimated_tokens={COUNT}, threshold={COUNT}, "
@@ -73,12 +73,8 @@ def pd_roles(text: str) -> set[str]:
     return set(PD_ROLE.findall(text))
 
 
-def lines_with(text: str, needle: str) -> list[str]:
-    return [line.strip()[:SHOWN] for line in text.splitlines() if needle in line]
-
-
-def engine_deaths(text: str) -> list[str]:
-    return [line.strip()[:SHOWN] for line in text.splitlines() if ENGINE_DEATH.search(line)]
+def lines_with(text: str, pattern: re.Pattern[str]) -> list[str]:
+    return [line.strip()[:SHOWN] for line in text.splitlines() if pattern.search(line)]
 
 
 @dataclass(frozen=True)
