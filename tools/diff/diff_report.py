@@ -20,8 +20,7 @@ from tools.diff.endpoint_swaps import (
     is_swap,
     lost_nodes_line,
     mode_detail,
-    roll_lines,
-    swap_lines,
+    swap_and_roll_lines,
 )
 from tools.diff.references import REFERENCE
 from tools.diff.stack_diff import Change, matched
@@ -78,11 +77,6 @@ def headline(stack: str, base: str, changes: Sequence[Change]) -> str:
     counts = Counter(c.kind for c in changes)
     parts = [f"{counts[k]} to {k}" for k in ("update", "replace", "add", "remove") if counts[k]]
     return f"Stack {stack}: {', '.join(parts)} (from {base})."
-
-
-def _markdown_headline(stack: str, base: str, changes: Sequence[Change]) -> str:
-    # The revision is whatever the caller named (a branch may be called `<b>@x`).
-    return headline(code(stack), code(base), changes)
 
 
 def _manifest(resource: dict[str, Any] | None) -> str:
@@ -274,7 +268,7 @@ def text_report(
     costs = outages(changes, plans)
     if costs:
         lines += ["", "Outages:", *(f"  - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans or {}) + roll_lines(changes, plans or {})
+    swaps = swap_and_roll_lines(changes, plans or {})
     if swaps:
         lines += ["", "Swaps and rolls (no outage):", *(f"  - {swap}" for swap in swaps)]
     if costs or swaps:
@@ -304,11 +298,12 @@ def markdown_report(
     `figures`: as in `text_report`. `plans`: how the head replaces each endpoint."""
     plans = plans or {}
     # The offline workflow puts each stack's report under its own heading in one comment.
-    lines = [_markdown_headline(stack, base, changes)]
+    # The revision is whatever the caller named (a branch may be called `<b>@x`).
+    lines = [headline(code(stack), code(base), changes)]
     costs = outages(changes, plans)
     if costs:
         lines += ["", "> [!WARNING]\n> Outages:", *(f"> - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans) + roll_lines(changes, plans)
+    swaps = swap_and_roll_lines(changes, plans)
     if swaps:
         lines += [
             "",

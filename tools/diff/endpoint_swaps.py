@@ -201,12 +201,9 @@ def roll_line(change: Change, plans: Plans) -> str:
     )
 
 
-def swap_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
-    return [swap_line(c, plans) for c in changes if is_swap(c, plans)]
-
-
-def roll_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
-    return [
+def swap_and_roll_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
+    """The endpoints' changes that take no outage: swaps, then rolls."""
+    return [swap_line(c, plans) for c in changes if is_swap(c, plans)] + [
         roll_line(c, plans)
         for c in changes
         if c.type == ENDPOINT and c.kind == "update" and c.loses_nodes is None and _rolls(c)

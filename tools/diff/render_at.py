@@ -23,19 +23,9 @@ def render_checkout(
     checkout: Path, stack: str, config_file: Path, out: Path, account_id: str | None = None
 ) -> None:
     """A base older than `render --account` refuses the option, and says so."""
-    command = [
-        sys.executable,
-        "-m",
-        "infra",
-        "render",
-        "--stack",
-        stack,
-        "--config-file",
-        str(config_file),
-        "--out",
-        str(out),
-        *(["--account", account_id] if account_id else []),
-    ]
+    command = [sys.executable, "-m", "infra", "render", "--stack", stack, "--out", str(out)]
+    command += ["--config-file", str(config_file)]
+    command += ["--account", account_id] if account_id else []
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode != 0:
         said = done.stderr.strip() or done.stdout.strip()
