@@ -22,23 +22,10 @@ from pathlib import Path
 import yaml
 
 KEPT_KEYWORDS = {
-    "type",
-    "properties",
-    "items",
-    "required",
-    "enum",
-    "pattern",
-    "minimum",
-    "maximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "anyOf",
-    "additionalProperties",
-    "default",
+    "type", "properties", "items", "required", "enum", "pattern", "minimum", "maximum",
+    "minLength", "maxLength", "minItems", "maxItems", "anyOf", "additionalProperties", "default",
     "format",
-}
+}  # fmt: skip
 
 # Operator version -> the hyperpod-inference-operator Helm chart that ships its CRD
 # (../shared/crds/README.md).

@@ -21,19 +21,12 @@ FIXTURE = ROOT / "policy" / "tests" / "fixtures" / "dev_stack.json"
 # What the policies read: endpoints, security groups and their rules, buckets and their
 # settings, EKS add-ons and the EKS cluster.
 TYPES_PREFIXES = (
-    "kubernetes:inference.sagemaker.aws.amazon.com/",
-    "aws:ec2/securityGroup:",
-    "aws:vpc/securityGroup",
-    "aws:s3/bucket:",
-    "aws:s3/bucketOwnershipControls:",
-    "aws:s3/bucketPolicy:",
-    "aws:s3/bucketPublicAccessBlock:",
-    "aws:s3/bucketServerSideEncryptionConfiguration:",
-    "aws:s3/bucketLogging:",
-    "aws:s3/bucketVersioning:",
-    "aws:eks/addon:",
-    "eks:index:Cluster",
-)
+    "kubernetes:inference.sagemaker.aws.amazon.com/", "aws:ec2/securityGroup:",
+    "aws:vpc/securityGroup", "aws:s3/bucket:", "aws:s3/bucketOwnershipControls:",
+    "aws:s3/bucketPolicy:", "aws:s3/bucketPublicAccessBlock:",
+    "aws:s3/bucketServerSideEncryptionConfiguration:", "aws:s3/bucketLogging:",
+    "aws:s3/bucketVersioning:", "aws:eks/addon:", "eks:index:Cluster",
+)  # fmt: skip
 
 
 def _carried_ids(resource, ids: dict[str, str]) -> dict[str, list[str]]:

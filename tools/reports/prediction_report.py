@@ -45,12 +45,9 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
 def _calibration_document(calibration: Calibration | None) -> dict[str, Any] | None:
     if calibration is None:
         return None
-    factors = (("ttftFactor", calibration.ttft_factor), ("tpotFactor", calibration.tpot_factor))
-    return {
-        "runs": calibration.runs,
-        "latest": calibration.latest,
-        **{key: None if value is None else round(value, 3) for key, value in factors},
-    }
+    factors = {"ttftFactor": calibration.ttft_factor, "tpotFactor": calibration.tpot_factor}
+    rounded = {key: None if value is None else round(value, 3) for key, value in factors.items()}
+    return {"runs": calibration.runs, "latest": calibration.latest, **rounded}
 
 
 def calibration_line(ep: EndpointPrediction) -> str | None:
@@ -93,7 +90,6 @@ def _cost(ep: EndpointPrediction) -> str:
 
 
 def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
-    """An endpoint's predictions for a terminal."""
     if ep is None:
         return [f"{name}: no prediction (workload.outputTokens is not set)"]
     p = ep.slo.percentile if ep.slo else 90
@@ -104,7 +100,7 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     ]
     if ep.at_maxima is not None:
         lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima, p)}")
-    lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
+    lines.append(f"  {_verdict(ep)}; {_cost(ep)}")
     if calibrated := calibration_line(ep):
         lines.append(f"  {calibrated}")
     if ep.suggestion is not None:
@@ -131,17 +127,9 @@ EC2_FOOTNOTE = (
 )
 
 HEADER = (
-    "Endpoint",
-    "Requests/s (share of capacity)",
-    "Layout",
-    "TTFT ms (SLO's percentile)",
-    "ITL ms (SLO's percentile)",
-    "Mean TPOT ms",
-    "Output tokens/s",
-    "SLO",
-    "$/h",
-    "$ per M tokens",
-)
+    "Endpoint", "Requests/s (share of capacity)", "Layout", "TTFT ms (SLO's percentile)",
+    "ITL ms (SLO's percentile)", "Mean TPOT ms", "Output tokens/s", "SLO", "$/h", "$ per M tokens",
+)  # fmt: skip
 
 
 def _row(cells: Sequence[str], widths: Sequence[int]) -> str:

@@ -14,18 +14,14 @@ from pydantic.alias_generators import to_camel
 from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
-from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, Transfer
+from components.sizing.kv import CHUNK_TOKENS, EndpointSizing
 from components.sizing.replicas import RoleReplicas
 from infra.rollout_room import EndpointRoom
 
 
-def _transfer_json(transfer: Transfer) -> dict[str, Any]:
-    return {
-        "tokens": transfer.tokens,
-        "bytesPerRank": transfer.bytes_per_rank,
-        "inFlight": transfer.in_flight,
-        "seconds": transfer.seconds,
-    }
+def _camel(fields: Any) -> dict[str, Any]:
+    """A dataclass's fields, keys in camelCase."""
+    return {to_camel(k): v for k, v in asdict(fields).items()}
 
 
 def _role_json(role: RoleReplicas) -> dict[str, Any]:
@@ -58,9 +54,9 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
         "chunkTokens": CHUNK_TOKENS,
         "pdBufferBytes": sizing.pd_buffer_bytes if dpd else None,
         "transfers": {
-            "routingThreshold": _transfer_json(sizing.routing_threshold),
-            "maxModelLen": _transfer_json(sizing.max_model_len),
-            "typicalInput": sizing.typical_input and _transfer_json(sizing.typical_input),
+            "routingThreshold": _camel(sizing.routing_threshold),
+            "maxModelLen": _camel(sizing.max_model_len),
+            "typicalInput": sizing.typical_input and _camel(sizing.typical_input),
         }
         if dpd
         else None,
@@ -82,7 +78,7 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
 
 def replacement_json(room: EndpointRoom) -> dict[str, Any]:
     """How a change reaches the endpoint (infra/rollout_room.py), its keys in camelCase."""
-    return {to_camel(k): v for k, v in asdict(room).items()} | {"gpusDuring": room.gpus_during}
+    return _camel(room) | {"gpusDuring": room.gpus_during}
 
 
 def sizing_document(
@@ -117,18 +113,16 @@ def _describe(model: ModelArchitecture) -> str:
     )
 
 
-def _seconds(seconds: float) -> str:
-    return f"{seconds * 1000:.3g} ms"
-
-
 def _transfer_row(label: str, tokens: str, per_rank: str, in_flight: str, seconds: str) -> str:
     return f"    {label:<20}{tokens:>8}{per_rank:>12}{in_flight:>11}{seconds:>16}"
 
 
 def _transfer_lines(sizing: EndpointSizing) -> list[str]:
     """The PD buffer and what one prompt's KV transfer takes, of a DPD endpoint."""
-    transfers = [("routingThreshold", sizing.routing_threshold)]
-    transfers.append(("maxModelLen", sizing.max_model_len))
+    transfers = [
+        ("routingThreshold", sizing.routing_threshold),
+        ("maxModelLen", sizing.max_model_len),
+    ]
     if sizing.typical_input:
         transfers.append(("typicalInput", sizing.typical_input))
     efa = f"{sizing.instance.efa_gbps} Gbps EFA"
@@ -142,7 +136,7 @@ def _transfer_lines(sizing: EndpointSizing) -> list[str]:
                 f"{t.tokens:,}",
                 format_bytes(t.bytes_per_rank),
                 str(t.in_flight),
-                _seconds(t.seconds),
+                f"{t.seconds * 1000:.3g} ms",
             )
             for label, t in transfers
         ),
