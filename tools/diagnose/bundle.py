@@ -183,18 +183,17 @@ def _kubectl_error(argv: Sequence[str], done: subprocess.CompletedProcess) -> Bu
 class ClusterReader:
     """Runs the read-only kubectl commands and keeps what they print."""
 
-    def __init__(self, runner: Runner = _run, kubectl: str = "kubectl") -> None:
+    def __init__(self, runner: Runner = _run) -> None:
         self.runner = runner
-        self.kubectl = kubectl
         self.bundle = Bundle()
 
     def _output(self, args: Sequence[str]) -> subprocess.CompletedProcess:
-        argv = [self.kubectl, *args]
+        argv = ["kubectl", *args]
         try:
             return self.runner(argv)
         except FileNotFoundError:
             raise BundleError(
-                f"{self.kubectl}: not found on PATH; diagnose reads the cluster with kubectl "
+                "kubectl: not found on PATH; diagnose reads the cluster with kubectl "
                 "(or reads a saved bundle with --from DIR)"
             ) from None
         except subprocess.TimeoutExpired:
@@ -208,14 +207,14 @@ class ClusterReader:
         if done.returncode == 0:
             self.bundle.files[name] = done.stdout
         elif not optional:
-            raise _kubectl_error([self.kubectl, *args], done)
+            raise _kubectl_error(["kubectl", *args], done)
 
     def read(self, name: str, namespace: str) -> Bundle:
         # The endpoint's newest generation (see the module's docstring).
         iec = ["get", "inferenceendpointconfig", "-n", namespace]
         done = self._output([*iec, "-l", f"{ENDPOINT_LABEL}={name}", "-o", "json"])
         if done.returncode != 0:
-            raise _kubectl_error([self.kubectl, *iec, "-l", f"{ENDPOINT_LABEL}={name}"], done)
+            raise _kubectl_error(["kubectl", *iec, "-l", f"{ENDPOINT_LABEL}={name}"], done)
         newest = newest_generation(done.stdout)
         if newest is None:
             self.keep(IEC, ["get", "inferenceendpointconfig", name, "-n", namespace, "-o", "json"])
@@ -227,11 +226,8 @@ class ClusterReader:
         self.keep(ROUTER_EVENTS, ["get", "events", "-n", OPERATOR_NAMESPACE, "-o", "json"])
         # The operator's Deployment, by the add-on's name; a Helm install names it otherwise.
         operator_namespace, controller = CONTROLLER
-        self.keep(
-            OPERATOR,
-            ["get", "deployment", controller, "-n", operator_namespace, "-o", "json"],
-            optional=True,
-        )
+        operator = ["get", "deployment", controller, "-n", operator_namespace, "-o", "json"]
+        self.keep(OPERATOR, operator, optional=True)
         return self.bundle
 
     def read_logs(self, containers: list[tuple[str, str, str, bool]]) -> None:
