@@ -1,24 +1,11 @@
-"""The Kubernetes Job that load-tests a live endpoint with `vllm bench serve`, and what it needs.
+"""The Kubernetes Job that load-tests a live endpoint with `vllm bench serve`.
 
-The Job runs in the endpoint's namespace from a client image of its own, pinned: vLLM's
-benchmark (vLLM 0.19.0, the version its script is written for) speaks the OpenAI API that
-every engine the stack runs serves (vllm_bench.py). It sends the workload's traffic to the
-endpoint's router at the address in-cluster callers keep across changes
-(`routing.in_cluster_url`), so requests take the paths real clients take, or, for a colocated
-endpoint without a router, to its pods through a Service of the Job's own, selecting them by
-the label AWS's CLI finds them by (`app`: the object's name). It prints vLLM's result JSON
-between two marker lines, so that `kubectl logs job/...` gives it back.
-
-It runs on a node of the endpoint's type, asking what such a node has left after the
-endpoint's pods, its kubelet's reserve and its daemon sets (`job_placement`); where that is
-too little, on any node with room.
-
-vLLM's random dataset draws prompts from the model's tokenizer, which `vllm bench serve` loads
-in the Job (without one it writes no latency figures: serve.py, `if ... tokenizer:`). The Job
-reads the tokenizer where the weights are, without a copy: an S3 prefix through the Mountpoint
-S3 CSI driver the stack installs (a read-only PersistentVolume of that prefix; Mountpoint
-fetches only the files opened, the tokenizer's few MB), an FSx file system through the FSx CSI
-driver, or a Hugging Face repository by name, with the endpoint's token when it has one.
+It runs in the endpoint's namespace from a pinned client image of its own: vLLM's benchmark
+speaks the OpenAI API every engine the stack runs serves (vllm_bench.py). It sends the
+workload's traffic to the address in-cluster callers keep (`routing.in_cluster_url`), so
+requests take the paths real clients take, or, to a colocated endpoint without a router,
+through a Service of its own selecting the pods by the label AWS's CLI finds them by (`app`:
+the object's name).
 """
 
 from __future__ import annotations
