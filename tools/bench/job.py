@@ -112,6 +112,10 @@ def job_name(spec: EndpointSpec) -> str:
     return f"{spec.name}-bench"
 
 
+def _metadata(spec: EndpointSpec) -> dict[str, Any]:
+    return {"name": job_name(spec), "namespace": spec.namespace, "labels": labels(spec)}
+
+
 def _environment(spec: EndpointSpec) -> list[dict[str, str]]:
     env = [
         {"name": "HOME", "value": "/tmp"},
@@ -153,25 +157,14 @@ def _pod_spec(
     volumes: list[dict[str, Any]] = [{"name": "scratch", "emptyDir": {}}]
     if weights_mount is not None:
         mounts.append(weights_mount)
-        volumes.append(
-            {
-                "name": "weights",
-                "persistentVolumeClaim": {
-                    "claimName": weights_volume_name(spec),
-                    "readOnly": True,
-                },
-            }
-        )
+        claim = {"claimName": weights_volume_name(spec), "readOnly": True}
+        volumes.append({"name": "weights", "persistentVolumeClaim": claim})
     if (secret := hf_token_secret(spec)) is not None:
         name, key = secret
         folder, file = HF_TOKEN_FILE.rsplit("/", 1)
         mounts.append({"name": "hf-token", "mountPath": folder, "readOnly": True})
-        volumes.append(
-            {
-                "name": "hf-token",
-                "secret": {"secretName": name, "items": [{"key": key, "path": file}]},
-            }
-        )
+        items = [{"key": key, "path": file}]
+        volumes.append({"name": "hf-token", "secret": {"secretName": name, "items": items}})
     resources = {"cpu": str(placement.cpu), "memory": f"{placement.memory_gib}Gi"}
     return {
         "restartPolicy": "Never",
@@ -230,7 +223,7 @@ def _network_policy(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
-        "metadata": {"name": job_name(spec), "namespace": spec.namespace, "labels": labels(spec)},
+        "metadata": _metadata(spec),
         "spec": {
             "podSelector": {"matchLabels": labels(spec)},
             "policyTypes": ["Ingress", "Egress"],
@@ -247,26 +240,14 @@ def endpoint_address(spec: EndpointSpec) -> str:
     return f"http://{job_name(spec)}.{spec.namespace}.svc.cluster.local:{spec.container_port}"
 
 
-def _pods_service(spec: EndpointSpec, object_name: str) -> list[dict[str, Any]]:
-    """A Service of the endpoint's pods, when no router stands in front of them."""
-    if spec.intelligent_routing:
-        return []
+def _pods_service(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
     port = spec.container_port
-    return [
-        {
-            "apiVersion": "v1",
-            "kind": "Service",
-            "metadata": {
-                "name": job_name(spec),
-                "namespace": spec.namespace,
-                "labels": labels(spec),
-            },
-            "spec": {
-                "selector": {"app": object_name},
-                "ports": [{"port": port, "targetPort": port}],
-            },
-        }
-    ]
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _metadata(spec),
+        "spec": {"selector": {"app": object_name}, "ports": [{"port": port, "targetPort": port}]},
+    }
 
 
 def bench_manifests(
@@ -289,12 +270,7 @@ def bench_manifests(
     job = {
         "apiVersion": "batch/v1",
         "kind": "Job",
-        "metadata": {
-            "name": job_name(spec),
-            "namespace": spec.namespace,
-            "labels": labels(spec),
-            "annotations": _annotations(spec),
-        },
+        "metadata": {**_metadata(spec), "annotations": _annotations(spec)},
         "spec": {
             # A failed benchmark is read, not run again: a retry would add its load to what
             # the endpoint still serves from the first.
@@ -307,4 +283,6 @@ def bench_manifests(
             },
         },
     }
-    return [*weights, *_pods_service(spec, object_name), _network_policy(spec, object_name), job]
+    # A Service of a colocated endpoint's pods, when no router stands in front of them.
+    service = [] if spec.intelligent_routing else [_pods_service(spec, object_name)]
+    return [*weights, *service, _network_policy(spec, object_name), job]
