@@ -228,23 +228,12 @@ def object_name(document: Any, endpoint: str) -> str:
 
 
 def endpoint_status(document: Any) -> EndpointStatus:
-    spec, status = (
-        _mapping(_mapping(document).get("spec")),
-        _mapping(_mapping(document).get("status")),
-    )
-    conditions = tuple(
-        (
-            _text(c.get("type")),
-            _text(c.get("status")),
-            _text(c.get("reason")),
-            _text(c.get("message")),
-        )
-        for c in status.get("conditions") or []
-        if isinstance(c, dict)
-    )
+    spec, status = (_mapping(_mapping(document).get(part)) for part in ("spec", "status"))
+    fields = ("type", "status", "reason", "message")
+    conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
     return EndpointStatus(
         state=_text(status.get("state")),
-        conditions=conditions,
+        conditions=tuple(tuple(_text(c.get(f)) for f in fields) for c in conditions),
         has_pd_spec=isinstance(spec.get("pdSpec"), dict),
         environment=_environment({"env": _mapping(spec.get("worker")).get("environmentVariables")}),
     )
