@@ -84,10 +84,12 @@ def _account_id(value: str) -> str:
     return value
 
 
-def _stack_arguments(command: argparse.ArgumentParser) -> None:
+def _stack_arguments(command: argparse.ArgumentParser, config: bool = True) -> None:
     command.add_argument(
         "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
     )
+    if not config:
+        return
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
     )
@@ -108,15 +110,15 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hyperpod-dpd")
     commands = parser.add_subparsers(dest="command", required=True)
-    render = commands.add_parser(
-        "render", help="run the program under mocks and write what it would deploy"
-    )
-    _stack_arguments(render)
+
+    def stacked(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text)
+        _stack_arguments(command)
+        return command
+
+    render = stacked("render", "run the program under mocks and write what it would deploy")
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
-    size = commands.add_parser(
-        "size", help="show each endpoint's KV-cache sizing, PD buffer and decoder HBM"
-    )
-    _stack_arguments(size)
+    size = stacked("size", "show each endpoint's KV-cache sizing, PD buffer and decoder HBM")
     size.add_argument("--json", action="store_true", help="print the sizing.json document")
     diff = commands.add_parser(
         "diff", help="compare the stack at a git revision with the working tree (exit 1: changes)"
@@ -134,12 +136,9 @@ def _parser() -> argparse.ArgumentParser:
         "pin-network",
         help="print the `pulumi config set` commands that keep a deployed stack's subnets",
     )
-    pin.add_argument("--stack", type=_stack_name, default="dev", help="stack name (default: dev)")
+    _stack_arguments(pin, config=False)
     pin.add_argument("--state", type=Path, required=True, help="the `pulumi stack export` file")
-    destroy_order = commands.add_parser(
-        "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
-    )
-    _stack_arguments(destroy_order)
+    stacked("destroy-order", "list the waves in which `pulumi destroy` deletes the stack")
     plan = add_plan_commands(commands)
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
@@ -147,7 +146,9 @@ def _parser() -> argparse.ArgumentParser:
     add_bench_commands(commands, _stack_arguments, _account_id)
     add_diagnose_command(commands, _stack_arguments)
     add_import_command(commands, _stack_name, _account_id)
-    _add_examples(parser)
+    for name, command in subcommands(parser).items():
+        command.epilog = f"example:\n  {EXAMPLES[name]}"
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -160,12 +161,6 @@ def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> dict:
                 found[prefix + name] = command
                 found |= subcommands(command, f"{prefix}{name} ")
     return found
-
-
-def _add_examples(parser: argparse.ArgumentParser) -> None:
-    for name, command in subcommands(parser).items():
-        command.epilog = f"example:\n  {EXAMPLES[name]}"
-        command.formatter_class = argparse.RawDescriptionHelpFormatter
 
 
 def _run_stack(args: argparse.Namespace, main: Callable[[], T]) -> tuple[RenderResult, T] | None:

@@ -41,27 +41,6 @@ def _rate_label(rate: float, load: float) -> str:
     return f'"{label} (load)"' if math.isclose(rate, load) else f'"{label}"'
 
 
-def xychart(
-    title: str,
-    x_title: str,
-    x_labels: Sequence[str],
-    y_title: str,
-    y_max: float,
-    lines: Sequence[Sequence[float]],
-) -> str:
-    """The text of one `xychart-beta` diagram, lines clipped to the y-axis."""
-    rows = [
-        "xychart-beta",
-        f'    title "{title}"',
-        f'    x-axis "{x_title}" [{", ".join(x_labels)}]',
-        f'    y-axis "{y_title}" 0 --> {_number(y_max)}',
-    ]
-    for line in lines:
-        clipped = [min(v, y_max) if math.isfinite(v) else y_max for v in line]
-        rows.append(f"    line [{', '.join(_number(v) for v in clipped)}]")
-    return "\n".join(rows) + "\n"
-
-
 def _axis_top(values: Sequence[float], slo: float | None) -> float:
     finite = [v for v in values if math.isfinite(v)]
     top = max([*finite, slo or 0.0])
@@ -88,15 +67,16 @@ def _one(curve: LatencyCurve, what: str, values: Sequence[float], slo: float | N
             + " are drawn at the top"
         )
     described = "; ".join(notes) + "_"
-    chart = xychart(
-        f"{curve.endpoint} {what}",
-        "requests per second",
-        [_rate_label(r, curve.load) for r in curve.requests_per_second],
-        f"{what} (ms)",
-        top,
-        lines,
-    )
-    return [described, "", "```mermaid", chart.rstrip("\n"), "```"]
+    clipped = [[min(v, top) if math.isfinite(v) else top for v in line] for line in lines]
+    chart = [
+        "xychart-beta",
+        f'    title "{curve.endpoint} {what}"',
+        f'    x-axis "requests per second" '
+        f"[{', '.join(_rate_label(r, curve.load) for r in curve.requests_per_second)}]",
+        f'    y-axis "{what} (ms)" 0 --> {_number(top)}',
+        *(f"    line [{', '.join(_number(v) for v in line)}]" for line in clipped),
+    ]
+    return [described, "", "```mermaid", *chart, "```"]
 
 
 def latency_markdown(curve: LatencyCurve) -> list[str]:
