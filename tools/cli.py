@@ -43,7 +43,6 @@ from tools.reports.sizing_report import sizing_document, sizing_table
 
 T = TypeVar("T")
 
-# One example under each command's --help.
 EXAMPLES = {
     "render": "hyperpod-dpd render --stack prod --out build/prod",
     "size": "hyperpod-dpd size --stack dev --json",

@@ -14,7 +14,6 @@ from components.endpoint.vllm_args import served_model
 from planner.measured import Load, end_to_end_ms
 from planner.predict import Prediction
 
-# The lines around each result in the Job's log.
 BEGIN_MARKER = "----- vllm bench serve result begin -----"
 END_MARKER = "----- vllm bench serve result end -----"
 

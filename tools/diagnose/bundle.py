@@ -210,7 +210,6 @@ class ClusterReader:
             raise _kubectl_error(["kubectl", *args], done)
 
     def read(self, name: str, namespace: str) -> Bundle:
-        # The endpoint's newest generation (see the module's docstring).
         iec = ["get", "inferenceendpointconfig", "-n", namespace]
         done = self._output([*iec, "-l", f"{ENDPOINT_LABEL}={name}", "-o", "json"])
         if done.returncode != 0:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-# The aws-native types the stack creates.
 AWS_NATIVE_TYPES = ("aws-native:sagemaker:Cluster",)
 # aws-native's module names, where they differ from CloudFormation's service names.
 _AWS_NATIVE_SERVICES = {"sagemaker": "SageMaker"}

@@ -64,7 +64,7 @@ def _made_up_ids(resources: Sequence[Resource]) -> dict[str, str]:
 def with_references(resources: Sequence[Resource]) -> list[Resource]:
     """`resources` with every ID the mocks made up, wherever it is, as its reference."""
     rewrite = _replacer(_made_up_ids(resources))
-    return [{**r, "inputs": _rewritten(r["inputs"], rewrite)} for r in resources]
+    return [rewritten(r, rewrite) for r in resources]
 
 
 def _pattern(text: str) -> re.Pattern[str] | None:

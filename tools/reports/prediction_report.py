@@ -14,7 +14,7 @@ from planner.measured import Calibration, corrected
 from planner.predict import Prediction, predict
 from tools.reports.latency_chart import LatencyCurve, latency_markdown
 
-# Request rates the charts sweep, as multiples of the workload's.
+# As multiples of the workload's rate.
 SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 

@@ -18,6 +18,11 @@ from components.sizing.kv import CHUNK_TOKENS, EndpointSizing
 from components.sizing.replicas import RoleReplicas
 from infra.rollout_room import EndpointRoom
 
+HBM_FIGURES = (
+    "per_gpu_bytes", "weights_bytes_per_gpu", "utilization_bytes", "kv_pool_bytes_per_gpu",
+    "pd_buffer_bytes", "overhead_bytes", "headroom_bytes",
+)  # fmt: skip
+
 
 def _camel(fields: Any) -> dict[str, Any]:
     """A dataclass's fields, keys in camelCase."""
@@ -60,15 +65,7 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
         }
         if dpd
         else None,
-        "hbm": {
-            "perGpuBytes": hbm.per_gpu_bytes,
-            "weightsBytesPerGpu": hbm.weights_bytes_per_gpu,
-            "utilizationBytes": hbm.utilization_bytes,
-            "kvPoolBytesPerGpu": hbm.kv_pool_bytes_per_gpu,
-            "pdBufferBytes": hbm.pd_buffer_bytes,
-            "overheadBytes": hbm.overhead_bytes,
-            "headroomBytes": hbm.headroom_bytes,
-        },
+        "hbm": {to_camel(figure): getattr(hbm, figure) for figure in HBM_FIGURES},
         "recommendedPdBufferBytes": sizing.recommended_pd_buffer_bytes if dpd else None,
         "findings": [
             {"level": f.level, "code": f.code, "message": f.message} for f in report.findings
