@@ -11,7 +11,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
@@ -329,36 +329,27 @@ class _PrintableStream(io.TextIOBase):
         self._stream.flush()
 
 
-@contextlib.contextmanager
-def _printable_output() -> Iterator[None]:
+def main(argv: list[str] | None = None) -> int:
     """Every line every command prints, argparse's errors included, goes through `printable`."""
     with (
         contextlib.redirect_stdout(_PrintableStream(sys.stdout)),
         contextlib.redirect_stderr(_PrintableStream(sys.stderr)),
     ):
-        yield
-
-
-def main(argv: list[str] | None = None) -> int:
-    with _printable_output():
-        return _run_command(_parser().parse_args(argv))
-
-
-def _run_command(args: argparse.Namespace) -> int:
-    commands = {
-        "render": render,
-        "size": size,
-        "diff": diff,
-        "chart": chart,
-        "plan": plan,
-        "destroy-order": destroy_order,
-        "pin-network": pin_network,
-        "bench": lambda args: run_bench(args, _checked_stack),
-        "diagnose": lambda args: run_diagnose(args, _checked_stack),
-        "import-endpoint": run_import,
-    }
-    with few_collections():
-        return commands[args.command](args)
+        args = _parser().parse_args(argv)
+        commands = {
+            "render": render,
+            "size": size,
+            "diff": diff,
+            "chart": chart,
+            "plan": plan,
+            "destroy-order": destroy_order,
+            "pin-network": pin_network,
+            "bench": lambda args: run_bench(args, _checked_stack),
+            "diagnose": lambda args: run_diagnose(args, _checked_stack),
+            "import-endpoint": run_import,
+        }
+        with few_collections():
+            return commands[args.command](args)
 
 
 def _terminated(signum: int, _frame: object) -> None:
