@@ -245,8 +245,6 @@ def size(args: argparse.Namespace) -> int:
 
 
 def plan(args: argparse.Namespace) -> int:
-    """`plan predict|recommend --scenario FILE`, or, with no action, every endpoint's
-    prediction as a table and charts (markdown)."""
     if args.plan_command:
         return run_plan(args)
     checked = _checked_stack(args)

@@ -26,7 +26,6 @@ SUBNET_NAME = re.compile(r"::network-(private|public)-([a-z0-9]+-az[0-9]+)$")
 
 
 def pins(state: dict[str, Any]) -> dict[str, Any]:
-    """The network settings that reproduce the subnets and control plane in `state`."""
     resources = state.get("deployment", {}).get("resources") or []
     found: dict[str, dict[str, str]] = {"private": {}, "public": {}}
     private_ids = {}
@@ -53,7 +52,6 @@ def pins(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def pin_commands(stack: str, state_file: Path) -> list[str]:
-    """The `pulumi config set` commands that write `pins` of the state in `state_file`."""
     try:
         settings = pins(json.loads(state_file.read_text()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as unreadable:

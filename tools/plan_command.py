@@ -160,7 +160,6 @@ def recommendation_lines(recommendation: Recommendation, price: Price | None) ->
 
 
 def endpoint_lines(scenario: Scenario, recommendation: Recommendation, base_dir: Path) -> list[str]:
-    """The winning layout as a `hyperpod-dpd:endpoints` item, ready to paste."""
     item = endpoint_item(scenario, recommendation, base_dir)
     mode = "disaggregated" if "prefill" in item else "aggregated (serving: the colocated mode)"
     header = [

@@ -117,7 +117,6 @@ def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
 
 
 def check_result(result: VllmResult, spec: EndpointSpec, index: int, load: Load) -> None:
-    """Refuse a result that is not of this endpoint, or not at the workload's load."""
     _check_identity(result, spec, index)
     _check_arrivals(result)
     _check_lengths(result, load, index)
@@ -142,7 +141,6 @@ def predicted_figures(prediction: Prediction, output_tokens: int) -> dict[tuple[
 
 
 def error(predicted: float, measured: float) -> float | None:
-    """The model's signed relative error, (predicted - measured) / measured."""
     return None if measured == 0 else (predicted - measured) / measured
 
 
@@ -155,14 +153,12 @@ def _percent(value: float | None) -> str:
 
 
 def _statistic_order(statistic: str) -> tuple[int, float]:
-    """mean, median, then the percentiles in order."""
     return {"mean": (0, 0.0), "median": (1, 0.0)}.get(statistic) or (2, float(statistic[1:]))
 
 
 def comparison_rows(
     result: VllmResult, predicted: Prediction, calibrated: Prediction | None
 ) -> list[list[str]]:
-    """One row per latency figure vLLM wrote (std aside), then throughput."""
     output_tokens = round(result.mean_output_tokens)
     model = predicted_figures(predicted, output_tokens)
     corrected = predicted_figures(calibrated, output_tokens) if calibrated else {}

@@ -34,7 +34,6 @@ def endpoint_parser(
     help_text: str,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
 ) -> argparse.ArgumentParser:
-    """A command about one endpoint of a stack: --stack, --config-file and --endpoint."""
     parser = commands.add_parser(name, help=help_text)
     stack_arguments(parser)
     parser.add_argument("--endpoint", help="the endpoint's name (endpoints[i].name)")

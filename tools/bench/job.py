@@ -65,8 +65,6 @@ def node_reserve(vcpus: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Placement:
-    """What the Job asks for, whether on a node of the endpoint's type, and why."""
-
     cpu: int
     memory_gib: int
     beside: bool

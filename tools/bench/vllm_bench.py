@@ -39,9 +39,6 @@ RESULTS = "/tmp/results"
 
 @dataclass(frozen=True)
 class BenchRun:
-    """One `vllm bench serve` in the Job: its load, how many prompts, and the prediction the
-    prompts were counted from."""
-
     load: Load
     prompts: int
     # None for an engine the planner has no model of.
@@ -158,7 +155,6 @@ def bench_args(
 def bench_script(
     stack: str, spec: EndpointSpec, tokenizer: str, runs: list[BenchRun], url: str
 ) -> str:
-    """The container's POSIX shell script: each run, then its result between the markers."""
     lines = ["set -eu", f"mkdir -p {RESULTS}"]
     for n, run in enumerate(runs, start=1):
         result = f"run-{n}.json"

@@ -91,8 +91,6 @@ def _run(argv: Sequence[str]) -> subprocess.CompletedProcess:
 
 @dataclass
 class Bundle:
-    """Files by name (logs under `logs/`), and when they were read."""
-
     files: dict[str, str] = field(default_factory=dict)
     captured_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -181,8 +179,6 @@ def _kubectl_error(argv: Sequence[str], done: subprocess.CompletedProcess) -> Bu
 
 
 class ClusterReader:
-    """Runs the read-only kubectl commands and keeps what they print."""
-
     def __init__(self, runner: Runner = _run) -> None:
         self.runner = runner
         self.bundle = Bundle()

@@ -240,7 +240,6 @@ def endpoint_status(document: Any) -> EndpointStatus:
 
 
 def operator_image(document: Any) -> str | None:
-    """The running operator's manager image, from its Deployment."""
     template = _mapping(_mapping(_mapping(document).get("spec")).get("template"))
     for container in _mapping(template.get("spec")).get("containers") or []:
         if isinstance(container, dict) and container.get("name") == "manager":

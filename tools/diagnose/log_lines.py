@@ -94,6 +94,5 @@ def routings(text: str) -> list[Routing]:
 
 
 def median_throughput(found: list[Retrieval]) -> float | None:
-    """The median GB/s of the transfers that moved something."""
     moved = [r.throughput_gbps for r in found if r.retrieved > 0 and r.throughput_gbps is not None]
     return statistics.median(moved) if moved else None

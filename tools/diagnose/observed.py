@@ -31,8 +31,6 @@ class Finding:
 
 @dataclass(frozen=True)
 class Observed:
-    """What the rules read: the stack's view of the endpoint, and the cluster's."""
-
     stack: StackSettings
     index: int
     sizing: EndpointSizing

@@ -70,8 +70,6 @@ def _renamed(change: Change) -> str:
 
 
 def mode_detail(change: Change, plans: Plans | None = None) -> str:
-    """What moving between DPD and aggregated does to the GPUs and the traffic; empty when the
-    endpoint keeps its mode."""
     if change.modes is None:
         return ""
     return mode_line(*change.modes, _address(change, (plans or {}).get(change.name)))
@@ -202,7 +200,6 @@ def roll_line(change: Change, plans: Plans) -> str:
 
 
 def swap_and_roll_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
-    """The endpoints' changes that take no outage: swaps, then rolls."""
     return [swap_line(c, plans) for c in changes if is_swap(c, plans)] + [
         roll_line(c, plans)
         for c in changes

@@ -41,7 +41,6 @@ def _arrival(group: dict[str, Any]) -> str:
 
 
 def replaced_types(base: Resource, head: Resource) -> set[str]:
-    """The instance types of the groups whose nodes an update of the cluster takes away."""
     old, new = _groups(base), _groups(head)
     return {
         group["instanceType"]
@@ -51,7 +50,6 @@ def replaced_types(base: Resource, head: Resource) -> set[str]:
 
 
 def node_outages(base: Resource, head: Resource) -> list[str]:
-    """One line per instance group whose nodes an update of the cluster replaces or deletes."""
     old, new = _groups(base), _groups(head)
     lines = []
     for name in sorted(old.keys() & new.keys()):

@@ -97,7 +97,6 @@ def learned(
 
 
 def referenced(value: Any) -> set[str]:
-    """The URNs of the resources `value` holds references to."""
     return {urn for text in _strings(value) for urn in REFERENCE.findall(text)}
 
 

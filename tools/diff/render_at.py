@@ -37,7 +37,6 @@ def render_checkout(
 
 @contextmanager
 def checkout_at(repository: Path, ref: str) -> Iterator[Path]:
-    """A temporary worktree of `repository` at `ref`, removed afterwards."""
     if ref.startswith("-"):
         # git would read it as an option.
         raise RenderError(f"--base {ref!r} is not a git revision")

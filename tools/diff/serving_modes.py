@@ -74,7 +74,6 @@ def mode_change(
 
 
 def mode_line(old: Serving, new: Serving, stable_address: str) -> str:
-    """What a change of mode does to the GPUs and to how traffic reaches the endpoint."""
     text = (
         f" It changes from {old.mode} to {new.mode}: {old.describe()} give way to {new.describe()}."
     )

@@ -20,8 +20,6 @@ CLIP_FACTOR = 3.0
 
 @dataclass(frozen=True)
 class LatencyCurve:
-    """One endpoint's predicted latency at each request rate of a sweep."""
-
     endpoint: str
     requests_per_second: Sequence[float]
     ttft_ms: Sequence[float]
@@ -80,7 +78,6 @@ def _one(curve: LatencyCurve, what: str, values: Sequence[float], slo: float | N
 
 
 def latency_markdown(curve: LatencyCurve) -> list[str]:
-    """Markdown lines: a TTFT chart and a TPOT chart, each with the sentence that reads it."""
     return [
         *_one(curve, "TTFT", curve.ttft_ms, curve.slo_ttft_ms),
         "",

@@ -89,9 +89,7 @@ def _cost(ep: EndpointPrediction) -> str:
     )
 
 
-def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
-    if ep is None:
-        return [f"{name}: no prediction (workload.outputTokens is not set)"]
+def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
     p = ep.slo.percentile if ep.slo else 90
     lines = [
         f"{name}: at {ep.load:.3g} requests per second, {ep.capacity_share:.0%} of the "
@@ -169,7 +167,6 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
 
 
 def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
-    """The judged layout's latency at each rate of the sweep around the workload's."""
     rates = [ep.load * factor for factor in SWEEP]
     scenarios = [at_rate(ep.judged_scenario, rate) for rate in rates]
     points = [corrected(predict(s, percentiles=False), s, ep.calibration) for s in scenarios]

@@ -25,7 +25,6 @@ HBM_FIGURES = (
 
 
 def _camel(fields: Any) -> dict[str, Any]:
-    """A dataclass's fields, keys in camelCase."""
     return {to_camel(k): v for k, v in asdict(fields).items()}
 
 
@@ -115,7 +114,6 @@ def _transfer_row(label: str, tokens: str, per_rank: str, in_flight: str, second
 
 
 def _transfer_lines(sizing: EndpointSizing) -> list[str]:
-    """The PD buffer and what one prompt's KV transfer takes, of a DPD endpoint."""
     transfers = [
         ("routingThreshold", sizing.routing_threshold),
         ("maxModelLen", sizing.max_model_len),
@@ -141,7 +139,6 @@ def _transfer_lines(sizing: EndpointSizing) -> list[str]:
 
 
 def sizing_table(report: SizingReport) -> list[str]:
-    """The lines of one endpoint's sizing, for a terminal."""
     sizing = report.sizing
     placed = [
         *(f"  {f'{n} replicas':<24}{r.describe()}" for n, r in report.replicas.roles.items()),
