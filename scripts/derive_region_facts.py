@@ -17,10 +17,6 @@ from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from scripts.derived_json import write_derived
-
 SCHEMAS = "cfnlint.data.schemas"
 
 
@@ -59,4 +55,7 @@ def derive() -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(write_derived(derive, __doc__, sys.argv))
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(2)
+    Path(sys.argv[1]).write_text(json.dumps(derive(), indent=1) + "\n")

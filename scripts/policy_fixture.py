@@ -5,7 +5,7 @@ policies look at, with their inputs and, per input, the resources whose ID it ca
 preview of a new stack, exactly those inputs are unknown). A test in the main suite keeps the
 committed fixture equal to what this writes.
 
-Usage: python scripts/policy_fixture.py [OUT_JSON]
+Usage: python scripts/policy_fixture.py
 """
 
 from __future__ import annotations
@@ -63,11 +63,5 @@ def policy_fixture() -> list[dict]:
     ]
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else FIXTURE
-    out.write_text(json.dumps(policy_fixture(), indent=1, sort_keys=True) + "\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    FIXTURE.write_text(json.dumps(policy_fixture(), indent=1, sort_keys=True) + "\n")
