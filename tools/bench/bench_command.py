@@ -1,6 +1,5 @@
-"""`hyperpod-dpd bench --stack NAME --endpoint NAME [--out FILE] [--rate R1,R2]`: the Job
-that load-tests a live endpoint; `bench results ... --result FILE [--record]`: its result held
-against the prediction (results_command.py)."""
+"""`hyperpod-dpd bench`: the Job that load-tests a live endpoint; `bench results` holds what it
+measured against the prediction (results_command.py)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""`hyperpod-dpd bench results --stack NAME --endpoint NAME --result FILE [--record]`.
-
-Reads vLLM's result (the JSON, or the bench Job's log holding one result per load), refuses it
-when it is not this endpoint's or not at the workload's load (comparison.py), and prints, for
-each result, what was measured against what the model predicts at that load and layout: every
-latency figure vLLM wrote, throughput, each error, and the SLO judged on the measurement.
-`--record` appends the runs to `calibration/<stack>.yaml`, which corrects the stack's
-predictions from then on (infra/calibration_runs.py).
-"""
+"""`hyperpod-dpd bench results`: vLLM's result (its JSON, or the bench Job's log) held against
+what the model predicts at its load and layout; `--record` appends the runs to
+`calibration/<stack>.yaml`, which corrects the stack's predictions (infra/calibration_runs.py)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""`hyperpod-dpd diagnose --stack NAME --endpoint NAME [--save DIR | --from DIR]`.
-
-Reads the endpoint from the cluster, read-only (bundle.py), or from a bundle saved earlier,
-and prints what it saw (the endpoint's state, each pod's readiness, the DPD roles, the KV
-transfers, the routing), then one finding per known signature (signatures.py). Exit 0 when
-healthy, 1 when it found something, 2 on bad input or no access, with kubectl's error in one
-line.
-"""
+"""`hyperpod-dpd diagnose`: what the cluster (read-only, bundle.py) or a saved bundle shows of an
+endpoint, then one finding per known signature (signatures.py). Exit 0 healthy, 1 with
+findings, 2 on bad input or no access, with kubectl's error in one line."""
 
 from __future__ import annotations
 
