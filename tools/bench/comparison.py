@@ -152,10 +152,6 @@ def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:+.0%}"
 
 
-def _statistic_order(statistic: str) -> tuple[int, float]:
-    return {"mean": (0, 0.0), "median": (1, 0.0)}.get(statistic) or (2, float(statistic[1:]))
-
-
 def comparison_rows(
     result: VllmResult, predicted: Prediction, calibrated: Prediction | None
 ) -> list[list[str]]:
@@ -165,7 +161,11 @@ def comparison_rows(
     rows = []
     for metric in sorted(result.latency, key=list(NAMES).index):
         figures = result.latency[metric]
-        for statistic in sorted((s for s in figures if s != "std"), key=_statistic_order):
+        # mean, median, then the percentiles in order; std aside.
+        order = {"mean": -2.0, "median": -1.0}
+        for statistic in sorted(
+            (s for s in figures if s != "std"), key=lambda s: order.get(s) or float(s[1:])
+        ):
             measured = figures[statistic]
             row = [NAMES[metric], statistic, _ms(measured)]
             for source in (model, corrected) if calibrated else (model,):

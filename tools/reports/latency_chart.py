@@ -34,11 +34,6 @@ def _number(value: float) -> str:
     return f"{value:.4g}" if math.isfinite(value) else "0"
 
 
-def _rate_label(rate: float, load: float) -> str:
-    label = f"{rate:.3g}"
-    return f'"{label} (load)"' if math.isclose(rate, load) else f'"{label}"'
-
-
 def _axis_top(values: Sequence[float], slo: float | None) -> float:
     finite = [v for v in values if math.isfinite(v)]
     top = max([*finite, slo or 0.0])
@@ -65,12 +60,15 @@ def _one(curve: LatencyCurve, what: str, values: Sequence[float], slo: float | N
             + " are drawn at the top"
         )
     described = "; ".join(notes) + "_"
+    labels = [
+        f'"{r:.3g} (load)"' if math.isclose(r, curve.load) else f'"{r:.3g}"'
+        for r in curve.requests_per_second
+    ]
     clipped = [[min(v, top) if math.isfinite(v) else top for v in line] for line in lines]
     chart = [
         "xychart-beta",
         f'    title "{curve.endpoint} {what}"',
-        f'    x-axis "requests per second" '
-        f"[{', '.join(_rate_label(r, curve.load) for r in curve.requests_per_second)}]",
+        f'    x-axis "requests per second" [{", ".join(labels)}]',
         f'    y-axis "{what} (ms)" 0 --> {_number(top)}',
         *(f"    line [{', '.join(_number(v) for v in line)}]" for line in clipped),
     ]

@@ -66,13 +66,6 @@ def _figures(prediction: Prediction, percentile: int) -> str:
     )
 
 
-def _verdict(ep: EndpointPrediction) -> str:
-    if ep.slo is None:
-        return "no SLO set (workload.slo)"
-    meets = "meets" if ep.meets_slo else "misses"
-    return f"{meets} the SLO ({slo_text(ep.slo)})"
-
-
 def _lower_bound(ep: EndpointPrediction) -> bool:
     return ep.price is not None and ep.price.lower_bound
 
@@ -98,7 +91,10 @@ def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
     ]
     if ep.at_maxima is not None:
         lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima, p)}")
-    lines.append(f"  {_verdict(ep)}; {_cost(ep)}")
+    verdict = "no SLO set (workload.slo)"
+    if ep.slo is not None:
+        verdict = f"{'meets' if ep.meets_slo else 'misses'} the SLO ({slo_text(ep.slo)})"
+    lines.append(f"  {verdict}; {_cost(ep)}")
     if calibrated := calibration_line(ep):
         lines.append(f"  {calibrated}")
     if ep.suggestion is not None:

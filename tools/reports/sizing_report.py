@@ -15,7 +15,6 @@ from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
 from components.sizing.kv import CHUNK_TOKENS, EndpointSizing
-from components.sizing.replicas import RoleReplicas
 from infra.rollout_room import EndpointRoom
 
 HBM_FIGURES = (
@@ -28,21 +27,20 @@ def _camel(fields: Any) -> dict[str, Any]:
     return {to_camel(k): v for k, v in asdict(fields).items()}
 
 
-def _role_json(role: RoleReplicas) -> dict[str, Any]:
-    return {
-        "minReplicas": role.minimum,
-        "maxReplicas": role.maximum,
-        "gpus": role.gpus,
-        "metric": role.metric,
-    }
-
-
 def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     sizing, replicas = report.sizing, report.replicas
     placed = {
         "name": report.name,
         "mode": "dpd" if {"prefill", "decode"} == set(replicas.roles) else "aggregated",
-        "replicas": {name: _role_json(role) for name, role in replicas.roles.items()},
+        "replicas": {
+            name: {
+                "minReplicas": r.minimum,
+                "maxReplicas": r.maximum,
+                "gpus": r.gpus,
+                "metric": r.metric,
+            }
+            for name, r in replicas.roles.items()
+        },
         "maxGpus": replicas.max_gpus,
     }
     if sizing is None:
