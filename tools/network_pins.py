@@ -1,9 +1,7 @@
-"""`hyperpod-dpd pin-network`: the settings that keep a deployed stack's subnets.
-
-A stack deployed before the network plan of components/network/plan.py has subnets sized for
-its nodes of the day, and its EKS control plane on them; the plan would move both, which
-replaces the subnets, EKS and HyperPod. This reads the subnets from the stack's state
-(`pulumi stack export`) and prints the `pulumi config set` commands that pin them.
+"""`hyperpod-dpd pin-network`: a stack deployed before the network plan (components/network/
+plan.py) has subnets sized for its nodes of the day and its EKS control plane on them, which
+the plan would replace, and EKS and HyperPod with them; this prints the `pulumi config set`
+commands that pin them, read from the stack's state (`pulumi stack export`).
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """What `diagnose` reads from the cluster, as files: read live with kubectl, kept with `--save
-DIR`, or read back with `--from DIR`, so a support ticket can carry it.
-
-Read-only, and whole objects: `kubectl get ... -o json` (no jsonpath), `kubectl get events -o
-json` and `kubectl logs`. Nothing else is run. A kubectl that fails (no access, no such
-endpoint) ends the reading with its own error in one line.
-
-The InferenceEndpointConfig is found by the label the stack puts on every generation of an
-endpoint (components/endpoint/generation.py): its object is named `<name>-g<digest>`, and while
-a replacement runs both generations are there. The newest is read, the one being created; an
-endpoint deployed before generations, without the label, is read by its name.
+DIR` or read back with `--from DIR`, so a support ticket can carry it. Read-only and whole
+objects (`kubectl get ... -o json`, no jsonpath; `kubectl logs`); a kubectl that fails ends the
+reading with its own error in one line. The InferenceEndpointConfig is found by the label the
+stack puts on every generation (components/endpoint/generation.py, `<name>-g<digest>`): the
+newest, being created while a replacement runs, or, without the label (an endpoint deployed
+before generations), the one named as the endpoint.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
-"""What changes between two renders of a stack: resources added, removed, updated or replaced.
-
-Works on `resources.json` documents. Resources are matched by URN; an input change that a
-provider cannot make in place marks the resource as replaced, which for a serving endpoint
-means an outage, and so does a replacement it goes down with (`cascade`).
-
-The program's resource options act as the engine applies them: a change under `ignoreChanges`
-is shown but changes nothing (the engine diffs the deployed value instead), `replaceOnChanges`
-replaces, a delete of a resource `deletedWith` another deleted in the same run is skipped, and
-`retainOnDelete` and `protect` are said where a delete would meet them.
+"""What changes between two renders' `resources.json`: resources added, removed, updated or
+replaced, matched by URN. An input a provider cannot change in place replaces, and so does a
+replacement a resource goes down with (`cascade`); for a serving endpoint either is an outage.
+Resource options act as the engine applies them: `ignoreChanges` is shown but changes nothing,
+`replaceOnChanges` replaces, a delete `deletedWith` a resource deleted in the same run is
+skipped, and `retainOnDelete` and `protect` are said where a delete would meet them.
 """
 
 from __future__ import annotations

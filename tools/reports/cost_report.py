@@ -1,11 +1,9 @@
-"""What the stack's nodes cost, as the render summary, sizing.json and the PR comment show it.
+"""What the stack's nodes cost, for the render summary, sizing.json and the PR comment.
 
-The figures come from the price table (components/pricing); where it has no price, the report
-says so instead of guessing, and a total counts the groups with a price and names the others.
-A figure on EC2's rate for the same hardware reads "at least", with the caveat said once. A
-figure that counts a group Karpenter scales at its most nodes reads "at most" (the nodes are a
-ceiling), and "at most ... at EC2's rate" when it is both: a group's line and the totals say
-its bounds the same way.
+Where the price table (components/pricing) has no price the report says so, and a total counts
+the priced groups and names the others. A figure at EC2's rate for the same hardware reads "at
+least" (the caveat said once); one counting a group Karpenter scales at its most nodes, "at
+most"; a group's line and the totals word their bounds alike.
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""The sizing of each endpoint as people and programs read it: a table, and `sizing.json`.
-
-`hyperpod-dpd size` prints both (`--json` for the document); the render puts the tables in
-its summary and writes the document beside the manifests.
-"""
+"""Each endpoint's sizing as a table (`size`, the render summary) and as `sizing.json`."""
 
 from __future__ import annotations
 
