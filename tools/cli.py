@@ -163,8 +163,7 @@ def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> dict:
 
 
 def _run_stack(args: argparse.Namespace, main: Callable[[], T]) -> tuple[RenderResult, T] | None:
-    """The stack's program run under mocks with `main`, and what `main` returned; None once
-    the stack file's or the configuration's problems are printed."""
+    """The program run under mocks, and what `main` returned; None once the problems are printed."""
     try:
         config = read_stack_config(args.config_file or stack_file(args.stack))
     except StackFileError as unreadable:

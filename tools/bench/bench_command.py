@@ -156,8 +156,7 @@ def _predicted(prediction: Prediction | None) -> str:
 
 
 def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
-    """What the Job does and the commands that run it, read it back and clean up; every name
-    in a command shell-quoted, as the user pastes them."""
+    """What the Job does, and the commands (names shell-quoted) that run it and read it back."""
     job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)
     timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
     log, file = shlex.quote(f"{job_name(spec)}.log"), shlex.quote(file)

@@ -231,8 +231,7 @@ def _network_policy(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
 
 
 def endpoint_address(spec: EndpointSpec) -> str:
-    """Where the Job sends its requests: the router as in-cluster callers reach it, or the
-    Job's own Service of a colocated endpoint's pods (_pods_service)."""
+    """The router, as in-cluster callers reach it, or the Service of a colocated endpoint's pods."""
     if spec.intelligent_routing:
         return in_cluster_url(spec)
     return f"http://{job_name(spec)}.{spec.namespace}.svc.cluster.local:{spec.container_port}"

@@ -98,8 +98,7 @@ def client(spec: EndpointSpec) -> tuple[str, str]:
 
 
 def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
-    """What `bench results` checks the result against, written by vLLM into its JSON
-    (`--metadata KEY=VALUE`: serve.py puts each at the top level)."""
+    """What `bench results` checks the result against, which vLLM writes into its JSON."""
     return [
         f"dpd_stack={stack}",
         f"dpd_endpoint={spec.name}",
@@ -116,8 +115,7 @@ def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
 def bench_args(
     stack: str, spec: EndpointSpec, tokenizer: str, run: BenchRun, result_file: str, url: str
 ) -> list[str]:
-    """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py),
-    against the endpoint at `url`."""
+    """One run's `vllm bench serve` command line against the endpoint at `url`."""
     backend, path = client(spec)
     load = run.load
     arrivals = (

@@ -99,8 +99,7 @@ def _json(text: str, where: str) -> Any:
 
 
 def result_documents(text: str, source: str) -> list[tuple[str, Any]]:
-    """Each result in a file: those between the bench Job's markers in its log, else the file
-    as one JSON document, else one document a line (vLLM's --append-result)."""
+    """The results between the Job's markers in its log, else one JSON document, else one a line."""
     if BEGIN_MARKER in text:
         found = []
         for n, block in enumerate(text.split(BEGIN_MARKER)[1:], start=1):

@@ -37,8 +37,7 @@ EXPECTED_ROLES = {"prefill": "sender", "decode": "receiver"}
 
 
 def wrong_roles(seen: Observed) -> list[Finding]:
-    """Each ready worker prints its LMCache role once at start: prefill `sender`, decode
-    `receiver`. The same on both, or none, and the operator did not wire DPD."""
+    """A ready prefill worker prints 'pd_role': 'sender', a decode one 'receiver'; else no DPD."""
     ready = [pod for pod in seen.pods if (main := pod.container(pod.main)) and main.ready]
     if not ready:
         return []

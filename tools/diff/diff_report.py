@@ -91,8 +91,7 @@ def _manifest(resource: dict[str, Any] | None) -> str:
 
 
 def manifest_diffs(base: list[dict[str, Any]], head: list[dict[str, Any]]) -> list[str]:
-    """A unified diff of every Kubernetes object that changes, each against the same resource
-    in the base: a new generation of an endpoint against the one it replaces."""
+    """A unified diff of each changed Kubernetes object against the same resource in the base."""
     before, after = matched(base, head)
     diffs = []
     for urn in sorted(before.keys() | after.keys()):

@@ -141,8 +141,7 @@ def _update(base: Resource, head: Resource) -> Change | None:
 
 
 def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resource]) -> str | None:
-    """What the engine does with a delete of `resource` (a removal, or the old half of a
-    replacement), when it is not a plain delete."""
+    """What the engine does with a delete (a removal, or a replacement's old half), if not plain."""
     options = resource.get("options", {})
     if options.get("protect"):
         return (

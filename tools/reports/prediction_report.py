@@ -19,8 +19,7 @@ SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
-    """sizing.json's `prediction` of an endpoint: the configured layout's figures at the
-    workload's load, the autoscaling maxima's, the SLO and the settings that meet it."""
+    """sizing.json's `prediction`: at the workload's load, at the maxima, the SLO and its fix."""
     if ep is None:
         return None
     suggestion = ep.suggestion
