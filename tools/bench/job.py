@@ -36,10 +36,8 @@ from tools.bench.weights import (
 # start (scheduling, importing vLLM, loading the tokenizer) gets 10 minutes on top.
 DEADLINE_FACTOR = 3
 START_SECONDS = 600
-
 # The logs and the finished Job stay a day, then Kubernetes deletes the Job and its pod.
 KEEP_SECONDS = 86_400
-
 # The client: one asyncio process and the tokenizer. It asks for at most this beside the
 # endpoint's pods, and at least the floor; with less left there, it runs on another node.
 CPU, MEMORY_GIB = 4, 16
@@ -96,16 +94,6 @@ def job_placement(spec: EndpointSpec) -> Placement:
     return Placement(cpus, gib, True, f"on a node of the endpoint's type: {left}")
 
 
-INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
-
-# Why each checkov finding that stays is right for this Job; checkov reads these annotations
-# (`checkov.io/skipN: CHECK=reason`) and reports the skip with its reason.
-CHECKOV_SKIPS = {
-    "CKV_K8S_43": "the client image is pinned by the tag AWS publishes it under "
-    "(public.ecr.aws/deep-learning-containers/vllm), the endpoint's DPD image",
-}
-
-
 def job_name(spec: EndpointSpec) -> str:
     return f"{spec.name}-bench"
 
@@ -134,7 +122,12 @@ def _environment(spec: EndpointSpec) -> list[dict[str, str]]:
 
 
 def _annotations(spec: EndpointSpec) -> dict[str, str]:
-    skips = dict(CHECKOV_SKIPS)
+    # Why each checkov finding that stays is right for this Job; checkov reads these annotations
+    # (`checkov.io/skipN: CHECK=reason`) and reports the skip with its reason.
+    skips = {
+        "CKV_K8S_43": "the client image is pinned by the tag AWS publishes it under "
+        "(public.ecr.aws/deep-learning-containers/vllm), the endpoint's DPD image",
+    }
     if spec.namespace == "default":
         skips["CKV_K8S_21"] = (
             "the endpoint's own namespace, where its pods and its token Secret are"
@@ -175,7 +168,11 @@ def _pod_spec(
             "seccompProfile": {"type": "RuntimeDefault"},
         },
         # A node of the endpoint's type holds what the Job asks, even beside its pods.
-        **({"nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type}} if placement.beside else {}),
+        **(
+            {"nodeSelector": {"node.kubernetes.io/instance-type": spec.instance_type}}
+            if placement.beside
+            else {}
+        ),
         "containers": [
             {
                 "name": "vllm-bench",
