@@ -13,8 +13,6 @@ against the schema of the operator that will serve it.
 Usage: python scripts/derive_crd_schema.py OPERATOR_VERSION CRD_YAML OUT_JSON
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

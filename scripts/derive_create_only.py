@@ -9,8 +9,6 @@ create-only property the stack sets no input for is left out. The offline diff
 Usage: python scripts/derive_create_only.py OUT_JSON
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from importlib.metadata import version

@@ -9,8 +9,6 @@ HyperPod instance at all. Types are kept as cfn-lint lists them, sorted.
 Usage: python scripts/derive_region_facts.py OUT_JSON
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from importlib import resources

@@ -8,8 +8,6 @@ committed fixture equal to what this writes.
 Usage: python scripts/policy_fixture.py
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

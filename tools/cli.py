@@ -1,8 +1,6 @@
 """The offline tools' command line, `hyperpod-dpd render|size|diff|plan|chart ...`, with
 `bench` and `diagnose` for the live endpoint and `import-endpoint` to adopt one."""
 
-from __future__ import annotations
-
 import argparse
 import contextlib
 import io

@@ -3,8 +3,6 @@ git, helm and network access). Fetched beside the checkout and moved into place 
 so a failure leaves the previous checkout, or none, never half a chart.
 """
 
-from __future__ import annotations
-
 import shutil
 import subprocess
 import tempfile

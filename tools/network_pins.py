@@ -4,8 +4,6 @@ the plan would replace, and EKS and HyperPod with them; this prints the `pulumi 
 commands that pin them, read from the stack's state (`pulumi stack export`).
 """
 
-from __future__ import annotations
-
 import json
 import re
 import shlex

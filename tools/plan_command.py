@@ -2,8 +2,6 @@
 a scenario file, as a readable summary or JSON. Exit 2 with one line naming the key when the
 scenario can't be predicted."""
 
-from __future__ import annotations
-
 import argparse
 import json
 import sys

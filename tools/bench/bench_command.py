@@ -1,8 +1,6 @@
 """`hyperpod-dpd bench`: the Job that load-tests a live endpoint; `bench results` holds what it
 measured against the prediction (results_command.py)."""
 
-from __future__ import annotations
-
 import argparse
 import math
 import shlex

@@ -7,8 +7,6 @@ of other lengths than the workload's. A rate other than the workload's is a poin
 and is predicted at that rate.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

@@ -1,7 +1,5 @@
 """The stack's endpoint a benchmark is about, and the load its workload describes."""
 
-from __future__ import annotations
-
 import argparse
 import sys
 from collections.abc import Callable

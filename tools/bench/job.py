@@ -8,8 +8,6 @@ through a Service of its own selecting the pods by the label AWS's CLI finds the
 the object's name).
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from typing import Any

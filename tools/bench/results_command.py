@@ -2,8 +2,6 @@
 what the model predicts at its load and layout; `--record` appends the runs to
 `calibration/<stack>.yaml`, which corrects the stack's predictions (infra/calibration_runs.py)."""
 
-from __future__ import annotations
-
 import argparse
 import math
 import shlex

@@ -2,8 +2,6 @@
 prompts make a steady state, each run's command line, and the script that prints each result
 between two marker lines, so that `kubectl logs job/...` gives it back."""
 
-from __future__ import annotations
-
 import math
 import shlex
 from dataclasses import dataclass

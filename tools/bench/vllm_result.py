@@ -14,8 +14,6 @@ figure no run can have measured (a latency below 0 or longer than the run, a thr
 than what completed over it, a day that is no calendar day or years away) is refused too.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import re

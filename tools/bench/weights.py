@@ -4,8 +4,6 @@ without a copy. The S3 prefix through the Mountpoint S3 CSI driver the stack ins
 fetches only the files opened), an FSx file system through the FSx CSI driver (each a read-only
 PersistentVolume and claim), or a Hugging Face repository by name with the endpoint's token."""
 
-from __future__ import annotations
-
 from components.endpoint.manifest import (
     HF_TOKEN_KEY,
     hf_token_secret_name,

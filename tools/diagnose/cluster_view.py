@@ -8,8 +8,6 @@ both are taken). The worker containers are `prefill-<name>` and `decode-<name>`,
 `router-container` (the guide's `kubectl logs -c` lines).
 """
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime

@@ -2,8 +2,6 @@
 endpoint, then one finding per known signature (signatures.py). Exit 0 healthy, 1 with
 findings, 2 on bad input or no access, with kubectl's error in one line."""
 
-from __future__ import annotations
-
 import argparse
 import shlex
 import sys

@@ -2,8 +2,6 @@
 buffer, transfers too slow for EFA, and the router's shares against routingThreshold (sources
 in signatures.py)."""
 
-from __future__ import annotations
-
 import math
 import statistics
 

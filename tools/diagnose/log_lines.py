@@ -13,8 +13,6 @@
   decision for each request (the guide's `grep -E "Conditional routing"`).
 """
 
-from __future__ import annotations
-
 import re
 import statistics
 from dataclasses import dataclass

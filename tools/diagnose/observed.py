@@ -1,8 +1,6 @@
 """What the signature rules read (the stack's view of the endpoint and the cluster's), what
 they find, and the helpers they share."""
 
-from __future__ import annotations
-
 import itertools
 import shlex
 from dataclasses import dataclass

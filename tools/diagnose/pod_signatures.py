@@ -1,8 +1,6 @@
 """Signatures in the pods and their events: the endpoint failed, no DPD pods, an image or a
 mount that fails, weights still loading, an engine that dies (sources in signatures.py)."""
 
-from __future__ import annotations
-
 import shlex
 
 from components.endpoint.image import DLC_IMAGE, LMCACHE_IMAGE

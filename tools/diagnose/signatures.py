@@ -14,8 +14,6 @@ Sources: AWS's "Disaggregated Prefill and Decode (DPD) deployment issues" page
 the lines themselves (log_lines.py).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 from components.endpoint.engines.engine import VLLM

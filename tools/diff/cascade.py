@@ -9,8 +9,6 @@ replacements"):
   its outputs in an input that forces replacement is deleted and created again with it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

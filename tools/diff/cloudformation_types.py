@@ -11,8 +11,6 @@ pulumi-aws is built on Terraform's AWS provider, whose `ForceNew` is what finall
 it is known to differ from CloudFormation, tools/diff/replacements.py says so.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 

@@ -1,7 +1,5 @@
 """A stack diff as people read it: in a terminal, or as a pull-request comment."""
 
-from __future__ import annotations
-
 import difflib
 import json
 import re

@@ -4,8 +4,6 @@ generation, or deleted first, with the room the head's sizing.json counted
 (infra/rollout_room.py). An endpoint replaced with its cluster goes down with it.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from typing import Any

@@ -11,8 +11,6 @@ InstanceGroupsToDelete). New nodes run the group's deep health checks before the
 updates 240 minutes).
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 HYPERPOD_TYPE = "aws-native:sagemaker:Cluster"

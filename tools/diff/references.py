@@ -7,8 +7,6 @@ A base whose made-up values did not carry the ID (an EKS endpoint, before) is ma
 same input takes it from the same resource on both sides (`propertyDependencies`).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any

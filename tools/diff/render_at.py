@@ -4,8 +4,6 @@ Each side runs `python -m infra render` in its own checkout, so the base revisio
 its own code and stack file, and the two never share state.
 """
 
-from __future__ import annotations
-
 import shutil
 import subprocess
 import sys

@@ -5,8 +5,6 @@ their GPUs and whether the operator's router stands in front. The operator canno
 of mode a new generation (components/endpoint/generation.py).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 

@@ -6,8 +6,6 @@ Resource options act as the engine applies them: `ignoreChanges` is shown but ch
 skipped, and `retainOnDelete` and `protect` are said where a delete would meet them.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace

@@ -6,8 +6,6 @@ least" (the caveat said once); one counting a group Karpenter scales at its most
 most"; a group's line and the totals word their bounds alike.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from components.cluster.spec import ClusterSpec

@@ -7,8 +7,6 @@ and the sentence above the chart says which line is which. TTFT and TPOT differ 
 of magnitude, so each gets its own chart.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass

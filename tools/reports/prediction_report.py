@@ -1,8 +1,6 @@
 """The performance model's predictions as people and programs read them: the render summary,
 `size`, `plan --stack`, sizing.json and the PR comment."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from typing import Any

@@ -1,7 +1,5 @@
 """Each endpoint's sizing as a table (`size`, the render summary) and as `sizing.json`."""
 
-from __future__ import annotations
-
 from dataclasses import asdict
 from typing import Any
 
