@@ -177,8 +177,7 @@ def _run_stack(args: argparse.Namespace, main: Callable[[], T]) -> tuple[RenderR
 
 
 def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
-    """The stack's configuration checked as the program checks it, in the same mocked run: by
-    `check_config`, or by `load_settings`, which asks the mocked account too."""
+    """The config checked as the program checks it: by check_config, or load_settings."""
     ran = _run_stack(args, check)
     return None if ran is None else ran[1]
 

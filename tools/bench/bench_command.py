@@ -114,8 +114,7 @@ def add_bench_commands(
 
 
 def _model_bucket(checked: CheckedConfig, stack: str, account_id: str | None) -> str | None:
-    """The stack's model bucket; its default name holds the account ID, which offline only
-    the user knows."""
+    """The model bucket; its default name holds the account ID, which only the user knows."""
     configured = checked.stack.buckets.model.name
     if configured or account_id is None:
         return configured

@@ -68,8 +68,7 @@ class Placement:
 
 
 def job_placement(spec: EndpointSpec) -> Placement:
-    """Beside the endpoint's pods when a node of their type has room left for the Job after
-    as many of them as it holds and its reserve; else on any node with room."""
+    """Beside the endpoint's pods if a node of their type has room after them; else anywhere."""
     node = GPU_INSTANCE_TYPES[spec.instance_type]
     role, _ = max(spec.roles().values(), key=lambda r: r[0].gpus)
     pods = min(node.gpus // role.gpus, role.max_replicas)

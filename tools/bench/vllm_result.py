@@ -221,7 +221,7 @@ def parse_result(document: Any, where: str) -> VllmResult:
             )
     latency: dict[str, dict[str, float]] = {}
     for key in document:
-        if isinstance(key, str) and (matched := LATENCY_KEY.match(key)):
+        if matched := LATENCY_KEY.match(key):
             statistic, metric = matched.groups()
             if statistic[0] == "p" and not 0 < float(statistic[1:]) <= 100:
                 raise ResultError(f"{where}: {key}: {statistic[1:]} is not a percentile")
@@ -242,11 +242,8 @@ def parse_result(document: Any, where: str) -> VllmResult:
     if burstiness <= 0:
         raise ResultError(f"{where}: burstiness: {burstiness:g}; vLLM takes more than 0")
     ramp = document.get("ramp_up_strategy")
-    metadata = {
-        key: value
-        for key, value in document.items()
-        if isinstance(key, str) and key.startswith("dpd_") and isinstance(value, str)
-    }
+    # JSON's keys are text.
+    metadata = {k: v for k, v in document.items() if k.startswith("dpd_") and isinstance(v, str)}
     started = _text(document, "date", where)
     result = VllmResult(
         where=where,

@@ -208,8 +208,7 @@ def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
 
 
 def deltas(base: dict[str, Any] | None, head: dict[str, Any] | None) -> dict[str, list[str]]:
-    """Each endpoint's figures and the nodes' cost (under NODES), as `before → after`, or
-    the head's alone where the base had none."""
+    """Each endpoint's figures and the nodes' cost (NODES) `before → after`, or the head's."""
     old, new = _figures(base), _figures(head)
     return {
         name: [f"{a} → {b}" for a, b in zip(old[name], figures, strict=True)]

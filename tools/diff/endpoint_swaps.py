@@ -20,8 +20,7 @@ Plans = dict[str, dict[str, Any]]
 
 
 def replacement_plans(sizing: dict[str, Any] | None) -> Plans:
-    """The program's plan for each endpoint's changes, by `<namespace>/<name>`, from a render's
-    sizing.json (none from a render older than the plans)."""
+    """The program's plan for each endpoint (`<namespace>/<name>`), from a sizing.json."""
     endpoints = (sizing or {}).get("endpoints", [])
     return {
         e["replacement"]["endpoint"]: e["replacement"] for e in endpoints if e.get("replacement")
@@ -48,8 +47,7 @@ def _held(plan: dict[str, Any]) -> str:
 
 
 def _address(change: Change, plan: dict[str, Any] | None) -> str:
-    """The in-cluster address callers keep: the stack's alias with rollout newName, else the
-    operator's router."""
+    """The in-cluster address callers keep: the stack's alias with newName, else the router."""
     namespace, name = change.name.split("/", 1)
     if plan is not None and plan.get("renames") is False:
         return routing_service_host(name, namespace)
