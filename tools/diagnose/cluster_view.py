@@ -92,11 +92,9 @@ def _count(value: Any) -> int:
 
 def _environment(container: dict[str, Any]) -> dict[str, str]:
     env = container.get("env")
-    if not isinstance(env, list):
-        return {}
     return {
         e["name"]: _text(e.get("value"))
-        for e in env
+        for e in (env if isinstance(env, list) else [])
         if isinstance(e, dict) and isinstance(e.get("name"), str)
     }
 

@@ -28,8 +28,7 @@ def replacement_plans(sizing: dict[str, Any] | None) -> Plans:
 
 
 def _old_new(change: Change, path: str) -> tuple[Any, Any] | None:
-    found = [(p.old, p.new) for p in change.paths if p.path == path]
-    return found[0] if found else None
+    return next(((p.old, p.new) for p in change.paths if p.path == path), None)
 
 
 def _gpus(plan: dict[str, Any]) -> str:
