@@ -8,8 +8,6 @@ suite's speed come from here, never from a test that times itself.
 Usage: .venv/bin/python scripts/bench_tests.py [--runs 3] [pytest arguments...]
 """
 
-from __future__ import annotations
-
 import argparse
 import re
 import resource

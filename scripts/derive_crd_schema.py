@@ -13,8 +13,6 @@ against the schema of the operator that will serve it.
 Usage: python scripts/derive_crd_schema.py OPERATOR_VERSION CRD_YAML OUT_JSON
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path
@@ -22,23 +20,10 @@ from pathlib import Path
 import yaml
 
 KEPT_KEYWORDS = {
-    "type",
-    "properties",
-    "items",
-    "required",
-    "enum",
-    "pattern",
-    "minimum",
-    "maximum",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "anyOf",
-    "additionalProperties",
-    "default",
+    "type", "properties", "items", "required", "enum", "pattern", "minimum", "maximum",
+    "minLength", "maxLength", "minItems", "maxItems", "anyOf", "additionalProperties", "default",
     "format",
-}
+}  # fmt: skip
 
 # Operator version -> the hyperpod-inference-operator Helm chart that ships its CRD
 # (../shared/crds/README.md).

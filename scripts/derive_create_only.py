@@ -9,8 +9,7 @@ create-only property the stack sets no input for is left out. The offline diff
 Usage: python scripts/derive_create_only.py OUT_JSON
 """
 
-from __future__ import annotations
-
+import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
@@ -19,7 +18,6 @@ from cfnlint.schema import PROVIDER_SCHEMA_MANAGER
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scripts.derived_json import write_derived
 from tools.diff.cloudformation_types import (
     AWS_NATIVE_TYPES,
     NAME_ONLY_TWINS,
@@ -76,4 +74,7 @@ def derive() -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(write_derived(derive, __doc__, sys.argv))
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(2)
+    Path(sys.argv[1]).write_text(json.dumps(derive(), indent=1) + "\n")

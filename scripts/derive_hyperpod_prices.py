@@ -19,8 +19,6 @@ them, so a table that still mixes bases says so; the reports say "at least" for 
 Usage: python scripts/derive_hyperpod_prices.py TABLE_JSON OFFER_JSON [OFFER_JSON ...]
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from collections.abc import Iterable

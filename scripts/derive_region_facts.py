@@ -9,17 +9,11 @@ HyperPod instance at all. Types are kept as cfn-lint lists them, sorted.
 Usage: python scripts/derive_region_facts.py OUT_JSON
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from importlib import resources
 from importlib.metadata import version
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from scripts.derived_json import write_derived
 
 SCHEMAS = "cfnlint.data.schemas"
 
@@ -59,4 +53,7 @@ def derive() -> dict:
 
 
 if __name__ == "__main__":
-    sys.exit(write_derived(derive, __doc__, sys.argv))
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[-1], file=sys.stderr)
+        sys.exit(2)
+    Path(sys.argv[1]).write_text(json.dumps(derive(), indent=1) + "\n")

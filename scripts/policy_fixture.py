@@ -5,10 +5,8 @@ policies look at, with their inputs and, per input, the resources whose ID it ca
 preview of a new stack, exactly those inputs are unknown). A test in the main suite keeps the
 committed fixture equal to what this writes.
 
-Usage: python scripts/policy_fixture.py [OUT_JSON]
+Usage: python scripts/policy_fixture.py
 """
-
-from __future__ import annotations
 
 import json
 import sys
@@ -21,19 +19,12 @@ FIXTURE = ROOT / "policy" / "tests" / "fixtures" / "dev_stack.json"
 # What the policies read: endpoints, security groups and their rules, buckets and their
 # settings, EKS add-ons and the EKS cluster.
 TYPES_PREFIXES = (
-    "kubernetes:inference.sagemaker.aws.amazon.com/",
-    "aws:ec2/securityGroup:",
-    "aws:vpc/securityGroup",
-    "aws:s3/bucket:",
-    "aws:s3/bucketOwnershipControls:",
-    "aws:s3/bucketPolicy:",
-    "aws:s3/bucketPublicAccessBlock:",
-    "aws:s3/bucketServerSideEncryptionConfiguration:",
-    "aws:s3/bucketLogging:",
-    "aws:s3/bucketVersioning:",
-    "aws:eks/addon:",
-    "eks:index:Cluster",
-)
+    "kubernetes:inference.sagemaker.aws.amazon.com/", "aws:ec2/securityGroup:",
+    "aws:vpc/securityGroup", "aws:s3/bucket:", "aws:s3/bucketOwnershipControls:",
+    "aws:s3/bucketPolicy:", "aws:s3/bucketPublicAccessBlock:",
+    "aws:s3/bucketServerSideEncryptionConfiguration:", "aws:s3/bucketLogging:",
+    "aws:s3/bucketVersioning:", "aws:eks/addon:", "eks:index:Cluster",
+)  # fmt: skip
 
 
 def _carried_ids(resource, ids: dict[str, str]) -> dict[str, list[str]]:
@@ -70,11 +61,5 @@ def policy_fixture() -> list[dict]:
     ]
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[1]) if len(argv) > 1 else FIXTURE
-    out.write_text(json.dumps(policy_fixture(), indent=1, sort_keys=True) + "\n")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    FIXTURE.write_text(json.dumps(policy_fixture(), indent=1, sort_keys=True) + "\n")

@@ -1,8 +1,6 @@
 """The offline tools' command line, `hyperpod-dpd render|size|diff|plan|chart ...`, with
 `bench` and `diagnose` for the live endpoint and `import-endpoint` to adopt one."""
 
-from __future__ import annotations
-
 import argparse
 import contextlib
 import io
@@ -11,14 +9,14 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, TypeVar
 
 from components.core.terminal_text import printable
 from infra import program
 from infra.config_errors import ConfigError
-from infra.settings import Settings, check_config, load_settings
+from infra.settings import check_config, load_settings
 from tools.bench.bench_command import add_bench_commands, run_bench
 from tools.diagnose.diagnose_command import add_diagnose_command, run_diagnose
 from tools.diff.diff_command import run_diff
@@ -29,15 +27,10 @@ from tools.plan_command import add_plan_commands, run_plan
 from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
-from tools.render.render import run_program
+from tools.render.render import RenderResult, run_program
 from tools.render.render_output import out_problem
 from tools.render.render_report import summary, write_render
-from tools.render.stack_config import (
-    StackConfig,
-    StackFileError,
-    read_stack_config,
-    stack_file,
-)
+from tools.render.stack_config import StackFileError, read_stack_config, stack_file
 from tools.reports.cost_report import stack_cost
 from tools.reports.prediction_report import (
     prediction_document,
@@ -48,7 +41,6 @@ from tools.reports.sizing_report import sizing_document, sizing_table
 
 T = TypeVar("T")
 
-# One example under each command's --help.
 EXAMPLES = {
     "render": "hyperpod-dpd render --stack prod --out build/prod",
     "size": "hyperpod-dpd size --stack dev --json",
@@ -89,10 +81,12 @@ def _account_id(value: str) -> str:
     return value
 
 
-def _stack_arguments(command: argparse.ArgumentParser) -> None:
+def _stack_arguments(command: argparse.ArgumentParser, config: bool = True) -> None:
     command.add_argument(
         "--stack", type=_stack_name, default="dev", help="stack name (default: dev)"
     )
+    if not config:
+        return
     command.add_argument(
         "--config-file", type=Path, help="stack config file (default: Pulumi.<stack>.yaml)"
     )
@@ -113,15 +107,15 @@ class _Parser(argparse.ArgumentParser):
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hyperpod-dpd")
     commands = parser.add_subparsers(dest="command", required=True)
-    render = commands.add_parser(
-        "render", help="run the program under mocks and write what it would deploy"
-    )
-    _stack_arguments(render)
+
+    def stacked(name: str, help_text: str) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text)
+        _stack_arguments(command)
+        return command
+
+    render = stacked("render", "run the program under mocks and write what it would deploy")
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
-    size = commands.add_parser(
-        "size", help="show each endpoint's KV-cache sizing, PD buffer and decoder HBM"
-    )
-    _stack_arguments(size)
+    size = stacked("size", "show each endpoint's KV-cache sizing, PD buffer and decoder HBM")
     size.add_argument("--json", action="store_true", help="print the sizing.json document")
     diff = commands.add_parser(
         "diff", help="compare the stack at a git revision with the working tree (exit 1: changes)"
@@ -139,12 +133,9 @@ def _parser() -> argparse.ArgumentParser:
         "pin-network",
         help="print the `pulumi config set` commands that keep a deployed stack's subnets",
     )
-    pin.add_argument("--stack", type=_stack_name, default="dev", help="stack name (default: dev)")
+    _stack_arguments(pin, config=False)
     pin.add_argument("--state", type=Path, required=True, help="the `pulumi stack export` file")
-    destroy_order = commands.add_parser(
-        "destroy-order", help="list the waves in which `pulumi destroy` deletes the stack"
-    )
-    _stack_arguments(destroy_order)
+    stacked("destroy-order", "list the waves in which `pulumi destroy` deletes the stack")
     plan = add_plan_commands(commands)
     # Without an action, `plan [--stack dev]` predicts every endpoint of the stack.
     _stack_arguments(plan)
@@ -152,7 +143,9 @@ def _parser() -> argparse.ArgumentParser:
     add_bench_commands(commands, _stack_arguments, _account_id)
     add_diagnose_command(commands, _stack_arguments)
     add_import_command(commands, _stack_name, _account_id)
-    _add_examples(parser)
+    for name, command in subcommands(parser).items():
+        command.epilog = f"example:\n  {EXAMPLES[name]}"
+        command.formatter_class = argparse.RawDescriptionHelpFormatter
     return parser
 
 
@@ -167,43 +160,26 @@ def subcommands(parser: argparse.ArgumentParser, prefix: str = "") -> dict:
     return found
 
 
-def _add_examples(parser: argparse.ArgumentParser) -> None:
-    for name, command in subcommands(parser).items():
-        command.epilog = f"example:\n  {EXAMPLES[name]}"
-        command.formatter_class = argparse.RawDescriptionHelpFormatter
-
-
-def _stack_config(args: argparse.Namespace) -> StackConfig | None:
+def _run_stack(args: argparse.Namespace, main: Callable[[], T]) -> tuple[RenderResult, T] | None:
+    """The program run under mocks, and what `main` returned; None once the problems are printed."""
     try:
-        return read_stack_config(args.config_file or stack_file(args.stack))
+        config = read_stack_config(args.config_file or stack_file(args.stack))
     except StackFileError as unreadable:
         print(unreadable, file=sys.stderr)
         return None
-
-
-def _checked(
-    stack: str,
-    config: StackConfig,
-    account_id: str | None = None,
-    check: Callable[[], T] = check_config,
-) -> T:
-    """The stack's configuration checked as the program checks it, in the same mocked run:
-    by `check_config`, or by `load_settings`, which asks the mocked account too."""
-    checked: list[T] = []
-    run_program(stack, config, lambda: checked.append(check()), account_id)
-    return checked[0]
-
-
-def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
-    """The stack's configuration checked, or None once its problems are printed."""
-    config = _stack_config(args)
-    if config is None:
-        return None
+    returned: list[T] = []
     try:
-        return _checked(args.stack, config, args.account, check)
+        result = run_program(args.stack, config, lambda: returned.append(main()), args.account)
     except ConfigError as invalid:
         print("\n".join(invalid.problems), file=sys.stderr)
         return None
+    return result, returned[0]
+
+
+def _checked_stack(args: argparse.Namespace, check: Callable[[], T] = check_config) -> T | None:
+    """The config checked as the program checks it: by check_config, or load_settings."""
+    ran = _run_stack(args, check)
+    return None if ran is None else ran[1]
 
 
 def render(args: argparse.Namespace) -> int:
@@ -213,22 +189,15 @@ def render(args: argparse.Namespace) -> int:
         print(refused, file=sys.stderr)
         return 2
     out = out.resolve()
-    config = _stack_config(args)
-    if config is None:
+    ran = _run_stack(args, program.main)
+    if ran is None:
         return 2
-    settings: list[Settings] = []
-    try:
-        result = run_program(
-            args.stack, config, lambda: settings.append(program.main()), args.account
-        )
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
-    sizing, predictions = settings[0].sizing, settings[0].predictions
-    names = [endpoint.name for endpoint in settings[0].stack.endpoints]
-    cost = stack_cost(settings[0].stack.cluster, settings[0].account.region)
+    result, settings = ran
+    sizing, predictions = settings.sizing, settings.predictions
+    names = [endpoint.name for endpoint in settings.stack.endpoints]
+    cost = stack_cost(settings.stack.cluster, settings.account.region)
     document = sizing_document(
-        sizing, cost, [prediction_document(p) for p in predictions], settings[0].rollouts
+        sizing, cost, [prediction_document(p) for p in predictions], settings.rollouts
     )
     plan = predictions_markdown(names, predictions)
     try:
@@ -272,12 +241,8 @@ def size(args: argparse.Namespace) -> int:
 
 
 def plan(args: argparse.Namespace) -> int:
-    """`plan predict|recommend --scenario FILE`, or, with no action, `plan --stack`."""
-    return run_plan(args) if args.plan_command else plan_stack(args)
-
-
-def plan_stack(args: argparse.Namespace) -> int:
-    """Every endpoint's prediction, as a table and charts (markdown)."""
+    if args.plan_command:
+        return run_plan(args)
     checked = _checked_stack(args)
     if checked is None:
         return 2
@@ -326,15 +291,10 @@ def pin_network(args: argparse.Namespace) -> int:
 
 
 def destroy_order(args: argparse.Namespace) -> int:
-    config = _stack_config(args)
-    if config is None:
+    ran = _run_stack(args, program.main)
+    if ran is None:
         return 2
-    try:
-        result = run_program(args.stack, config, program.main, args.account)
-    except ConfigError as invalid:
-        print("\n".join(invalid.problems), file=sys.stderr)
-        return 2
-    print("\n".join(destroy_lines([r.as_json() for r in result.resources])))
+    print("\n".join(destroy_lines([r.as_json() for r in ran[0].resources])))
     return 0
 
 
@@ -363,36 +323,27 @@ class _PrintableStream(io.TextIOBase):
         self._stream.flush()
 
 
-@contextlib.contextmanager
-def _printable_output() -> Iterator[None]:
+def main(argv: list[str] | None = None) -> int:
     """Every line every command prints, argparse's errors included, goes through `printable`."""
     with (
         contextlib.redirect_stdout(_PrintableStream(sys.stdout)),
         contextlib.redirect_stderr(_PrintableStream(sys.stderr)),
     ):
-        yield
-
-
-def main(argv: list[str] | None = None) -> int:
-    with _printable_output():
-        return _run_command(_parser().parse_args(argv))
-
-
-def _run_command(args: argparse.Namespace) -> int:
-    commands = {
-        "render": render,
-        "size": size,
-        "diff": diff,
-        "chart": chart,
-        "plan": plan,
-        "destroy-order": destroy_order,
-        "pin-network": pin_network,
-        "bench": lambda args: run_bench(args, _checked_stack),
-        "diagnose": lambda args: run_diagnose(args, _checked_stack),
-        "import-endpoint": run_import,
-    }
-    with few_collections():
-        return commands[args.command](args)
+        args = _parser().parse_args(argv)
+        commands = {
+            "render": render,
+            "size": size,
+            "diff": diff,
+            "chart": chart,
+            "plan": plan,
+            "destroy-order": destroy_order,
+            "pin-network": pin_network,
+            "bench": lambda args: run_bench(args, _checked_stack),
+            "diagnose": lambda args: run_diagnose(args, _checked_stack),
+            "import-endpoint": run_import,
+        }
+        with few_collections():
+            return commands[args.command](args)
 
 
 def _terminated(signum: int, _frame: object) -> None:

@@ -1,11 +1,7 @@
-"""`hyperpod-dpd chart`: bring the pinned HyperPod dependencies chart to disk for `pulumi up`.
-
-Needs git, helm and access to GitHub and the chart's Helm repositories. The chart is fetched
-into a scratch directory beside the checkout and moved into place only once complete, so a
-failure leaves the previous checkout, or none, never half a chart.
+"""`hyperpod-dpd chart`: the pinned HyperPod dependencies chart on disk for `pulumi up` (needs
+git, helm and network access). Fetched beside the checkout and moved into place once complete,
+so a failure leaves the previous checkout, or none, never half a chart.
 """
-
-from __future__ import annotations
 
 import shutil
 import subprocess

@@ -1,12 +1,8 @@
-"""`hyperpod-dpd pin-network`: the settings that keep a deployed stack's subnets.
-
-A stack deployed before the network plan of components/network/plan.py has subnets sized for
-its nodes of the day, and its EKS control plane on them; the plan would move both, which
-replaces the subnets, EKS and HyperPod. This reads the subnets from the stack's state
-(`pulumi stack export`) and prints the `pulumi config set` commands that pin them.
+"""`hyperpod-dpd pin-network`: a stack deployed before the network plan (components/network/
+plan.py) has subnets sized for its nodes of the day and its EKS control plane on them, which
+the plan would replace, and EKS and HyperPod with them; this prints the `pulumi config set`
+commands that pin them, read from the stack's state (`pulumi stack export`).
 """
-
-from __future__ import annotations
 
 import json
 import re
@@ -26,7 +22,6 @@ SUBNET_NAME = re.compile(r"::network-(private|public)-([a-z0-9]+-az[0-9]+)$")
 
 
 def pins(state: dict[str, Any]) -> dict[str, Any]:
-    """The network settings that reproduce the subnets and control plane in `state`."""
     resources = state.get("deployment", {}).get("resources") or []
     found: dict[str, dict[str, str]] = {"private": {}, "public": {}}
     private_ids = {}
@@ -53,7 +48,6 @@ def pins(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def pin_commands(stack: str, state_file: Path) -> list[str]:
-    """The `pulumi config set` commands that write `pins` of the state in `state_file`."""
     try:
         settings = pins(json.loads(state_file.read_text()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as unreadable:

@@ -2,8 +2,6 @@
 a scenario file, as a readable summary or JSON. Exit 2 with one line naming the key when the
 scenario can't be predicted."""
 
-from __future__ import annotations
-
 import argparse
 import json
 import sys
@@ -80,16 +78,11 @@ def load_scenario(path: Path) -> Scenario:
 
 
 def _role_line(role: dict[str, Any], name: str) -> str:
-    one = role["batch"] == 1
-    if name == "prefill":
-        unit = "prompt a pass" if one else "prompts a pass"
-    else:
-        unit = "request decoding" if one else "requests decoding"
+    noun, doing = ("prompt", "a pass") if name == "prefill" else ("request", "decoding")
+    unit = f"{noun}{'s' * (role['batch'] != 1)} {doing}"
+    optional = (("expertParallel", "EP"), ("dataParallelAttention", "DP-attention"))
     parallel = [f"TP {role['tensorParallel']}"]
-    if "expertParallel" in role:
-        parallel.append(f"EP {role['expertParallel']}")
-    if "dataParallelAttention" in role:
-        parallel.append(f"DP-attention {role['dataParallelAttention']}")
+    parallel += [f"{label} {role[key]}" for key, label in optional if key in role]
     return (
         f"  {name:8} {role['replicas']} x ({', '.join(parallel)}) = {role['gpus']} GPUs, "
         f"{role['batch']:g} {unit} (at most {role['maxBatch']})"
@@ -152,28 +145,19 @@ def _threshold_lines(recommendation: Recommendation) -> list[str]:
     ]
 
 
-def _price_line(price: Price | None) -> list[str]:
-    if price is None or not price.lower_bound:
-        return []
-    return [f"Costs at least: {ec2_caveat([cited(price)])}"]
-
-
 def recommendation_lines(recommendation: Recommendation, price: Price | None) -> list[str]:
     """`price`: the instance type's, which the costs are at."""
-    percentile = recommendation.percentile
+    p = recommendation.percentile
     return [
-        *_option_lines(
-            "Cheapest disaggregated layout", recommendation.disaggregated, price, percentile
-        ),
-        *_option_lines("Cheapest aggregated layout", recommendation.aggregated, price, percentile),
+        *_option_lines("Cheapest disaggregated layout", recommendation.disaggregated, price, p),
+        *_option_lines("Cheapest aggregated layout", recommendation.aggregated, price, p),
         recommendation.verdict,
         *(_threshold_lines(recommendation) if recommendation.disaggregated else []),
-        *_price_line(price),
+        *([f"Costs at least: {ec2_caveat([cited(price)])}"] if price and price.lower_bound else []),
     ]
 
 
 def endpoint_lines(scenario: Scenario, recommendation: Recommendation, base_dir: Path) -> list[str]:
-    """The winning layout as a `hyperpod-dpd:endpoints` item, ready to paste."""
     item = endpoint_item(scenario, recommendation, base_dir)
     mode = "disaggregated" if "prefill" in item else "aggregated (serving: the colocated mode)"
     header = [
@@ -188,9 +172,6 @@ def endpoint_lines(scenario: Scenario, recommendation: Recommendation, base_dir:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    if args.plan_command is None:
-        print("plan: name an action: predict or recommend", file=sys.stderr)
-        return 2
     price = None
     try:
         scenario = load_scenario(args.scenario)

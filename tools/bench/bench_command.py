@@ -1,8 +1,5 @@
-"""`hyperpod-dpd bench --stack NAME --endpoint NAME [--out FILE] [--rate R1,R2]`: the Job
-that load-tests a live endpoint; `bench results ... --result FILE [--record]`: its result held
-against the prediction (results_command.py)."""
-
-from __future__ import annotations
+"""`hyperpod-dpd bench`: the Job that load-tests a live endpoint; `bench results` holds what it
+measured against the prediction (results_command.py)."""
 
 import argparse
 import math
@@ -117,8 +114,7 @@ def add_bench_commands(
 
 
 def _model_bucket(checked: CheckedConfig, stack: str, account_id: str | None) -> str | None:
-    """The stack's model bucket; its default name holds the account ID, which offline only
-    the user knows."""
+    """The model bucket; its default name holds the account ID, which only the user knows."""
     configured = checked.stack.buckets.model.name
     if configured or account_id is None:
         return configured
@@ -156,23 +152,18 @@ def _predicted(prediction: Prediction | None) -> str:
     return f"predicted {ttft}, TPOT {prediction.tpot_ms:.3g} ms{past}"
 
 
-def _minutes(seconds: float) -> str:
-    return f"about {max(1, round(seconds / 60))} min"
-
-
 def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str) -> list[str]:
-    """What the Job does and the commands that run it, read it back and clean up; every name
-    in a command shell-quoted, as the user pastes them."""
+    """What the Job does, and the commands (names shell-quoted) that run it and read it back."""
     job, ns = shlex.quote(f"job/{job_name(spec)}"), shlex.quote(spec.namespace)
     timeout = math.ceil(sum(run.seconds for run in runs) * 2 + 1200)
     log, file = shlex.quote(f"{job_name(spec)}.log"), shlex.quote(file)
     through = "its router" if spec.intelligent_routing else "a Service of its pods"
-    lines = [
+    return [
         f"vllm bench serve against {spec.name} through {through}, from vLLM 0.19.0's image, "
         f"{job_placement(spec).why}:",
         *(
-            f"  {run.load.text()}: {run.prompts} prompts ({_minutes(run.seconds)}); "
-            + _predicted(run.prediction)
+            f"  {run.load.text()}: {run.prompts} prompts "
+            f"(about {max(1, round(run.seconds / 60))} min); " + _predicted(run.prediction)
             for run in runs
         ),
         "Run it, read the result and hold it against the prediction:",
@@ -184,7 +175,6 @@ def instructions(stack: str, spec: EndpointSpec, runs: list[BenchRun], file: str
         "  (add --record to correct the stack's predictions by it), then clean up:",
         f"  kubectl delete -f {file}",
     ]
-    return lines
 
 
 def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
@@ -242,7 +232,6 @@ def run_job(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
 
 
 def run_bench(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
-    """`bench` writes the Job, `bench results` reads what it measured."""
     if args.action is None:
         return run_job(args, checked_stack)
     stray = [flag for flag, value in (("--out", args.out), ("--rate", args.rate)) if value]

@@ -7,13 +7,12 @@ of other lengths than the workload's. A rate other than the workload's is a poin
 and is predicted at that rate.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 
 from components.endpoint.manifest import MODEL_PATH
 from components.endpoint.spec import EndpointSpec, Slo
+from infra.endpoint_predictions import ms
 from planner.measured import Load, end_to_end_ms
 from planner.predict import PERCENTILES, Prediction
 from tools.bench.vllm_result import ResultError, VllmResult
@@ -21,7 +20,6 @@ from tools.bench.vllm_result import ResultError, VllmResult
 # vLLM's random prompts are exactly --random-input-len tokens, and --ignore-eos makes every
 # output --random-output-len; a mean 10% away is another workload.
 LENGTH_TOLERANCE = 0.10
-# The percentile the SLO is set at (components/endpoint/spec.py, Slo).
 NAMES = {"ttft": "TTFT", "tpot": "TPOT", "itl": "ITL", "e2el": "E2EL"}
 
 
@@ -105,12 +103,7 @@ def _check_arrivals(result: VllmResult) -> None:
 
 def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
     for field, measured, expected, setting in (
-        (
-            "total_input_tokens",
-            result.mean_input_tokens,
-            load.input_tokens,
-            "typicalInputTokens",
-        ),
+        ("total_input_tokens", result.mean_input_tokens, load.input_tokens, "typicalInputTokens"),
         ("total_output_tokens", result.mean_output_tokens, load.output_tokens, "outputTokens"),
     ):
         if abs(measured - expected) > LENGTH_TOLERANCE * expected:
@@ -122,7 +115,6 @@ def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
 
 
 def check_result(result: VllmResult, spec: EndpointSpec, index: int, load: Load) -> None:
-    """Refuse a result that is not of this endpoint, or not at the workload's load."""
     _check_identity(result, spec, index)
     _check_arrivals(result)
     _check_lengths(result, load, index)
@@ -147,39 +139,31 @@ def predicted_figures(prediction: Prediction, output_tokens: int) -> dict[tuple[
 
 
 def error(predicted: float, measured: float) -> float | None:
-    """The model's signed relative error, (predicted - measured) / measured."""
     return None if measured == 0 else (predicted - measured) / measured
 
 
 def _ms(value: float) -> str:
-    if not math.isfinite(value):
-        return "without bound"
-    return f"{value:,.0f} ms" if value >= 100 else f"{value:.3g} ms"
+    return ms(value) if math.isfinite(value) else "without bound"
 
 
 def _percent(value: float | None) -> str:
     return "-" if value is None else f"{value:+.0%}"
 
 
-def _statistic_order(statistic: str) -> tuple[int, float]:
-    if statistic == "mean":
-        return (0, 0.0)
-    if statistic == "median":
-        return (1, 0.0)
-    return (2, float(statistic[1:]))
-
-
 def comparison_rows(
     result: VllmResult, predicted: Prediction, calibrated: Prediction | None
 ) -> list[list[str]]:
-    """One row per latency figure vLLM wrote (std aside), then throughput."""
     output_tokens = round(result.mean_output_tokens)
     model = predicted_figures(predicted, output_tokens)
     corrected = predicted_figures(calibrated, output_tokens) if calibrated else {}
     rows = []
     for metric in sorted(result.latency, key=list(NAMES).index):
         figures = result.latency[metric]
-        for statistic in sorted((s for s in figures if s != "std"), key=_statistic_order):
+        # mean, median, then the percentiles in order; std aside.
+        order = {"mean": -2.0, "median": -1.0}
+        for statistic in sorted(
+            (s for s in figures if s != "std"), key=lambda s: order.get(s) or float(s[1:])
+        ):
             measured = figures[statistic]
             row = [NAMES[metric], statistic, _ms(measured)]
             for source in (model, corrected) if calibrated else (model,):
@@ -188,29 +172,14 @@ def comparison_rows(
                     ["-", "-"] if value is None else [_ms(value), _percent(error(value, measured))]
                 )
             rows.append(row)
-    for name, measured, value, value_calibrated in (
-        (
-            "requests/s",
-            result.request_throughput,
-            predicted.requests_per_second,
-            calibrated.requests_per_second if calibrated else None,
-        ),
-        (
-            "output tok/s",
-            result.output_throughput,
-            predicted.output_tokens_per_second,
-            calibrated.output_tokens_per_second if calibrated else None,
-        ),
+    for name, measured, attribute in (
+        ("requests/s", result.request_throughput, "requests_per_second"),
+        ("output tok/s", result.output_throughput, "output_tokens_per_second"),
     ):
-        row = [
-            "throughput",
-            name,
-            f"{measured:,.4g}",
-            f"{value:,.4g}",
-            _percent(error(value, measured)),
-        ]
-        if calibrated and value_calibrated is not None:
-            row += [f"{value_calibrated:,.4g}", _percent(error(value_calibrated, measured))]
+        row = ["throughput", name, f"{measured:,.4g}"]
+        for source in (predicted, calibrated) if calibrated else (predicted,):
+            value = getattr(source, attribute)
+            row += [f"{value:,.4g}", _percent(error(value, measured))]
         rows.append(row)
     return rows
 

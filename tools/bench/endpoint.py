@@ -1,7 +1,5 @@
 """The stack's endpoint a benchmark is about, and the load its workload describes."""
 
-from __future__ import annotations
-
 import argparse
 import sys
 from collections.abc import Callable
@@ -13,22 +11,6 @@ from planner.measured import Load, workload_load
 
 class BenchError(ValueError):
     """Why the Job can't be written; the message starts with the key or flag to change."""
-
-
-def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, EndpointSpec]:
-    names = [endpoint.name for endpoint in checked.stack.endpoints]
-    listed = ", ".join(names) or "none"
-    if name is None:
-        raise BenchError(f"--endpoint: name the endpoint; the stack's endpoints: {listed}")
-    if name not in names:
-        raise BenchError(f"--endpoint: the stack has no endpoint {name!r}; its endpoints: {listed}")
-    index = names.index(name)
-    if checked.sizing[index].sizing is None:
-        raise BenchError(
-            f"endpoints[{index}].architecture: the benchmark is held against the performance "
-            "model, which needs the model's architecture; set it"
-        )
-    return index, checked.stack.endpoints[index]
 
 
 def endpoint_load(index: int, spec: EndpointSpec) -> Load:
@@ -50,7 +32,6 @@ def endpoint_parser(
     help_text: str,
     stack_arguments: Callable[[argparse.ArgumentParser], None],
 ) -> argparse.ArgumentParser:
-    """A command about one endpoint of a stack: --stack, --config-file and --endpoint."""
     parser = commands.add_parser(name, help=help_text)
     stack_arguments(parser)
     parser.add_argument("--endpoint", help="the endpoint's name (endpoints[i].name)")
@@ -64,12 +45,23 @@ def checked_endpoint(
     checked = checked_stack(args)
     if checked is None:
         return None
-    try:
-        index, spec = find_endpoint(checked, args.endpoint)
-    except BenchError as refused:
-        print(refused, file=sys.stderr)
-        return None
-    return checked, index, spec
+    names = [endpoint.name for endpoint in checked.stack.endpoints]
+    listed = ", ".join(names) or "none"
+    if args.endpoint is None:
+        problem = f"--endpoint: name the endpoint; the stack's endpoints: {listed}"
+    elif args.endpoint not in names:
+        problem = (
+            f"--endpoint: the stack has no endpoint {args.endpoint!r}; its endpoints: {listed}"
+        )
+    elif checked.sizing[index := names.index(args.endpoint)].sizing is None:
+        problem = (
+            f"endpoints[{index}].architecture: the benchmark is held against the performance "
+            "model, which needs the model's architecture; set it"
+        )
+    else:
+        return checked, index, checked.stack.endpoints[index]
+    print(problem, file=sys.stderr)
+    return None
 
 
 def labels(spec: EndpointSpec) -> dict[str, str]:

@@ -1,27 +1,12 @@
-"""The Kubernetes Job that load-tests a live endpoint with `vllm bench serve`, and what it needs.
+"""The Kubernetes Job that load-tests a live endpoint with `vllm bench serve`.
 
-The Job runs in the endpoint's namespace from a client image of its own, pinned: vLLM's
-benchmark (vLLM 0.19.0, the version its script is written for) speaks the OpenAI API that
-every engine the stack runs serves (vllm_bench.py). It sends the workload's traffic to the
-endpoint's router at the address in-cluster callers keep across changes
-(`routing.in_cluster_url`), so requests take the paths real clients take, or, for a colocated
-endpoint without a router, to its pods through a Service of the Job's own, selecting them by
-the label AWS's CLI finds them by (`app`: the object's name). It prints vLLM's result JSON
-between two marker lines, so that `kubectl logs job/...` gives it back.
-
-It runs on a node of the endpoint's type, asking what such a node has left after the
-endpoint's pods, its kubelet's reserve and its daemon sets (`job_placement`); where that is
-too little, on any node with room.
-
-vLLM's random dataset draws prompts from the model's tokenizer, which `vllm bench serve` loads
-in the Job (without one it writes no latency figures: serve.py, `if ... tokenizer:`). The Job
-reads the tokenizer where the weights are, without a copy: an S3 prefix through the Mountpoint
-S3 CSI driver the stack installs (a read-only PersistentVolume of that prefix; Mountpoint
-fetches only the files opened, the tokenizer's few MB), an FSx file system through the FSx CSI
-driver, or a Hugging Face repository by name, with the endpoint's token when it has one.
+It runs in the endpoint's namespace from a pinned client image of its own: vLLM's benchmark
+speaks the OpenAI API every engine the stack runs serves (vllm_bench.py). It sends the
+workload's traffic to the address in-cluster callers keep (`routing.in_cluster_url`), so
+requests take the paths real clients take, or, to a colocated endpoint without a router,
+through a Service of its own selecting the pods by the label AWS's CLI finds them by (`app`:
+the object's name).
 """
-
-from __future__ import annotations
 
 import math
 from dataclasses import dataclass
@@ -48,12 +33,9 @@ from tools.bench.weights import (
 # A run three times as long as the model predicts is stuck; Kubernetes then ends the Job. Its
 # start (scheduling, importing vLLM, loading the tokenizer) gets 10 minutes on top.
 DEADLINE_FACTOR = 3
-
 START_SECONDS = 600
-
 # The logs and the finished Job stay a day, then Kubernetes deletes the Job and its pod.
 KEEP_SECONDS = 86_400
-
 # The client: one asyncio process and the tokenizer. It asks for at most this beside the
 # endpoint's pods, and at least the floor; with less left there, it runs on another node.
 CPU, MEMORY_GIB = 4, 16
@@ -79,8 +61,6 @@ def node_reserve(vcpus: int) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Placement:
-    """What the Job asks for, whether on a node of the endpoint's type, and why."""
-
     cpu: int
     memory_gib: int
     beside: bool
@@ -88,8 +68,7 @@ class Placement:
 
 
 def job_placement(spec: EndpointSpec) -> Placement:
-    """Beside the endpoint's pods when a node of their type has room left for the Job after
-    as many of them as it holds and its reserve; else on any node with room."""
+    """Beside the endpoint's pods if a node of their type has room after them; else anywhere."""
     node = GPU_INSTANCE_TYPES[spec.instance_type]
     role, _ = max(spec.roles().values(), key=lambda r: r[0].gpus)
     pods = min(node.gpus // role.gpus, role.max_replicas)
@@ -112,23 +91,12 @@ def job_placement(spec: EndpointSpec) -> Placement:
     return Placement(cpus, gib, True, f"on a node of the endpoint's type: {left}")
 
 
-INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
-
-# Why each checkov finding that stays is right for this Job; checkov reads these annotations
-# (`checkov.io/skipN: CHECK=reason`) and reports the skip with its reason.
-CHECKOV_SKIPS = {
-    "CKV_K8S_43": "the client image is pinned by the tag AWS publishes it under "
-    "(public.ecr.aws/deep-learning-containers/vllm), the endpoint's DPD image",
-}
-
-DEFAULT_NAMESPACE_SKIP = (
-    "CKV_K8S_21",
-    "the endpoint's own namespace, where its pods and its token Secret are",
-)
-
-
 def job_name(spec: EndpointSpec) -> str:
     return f"{spec.name}-bench"
+
+
+def _metadata(spec: EndpointSpec) -> dict[str, Any]:
+    return {"name": job_name(spec), "namespace": spec.namespace, "labels": labels(spec)}
 
 
 def _environment(spec: EndpointSpec) -> list[dict[str, str]]:
@@ -151,9 +119,16 @@ def _environment(spec: EndpointSpec) -> list[dict[str, str]]:
 
 
 def _annotations(spec: EndpointSpec) -> dict[str, str]:
-    skips = dict(CHECKOV_SKIPS)
+    # Why each checkov finding that stays is right for this Job; checkov reads these annotations
+    # (`checkov.io/skipN: CHECK=reason`) and reports the skip with its reason.
+    skips = {
+        "CKV_K8S_43": "the client image is pinned by the tag AWS publishes it under "
+        "(public.ecr.aws/deep-learning-containers/vllm), the endpoint's DPD image",
+    }
     if spec.namespace == "default":
-        skips[DEFAULT_NAMESPACE_SKIP[0]] = DEFAULT_NAMESPACE_SKIP[1]
+        skips["CKV_K8S_21"] = (
+            "the endpoint's own namespace, where its pods and its token Secret are"
+        )
     return {
         f"checkov.io/skip{n}": f"{check}={reason}"
         for n, (check, reason) in enumerate(sorted(skips.items()), start=1)
@@ -170,25 +145,14 @@ def _pod_spec(
     volumes: list[dict[str, Any]] = [{"name": "scratch", "emptyDir": {}}]
     if weights_mount is not None:
         mounts.append(weights_mount)
-        volumes.append(
-            {
-                "name": "weights",
-                "persistentVolumeClaim": {
-                    "claimName": weights_volume_name(spec),
-                    "readOnly": True,
-                },
-            }
-        )
+        claim = {"claimName": weights_volume_name(spec), "readOnly": True}
+        volumes.append({"name": "weights", "persistentVolumeClaim": claim})
     if (secret := hf_token_secret(spec)) is not None:
         name, key = secret
         folder, file = HF_TOKEN_FILE.rsplit("/", 1)
         mounts.append({"name": "hf-token", "mountPath": folder, "readOnly": True})
-        volumes.append(
-            {
-                "name": "hf-token",
-                "secret": {"secretName": name, "items": [{"key": key, "path": file}]},
-            }
-        )
+        items = [{"key": key, "path": file}]
+        volumes.append({"name": "hf-token", "secret": {"secretName": name, "items": items}})
     resources = {"cpu": str(placement.cpu), "memory": f"{placement.memory_gib}Gi"}
     return {
         "restartPolicy": "Never",
@@ -201,7 +165,11 @@ def _pod_spec(
             "seccompProfile": {"type": "RuntimeDefault"},
         },
         # A node of the endpoint's type holds what the Job asks, even beside its pods.
-        **({"nodeSelector": {INSTANCE_TYPE_LABEL: spec.instance_type}} if placement.beside else {}),
+        **(
+            {"nodeSelector": {"node.kubernetes.io/instance-type": spec.instance_type}}
+            if placement.beside
+            else {}
+        ),
         "containers": [
             {
                 "name": "vllm-bench",
@@ -247,7 +215,7 @@ def _network_policy(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
     return {
         "apiVersion": "networking.k8s.io/v1",
         "kind": "NetworkPolicy",
-        "metadata": {"name": job_name(spec), "namespace": spec.namespace, "labels": labels(spec)},
+        "metadata": _metadata(spec),
         "spec": {
             "podSelector": {"matchLabels": labels(spec)},
             "policyTypes": ["Ingress", "Egress"],
@@ -257,33 +225,20 @@ def _network_policy(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
 
 
 def endpoint_address(spec: EndpointSpec) -> str:
-    """Where the Job sends its requests: the router as in-cluster callers reach it, or the
-    Job's own Service of a colocated endpoint's pods (_pods_service)."""
+    """The router, as in-cluster callers reach it, or the Service of a colocated endpoint's pods."""
     if spec.intelligent_routing:
         return in_cluster_url(spec)
     return f"http://{job_name(spec)}.{spec.namespace}.svc.cluster.local:{spec.container_port}"
 
 
-def _pods_service(spec: EndpointSpec, object_name: str) -> list[dict[str, Any]]:
-    """A Service of the endpoint's pods, when no router stands in front of them."""
-    if spec.intelligent_routing:
-        return []
+def _pods_service(spec: EndpointSpec, object_name: str) -> dict[str, Any]:
     port = spec.container_port
-    return [
-        {
-            "apiVersion": "v1",
-            "kind": "Service",
-            "metadata": {
-                "name": job_name(spec),
-                "namespace": spec.namespace,
-                "labels": labels(spec),
-            },
-            "spec": {
-                "selector": {"app": object_name},
-                "ports": [{"port": port, "targetPort": port}],
-            },
-        }
-    ]
+    return {
+        "apiVersion": "v1",
+        "kind": "Service",
+        "metadata": _metadata(spec),
+        "spec": {"selector": {"app": object_name}, "ports": [{"port": port, "targetPort": port}]},
+    }
 
 
 def bench_manifests(
@@ -306,12 +261,7 @@ def bench_manifests(
     job = {
         "apiVersion": "batch/v1",
         "kind": "Job",
-        "metadata": {
-            "name": job_name(spec),
-            "namespace": spec.namespace,
-            "labels": labels(spec),
-            "annotations": _annotations(spec),
-        },
+        "metadata": {**_metadata(spec), "annotations": _annotations(spec)},
         "spec": {
             # A failed benchmark is read, not run again: a retry would add its load to what
             # the endpoint still serves from the first.
@@ -324,4 +274,6 @@ def bench_manifests(
             },
         },
     }
-    return [*weights, *_pods_service(spec, object_name), _network_policy(spec, object_name), job]
+    # A Service of a colocated endpoint's pods, when no router stands in front of them.
+    service = [] if spec.intelligent_routing else [_pods_service(spec, object_name)]
+    return [*weights, *service, _network_policy(spec, object_name), job]

@@ -1,14 +1,6 @@
-"""`hyperpod-dpd bench results --stack NAME --endpoint NAME --result FILE [--record]`.
-
-Reads vLLM's result (the JSON, or the bench Job's log holding one result per load), refuses it
-when it is not this endpoint's or not at the workload's load (comparison.py), and prints, for
-each result, what was measured against what the model predicts at that load and layout: every
-latency figure vLLM wrote, throughput, each error, and the SLO judged on the measurement.
-`--record` appends the runs to `calibration/<stack>.yaml`, which corrects the stack's
-predictions from then on (infra/calibration_runs.py).
-"""
-
-from __future__ import annotations
+"""`hyperpod-dpd bench results`: vLLM's result (its JSON, or the bench Job's log) held against
+what the model predicts at its load and layout; `--record` appends the runs to
+`calibration/<stack>.yaml`, which corrects the stack's predictions (infra/calibration_runs.py)."""
 
 import argparse
 import math
@@ -72,8 +64,6 @@ CALIBRATION_HEADER = (
 
 @dataclass(frozen=True)
 class Compared:
-    """A result with the model's prediction at its load and layout, and the calibrated one."""
-
     result: VllmResult
     run: RunLayout
     predicted: Prediction
@@ -207,14 +197,6 @@ def record(stack: str, runs: list[RecordedRun]) -> tuple[Path, int]:
     return path, len(new)
 
 
-def _results(path: Path) -> list[VllmResult]:
-    try:
-        text = read_text(path, MAX_RESULT_BYTES)
-    except UnreadableFileError as unreadable:
-        raise ResultError(f"--result: {path}: {unreadable}") from None
-    return [parse_result(document, where) for where, document in result_documents(text, str(path))]
-
-
 def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     found = checked_endpoint(args, checked_stack)
     if found is None:
@@ -222,7 +204,12 @@ def run_results(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     checked, index, spec = found
     try:
         workload = endpoint_load(index, spec)
-        results = _results(args.result)
+        try:
+            text = read_text(args.result, MAX_RESULT_BYTES)
+        except UnreadableFileError as unreadable:
+            raise ResultError(f"--result: {args.result}: {unreadable}") from None
+        documents = result_documents(text, str(args.result))
+        results = [parse_result(document, where) for where, document in documents]
         for result in results:
             check_result(result, spec, index, workload)
         ep = checked.predictions[index]

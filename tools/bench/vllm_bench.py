@@ -2,8 +2,6 @@
 prompts make a steady state, each run's command line, and the script that prints each result
 between two marker lines, so that `kubectl logs job/...` gives it back."""
 
-from __future__ import annotations
-
 import math
 import shlex
 from dataclasses import dataclass
@@ -14,18 +12,14 @@ from components.endpoint.vllm_args import served_model
 from planner.measured import Load, end_to_end_ms
 from planner.predict import Prediction
 
-# The lines around each result in the Job's log.
 BEGIN_MARKER = "----- vllm bench serve result begin -----"
-
 END_MARKER = "----- vllm bench serve result end -----"
 
 # Steady state: each load runs at least 5 minutes and at least ten times the requests it holds
 # in flight (Little's law: rate x end-to-end latency), so the ramp at the start and the drain
 # at the end are a small part of what is measured; never fewer than 100 prompts.
 STEADY_SECONDS = 300
-
 IN_FLIGHT_WAVES = 10
-
 MIN_PROMPTS = 100
 
 # Sent and waited for before each measured run, and left out of its figures: the first
@@ -34,20 +28,15 @@ WARMUP_REQUESTS = 4
 
 # vLLM's percentiles the report reads, those an SLO may be set at (90 unless it says).
 PERCENTILES = "50,90,95,99"
-
 PERCENTILE_METRICS = "ttft,tpot,itl,e2el"
 
 # vllm bench serve polls the endpoint this long before its first request.
 READY_SECONDS = 600
-
 RESULTS = "/tmp/results"
 
 
 @dataclass(frozen=True)
 class BenchRun:
-    """One `vllm bench serve` in the Job: its load, how many prompts, and the prediction the
-    prompts were counted from."""
-
     load: Load
     prompts: int
     # None for an engine the planner has no model of.
@@ -107,9 +96,7 @@ def client(spec: EndpointSpec) -> tuple[str, str]:
 
 
 def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
-    """What `bench results` checks the result against, written by vLLM into its JSON
-    (`--metadata KEY=VALUE`: serve.py puts each at the top level)."""
-    tp = spec.tensor_parallel_size
+    """What `bench results` checks the result against, which vLLM writes into its JSON."""
     return [
         f"dpd_stack={stack}",
         f"dpd_endpoint={spec.name}",
@@ -119,15 +106,14 @@ def _metadata_args(stack: str, spec: EndpointSpec) -> list[str]:
         f"dpd_prefill_replicas={spec.prefill.replicas}",
         # An aggregated endpoint's serving pods stand as its decoders (endpoint_scenario.py).
         f"dpd_decode_replicas={spec.decoder.replicas}",
-        f"dpd_tensor_parallel_size={tp}",
+        f"dpd_tensor_parallel_size={spec.tensor_parallel_size}",
     ]
 
 
 def bench_args(
     stack: str, spec: EndpointSpec, tokenizer: str, run: BenchRun, result_file: str, url: str
 ) -> list[str]:
-    """One run's `vllm bench serve` command line (vLLM 0.19.0, vllm/benchmarks/serve.py),
-    against the endpoint at `url`."""
+    """One run's `vllm bench serve` command line against the endpoint at `url`."""
     backend, path = client(spec)
     load = run.load
     arrivals = (
@@ -165,7 +151,6 @@ def bench_args(
 def bench_script(
     stack: str, spec: EndpointSpec, tokenizer: str, runs: list[BenchRun], url: str
 ) -> str:
-    """The container's POSIX shell script: each run, then its result between the markers."""
     lines = ["set -eu", f"mkdir -p {RESULTS}"]
     for n, run in enumerate(runs, start=1):
         result = f"run-{n}.json"

@@ -14,8 +14,6 @@ figure no run can have measured (a latency below 0 or longer than the run, a thr
 than what completed over it, a day that is no calendar day or years away) is refused too.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import re
@@ -31,22 +29,13 @@ from tools.bench.vllm_bench import BEGIN_MARKER, END_MARKER
 MAX_RESULT_BYTES = 64 * 2**20
 # The most results one file may hold: a sweep of the Job, or an --append-result file.
 MOST_RESULTS = 100
-METRICS = ("ttft", "tpot", "itl", "e2el")
 LATENCY_KEY = re.compile(r"^(mean|median|std|p\d+(?:\.\d+)?)_(ttft|tpot|itl|e2el)_ms$")
 # What vLLM always writes for a generation benchmark; a file without them is another tool's.
 REQUIRED = (
-    "date",
-    "backend",
-    "model_id",
-    "completed",
-    "duration",
-    "total_input_tokens",
-    "total_output_tokens",
-    "request_throughput",
-    "output_throughput",
-    "mean_ttft_ms",
+    "date", "backend", "model_id", "completed", "duration", "total_input_tokens",
+    "total_output_tokens", "request_throughput", "output_throughput", "mean_ttft_ms",
     "mean_tpot_ms",
-)
+)  # fmt: skip
 
 
 class ResultError(ValueError):
@@ -96,14 +85,10 @@ class VllmResult:
         )
 
 
-def _not_json_constant(name: str) -> float:
-    # NaN, Infinity and -Infinity: json's extensions, which vLLM's json.dump can write.
-    return float("nan")
-
-
 def _json(text: str, where: str) -> Any:
     try:
-        return json.loads(text, parse_constant=_not_json_constant)
+        # NaN, Infinity and -Infinity: json's extensions, which vLLM's json.dump can write.
+        return json.loads(text, parse_constant=lambda _: math.nan)
     except RecursionError:
         raise ResultError(f"{where}: nested too deep to be a vllm bench serve result") from None
     except ValueError as malformed:
@@ -112,8 +97,7 @@ def _json(text: str, where: str) -> Any:
 
 
 def result_documents(text: str, source: str) -> list[tuple[str, Any]]:
-    """Each result in a file: those between the bench Job's markers in its log, else the file
-    as one JSON document, else one document a line (vLLM's --append-result)."""
+    """The results between the Job's markers in its log, else one JSON document, else one a line."""
     if BEGIN_MARKER in text:
         found = []
         for n, block in enumerate(text.split(BEGIN_MARKER)[1:], start=1):
@@ -237,7 +221,7 @@ def parse_result(document: Any, where: str) -> VllmResult:
             )
     latency: dict[str, dict[str, float]] = {}
     for key in document:
-        if isinstance(key, str) and (matched := LATENCY_KEY.match(key)):
+        if matched := LATENCY_KEY.match(key):
             statistic, metric = matched.groups()
             if statistic[0] == "p" and not 0 < float(statistic[1:]) <= 100:
                 raise ResultError(f"{where}: {key}: {statistic[1:]} is not a percentile")
@@ -258,11 +242,8 @@ def parse_result(document: Any, where: str) -> VllmResult:
     if burstiness <= 0:
         raise ResultError(f"{where}: burstiness: {burstiness:g}; vLLM takes more than 0")
     ramp = document.get("ramp_up_strategy")
-    metadata = {
-        key: value
-        for key, value in document.items()
-        if isinstance(key, str) and key.startswith("dpd_") and isinstance(value, str)
-    }
+    # JSON's keys are text.
+    metadata = {k: v for k, v in document.items() if k.startswith("dpd_") and isinstance(v, str)}
     started = _text(document, "date", where)
     result = VllmResult(
         where=where,

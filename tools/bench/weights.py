@@ -1,8 +1,8 @@
-"""Where the Job reads the tokenizer: the weights' S3 prefix through the Mountpoint S3 CSI driver
-the stack installs, an FSx file system through the FSx CSI driver (each a read-only
+"""Where the Job reads the tokenizer `vllm bench serve` draws its random prompts from (without
+one it writes no latency figures: serve.py, `if ... tokenizer:`): where the weights are,
+without a copy. The S3 prefix through the Mountpoint S3 CSI driver the stack installs (which
+fetches only the files opened), an FSx file system through the FSx CSI driver (each a read-only
 PersistentVolume and claim), or a Hugging Face repository by name with the endpoint's token."""
-
-from __future__ import annotations
 
 from components.endpoint.manifest import (
     HF_TOKEN_KEY,

@@ -1,14 +1,10 @@
 """What `diagnose` reads from the cluster, as files: read live with kubectl, kept with `--save
-DIR`, or read back with `--from DIR`, so a support ticket can carry it.
-
-Read-only, and whole objects: `kubectl get ... -o json` (no jsonpath), `kubectl get events -o
-json` and `kubectl logs`. Nothing else is run. A kubectl that fails (no access, no such
-endpoint) ends the reading with its own error in one line.
-
-The InferenceEndpointConfig is found by the label the stack puts on every generation of an
-endpoint (components/endpoint/generation.py): its object is named `<name>-g<digest>`, and while
-a replacement runs both generations are there. The newest is read, the one being created; an
-endpoint deployed before generations, without the label, is read by its name.
+DIR` or read back with `--from DIR`, so a support ticket can carry it. Read-only and whole
+objects (`kubectl get ... -o json`, no jsonpath; `kubectl logs`); a kubectl that fails ends the
+reading with its own error in one line. The InferenceEndpointConfig is found by the label the
+stack puts on every generation (components/endpoint/generation.py, `<name>-g<digest>`): the
+newest, being created while a replacement runs, or, without the label (an endpoint deployed
+before generations), the one named as the endpoint.
 """
 
 from __future__ import annotations
@@ -91,8 +87,6 @@ def _run(argv: Sequence[str]) -> subprocess.CompletedProcess:
 
 @dataclass
 class Bundle:
-    """Files by name (logs under `logs/`), and when they were read."""
-
     files: dict[str, str] = field(default_factory=dict)
     captured_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
@@ -181,20 +175,17 @@ def _kubectl_error(argv: Sequence[str], done: subprocess.CompletedProcess) -> Bu
 
 
 class ClusterReader:
-    """Runs the read-only kubectl commands and keeps what they print."""
-
-    def __init__(self, runner: Runner = _run, kubectl: str = "kubectl") -> None:
+    def __init__(self, runner: Runner = _run) -> None:
         self.runner = runner
-        self.kubectl = kubectl
         self.bundle = Bundle()
 
     def _output(self, args: Sequence[str]) -> subprocess.CompletedProcess:
-        argv = [self.kubectl, *args]
+        argv = ["kubectl", *args]
         try:
             return self.runner(argv)
         except FileNotFoundError:
             raise BundleError(
-                f"{self.kubectl}: not found on PATH; diagnose reads the cluster with kubectl "
+                "kubectl: not found on PATH; diagnose reads the cluster with kubectl "
                 "(or reads a saved bundle with --from DIR)"
             ) from None
         except subprocess.TimeoutExpired:
@@ -208,33 +199,26 @@ class ClusterReader:
         if done.returncode == 0:
             self.bundle.files[name] = done.stdout
         elif not optional:
-            raise _kubectl_error([self.kubectl, *args], done)
+            raise _kubectl_error(["kubectl", *args], done)
 
-    def read_endpoint(self, name: str, namespace: str) -> None:
-        """The endpoint's newest generation (see the module's docstring), kept as IEC."""
+    def read(self, name: str, namespace: str) -> Bundle:
         iec = ["get", "inferenceendpointconfig", "-n", namespace]
         done = self._output([*iec, "-l", f"{ENDPOINT_LABEL}={name}", "-o", "json"])
         if done.returncode != 0:
-            raise _kubectl_error([self.kubectl, *iec, "-l", f"{ENDPOINT_LABEL}={name}"], done)
+            raise _kubectl_error(["kubectl", *iec, "-l", f"{ENDPOINT_LABEL}={name}"], done)
         newest = newest_generation(done.stdout)
         if newest is None:
             self.keep(IEC, ["get", "inferenceendpointconfig", name, "-n", namespace, "-o", "json"])
         else:
             self.bundle.files[IEC] = newest
-
-    def read(self, name: str, namespace: str) -> Bundle:
-        self.read_endpoint(name, namespace)
         self.keep(PODS, ["get", "pods", "-n", namespace, "-l", DPD_ROLE_LABEL, "-o", "json"])
         self.keep(ROUTER_PODS, ["get", "pods", "-n", OPERATOR_NAMESPACE, "-o", "json"])
         self.keep(EVENTS, ["get", "events", "-n", namespace, "-o", "json"])
         self.keep(ROUTER_EVENTS, ["get", "events", "-n", OPERATOR_NAMESPACE, "-o", "json"])
         # The operator's Deployment, by the add-on's name; a Helm install names it otherwise.
         operator_namespace, controller = CONTROLLER
-        self.keep(
-            OPERATOR,
-            ["get", "deployment", controller, "-n", operator_namespace, "-o", "json"],
-            optional=True,
-        )
+        operator = ["get", "deployment", controller, "-n", operator_namespace, "-o", "json"]
+        self.keep(OPERATOR, operator, optional=True)
         return self.bundle
 
     def read_logs(self, containers: list[tuple[str, str, str, bool]]) -> None:

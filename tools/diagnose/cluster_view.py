@@ -8,8 +8,6 @@ both are taken). The worker containers are `prefill-<name>` and `decode-<name>`,
 `router-container` (the guide's `kubectl logs -c` lines).
 """
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -94,11 +92,9 @@ def _count(value: Any) -> int:
 
 def _environment(container: dict[str, Any]) -> dict[str, str]:
     env = container.get("env")
-    if not isinstance(env, list):
-        return {}
     return {
         e["name"]: _text(e.get("value"))
-        for e in env
+        for e in (env if isinstance(env, list) else [])
         if isinstance(e, dict) and isinstance(e.get("name"), str)
     }
 
@@ -228,30 +224,18 @@ def object_name(document: Any, endpoint: str) -> str:
 
 
 def endpoint_status(document: Any) -> EndpointStatus:
-    spec, status = (
-        _mapping(_mapping(document).get("spec")),
-        _mapping(_mapping(document).get("status")),
-    )
-    conditions = tuple(
-        (
-            _text(c.get("type")),
-            _text(c.get("status")),
-            _text(c.get("reason")),
-            _text(c.get("message")),
-        )
-        for c in status.get("conditions") or []
-        if isinstance(c, dict)
-    )
+    spec, status = (_mapping(_mapping(document).get(part)) for part in ("spec", "status"))
+    fields = ("type", "status", "reason", "message")
+    conditions = [c for c in status.get("conditions") or [] if isinstance(c, dict)]
     return EndpointStatus(
         state=_text(status.get("state")),
-        conditions=conditions,
+        conditions=tuple(tuple(_text(c.get(f)) for f in fields) for c in conditions),
         has_pd_spec=isinstance(spec.get("pdSpec"), dict),
         environment=_environment({"env": _mapping(spec.get("worker")).get("environmentVariables")}),
     )
 
 
 def operator_image(document: Any) -> str | None:
-    """The running operator's manager image, from its Deployment."""
     template = _mapping(_mapping(_mapping(document).get("spec")).get("template"))
     for container in _mapping(template.get("spec")).get("containers") or []:
         if isinstance(container, dict) and container.get("name") == "manager":

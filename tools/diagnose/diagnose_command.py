@@ -1,13 +1,6 @@
-"""`hyperpod-dpd diagnose --stack NAME --endpoint NAME [--save DIR | --from DIR]`.
-
-Reads the endpoint from the cluster, read-only (bundle.py), or from a bundle saved earlier,
-and prints what it saw (the endpoint's state, each pod's readiness, the DPD roles, the KV
-transfers, the routing), then one finding per known signature (signatures.py). Exit 0 when
-healthy, 1 when it found something, 2 on bad input or no access, with kubectl's error in one
-line.
-"""
-
-from __future__ import annotations
+"""`hyperpod-dpd diagnose`: what the cluster (read-only, bundle.py) or a saved bundle shows of an
+endpoint, then one finding per known signature (signatures.py). Exit 0 healthy, 1 with
+findings, 2 on bad input or no access, with kubectl's error in one line."""
 
 import argparse
 import shlex
@@ -39,7 +32,7 @@ from tools.diagnose.cluster_view import (
     router_pods,
 )
 from tools.diagnose.log_lines import median_throughput, pd_roles, retrievals, routings
-from tools.diagnose.observed import Finding, Observed
+from tools.diagnose.observed import Observed
 from tools.diagnose.signatures import applicable, findings
 
 
@@ -102,7 +95,7 @@ def observe(bundle: Bundle, checked: CheckedConfig, index: int) -> Observed:
         logs=bundle.logs(),
         operator_image=operator_image(bundle.json(OPERATOR)),
         captured_at=bundle.captured_at,
-        iec_name=live,
+        object_name=live,
     )
 
 
@@ -139,16 +132,6 @@ def summary(seen: Observed) -> list[str]:
     return lines
 
 
-def finding_lines(found: Finding) -> list[str]:
-    return [
-        f"[{found.signature}] {found.where}: {found.cause}",
-        f"  seen:   {found.seen}",
-        f"  change: {found.key}",
-        f"  try:    {found.value}",
-        f"  source: {found.source}",
-    ]
-
-
 def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
     found_endpoint = checked_endpoint(args, checked_stack)
     if found_endpoint is None:
@@ -171,8 +154,9 @@ def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
         lines.append(f"  not read on a {kind} endpoint: {', '.join(skipped)}")
     if found:
         lines += ["", f"{len(found)} finding{'s' * (len(found) != 1)}:"]
-        for finding in found:
-            lines += ["", *finding_lines(finding)]
+        for f in found:
+            lines += ["", f"[{f.signature}] {f.where}: {f.cause}", f"  seen:   {f.seen}"]
+            lines += [f"  change: {f.key}", f"  try:    {f.value}", f"  source: {f.source}"]
     else:
         lines += [
             "",

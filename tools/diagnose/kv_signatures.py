@@ -2,8 +2,6 @@
 buffer, transfers too slow for EFA, and the router's shares against routingThreshold (sources
 in signatures.py)."""
 
-from __future__ import annotations
-
 import math
 import statistics
 
@@ -37,9 +35,8 @@ EXPECTED_ROLES = {"prefill": "sender", "decode": "receiver"}
 
 
 def wrong_roles(seen: Observed) -> list[Finding]:
-    """Each ready worker prints its LMCache role once at start: prefill `sender`, decode
-    `receiver`. The same on both, or none, and the operator did not wire DPD."""
-    ready = [pod for pod in seen.pods if seen.worker_ready(pod)]
+    """A ready prefill worker prints 'pd_role': 'sender', a decode one 'receiver'; else no DPD."""
+    ready = [pod for pod in seen.pods if (main := pod.container(pod.main)) and main.ready]
     if not ready:
         return []
     wrong = []
@@ -65,23 +62,21 @@ def wrong_roles(seen: Observed) -> list[Finding]:
     ]
 
 
-def _pinned_env_problems(seen: Observed) -> list[str]:
-    problems = []
+def _pair_problems(seen: Observed) -> list[str]:
+    """What in the cluster keeps the KV cache from crossing: a hash seed, two images."""
+    problems, images = [], {"prefill": set(), "decode": set()}
     for pod in seen.pods:
         main = pod.container(pod.main)
-        value = main.environment.get("PYTHONHASHSEED") if main else None
-        if main is not None and value != PINNED_ENV["PYTHONHASHSEED"]:
+        if main is None:
+            continue
+        images[pod.role].add(main.image)
+        value = main.environment.get("PYTHONHASHSEED")
+        if value != PINNED_ENV["PYTHONHASHSEED"]:
             problems.append(f"{pod.name} runs PYTHONHASHSEED={value if value else '(unset)'}")
+    if len(images["prefill"] | images["decode"]) > 1:
+        prefill, decode = (", ".join(sorted(images[role])) for role in ("prefill", "decode"))
+        problems.append(f"prefill runs {prefill}, decode {decode}")
     return problems
-
-
-def _images(seen: Observed) -> dict[str, set[str]]:
-    images: dict[str, set[str]] = {}
-    for pod in seen.pods:
-        main = pod.container(pod.main)
-        if main is not None:
-            images.setdefault(pod.role, set()).add(main.image)
-    return images
 
 
 def kv_not_retrieved(seen: Observed) -> list[Finding]:
@@ -90,13 +85,7 @@ def kv_not_retrieved(seen: Observed) -> list[Finding]:
         zero = [r for r in retrievals(seen.log(pod)) if r.retrieved == 0 and r.required > 0]
         if not zero:
             continue
-        checks = _pinned_env_problems(seen)
-        images = _images(seen)
-        if len(images.get("prefill", set()) | images.get("decode", set())) > 1:
-            checks.append(
-                f"prefill runs {', '.join(sorted(images.get('prefill', [])))}, decode "
-                f"{', '.join(sorted(images.get('decode', [])))}"
-            )
+        checks = _pair_problems(seen)
         found.append(
             Finding(
                 "kv-not-retrieved",

@@ -13,8 +13,6 @@
   decision for each request (the guide's `grep -E "Conditional routing"`).
 """
 
-from __future__ import annotations
-
 import re
 import statistics
 from dataclasses import dataclass
@@ -28,7 +26,7 @@ RETRIEVED = re.compile(
     rf"Retrieved {COUNT} out of {COUNT} required tokens \(from {COUNT} total tokens\)\.?"
     rf"(?:[ \t]*\r?\n?[ \t]*size: {FIGURE} gb, cost {FIGURE} ms, throughput: {FIGURE} GB/s)?"
 )
-ALLOCATION = "Failed to allocate memory object"
+ALLOCATION = re.compile("Failed to allocate memory object")
 ENGINE_DEATH = re.compile(r"\b(EngineDeadError|TimeoutError)\b")
 ROUTING = re.compile(
     rf"Conditional routing: estimated_tokens={COUNT}, threshold={COUNT}, "
@@ -73,12 +71,8 @@ def pd_roles(text: str) -> set[str]:
     return set(PD_ROLE.findall(text))
 
 
-def lines_with(text: str, needle: str) -> list[str]:
-    return [line.strip()[:SHOWN] for line in text.splitlines() if needle in line]
-
-
-def engine_deaths(text: str) -> list[str]:
-    return [line.strip()[:SHOWN] for line in text.splitlines() if ENGINE_DEATH.search(line)]
+def lines_with(text: str, pattern: re.Pattern[str]) -> list[str]:
+    return [line.strip()[:SHOWN] for line in text.splitlines() if pattern.search(line)]
 
 
 @dataclass(frozen=True)
@@ -98,6 +92,5 @@ def routings(text: str) -> list[Routing]:
 
 
 def median_throughput(found: list[Retrieval]) -> float | None:
-    """The median GB/s of the transfers that moved something."""
     moved = [r.throughput_gbps for r in found if r.retrieved > 0 and r.throughput_gbps is not None]
     return statistics.median(moved) if moved else None

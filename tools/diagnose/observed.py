@@ -1,8 +1,6 @@
 """What the signature rules read (the stack's view of the endpoint and the cluster's), what
 they find, and the helpers they share."""
 
-from __future__ import annotations
-
 import itertools
 import shlex
 from dataclasses import dataclass
@@ -31,8 +29,6 @@ class Finding:
 
 @dataclass(frozen=True)
 class Observed:
-    """What the rules read: the stack's view of the endpoint, and the cluster's."""
-
     stack: StackSettings
     index: int
     sizing: EndpointSizing
@@ -44,16 +40,12 @@ class Observed:
     logs: dict[str, str]
     operator_image: str | None
     captured_at: datetime
-    # The InferenceEndpointConfig read: `<name>-g<digest>`, the generation's; None: the name.
-    iec_name: str | None = None
+    # The InferenceEndpointConfig read: `<name>-g<digest>`, the generation's, else the name.
+    object_name: str
 
     @property
     def spec(self) -> EndpointSpec:
         return self.stack.endpoints[self.index]
-
-    @property
-    def object_name(self) -> str:
-        return self.iec_name or self.spec.name
 
     def key(self, field: str) -> str:
         return f"endpoints[{self.index}].{field}"
@@ -63,10 +55,6 @@ class Observed:
 
     def role(self, role: str) -> list[PodView]:
         return [pod for pod in self.pods if pod.role == role]
-
-    def worker_ready(self, pod: PodView) -> bool:
-        main = pod.container(pod.main)
-        return main is not None and main.ready
 
 
 # kubectl's flags the advice uses; each takes the next argument as its value, whatever it is.

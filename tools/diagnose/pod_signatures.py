@@ -1,13 +1,11 @@
 """Signatures in the pods and their events: the endpoint failed, no DPD pods, an image or a
 mount that fails, weights still loading, an engine that dies (sources in signatures.py)."""
 
-from __future__ import annotations
-
 import shlex
 
 from components.endpoint.image import DLC_IMAGE, LMCACHE_IMAGE
 from tools.diagnose.cluster_view import PodView
-from tools.diagnose.log_lines import engine_deaths
+from tools.diagnose.log_lines import ENGINE_DEATH, lines_with
 from tools.diagnose.observed import (
     GUIDE,
     TROUBLESHOOTING,
@@ -179,7 +177,7 @@ def still_loading(seen: Observed) -> list[Finding]:
 def engine_death(seen: Observed) -> list[Finding]:
     found = []
     for pod in seen.pods:
-        deaths = engine_deaths(seen.log(pod, previous=True)) + engine_deaths(seen.log(pod))
+        deaths = lines_with(seen.log(pod, previous=True) + "\n" + seen.log(pod), ENGINE_DEATH)
         if deaths:
             key, value = operator_advice(seen)
             found.append(

@@ -14,8 +14,6 @@ Sources: AWS's "Disaggregated Prefill and Decode (DPD) deployment issues" page
 the lines themselves (log_lines.py).
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 from components.endpoint.engines.engine import VLLM
@@ -61,8 +59,7 @@ def _applies(spec: EndpointSpec, kind: str) -> bool:
 
 
 def applicable(spec: EndpointSpec) -> tuple[list[str], list[str]]:
-    """The names of the signatures that apply to the endpoint (its engine, DPD or colocated),
-    and of those that do not."""
+    """The signatures that apply to the endpoint (its engine, DPD or colocated), and the others."""
     names = {rule.__name__.replace("_", "-"): _applies(spec, kind) for rule, kind in RULES}
     return [n for n, yes in names.items() if yes], [n for n, yes in names.items() if not yes]
 

@@ -9,8 +9,6 @@ replacements"):
   its outputs in an input that forces replacement is deleted and created again with it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,8 +44,7 @@ def _why_replaced(
 
 
 def dependent_replacements(replaced: set[str], existing: Sequence[Resource]) -> dict[str, str]:
-    """URN -> why, for each resource of `existing` that the replacements of `replaced` (URNs)
-    replace in turn, transitively."""
+    """URN -> why, of each of `existing` the replacements of `replaced` replace, transitively."""
     by_urn = {r["urn"]: r for r in existing}
     replaced = set(replaced)
     found: dict[str, str] = {}

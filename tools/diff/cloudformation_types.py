@@ -11,12 +11,9 @@ pulumi-aws is built on Terraform's AWS provider, whose `ForceNew` is what finall
 it is known to differ from CloudFormation, tools/diff/replacements.py says so.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 
-# The aws-native types the stack creates.
 AWS_NATIVE_TYPES = ("aws-native:sagemaker:Cluster",)
 # aws-native's module names, where they differ from CloudFormation's service names.
 _AWS_NATIVE_SERVICES = {"sagemaker": "SageMaker"}

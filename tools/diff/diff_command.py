@@ -1,7 +1,5 @@
 """`hyperpod-dpd diff`: what a change to the program or a stack file does to a stack."""
 
-from __future__ import annotations
-
 import json
 import sys
 import tempfile

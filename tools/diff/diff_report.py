@@ -1,7 +1,5 @@
 """A stack diff as people read it: in a terminal, or as a pull-request comment."""
 
-from __future__ import annotations
-
 import difflib
 import json
 import re
@@ -20,8 +18,7 @@ from tools.diff.endpoint_swaps import (
     is_swap,
     lost_nodes_line,
     mode_detail,
-    roll_lines,
-    swap_lines,
+    swap_and_roll_lines,
 )
 from tools.diff.references import REFERENCE
 from tools.diff.stack_diff import Change, matched
@@ -80,11 +77,6 @@ def headline(stack: str, base: str, changes: Sequence[Change]) -> str:
     return f"Stack {stack}: {', '.join(parts)} (from {base})."
 
 
-def _markdown_headline(stack: str, base: str, changes: Sequence[Change]) -> str:
-    # The revision is whatever the caller named (a branch may be called `<b>@x`).
-    return headline(code(stack), code(base), changes)
-
-
 def _manifest(resource: dict[str, Any] | None) -> str:
     """A Kubernetes object as `kubectl apply` takes it, or "" for any other resource."""
     if resource is None or not resource["type"].startswith("kubernetes:"):
@@ -97,8 +89,7 @@ def _manifest(resource: dict[str, Any] | None) -> str:
 
 
 def manifest_diffs(base: list[dict[str, Any]], head: list[dict[str, Any]]) -> list[str]:
-    """A unified diff of every Kubernetes object that changes, each against the same resource
-    in the base: a new generation of an endpoint against the one it replaces."""
+    """A unified diff of each changed Kubernetes object against the same resource in the base."""
     before, after = matched(base, head)
     diffs = []
     for urn in sorted(before.keys() | after.keys()):
@@ -217,8 +208,7 @@ def _figures(sizing: dict[str, Any] | None) -> dict[str, list[str]]:
 
 
 def deltas(base: dict[str, Any] | None, head: dict[str, Any] | None) -> dict[str, list[str]]:
-    """Each endpoint's figures and the nodes' cost (under NODES), as `before → after`, or
-    the head's alone where the base had none."""
+    """Each endpoint's figures and the nodes' cost (NODES) `before → after`, or the head's."""
     old, new = _figures(base), _figures(head)
     return {
         name: [f"{a} → {b}" for a, b in zip(old[name], figures, strict=True)]
@@ -274,7 +264,7 @@ def text_report(
     costs = outages(changes, plans)
     if costs:
         lines += ["", "Outages:", *(f"  - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans or {}) + roll_lines(changes, plans or {})
+    swaps = swap_and_roll_lines(changes, plans or {})
     if swaps:
         lines += ["", "Swaps and rolls (no outage):", *(f"  - {swap}" for swap in swaps)]
     if costs or swaps:
@@ -304,11 +294,12 @@ def markdown_report(
     `figures`: as in `text_report`. `plans`: how the head replaces each endpoint."""
     plans = plans or {}
     # The offline workflow puts each stack's report under its own heading in one comment.
-    lines = [_markdown_headline(stack, base, changes)]
+    # The revision is whatever the caller named (a branch may be called `<b>@x`).
+    lines = [headline(code(stack), code(base), changes)]
     costs = outages(changes, plans)
     if costs:
         lines += ["", "> [!WARNING]\n> Outages:", *(f"> - {cost}" for cost in costs)]
-    swaps = swap_lines(changes, plans) + roll_lines(changes, plans)
+    swaps = swap_and_roll_lines(changes, plans)
     if swaps:
         lines += [
             "",

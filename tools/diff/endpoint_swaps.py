@@ -4,8 +4,6 @@ generation, or deleted first, with the room the head's sizing.json counted
 (infra/rollout_room.py). An endpoint replaced with its cluster goes down with it.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -22,8 +20,7 @@ Plans = dict[str, dict[str, Any]]
 
 
 def replacement_plans(sizing: dict[str, Any] | None) -> Plans:
-    """The program's plan for each endpoint's changes, by `<namespace>/<name>`, from a render's
-    sizing.json (none from a render older than the plans)."""
+    """The program's plan for each endpoint (`<namespace>/<name>`), from a sizing.json."""
     endpoints = (sizing or {}).get("endpoints", [])
     return {
         e["replacement"]["endpoint"]: e["replacement"] for e in endpoints if e.get("replacement")
@@ -31,8 +28,7 @@ def replacement_plans(sizing: dict[str, Any] | None) -> Plans:
 
 
 def _old_new(change: Change, path: str) -> tuple[Any, Any] | None:
-    found = [(p.old, p.new) for p in change.paths if p.path == path]
-    return found[0] if found else None
+    return next(((p.old, p.new) for p in change.paths if p.path == path), None)
 
 
 def _gpus(plan: dict[str, Any]) -> str:
@@ -50,8 +46,7 @@ def _held(plan: dict[str, Any]) -> str:
 
 
 def _address(change: Change, plan: dict[str, Any] | None) -> str:
-    """The in-cluster address callers keep: the stack's alias with rollout newName, else the
-    operator's router."""
+    """The in-cluster address callers keep: the stack's alias with newName, else the router."""
     namespace, name = change.name.split("/", 1)
     if plan is not None and plan.get("renames") is False:
         return routing_service_host(name, namespace)
@@ -70,8 +65,6 @@ def _renamed(change: Change) -> str:
 
 
 def mode_detail(change: Change, plans: Plans | None = None) -> str:
-    """What moving between DPD and aggregated does to the GPUs and the traffic; empty when the
-    endpoint keeps its mode."""
     if change.modes is None:
         return ""
     return mode_line(*change.modes, _address(change, (plans or {}).get(change.name)))
@@ -201,12 +194,8 @@ def roll_line(change: Change, plans: Plans) -> str:
     )
 
 
-def swap_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
-    return [swap_line(c, plans) for c in changes if is_swap(c, plans)]
-
-
-def roll_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
-    return [
+def swap_and_roll_lines(changes: Sequence[Change], plans: Plans) -> list[str]:
+    return [swap_line(c, plans) for c in changes if is_swap(c, plans)] + [
         roll_line(c, plans)
         for c in changes
         if c.type == ENDPOINT and c.kind == "update" and c.loses_nodes is None and _rolls(c)

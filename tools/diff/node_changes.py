@@ -11,8 +11,6 @@ InstanceGroupsToDelete). New nodes run the group's deep health checks before the
 updates 240 minutes).
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 HYPERPOD_TYPE = "aws-native:sagemaker:Cluster"
@@ -41,7 +39,6 @@ def _arrival(group: dict[str, Any]) -> str:
 
 
 def replaced_types(base: Resource, head: Resource) -> set[str]:
-    """The instance types of the groups whose nodes an update of the cluster takes away."""
     old, new = _groups(base), _groups(head)
     return {
         group["instanceType"]
@@ -51,7 +48,6 @@ def replaced_types(base: Resource, head: Resource) -> set[str]:
 
 
 def node_outages(base: Resource, head: Resource) -> list[str]:
-    """One line per instance group whose nodes an update of the cluster replaces or deletes."""
     old, new = _groups(base), _groups(head)
     lines = []
     for name in sorted(old.keys() & new.keys()):

@@ -3,8 +3,6 @@ and which paths a pattern covers, as the engine matches `ignoreChanges` and `rep
 (pulumi/pulumi `sdk/go/common/resource/property_path.go`: `ParsePropertyPath`, `Contains`).
 """
 
-from __future__ import annotations
-
 import re
 
 _PART = re.compile(r'\["((?:[^"\\]|\\.)*)"\]|\[([^\]]*)\]|([^.\[\]]+)')

@@ -1,16 +1,11 @@
 """The values the mocks make up, read as references to the resource that made them.
 
-The mocks give every resource an ID, and every other value they make up (an ARN, an API
-endpoint, an OIDC issuer) carries that ID (tools/render/mocks/). How they derive it is theirs
-and changes between revisions, so each render is read with every such ID replaced by `⟨URN⟩`,
-the resource it stands for: two renders of a resource with the same inputs compare equal
-whatever the mocks did. A base rendered by mocks whose made-up values did not carry the ID
-(an EKS endpoint, before) is matched where the same input of the same resource takes it from
-the same resource on both sides (its `propertyDependencies`). What a replacement does to the
-resources that hold such a reference is the engine's to decide (stack_diff.py).
+Every value the mocks make up (an ID, an ARN, an API endpoint) carries the resource's ID
+(tools/render/mocks/), derived in a way that changes between revisions; each render is read
+with every such ID as `⟨URN⟩`, so two renders of a resource with the same inputs compare equal.
+A base whose made-up values did not carry the ID (an EKS endpoint, before) is matched where the
+same input takes it from the same resource on both sides (`propertyDependencies`).
 """
-
-from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -64,7 +59,7 @@ def _made_up_ids(resources: Sequence[Resource]) -> dict[str, str]:
 def with_references(resources: Sequence[Resource]) -> list[Resource]:
     """`resources` with every ID the mocks made up, wherever it is, as its reference."""
     rewrite = _replacer(_made_up_ids(resources))
-    return [{**r, "inputs": _rewritten(r["inputs"], rewrite)} for r in resources]
+    return [rewritten(r, rewrite) for r in resources]
 
 
 def _pattern(text: str) -> re.Pattern[str] | None:
@@ -97,7 +92,6 @@ def learned(
 
 
 def referenced(value: Any) -> set[str]:
-    """The URNs of the resources `value` holds references to."""
     return {urn for text in _strings(value) for urn in REFERENCE.findall(text)}
 
 

@@ -4,8 +4,6 @@ Each side runs `python -m infra render` in its own checkout, so the base revisio
 its own code and stack file, and the two never share state.
 """
 
-from __future__ import annotations
-
 import shutil
 import subprocess
 import sys
@@ -23,19 +21,9 @@ def render_checkout(
     checkout: Path, stack: str, config_file: Path, out: Path, account_id: str | None = None
 ) -> None:
     """A base older than `render --account` refuses the option, and says so."""
-    command = [
-        sys.executable,
-        "-m",
-        "infra",
-        "render",
-        "--stack",
-        stack,
-        "--config-file",
-        str(config_file),
-        "--out",
-        str(out),
-        *(["--account", account_id] if account_id else []),
-    ]
+    command = [sys.executable, "-m", "infra", "render", "--stack", stack, "--out", str(out)]
+    command += ["--config-file", str(config_file)]
+    command += ["--account", account_id] if account_id else []
     done = subprocess.run(command, cwd=checkout, capture_output=True, text=True)
     if done.returncode != 0:
         said = done.stderr.strip() or done.stdout.strip()
@@ -47,7 +35,6 @@ def render_checkout(
 
 @contextmanager
 def checkout_at(repository: Path, ref: str) -> Iterator[Path]:
-    """A temporary worktree of `repository` at `ref`, removed afterwards."""
     if ref.startswith("-"):
         # git would read it as an option.
         raise RenderError(f"--base {ref!r} is not a git revision")

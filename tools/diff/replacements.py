@@ -10,8 +10,6 @@ decide for the types this stack creates:
 - every Kubernetes object: its name and namespace.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Iterable
 from pathlib import Path

@@ -1,14 +1,9 @@
-"""An endpoint manifest's serving mode, as the diff reads it from a render: DPD (`pdSpec`,
-prefill and decode pods) or aggregated (no `pdSpec`: top-level `replicas` of pods that request
-`worker.resources`), with the pods it runs, the GPUs they request, and whether the operator's
-router (intelligent routing) stands in front of them.
-
-Going from one to the other is what the seed calls applying "a new deployment without pdSpec":
-the operator cannot drop or add `pdSpec` in place, so the program makes it a new generation
-(components/endpoint/generation.py), and the diff says what that does to traffic and GPUs.
+"""An endpoint manifest's serving mode as the diff reads it: DPD (`pdSpec`: prefill and decode
+pods) or aggregated (top-level `replicas` of pods requesting `worker.resources`), with its pods,
+their GPUs and whether the operator's router stands in front. The operator cannot drop or add
+`pdSpec` in place ("a new deployment without pdSpec", the seed), so the program makes a change
+of mode a new generation (components/endpoint/generation.py).
 """
-
-from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
@@ -74,7 +69,6 @@ def mode_change(
 
 
 def mode_line(old: Serving, new: Serving, stable_address: str) -> str:
-    """What a change of mode does to the GPUs and to how traffic reaches the endpoint."""
     text = (
         f" It changes from {old.mode} to {new.mode}: {old.describe()} give way to {new.describe()}."
     )

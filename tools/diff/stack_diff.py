@@ -1,16 +1,10 @@
-"""What changes between two renders of a stack: resources added, removed, updated or replaced.
-
-Works on `resources.json` documents. Resources are matched by URN; an input change that a
-provider cannot make in place marks the resource as replaced, which for a serving endpoint
-means an outage, and so does a replacement it goes down with (`cascade`).
-
-The program's resource options act as the engine applies them: a change under `ignoreChanges`
-is shown but changes nothing (the engine diffs the deployed value instead), `replaceOnChanges`
-replaces, a delete of a resource `deletedWith` another deleted in the same run is skipped, and
-`retainOnDelete` and `protect` are said where a delete would meet them.
+"""What changes between two renders' `resources.json`: resources added, removed, updated or
+replaced, matched by URN. An input a provider cannot change in place replaces, and so does a
+replacement a resource goes down with (`cascade`); for a serving endpoint either is an outage.
+Resource options act as the engine applies them: `ignoreChanges` is shown but changes nothing,
+`replaceOnChanges` replaces, a delete `deletedWith` a resource deleted in the same run is
+skipped, and `retainOnDelete` and `protect` are said where a delete would meet them.
 """
-
-from __future__ import annotations
 
 import json
 from collections.abc import Sequence
@@ -128,20 +122,16 @@ def _input_change(head: Resource, path: str, old: Any, new: Any) -> PathChange:
     )
 
 
-def _options(resource: Resource) -> dict[str, Any]:
-    """The options the engine acts on: an alias only says which old URN the resource is."""
-    return {k: v for k, v in resource.get("options", {}).items() if k != "aliases"}
-
-
 def _update(base: Resource, head: Resource) -> Change | None:
     paths = [
         _input_change(head, path, old, new)
         for path, old, new in changed_paths(base["inputs"], head["inputs"])
     ]
-    paths += [
-        PathChange(f"options.{path}", old, new)
-        for path, old, new in changed_paths(_options(base), _options(head))
+    # The options the engine acts on: an alias only says which old URN the resource is.
+    options = [
+        {k: v for k, v in r.get("options", {}).items() if k != "aliases"} for r in (base, head)
     ]
+    paths += [PathChange(f"options.{p}", old, new) for p, old, new in changed_paths(*options)]
     if all(p.ignored for p in paths):
         return None
     kind: Kind = "replace" if any(p.replaces for p in paths) else "update"
@@ -149,8 +139,7 @@ def _update(base: Resource, head: Resource) -> Change | None:
 
 
 def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resource]) -> str | None:
-    """What the engine does with a delete of `resource` (a removal, or the old half of a
-    replacement), when it is not a plain delete."""
+    """What the engine does with a delete (a removal, or a replacement's old half), if not plain."""
     options = resource.get("options", {})
     if options.get("protect"):
         return (
@@ -164,27 +153,20 @@ def _delete_note(resource: Resource, deleted: set[str], by_urn: dict[str, Resour
     return None
 
 
-def _renamed(urn: str, renames: dict[str, str]) -> str:
-    """A URN with each type an alias renamed (`pulumi.Alias(type_=...)`) as it is now: in the
-    qualified type, which names the types of the resource's parents too, so a child inherits
-    its parent's alias as the engine has it."""
-    parts = urn.split("::")
-    if len(parts) != 4:
-        return urn
-    parts[2] = "$".join(renames.get(t, t) for t in parts[2].split("$"))
-    return "::".join(parts)
-
-
 def _aliased(value: Any, renames: dict[str, str]) -> Any:
     """A base resource with every URN in it (its own, its parent's, its provider's, ...) as
-    `head` knows it."""
+    `head` knows it: each type an alias renamed (`pulumi.Alias(type_=...)`) as it is now, in
+    the qualified type, which names the types of the resource's parents too, so a child
+    inherits its parent's alias as the engine has it."""
     if isinstance(value, dict):
         return {k: _aliased(v, renames) for k, v in value.items()}
     if isinstance(value, list):
         return [_aliased(v, renames) for v in value]
-    if isinstance(value, str) and value.startswith("urn:pulumi:"):
-        return _renamed(value, renames)
-    return value
+    parts = value.split("::") if isinstance(value, str) and value.startswith("urn:pulumi:") else []
+    if len(parts) != 4:
+        return value
+    parts[2] = "$".join(renames.get(t, t) for t in parts[2].split("$"))
+    return "::".join(parts)
 
 
 def matched(

@@ -1,14 +1,10 @@
-"""What the stack's nodes cost, as the render summary, sizing.json and the PR comment show it.
+"""What the stack's nodes cost, for the render summary, sizing.json and the PR comment.
 
-The figures come from the price table (components/pricing); where it has no price, the report
-says so instead of guessing, and a total counts the groups with a price and names the others.
-A figure on EC2's rate for the same hardware reads "at least", with the caveat said once. A
-figure that counts a group Karpenter scales at its most nodes reads "at most" (the nodes are a
-ceiling), and "at most ... at EC2's rate" when it is both: a group's line and the totals say
-its bounds the same way.
+Where the price table (components/pricing) has no price the report says so, and a total counts
+the priced groups and names the others. A figure at EC2's rate for the same hardware reads "at
+least" (the caveat said once); one counting a group Karpenter scales at its most nodes, "at
+most"; a group's line and the totals word their bounds alike.
 """
-
-from __future__ import annotations
 
 from typing import Any
 
@@ -58,7 +54,6 @@ def cost_document(cost: ClusterCost) -> dict[str, Any]:
 
 
 def stack_cost(cluster: ClusterSpec, region: str) -> dict[str, Any] | None:
-    """The cost document of the stack's own nodes; None on an existing cluster."""
     return None if cluster.existing else cost_document(cluster_cost(cluster, region))
 
 
@@ -98,11 +93,6 @@ def _amount(doc: dict[str, Any], key: str) -> str:
     return f"{amount}, leaving out {', '.join(unpriced)} (no price)" if unpriced else amount
 
 
-def _unpriced(doc: dict[str, Any]) -> bool:
-    """No group has a price: totals would only say unknown."""
-    return all(g["hourlyPrice"] is None for g in doc["groups"])
-
-
 def cost_headline(doc: dict[str, Any]) -> str:
     return f"on demand in {doc['region']}"
 
@@ -123,12 +113,12 @@ def cost_notes(doc: dict[str, Any]) -> list[str]:
 
 
 def cost_lines(doc: dict[str, Any] | None) -> list[str]:
-    """The summary's lines: each group, the GPU nodes and all nodes an hour, then the notes."""
     if doc is None or not doc["groups"]:
         return ["  the nodes are the existing cluster's (cluster.existing), billed there"]
     width = max(len(g["name"]) for g in doc["groups"])
     lines = [f"  {g['name']:<{width}}  {_group(g)}" for g in doc["groups"]]
-    if _unpriced(doc):
+    # Totals of groups none of which has a price would only say unknown.
+    if all(g["hourlyPrice"] is None for g in doc["groups"]):
         return [*lines, f"  no prices: {NO_PRICES}"]
     return [
         *lines,

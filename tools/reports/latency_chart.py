@@ -7,8 +7,6 @@ and the sentence above the chart says which line is which. TTFT and TPOT differ 
 of magnitude, so each gets its own chart.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +18,6 @@ CLIP_FACTOR = 3.0
 
 @dataclass(frozen=True)
 class LatencyCurve:
-    """One endpoint's predicted latency at each request rate of a sweep."""
-
     endpoint: str
     requests_per_second: Sequence[float]
     ttft_ms: Sequence[float]
@@ -34,32 +30,6 @@ class LatencyCurve:
 
 def _number(value: float) -> str:
     return f"{value:.4g}" if math.isfinite(value) else "0"
-
-
-def _rate_label(rate: float, load: float) -> str:
-    label = f"{rate:.3g}"
-    return f'"{label} (load)"' if math.isclose(rate, load) else f'"{label}"'
-
-
-def xychart(
-    title: str,
-    x_title: str,
-    x_labels: Sequence[str],
-    y_title: str,
-    y_max: float,
-    lines: Sequence[Sequence[float]],
-) -> str:
-    """The text of one `xychart-beta` diagram, lines clipped to the y-axis."""
-    rows = [
-        "xychart-beta",
-        f'    title "{title}"',
-        f'    x-axis "{x_title}" [{", ".join(x_labels)}]',
-        f'    y-axis "{y_title}" 0 --> {_number(y_max)}',
-    ]
-    for line in lines:
-        clipped = [min(v, y_max) if math.isfinite(v) else y_max for v in line]
-        rows.append(f"    line [{', '.join(_number(v) for v in clipped)}]")
-    return "\n".join(rows) + "\n"
 
 
 def _axis_top(values: Sequence[float], slo: float | None) -> float:
@@ -88,19 +58,22 @@ def _one(curve: LatencyCurve, what: str, values: Sequence[float], slo: float | N
             + " are drawn at the top"
         )
     described = "; ".join(notes) + "_"
-    chart = xychart(
-        f"{curve.endpoint} {what}",
-        "requests per second",
-        [_rate_label(r, curve.load) for r in curve.requests_per_second],
-        f"{what} (ms)",
-        top,
-        lines,
-    )
-    return [described, "", "```mermaid", chart.rstrip("\n"), "```"]
+    labels = [
+        f'"{r:.3g} (load)"' if math.isclose(r, curve.load) else f'"{r:.3g}"'
+        for r in curve.requests_per_second
+    ]
+    clipped = [[min(v, top) if math.isfinite(v) else top for v in line] for line in lines]
+    chart = [
+        "xychart-beta",
+        f'    title "{curve.endpoint} {what}"',
+        f'    x-axis "requests per second" [{", ".join(labels)}]',
+        f'    y-axis "{what} (ms)" 0 --> {_number(top)}',
+        *(f"    line [{', '.join(_number(v) for v in line)}]" for line in clipped),
+    ]
+    return [described, "", "```mermaid", *chart, "```"]
 
 
 def latency_markdown(curve: LatencyCurve) -> list[str]:
-    """Markdown lines: a TTFT chart and a TPOT chart, each with the sentence that reads it."""
     return [
         *_one(curve, "TTFT", curve.ttft_ms, curve.slo_ttft_ms),
         "",

@@ -9,8 +9,6 @@ HTML or entity, and GitHub links no mention (GFM spec 0.29-gfm, 6.1 "Code spans"
 escaped into a span, only fenced by a longer backtick string than any inside it).
 """
 
-from __future__ import annotations
-
 import re
 
 _BACKTICKS = re.compile(r"`+")

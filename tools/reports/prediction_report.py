@@ -1,8 +1,6 @@
 """The performance model's predictions as people and programs read them: the render summary,
 `size`, `plan --stack`, sizing.json and the PR comment."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -14,13 +12,12 @@ from planner.measured import Calibration, corrected
 from planner.predict import Prediction, predict
 from tools.reports.latency_chart import LatencyCurve, latency_markdown
 
-# Request rates the charts sweep, as multiples of the workload's.
+# As multiples of the workload's rate.
 SWEEP = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 
 
 def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
-    """sizing.json's `prediction` of an endpoint: the configured layout's figures at the
-    workload's load, the autoscaling maxima's, the SLO and the settings that meet it."""
+    """sizing.json's `prediction`: at the workload's load, at the maxima, the SLO and its fix."""
     if ep is None:
         return None
     suggestion = ep.suggestion
@@ -45,12 +42,9 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
 def _calibration_document(calibration: Calibration | None) -> dict[str, Any] | None:
     if calibration is None:
         return None
-    factors = (("ttftFactor", calibration.ttft_factor), ("tpotFactor", calibration.tpot_factor))
-    return {
-        "runs": calibration.runs,
-        "latest": calibration.latest,
-        **{key: None if value is None else round(value, 3) for key, value in factors},
-    }
+    factors = {"ttftFactor": calibration.ttft_factor, "tpotFactor": calibration.tpot_factor}
+    rounded = {key: None if value is None else round(value, 3) for key, value in factors.items()}
+    return {"runs": calibration.runs, "latest": calibration.latest, **rounded}
 
 
 def calibration_line(ep: EndpointPrediction) -> str | None:
@@ -69,13 +63,6 @@ def _figures(prediction: Prediction, percentile: int) -> str:
     )
 
 
-def _verdict(ep: EndpointPrediction) -> str:
-    if ep.slo is None:
-        return "no SLO set (workload.slo)"
-    meets = "meets" if ep.meets_slo else "misses"
-    return f"{meets} the SLO ({slo_text(ep.slo)})"
-
-
 def _lower_bound(ep: EndpointPrediction) -> bool:
     return ep.price is not None and ep.price.lower_bound
 
@@ -92,10 +79,7 @@ def _cost(ep: EndpointPrediction) -> str:
     )
 
 
-def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
-    """An endpoint's predictions for a terminal."""
-    if ep is None:
-        return [f"{name}: no prediction (workload.outputTokens is not set)"]
+def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
     p = ep.slo.percentile if ep.slo else 90
     lines = [
         f"{name}: at {ep.load:.3g} requests per second, {ep.capacity_share:.0%} of the "
@@ -104,7 +88,10 @@ def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
     ]
     if ep.at_maxima is not None:
         lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima, p)}")
-    lines += [f"  {_verdict(ep)}; {_cost(ep)}"]
+    verdict = "no SLO set (workload.slo)"
+    if ep.slo is not None:
+        verdict = f"{'meets' if ep.meets_slo else 'misses'} the SLO ({slo_text(ep.slo)})"
+    lines.append(f"  {verdict}; {_cost(ep)}")
     if calibrated := calibration_line(ep):
         lines.append(f"  {calibrated}")
     if ep.suggestion is not None:
@@ -131,17 +118,9 @@ EC2_FOOTNOTE = (
 )
 
 HEADER = (
-    "Endpoint",
-    "Requests/s (share of capacity)",
-    "Layout",
-    "TTFT ms (SLO's percentile)",
-    "ITL ms (SLO's percentile)",
-    "Mean TPOT ms",
-    "Output tokens/s",
-    "SLO",
-    "$/h",
-    "$ per M tokens",
-)
+    "Endpoint", "Requests/s (share of capacity)", "Layout", "TTFT ms (SLO's percentile)",
+    "ITL ms (SLO's percentile)", "Mean TPOT ms", "Output tokens/s", "SLO", "$/h", "$ per M tokens",
+)  # fmt: skip
 
 
 def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
@@ -181,7 +160,6 @@ def prediction_table(names: Sequence[str], eps: Sequence[EndpointPrediction | No
 
 
 def latency_curve(name: str, ep: EndpointPrediction) -> LatencyCurve:
-    """The judged layout's latency at each rate of the sweep around the workload's."""
     rates = [ep.load * factor for factor in SWEEP]
     scenarios = [at_rate(ep.judged_scenario, rate) for rate in rates]
     points = [corrected(predict(s, percentiles=False), s, ep.calibration) for s in scenarios]

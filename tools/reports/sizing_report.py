@@ -1,10 +1,4 @@
-"""The sizing of each endpoint as people and programs read it: a table, and `sizing.json`.
-
-`hyperpod-dpd size` prints both (`--json` for the document); the render puts the tables in
-its summary and writes the document beside the manifests.
-"""
-
-from __future__ import annotations
+"""Each endpoint's sizing as a table (`size`, the render summary) and as `sizing.json`."""
 
 from dataclasses import asdict
 from typing import Any
@@ -14,27 +8,17 @@ from pydantic.alias_generators import to_camel
 from components.core.units import format_bytes
 from components.model.architecture import ModelArchitecture
 from components.sizing.checks import SizingReport
-from components.sizing.kv import CHUNK_TOKENS, EndpointSizing, Transfer
-from components.sizing.replicas import RoleReplicas
+from components.sizing.kv import CHUNK_TOKENS, EndpointSizing
 from infra.rollout_room import EndpointRoom
 
-
-def _transfer_json(transfer: Transfer) -> dict[str, Any]:
-    return {
-        "tokens": transfer.tokens,
-        "bytesPerRank": transfer.bytes_per_rank,
-        "inFlight": transfer.in_flight,
-        "seconds": transfer.seconds,
-    }
+HBM_FIGURES = (
+    "per_gpu_bytes", "weights_bytes_per_gpu", "utilization_bytes", "kv_pool_bytes_per_gpu",
+    "pd_buffer_bytes", "overhead_bytes", "headroom_bytes",
+)  # fmt: skip
 
 
-def _role_json(role: RoleReplicas) -> dict[str, Any]:
-    return {
-        "minReplicas": role.minimum,
-        "maxReplicas": role.maximum,
-        "gpus": role.gpus,
-        "metric": role.metric,
-    }
+def _camel(fields: Any) -> dict[str, Any]:
+    return {to_camel(k): v for k, v in asdict(fields).items()}
 
 
 def _endpoint_json(report: SizingReport) -> dict[str, Any]:
@@ -42,7 +26,15 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
     placed = {
         "name": report.name,
         "mode": "dpd" if {"prefill", "decode"} == set(replicas.roles) else "aggregated",
-        "replicas": {name: _role_json(role) for name, role in replicas.roles.items()},
+        "replicas": {
+            name: {
+                "minReplicas": r.minimum,
+                "maxReplicas": r.maximum,
+                "gpus": r.gpus,
+                "metric": r.metric,
+            }
+            for name, r in replicas.roles.items()
+        },
         "maxGpus": replicas.max_gpus,
     }
     if sizing is None:
@@ -58,21 +50,13 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
         "chunkTokens": CHUNK_TOKENS,
         "pdBufferBytes": sizing.pd_buffer_bytes if dpd else None,
         "transfers": {
-            "routingThreshold": _transfer_json(sizing.routing_threshold),
-            "maxModelLen": _transfer_json(sizing.max_model_len),
-            "typicalInput": sizing.typical_input and _transfer_json(sizing.typical_input),
+            "routingThreshold": _camel(sizing.routing_threshold),
+            "maxModelLen": _camel(sizing.max_model_len),
+            "typicalInput": sizing.typical_input and _camel(sizing.typical_input),
         }
         if dpd
         else None,
-        "hbm": {
-            "perGpuBytes": hbm.per_gpu_bytes,
-            "weightsBytesPerGpu": hbm.weights_bytes_per_gpu,
-            "utilizationBytes": hbm.utilization_bytes,
-            "kvPoolBytesPerGpu": hbm.kv_pool_bytes_per_gpu,
-            "pdBufferBytes": hbm.pd_buffer_bytes,
-            "overheadBytes": hbm.overhead_bytes,
-            "headroomBytes": hbm.headroom_bytes,
-        },
+        "hbm": {to_camel(figure): getattr(hbm, figure) for figure in HBM_FIGURES},
         "recommendedPdBufferBytes": sizing.recommended_pd_buffer_bytes if dpd else None,
         "findings": [
             {"level": f.level, "code": f.code, "message": f.message} for f in report.findings
@@ -82,7 +66,7 @@ def _endpoint_json(report: SizingReport) -> dict[str, Any]:
 
 def replacement_json(room: EndpointRoom) -> dict[str, Any]:
     """How a change reaches the endpoint (infra/rollout_room.py), its keys in camelCase."""
-    return {to_camel(k): v for k, v in asdict(room).items()} | {"gpusDuring": room.gpus_during}
+    return _camel(room) | {"gpusDuring": room.gpus_during}
 
 
 def sizing_document(
@@ -117,18 +101,15 @@ def _describe(model: ModelArchitecture) -> str:
     )
 
 
-def _seconds(seconds: float) -> str:
-    return f"{seconds * 1000:.3g} ms"
-
-
 def _transfer_row(label: str, tokens: str, per_rank: str, in_flight: str, seconds: str) -> str:
     return f"    {label:<20}{tokens:>8}{per_rank:>12}{in_flight:>11}{seconds:>16}"
 
 
 def _transfer_lines(sizing: EndpointSizing) -> list[str]:
-    """The PD buffer and what one prompt's KV transfer takes, of a DPD endpoint."""
-    transfers = [("routingThreshold", sizing.routing_threshold)]
-    transfers.append(("maxModelLen", sizing.max_model_len))
+    transfers = [
+        ("routingThreshold", sizing.routing_threshold),
+        ("maxModelLen", sizing.max_model_len),
+    ]
     if sizing.typical_input:
         transfers.append(("typicalInput", sizing.typical_input))
     efa = f"{sizing.instance.efa_gbps} Gbps EFA"
@@ -142,7 +123,7 @@ def _transfer_lines(sizing: EndpointSizing) -> list[str]:
                 f"{t.tokens:,}",
                 format_bytes(t.bytes_per_rank),
                 str(t.in_flight),
-                _seconds(t.seconds),
+                f"{t.seconds * 1000:.3g} ms",
             )
             for label, t in transfers
         ),
@@ -150,7 +131,6 @@ def _transfer_lines(sizing: EndpointSizing) -> list[str]:
 
 
 def sizing_table(report: SizingReport) -> list[str]:
-    """The lines of one endpoint's sizing, for a terminal."""
     sizing = report.sizing
     placed = [
         *(f"  {f'{n} replicas':<24}{r.describe()}" for n, r in report.replicas.roles.items()),
