@@ -31,7 +31,7 @@ from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
-from tools.render.render_report import summary, write_render
+from tools.render.render_report import details, summary, write_render, wrote_line
 from tools.render.stack_config import (
     StackConfig,
     StackFileError,
@@ -118,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     _stack_arguments(render)
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
+    render.add_argument(
+        "--verbose", action="store_true", help="print everything plan.md keeps, not the summary"
+    )
     size = commands.add_parser(
         "size", help="show each endpoint's KV-cache sizing, PD buffer and decoder HBM"
     )
@@ -230,19 +233,15 @@ def render(args: argparse.Namespace) -> int:
     document = sizing_document(
         sizing, cost, [prediction_document(p) for p in predictions], settings[0].rollouts
     )
+    found = details(result, sizing, cost, names, predictions)
     plan = predictions_markdown(names, predictions)
     try:
-        manifests = write_render(result, out, document, plan)
+        manifests = write_render(result, out, document, plan, found)
     except OSError as failed:
         print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
         return 2
-    predicted = [
-        line
-        for name, prediction in zip(names, predictions, strict=True)
-        if prediction
-        for line in prediction_lines(name, prediction)
-    ]
-    print(summary(result, out, manifests, sizing, cost, predicted))
+    brief = summary(result, cost, names, predictions, out / "plan.md")
+    print("\n".join([*(found if args.verbose else brief), "", wrote_line(out, manifests)]))
     return 0
 
 

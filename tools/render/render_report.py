@@ -4,6 +4,8 @@ summary."""
 from __future__ import annotations
 
 import json
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +17,22 @@ from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND
 from components.endpoint.routing import ROUTER_PORT, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
+from infra.endpoint_predictions import EndpointPrediction
 from tools.render import yaml_io
 from tools.render.graph import mermaid, resource_counts
-from tools.render.next_steps_report import next_steps_lines
 from tools.render.render import RenderResult
 from tools.render.render_output import replace_render
-from tools.reports.cost_report import cost_headline, cost_lines
+from tools.reports.cost_report import cost_headline, cost_lines, cost_notes
+from tools.reports.prediction_report import prediction_brief, prediction_lines
 from tools.reports.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
 HEAD = ("apiVersion", "kind", "metadata")
+# The summary's widest line and most warnings shown; the rest are in plan.md.
+WIDTH = 160
+SHOWN_WARNINGS = 5
+NEXT = "the commands that load the weights, wait for the endpoint and send it a first request"
+HEADLINE = "Rendered stack '{}' offline: the program ran under mocks; nothing was deployed."
 
 
 def _sorted(value: Any) -> Any:
@@ -54,11 +62,15 @@ def _manifest_file(obj: dict[str, Any]) -> str:
 
 
 def write_render(
-    result: RenderResult, out: Path, sizing_json: dict[str, Any], plan: list[str]
+    result: RenderResult,
+    out: Path,
+    sizing_json: dict[str, Any],
+    plan: list[str],
+    found: list[str],
 ) -> list[Path]:
     """Write the render's files to `out`, in place of an earlier render's; return the
-    manifests written. `plan`: the markdown of the endpoints' predictions, plan.md, which the
-    PR comment carries."""
+    manifests written. plan.md: `plan`, the markdown of the endpoints' predictions, then
+    `found`, the render's `details`."""
     manifests = {
         f"manifests/{_manifest_file(obj)}": yaml_io.dump(obj) for obj in kubernetes_objects(result)
     }
@@ -70,7 +82,11 @@ def write_render(
             "resources.json": json.dumps(resources, indent=2) + "\n",
             "sizing.json": json.dumps(sizing_json, indent=2) + "\n",
             "graph.mmd": mermaid(resources),
-            "plan.md": "\n".join(plan) + "\n" if plan else "",
+            # The render in full as an indented code block, which no line in it can end.
+            "plan.md": "\n".join(
+                [*plan, "", "## The render in full", "", *(f"    {x}" if x else "" for x in found)]
+            )
+            + "\n",
         },
     )
     return [out / name for name in manifests]
@@ -179,21 +195,26 @@ def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
     return lines
 
 
-def summary(
+def _predictions(
+    names: list[str], eps: list[EndpointPrediction | None], lines: Callable[..., list[str]]
+) -> list[str]:
+    found = [f"  {line}" for n, ep in zip(names, eps, strict=True) for line in lines(n, ep)]
+    return ["", "Predictions (performance model, an estimate):", *found] if found else []
+
+
+def details(
     result: RenderResult,
-    out: Path,
-    manifests: list[Path],
     sizing: list[SizingReport],
     cost: dict[str, Any] | None,
-    predictions: list[str],
-) -> str:
-    """`predictions`: the lines of each endpoint's predictions."""
+    names: list[str],
+    predictions: list[EndpointPrediction | None],
+) -> list[str]:
+    """Everything the render found, as `--verbose` prints it and plan.md keeps it."""
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
     counts = resource_counts(resources)
     lines = [
-        f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
-        "nothing was deployed.",
+        HEADLINE.format(result.stack),
         "",
         f"Resources ({sum(counts.values())}), by component:",
         *(
@@ -209,17 +230,55 @@ def summary(
         lines += _endpoint_lines(resource.inputs)
     lines += ["", "Sizing (decoder, per GPU and TP rank):"]
     lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
-    if predictions:
-        lines += ["", "Predictions (performance model, an estimate):"]
-        lines += [f"  {line}" for line in predictions]
+    lines += _predictions(names, predictions, prediction_lines)
     lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
-    lines += next_steps_lines(result.outputs.get("nextSteps"))
+    if (script := result.outputs.get("nextSteps")) is not None:
+        lines += ["", "After `pulumi up` (also `pulumi stack output nextSteps`):"]
+        lines += [f"  {line}" if line else "" for line in script.splitlines()]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
-    lines += [f"  {w}" for w in result.warnings] or ["  none"]
-    lines += [
-        "",
-        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'}, "
-        f"{out / 'plan.md'} and "
-        f"{len(manifests)} manifests in {out / 'manifests'}",
-    ]
-    return "\n".join(lines)
+    return lines + ([f"  {w}" for w in result.warnings] or ["  none"])
+
+
+def summary(
+    result: RenderResult,
+    cost: dict[str, Any] | None,
+    names: list[str],
+    predictions: list[EndpointPrediction | None],
+    plan: Path,
+) -> list[str]:
+    """What a person acts on, each line at most WIDTH characters; `details` has the rest, in
+    `plan`."""
+    counts = resource_counts([r.as_json() for r in result.resources])
+    named = {r.urn: r.name for r in result.resources}
+    tally = ", ".join(f"{named[urn]} {count}" for urn, count in sorted(counts.items()))
+    lines = [HEADLINE.format(result.stack), ""]
+    lines += textwrap.wrap(
+        f"Resources ({sum(counts.values())}): {tally}",
+        WIDTH,
+        subsequent_indent="  ",
+        break_on_hyphens=False,
+    )
+    endpoints = result.of_type(ENDPOINT_CONFIG_TYPE)
+    lines += ["", "Endpoints:" if endpoints else "Endpoints: none"]
+    for resource in endpoints:
+        head, sagemaker, _, address = _endpoint_lines(resource.inputs)
+        lines += [head, sagemaker, address]
+    lines += _predictions(names, predictions, prediction_brief)
+    notes = {f"  {note}" for note in cost_notes(cost)} if cost else set()
+    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:"]
+    lines += [line for line in cost_lines(cost) if line not in notes]
+    warnings, more = result.warnings[:SHOWN_WARNINGS], len(result.warnings) - SHOWN_WARNINGS
+    lines += ["", f"Warnings ({len(result.warnings)}):"]
+    lines += [f"  {w}" if len(w) <= WIDTH - 2 else f"  {w[: WIDTH - 5]}..." for w in warnings]
+    lines += [f"  {more} more, and each in full, in {plan}"] if more > 0 else []
+    lines += [] if warnings else ["  none"]
+    if "nextSteps" in result.outputs:
+        lines += ["", f"Next: `pulumi up`, then `pulumi stack output nextSteps`: {NEXT}"]
+    return [*lines, "", f"In full, the sizing and cost notes too: {plan}, or --verbose"]
+
+
+def wrote_line(out: Path, manifests: list[Path]) -> str:
+    return (
+        f"Wrote {out}: resources.json, sizing.json, graph.mmd, plan.md and {len(manifests)} "
+        "manifests in manifests/"
+    )

@@ -13,6 +13,7 @@ from tests.support import (
     aggregated_endpoint,
     config_file,
     dev_config,
+    plan_in_full,
     price_table,
     settings_of,
     with_endpoints,
@@ -34,7 +35,13 @@ def with_slo(**slo: float) -> dict:
 
 def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_path, capsys):
     assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+    summary = capsys.readouterr().out
+    assert "  dpd-test: meets the SLO (p90 TTFT <= 2,000 ms, p90 inter-token" in summary
+    assert re.search(
+        r"p90 TTFT [\d,]+ ms, p90 inter-token [\d.]+ ms; at 3 requests per second, \d+%", summary
+    )
+    assert "  at least $110.08/h for its GPUs, at least $" in summary
+    out = plan_in_full(tmp_path)
     assert "Predictions (performance model, an estimate):" in out
     assert (
         "    meets the SLO (p90 TTFT <= 2,000 ms, p90 inter-token latency (tpotMs) <= 50 ms)" in out
