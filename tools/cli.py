@@ -31,7 +31,7 @@ from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import run_program
 from tools.render.render_output import out_problem
-from tools.render.render_report import details, summary, write_render, wrote_line
+from tools.render.render_report import report, write_render
 from tools.render.stack_config import (
     StackConfig,
     StackFileError,
@@ -233,15 +233,20 @@ def render(args: argparse.Namespace) -> int:
     document = sizing_document(
         sizing, cost, [prediction_document(p) for p in predictions], settings[0].rollouts
     )
-    found = details(result, sizing, cost, names, predictions)
+    found = report(result, sizing, cost, names, predictions)
     plan = predictions_markdown(names, predictions)
     try:
         manifests = write_render(result, out, document, plan, found)
     except OSError as failed:
         print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
         return 2
-    brief = summary(result, cost, names, predictions, out / "plan.md")
-    print("\n".join([*(found if args.verbose else brief), "", wrote_line(out, manifests)]))
+    if not args.verbose:
+        found = report(result, sizing, cost, names, predictions, out / "plan.md")
+    print("\n".join(found))
+    print(
+        f"\nWrote {out}: resources.json, sizing.json, graph.mmd, plan.md and {len(manifests)} "
+        "manifests in manifests/"
+    )
     return 0
 
 

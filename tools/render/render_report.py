@@ -4,9 +4,8 @@ summary."""
 from __future__ import annotations
 
 import json
-import textwrap
-from collections.abc import Callable
 from pathlib import Path
+from textwrap import TextWrapper, shorten
 from typing import Any
 
 from components.core.units import format_bytes
@@ -32,6 +31,7 @@ HEAD = ("apiVersion", "kind", "metadata")
 WIDTH = 160
 SHOWN_WARNINGS = 5
 NEXT = "the commands that load the weights, wait for the endpoint and send it a first request"
+_WRAPPED = TextWrapper(WIDTH, subsequent_indent="  ", break_on_hyphens=False)
 HEADLINE = "Rendered stack '{}' offline: the program ran under mocks; nothing was deployed."
 
 
@@ -183,102 +183,71 @@ def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
 def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
     if observability is None:
         return ["", "Observability: off (endpoint metrics are not collected)"]
-    lines = [
-        "",
-        "Observability:",
-        f"  Prometheus query endpoint {observability['prometheusEndpoint']}",
+    named = {
+        "prometheusEndpoint": "Prometheus query endpoint",
+        "grafanaUrl": "Grafana",
+        "grafanaDashboardUrl": "DPD dashboard",
+    }
+    shown = [
+        f"  {name} {observability[key]}" for key, name in named.items() if key in observability
     ]
-    if "grafanaUrl" in observability:
-        lines.append(f"  Grafana {observability['grafanaUrl']}")
-    if "grafanaDashboardUrl" in observability:
-        lines.append(f"  DPD dashboard {observability['grafanaDashboardUrl']}")
-    return lines
+    return ["", "Observability:", *shown]
 
 
-def _predictions(
-    names: list[str], eps: list[EndpointPrediction | None], lines: Callable[..., list[str]]
-) -> list[str]:
-    found = [f"  {line}" for n, ep in zip(names, eps, strict=True) for line in lines(n, ep)]
-    return ["", "Predictions (performance model, an estimate):", *found] if found else []
-
-
-def details(
+def report(
     result: RenderResult,
     sizing: list[SizingReport],
     cost: dict[str, Any] | None,
     names: list[str],
     predictions: list[EndpointPrediction | None],
+    plan: Path | None = None,
 ) -> list[str]:
-    """Everything the render found, as `--verbose` prints it and plan.md keeps it."""
+    """The render in full, as `--verbose` prints it and plan.md keeps it; with `plan`, the
+    summary a person acts on instead, at most WIDTH characters a line, pointing at `plan`."""
+    full = plan is None
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
     counts = resource_counts(resources)
-    lines = [
-        HEADLINE.format(result.stack),
-        "",
-        f"Resources ({sum(counts.values())}), by component:",
-        *(
+    lines = [HEADLINE.format(result.stack), ""]
+    if full:
+        lines += [f"Resources ({sum(counts.values())}), by component:"]
+        lines += [
             f"  {count:3d}  {by_urn[urn]['name']:<24} {by_urn[urn]['type']}"
             for urn, count in sorted(counts.items())
-        ),
-        *_operator_lines(result.outputs.get("operator")),
-        *_observability_lines(result.outputs.get("observability")),
-        "",
-        "Endpoints:",
-    ]
-    for resource in result.of_type(ENDPOINT_CONFIG_TYPE):
-        lines += _endpoint_lines(resource.inputs)
-    lines += ["", "Sizing (decoder, per GPU and TP rank):"]
-    lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
-    lines += _predictions(names, predictions, prediction_lines)
-    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
-    if (script := result.outputs.get("nextSteps")) is not None:
-        lines += ["", "After `pulumi up` (also `pulumi stack output nextSteps`):"]
-        lines += [f"  {line}" if line else "" for line in script.splitlines()]
-    lines += ["", f"Warnings ({len(result.warnings)}):"]
-    return lines + ([f"  {w}" for w in result.warnings] or ["  none"])
-
-
-def summary(
-    result: RenderResult,
-    cost: dict[str, Any] | None,
-    names: list[str],
-    predictions: list[EndpointPrediction | None],
-    plan: Path,
-) -> list[str]:
-    """What a person acts on, each line at most WIDTH characters; `details` has the rest, in
-    `plan`."""
-    counts = resource_counts([r.as_json() for r in result.resources])
-    named = {r.urn: r.name for r in result.resources}
-    tally = ", ".join(f"{named[urn]} {count}" for urn, count in sorted(counts.items()))
-    lines = [HEADLINE.format(result.stack), ""]
-    lines += textwrap.wrap(
-        f"Resources ({sum(counts.values())}): {tally}",
-        WIDTH,
-        subsequent_indent="  ",
-        break_on_hyphens=False,
-    )
+        ]
+        lines += _operator_lines(result.outputs.get("operator"))
+        lines += _observability_lines(result.outputs.get("observability"))
+    else:
+        tally = ", ".join(f"{by_urn[urn]['name']} {n}" for urn, n in sorted(counts.items()))
+        lines += _WRAPPED.wrap(f"Resources ({sum(counts.values())}): {tally}")
     endpoints = result.of_type(ENDPOINT_CONFIG_TYPE)
     lines += ["", "Endpoints:" if endpoints else "Endpoints: none"]
     for resource in endpoints:
-        head, sagemaker, _, address = _endpoint_lines(resource.inputs)
-        lines += [head, sagemaker, address]
-    lines += _predictions(names, predictions, prediction_brief)
-    notes = {f"  {note}" for note in cost_notes(cost)} if cost else set()
+        head, named, layout, address = _endpoint_lines(resource.inputs)
+        lines += [head, named, layout, address] if full else [head, named, address]
+    if full:
+        lines += ["", "Sizing (decoder, per GPU and TP rank):"]
+        lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    said = prediction_lines if full else prediction_brief
+    found = [f"  {line}" for n, ep in zip(names, predictions, strict=True) for line in said(n, ep)]
+    lines += ["", "Predictions (performance model, an estimate):", *found] if found else []
+    notes = {f"  {note}" for note in cost_notes(cost)} if cost and not full else set()
     lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:"]
     lines += [line for line in cost_lines(cost) if line not in notes]
-    warnings, more = result.warnings[:SHOWN_WARNINGS], len(result.warnings) - SHOWN_WARNINGS
+    script = result.outputs.get("nextSteps")
+    if full and script is not None:
+        lines += ["", "After `pulumi up` (also `pulumi stack output nextSteps`):"]
+        lines += [f"  {line}" if line else "" for line in script.splitlines()]
+    warnings = result.warnings if full else result.warnings[:SHOWN_WARNINGS]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
-    lines += [f"  {w}" if len(w) <= WIDTH - 2 else f"  {w[: WIDTH - 5]}..." for w in warnings]
-    lines += [f"  {more} more, and each in full, in {plan}"] if more > 0 else []
+    lines += [
+        f"  {w}" if full else f"  {shorten(w, WIDTH - 2, placeholder=' ...')}" for w in warnings
+    ]
     lines += [] if warnings else ["  none"]
-    if "nextSteps" in result.outputs:
+    if full:
+        return lines
+    if (more := len(result.warnings) - SHOWN_WARNINGS) > 0:
+        lines.append(f"  {more} more, and each in full, in {plan}")
+    if script is not None:
         lines += ["", f"Next: `pulumi up`, then `pulumi stack output nextSteps`: {NEXT}"]
     return [*lines, "", f"In full, the sizing and cost notes too: {plan}, or --verbose"]
-
-
-def wrote_line(out: Path, manifests: list[Path]) -> str:
-    return (
-        f"Wrote {out}: resources.json, sizing.json, graph.mmd, plan.md and {len(manifests)} "
-        "manifests in manifests/"
-    )
