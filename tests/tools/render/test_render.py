@@ -252,7 +252,7 @@ def test_the_dev_stack_with_no_endpoints_renders_the_cluster_alone(tmp_path, cap
     assert "claimed by no endpoint" in capsys.readouterr().out
 
 
-def test_a_variable_read_from_a_secret_renders_with_the_summary(tmp_path, capsys):
+def test_a_variable_read_from_a_secret_renders_with_the_pd_buffer_in_plan_md(tmp_path):
     config = dev_config()
     source = {"secretKeyRef": {"name": "hf", "key": "token"}}
     config["hyperpod-dpd:endpoints"][0]["environmentFrom"] = {"HF_TOKEN": source}
