@@ -357,3 +357,9 @@ def _descends(by_urn: dict, resource: Registration, ancestor: Registration) -> b
             return True
         parent = by_urn[parent].parent if parent in by_urn else None
     return False
+
+
+def plan_in_full(out: Path) -> str:
+    """What a render's plan.md in `out` keeps of the render in full, as `--verbose` prints it."""
+    kept = (out / "plan.md").read_text().split("## The render in full\n\n")[1]
+    return "".join(line.removeprefix("    ") for line in kept.splitlines(keepends=True))

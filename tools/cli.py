@@ -29,7 +29,7 @@ from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import RenderResult, run_program
 from tools.render.render_output import out_problem
-from tools.render.render_report import summary, write_render
+from tools.render.render_report import report, write_render
 from tools.render.stack_config import StackFileError, read_stack_config, stack_file
 from tools.reports.cost_report import stack_cost
 from tools.reports.prediction_report import (
@@ -115,6 +115,9 @@ def _parser() -> argparse.ArgumentParser:
 
     render = stacked("render", "run the program under mocks and write what it would deploy")
     render.add_argument("--out", type=Path, help="output directory (default: build/<stack>)")
+    render.add_argument(
+        "--verbose", action="store_true", help="print everything plan.md keeps, not the summary"
+    )
     size = stacked("size", "show each endpoint's KV-cache sizing, PD buffer and decoder HBM")
     size.add_argument("--json", action="store_true", help="print the sizing.json document")
     diff = commands.add_parser(
@@ -199,19 +202,20 @@ def render(args: argparse.Namespace) -> int:
     document = sizing_document(
         sizing, cost, [prediction_document(p) for p in predictions], settings.rollouts
     )
+    found = report(result, sizing, cost, names, predictions)
     plan = predictions_markdown(names, predictions)
     try:
-        manifests = write_render(result, out, document, plan)
+        manifests = write_render(result, out, document, plan, found)
     except OSError as failed:
         print(f"--out: cannot write {out}: {failed.strerror or failed}", file=sys.stderr)
         return 2
-    predicted = [
-        line
-        for name, prediction in zip(names, predictions, strict=True)
-        if prediction
-        for line in prediction_lines(name, prediction)
-    ]
-    print(summary(result, out, manifests, sizing, cost, predicted))
+    if not args.verbose:
+        found = report(result, sizing, cost, names, predictions, out / "plan.md")
+    print("\n".join(found))
+    print(
+        f"\nWrote {out}: resources.json, sizing.json, graph.mmd, plan.md and {len(manifests)} "
+        "manifests in manifests/"
+    )
     return 0
 
 
@@ -227,8 +231,8 @@ def size(args: argparse.Namespace) -> int:
         print(json.dumps(document, indent=2))
     else:
         tables = [
-            sizing_table(report) + (["", *prediction_lines(name, prediction)] if prediction else [])
-            for name, report, prediction in zip(
+            sizing_table(sized) + (["", *prediction_lines(name, prediction)] if prediction else [])
+            for name, sized, prediction in zip(
                 names, checked.sizing, checked.predictions, strict=True
             )
         ]

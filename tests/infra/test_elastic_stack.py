@@ -11,6 +11,7 @@ from tests.support import (
     dev_endpoint,
     endpoint_configs,
     one,
+    plan_in_full,
     problem_for,
     problems,
     prod_config,
@@ -213,7 +214,7 @@ def scaling_second() -> dict:
     return second
 
 
-def test_the_render_summary_and_size_show_each_role_range(tmp_path, capsys):
+def test_the_render_and_size_show_each_role_range(tmp_path, capsys):
     config = with_endpoints(scaling({"maxReplicas": 2}), gpu_nodes=3, **OBSERVED)
     path = config_file(tmp_path, config)
     assert main(["size", "--config-file", path]) == 0
@@ -221,7 +222,7 @@ def test_the_render_summary_and_size_show_each_role_range(tmp_path, capsys):
     assert "  prefill replicas        1-2 x 8 GPUs, scaling on waiting\n" in printed
     assert "  GPUs at most            24\n" in printed
     assert main(["render", "--config-file", path, "--out", str(tmp_path / "out")]) == 0
-    summary = capsys.readouterr().out
+    summary = plan_in_full(tmp_path / "out")
     assert "    prefill 1-2x8 GPU (starts at 1), decode 1x8 GPU, at most 24 GPUs, TP 8" in summary
     assert (
         "  Prometheus query endpoint https://aps-workspaces.us-west-2.amazonaws.com/workspaces/ws-"

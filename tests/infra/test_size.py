@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 
 from infra.paths import ROOT
-from tests.support import config_file, dev_endpoint, with_endpoints
+from tests.support import config_file, dev_endpoint, plan_in_full, with_endpoints
 from tools.cli import main
 
 
@@ -79,13 +79,14 @@ def test_a_missing_stack_file_exits_2(capsys):
     assert "Pulumi.nope.yaml: no such stack config file" in capsys.readouterr().err
 
 
-def test_the_render_writes_the_same_document_and_shows_the_table(tmp_path, capsys):
+def test_the_render_writes_the_same_document_and_keeps_the_table(tmp_path, capsys):
     assert main(["size", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert main(["render", "--out", str(tmp_path)]) == 0
     assert json.loads((tmp_path / "sizing.json").read_text()) == printed
-    summary = capsys.readouterr().out
-    assert "Sizing (decoder, per GPU and TP rank):\n  dpd-test: llama-3.3-70b" in summary
+    assert "Sizing (decoder, per GPU and TP rank):\n  dpd-test: llama-3.3-70b" in plan_in_full(
+        tmp_path
+    )
 
 
 def test_the_sizing_docs_show_what_size_prints_for_the_dev_stack(capsys):

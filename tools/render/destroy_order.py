@@ -96,19 +96,6 @@ def destroy_waves(resources: Sequence[Resource]) -> list[list[str]]:
     return layers[::-1]
 
 
-def transitive_dependencies(resources: Sequence[Resource], urn: str) -> set[str]:
-    """Everything `urn` waits for, directly or through others: what a destroy deletes after it."""
-    graph = dependencies(resources)
-    found: set[str] = set()
-    todo = list(graph[urn])
-    while todo:
-        dep = todo.pop()
-        if dep not in found:
-            found.add(dep)
-            todo += graph[dep]
-    return found
-
-
 @dataclass(frozen=True, order=True)
 class Deletion:
     type: str

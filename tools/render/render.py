@@ -11,7 +11,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import pulumi
@@ -32,11 +32,12 @@ STACK_TYPE = "pulumi:pulumi:Stack"
 
 @dataclass(frozen=True)
 class Registration:
+    # In the order of resources.json's keys.
+    type: str
+    name: str
     urn: str
     # The ID the provider answered with (mocked).
     id: str
-    type: str
-    name: str
     parent: str | None
     custom: bool
     provider: str | None
@@ -47,18 +48,10 @@ class Registration:
     options: dict[str, Any]
 
     def as_json(self) -> dict[str, Any]:
+        found = {f.name: getattr(self, f.name) for f in fields(self)}
         return {
-            "type": self.type,
-            "name": self.name,
-            "urn": self.urn,
-            "id": self.id,
-            "parent": self.parent,
-            "custom": self.custom,
-            "provider": self.provider,
-            "dependencies": self.dependencies,
-            "propertyDependencies": self.property_dependencies,
-            "inputs": self.inputs,
-            "options": self.options,
+            k if k != "property_dependencies" else "propertyDependencies": v
+            for k, v in found.items()
         }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from textwrap import TextWrapper, shorten
 from typing import Any
 
 from components.core.units import format_bytes
@@ -15,16 +16,23 @@ from components.endpoint.manifest import API_VERSION, ENDPOINT_LABEL, KIND
 from components.endpoint.routing import ROUTER_PORT, router_url
 from components.operator.versions import ADDON_NAME, MINIMUM_OPERATOR
 from components.sizing.checks import SizingReport
+from infra.endpoint_predictions import EndpointPrediction
 from tools.render import yaml_io
 from tools.render.graph import mermaid, resource_counts
-from tools.render.next_steps_report import next_steps_lines
 from tools.render.render import RenderResult
 from tools.render.render_output import replace_render
-from tools.reports.cost_report import cost_headline, cost_lines
+from tools.reports.cost_report import cost_headline, cost_lines, cost_notes
+from tools.reports.prediction_report import prediction_brief, prediction_lines
 from tools.reports.sizing_report import sizing_table
 
 ENDPOINT_CONFIG_TYPE = f"kubernetes:{API_VERSION}:{KIND}"
 HEAD = ("apiVersion", "kind", "metadata")
+# The summary's widest line and most warnings shown; the rest are in plan.md.
+WIDTH = 160
+SHOWN_WARNINGS = 5
+NEXT = "the commands that load the weights, wait for the endpoint and send it a first request"
+_WRAPPED = TextWrapper(WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+HEADLINE = "Rendered stack '{}' offline: the program ran under mocks; nothing was deployed."
 
 
 def _sorted(value: Any) -> Any:
@@ -54,11 +62,15 @@ def _manifest_file(obj: dict[str, Any]) -> str:
 
 
 def write_render(
-    result: RenderResult, out: Path, sizing_json: dict[str, Any], plan: list[str]
+    result: RenderResult,
+    out: Path,
+    sizing_json: dict[str, Any],
+    plan: list[str],
+    found: list[str],
 ) -> list[Path]:
     """Write the render's files to `out`, in place of an earlier render's; return the
-    manifests written. `plan`: the markdown of the endpoints' predictions, plan.md, which the
-    PR comment carries."""
+    manifests written. plan.md: `plan`, the markdown of the endpoints' predictions, then
+    `found`, the render's `details`."""
     manifests = {
         f"manifests/{_manifest_file(obj)}": yaml_io.dump(obj) for obj in kubernetes_objects(result)
     }
@@ -70,7 +82,11 @@ def write_render(
             "resources.json": json.dumps(resources, indent=2) + "\n",
             "sizing.json": json.dumps(sizing_json, indent=2) + "\n",
             "graph.mmd": mermaid(resources),
-            "plan.md": "\n".join(plan) + "\n" if plan else "",
+            # The render in full as an indented code block, which no line in it can end.
+            "plan.md": "\n".join(
+                [*plan, "", "## The render in full", "", *(f"    {x}" if x else "" for x in found)]
+            )
+            + "\n",
         },
     )
     return [out / name for name in manifests]
@@ -167,59 +183,71 @@ def _operator_lines(operator: dict[str, Any] | None) -> list[str]:
 def _observability_lines(observability: dict[str, Any] | None) -> list[str]:
     if observability is None:
         return ["", "Observability: off (endpoint metrics are not collected)"]
-    lines = [
-        "",
-        "Observability:",
-        f"  Prometheus query endpoint {observability['prometheusEndpoint']}",
+    named = {
+        "prometheusEndpoint": "Prometheus query endpoint",
+        "grafanaUrl": "Grafana",
+        "grafanaDashboardUrl": "DPD dashboard",
+    }
+    shown = [
+        f"  {name} {observability[key]}" for key, name in named.items() if key in observability
     ]
-    if "grafanaUrl" in observability:
-        lines.append(f"  Grafana {observability['grafanaUrl']}")
-    if "grafanaDashboardUrl" in observability:
-        lines.append(f"  DPD dashboard {observability['grafanaDashboardUrl']}")
-    return lines
+    return ["", "Observability:", *shown]
 
 
-def summary(
+def report(
     result: RenderResult,
-    out: Path,
-    manifests: list[Path],
     sizing: list[SizingReport],
     cost: dict[str, Any] | None,
-    predictions: list[str],
-) -> str:
-    """`predictions`: the lines of each endpoint's predictions."""
+    names: list[str],
+    predictions: list[EndpointPrediction | None],
+    plan: Path | None = None,
+) -> list[str]:
+    """The render in full, as `--verbose` prints it and plan.md keeps it; with `plan`, the
+    summary a person acts on instead, at most WIDTH characters a line, pointing at `plan`."""
+    full = plan is None
     resources = [r.as_json() for r in result.resources]
     by_urn = {r["urn"]: r for r in resources}
     counts = resource_counts(resources)
-    lines = [
-        f"Rendered stack '{result.stack}' offline: the program ran under mocks; "
-        "nothing was deployed.",
-        "",
-        f"Resources ({sum(counts.values())}), by component:",
-        *(
+    lines = [HEADLINE.format(result.stack), ""]
+    if full:
+        lines += [f"Resources ({sum(counts.values())}), by component:"]
+        lines += [
             f"  {count:3d}  {by_urn[urn]['name']:<24} {by_urn[urn]['type']}"
             for urn, count in sorted(counts.items())
-        ),
-        *_operator_lines(result.outputs.get("operator")),
-        *_observability_lines(result.outputs.get("observability")),
-        "",
-        "Endpoints:",
-    ]
-    for resource in result.of_type(ENDPOINT_CONFIG_TYPE):
-        lines += _endpoint_lines(resource.inputs)
-    lines += ["", "Sizing (decoder, per GPU and TP rank):"]
-    lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
-    if predictions:
-        lines += ["", "Predictions (performance model, an estimate):"]
-        lines += [f"  {line}" for line in predictions]
-    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:", *cost_lines(cost)]
-    lines += next_steps_lines(result.outputs.get("nextSteps"))
+        ]
+        lines += _operator_lines(result.outputs.get("operator"))
+        lines += _observability_lines(result.outputs.get("observability"))
+    else:
+        tally = ", ".join(f"{by_urn[urn]['name']} {n}" for urn, n in sorted(counts.items()))
+        lines += _WRAPPED.wrap(f"Resources ({sum(counts.values())}): {tally}")
+    endpoints = result.of_type(ENDPOINT_CONFIG_TYPE)
+    lines += ["", "Endpoints:" if endpoints else "Endpoints: none"]
+    for resource in endpoints:
+        head, named, layout, address = _endpoint_lines(resource.inputs)
+        lines += [head, named, layout, address] if full else [head, named, address]
+    if full:
+        lines += ["", "Sizing (decoder, per GPU and TP rank):"]
+        lines += [f"  {line}" for report in sizing for line in sizing_table(report)]
+    said = prediction_lines if full else prediction_brief
+    found = [f"  {line}" for n, ep in zip(names, predictions, strict=True) for line in said(n, ep)]
+    lines += ["", "Predictions (performance model, an estimate):", *found] if found else []
+    notes = {f"  {note}" for note in cost_notes(cost)} if cost and not full else set()
+    lines += ["", f"Cost ({cost_headline(cost)}):" if cost else "Cost:"]
+    lines += [line for line in cost_lines(cost) if line not in notes]
+    script = result.outputs.get("nextSteps")
+    if full and script is not None:
+        lines += ["", "After `pulumi up` (also `pulumi stack output nextSteps`):"]
+        lines += [f"  {line}" if line else "" for line in script.splitlines()]
+    warnings = result.warnings if full else result.warnings[:SHOWN_WARNINGS]
     lines += ["", f"Warnings ({len(result.warnings)}):"]
-    lines += [f"  {w}" for w in result.warnings] or ["  none"]
     lines += [
-        "",
-        f"Wrote {out / 'resources.json'}, {out / 'sizing.json'}, {out / 'graph.mmd'}, "
-        f"{out / 'plan.md'} and "
-        f"{len(manifests)} manifests in {out / 'manifests'}",
+        f"  {w}" if full else f"  {shorten(w, WIDTH - 2, placeholder=' ...')}" for w in warnings
     ]
-    return "\n".join(lines)
+    lines += [] if warnings else ["  none"]
+    if full:
+        return lines
+    if (more := len(result.warnings) - SHOWN_WARNINGS) > 0:
+        lines.append(f"  {more} more, and each in full, in {plan}")
+    if script is not None:
+        lines += ["", f"Next: `pulumi up`, then `pulumi stack output nextSteps`: {NEXT}"]
+    return [*lines, "", f"In full, the sizing and cost notes too: {plan}, or --verbose"]

@@ -122,19 +122,6 @@ def _check_depth(text: str, loader: type) -> None:
             depth -= 1
 
 
-def _composed(text: str, loader_class: type) -> Node | None:
-    _check_depth(text, loader_class)
-    return yaml.compose(text, Loader=loader_class)
-
-
-def _compose(text: str) -> Node | None:
-    try:
-        return _composed(text, _FastConfigLoader)
-    except yaml.YAMLError:
-        # libyaml words its errors its own way; PyYAML's parser raises the error users see.
-        return _composed(text, _ConfigLoader)
-
-
 # A number's text longer than this is cut in messages: the line must stay one readable line.
 _SHOWN_CHARACTERS = 80
 
@@ -240,25 +227,22 @@ def _tag_problem(tag: str) -> str:
     )
 
 
-def load_config_document(text: str) -> Any:
-    """A stack file's document as plain JSON values, read as the Pulumi CLI reads it.
+def _documents(text: str, many: bool) -> list[Any]:
+    """The documents of a YAML stream (`many`) or its one document, as the plain JSON values the
+    Pulumi CLI would read; the depth and alias limits hold for the stream as a whole. Raises
+    yaml.YAMLError for what is not YAML, DocumentError for what a configuration cannot hold."""
 
-    Raises yaml.YAMLError for what is not YAML, DocumentError for what a stack configuration
-    cannot hold.
-    """
-    node = _compose(text)
-    return None if node is None else _Converter().value(node, ())
+    def composed(loader: type) -> list[Node | None]:
+        _check_depth(text, loader)
+        if many:
+            return list(yaml.compose_all(text, Loader=loader))
+        return [yaml.compose(text, Loader=loader)]
 
-
-def load_config_documents(text: str) -> list[Any]:
-    """Every document of a YAML stream (`---` between them), each as `load_config_document`
-    reads one. The depth and alias limits hold for the stream as a whole."""
     try:
-        _check_depth(text, _FastConfigLoader)
-        nodes = list(yaml.compose_all(text, Loader=_FastConfigLoader))
+        nodes = composed(_FastConfigLoader)
     except yaml.YAMLError:
-        _check_depth(text, _ConfigLoader)
-        nodes = list(yaml.compose_all(text, Loader=_ConfigLoader))
+        # libyaml words its errors its own way; PyYAML's parser raises the error users see.
+        nodes = composed(_ConfigLoader)
     converter = _Converter()
     return [None if node is None else converter.value(node, ()) for node in nodes]
 
@@ -286,7 +270,8 @@ def read_yaml_file(path: Path, limit: int, *, many: bool = False, text: str | No
     try:
         if text is None:
             text = read_text(path, limit)
-        return load_config_documents(text) if many else load_config_document(text)
+        documents = _documents(text, many)
+        return documents if many else documents[0]
     except UnreadableFileError as unreadable:
         missing = isinstance(unreadable, MissingFileError)
         raise YamlFileError(path, str(unreadable), missing=missing) from None

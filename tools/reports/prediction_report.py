@@ -100,6 +100,20 @@ def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
     return lines
 
 
+def prediction_brief(name: str, ep: EndpointPrediction | None) -> list[str]:
+    """The render summary's: the SLO verdict, the judged layout's figures, load and cost."""
+    if ep is None:
+        return [f"{name}: no prediction (workload.outputTokens is not set)"]
+    p = ep.slo.percentile if ep.slo else 90
+    lines = [
+        f"{name}: {_verdict(ep)}",
+        f"  {layout(ep.judged)}: {figures(ep.judged, p)}; at {ep.load:.3g} requests per second, "
+        f"{ep.capacity_share:.0%} of its capacity",
+        f"  {_cost(ep)}",
+    ]
+    return lines + ([f"  would meet it with {ep.suggestion.text()}"] if ep.suggestion else [])
+
+
 def _cell(value: float | None) -> str:
     if value is None or not math.isfinite(value):
         return "-"

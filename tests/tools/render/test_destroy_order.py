@@ -4,7 +4,7 @@ import pytest
 
 from tests.support import config_file, dev_config
 from tools.cli import main
-from tools.render.destroy_order import destroy_lines, destroy_waves, transitive_dependencies
+from tools.render.destroy_order import dependencies, destroy_lines, destroy_waves
 
 
 def resource(name, *deps, custom=True, parent=None, **options):
@@ -94,6 +94,19 @@ PLUMBING = (
 @pytest.fixture(scope="module")
 def dev(dev_render):
     return [r.as_json() for r in dev_render.resources]
+
+
+def transitive_dependencies(resources, urn: str) -> set[str]:
+    """Everything `urn` waits for, directly or through others: what a destroy deletes after it."""
+    graph = dependencies(resources)
+    found: set[str] = set()
+    todo = list(graph[urn])
+    while todo:
+        dep = todo.pop()
+        if dep not in found:
+            found.add(dep)
+            todo += graph[dep]
+    return found
 
 
 def test_the_clusters_and_every_endpoint_wait_for_the_network_plumbing(dev):

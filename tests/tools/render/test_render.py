@@ -17,6 +17,7 @@ from tests.support import (
     dev_config,
     dev_endpoint,
     endpoint_configs,
+    plan_in_full,
     render,
     with_endpoints,
 )
@@ -99,7 +100,7 @@ def test_render_writes_manifests_resources_and_prints_a_summary(dev_command):
     resources = json.loads((tmp_path / "resources.json").read_text())
     assert {"type", "name", "parent", "dependencies", "inputs"} <= resources[0].keys()
     assert "default/dpd-test" in out
-    assert "PD buffer 8 GiB" in out
+    assert "PD buffer 8 GiB" in (tmp_path / "plan.md").read_text()
     # What the nodes cost, group by group, and sizing.json the same for the PR comment.
     assert "Cost (on demand in us-west-2" in out
     assert "  p5-dpd  2 x ml.p5.48xlarge" in out
@@ -161,8 +162,36 @@ def test_render_refuses_an_add_on_older_than_operator_3_2_naming_the_key_and_the
     assert not out.exists()
 
 
+def test_the_summary_fits_a_terminal_and_holds_what_a_user_acts_on(dev_command):
+    folder, out = dev_command
+    lines = out.splitlines()
+    assert len(lines) <= 40
+    assert max(len(line) for line in lines) <= 160
+    for said in (
+        "Resources (81): eks 3, node-addons 1, default/dpd-test 1,",
+        "    address the router http://dpd-test-default-routing-service.hyperpod-inference-system",
+        "  dpd-test: meets the SLO (p90 TTFT <= 2,000 ms,",
+        "    at least $110.08/h for its GPUs, at least $",
+        "Warnings (1):",
+        "`pulumi stack output nextSteps`",
+        f"In full, the sizing and cost notes too: {folder / 'plan.md'}, or --verbose",
+        f"Wrote {folder}: resources.json, sizing.json, graph.mmd, plan.md and 1 manifests",
+    ):
+        assert said in out
+    assert re.search(r"p90 TTFT [\d,]+ ms, .*, \d+% of its capacity", out)
+
+
+def test_verbose_prints_in_full_what_plan_md_keeps(dev_command, tmp_path):
+    folder, _ = dev_command
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert main(["render", "--stack", "dev", "--out", str(tmp_path), "--verbose"]) == 0
+    kept = plan_in_full(folder).replace(str(folder), str(tmp_path))
+    assert printed.getvalue().startswith(kept)
+    assert "Sizing (decoder, per GPU and TP rank):" in kept
+
+
 def test_the_summary_says_which_operator_runs(dev_command):
-    _, out = dev_command
+    out = plan_in_full(dev_command[0])
     assert (
         "HyperPod Inference Operator 3.4 (EKS add-on amazon-sagemaker-hyperpod-inference "
         "v1.5.0-eksbuild.1), installed by this stack; DPD needs 3.2 or later"
@@ -173,14 +202,14 @@ def test_the_summary_says_where_the_dpd_dashboard_is(capsys, tmp_path):
     config = dev_config() | {"hyperpod-dpd:observability": {"enabled": True, "grafana": {}}}
     path = config_file(tmp_path, config)
     assert main(["render", "--config-file", path, "--out", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
+    out = plan_in_full(tmp_path / "out")
     grafana = re.search(r"  Grafana (https://g-[0-9a-f]{10}\.grafana-workspace\S+)", out)
     assert grafana is not None
     assert f"  DPD dashboard {grafana[1]}/d/hyperpod-dpd/hyperpod-dpd-endpoints" in out
 
 
-def test_the_summary_ends_with_what_to_run_after_pulumi_up_with_real_names(dev_command):
-    _, out = dev_command
+def test_the_render_in_full_ends_with_what_to_run_after_pulumi_up_with_real_names(dev_command):
+    out = plan_in_full(dev_command[0])
     after = out[out.index("After `pulumi up`") :]
     for line in (
         "  aws eks update-kubeconfig --name hyperpod-dpd-dev --region us-west-2",
@@ -223,7 +252,7 @@ def test_the_dev_stack_with_no_endpoints_renders_the_cluster_alone(tmp_path, cap
     assert "claimed by no endpoint" in capsys.readouterr().out
 
 
-def test_a_variable_read_from_a_secret_renders_with_the_summary(tmp_path, capsys):
+def test_a_variable_read_from_a_secret_renders_with_the_pd_buffer_in_plan_md(tmp_path):
     config = dev_config()
     source = {"secretKeyRef": {"name": "hf", "key": "token"}}
     config["hyperpod-dpd:endpoints"][0]["environmentFrom"] = {"HF_TOKEN": source}
@@ -232,7 +261,7 @@ def test_a_variable_read_from_a_secret_renders_with_the_summary(tmp_path, capsys
     manifest = next(p for p in (out / "manifests").iterdir() if "inferenceendpointconfig" in p.name)
     variables = yaml.safe_load(manifest.read_text())["spec"]["worker"]["environmentVariables"]
     assert {"name": "HF_TOKEN", "valueFrom": source} in variables
-    assert "PD buffer 8 GiB" in capsys.readouterr().out
+    assert "PD buffer 8 GiB" in plan_in_full(out)
 
 
 def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
@@ -242,5 +271,5 @@ def test_an_aggregated_endpoint_renders_with_its_summary(tmp_path, capsys):
     (manifest,) = (out / "manifests").iterdir()
     assert "pdSpec" not in yaml.safe_load(manifest.read_text())["spec"]
     printed = capsys.readouterr().out
-    assert "aggregated: serving 2x8 GPU, at most 16 GPUs, TP 8" in printed
+    assert "aggregated: serving 2x8 GPU, at most 16 GPUs, TP 8" in plan_in_full(out)
     assert "no router: reached through" in printed and "(app=" in printed

@@ -1,7 +1,10 @@
-"""The render's summary of each endpoint, read from its manifest as an adopted object may
-have it: no instanceType, no replicas, no routing strategy, no DPD buffer variable."""
+"""The render's report: each endpoint read from its manifest as an adopted object may have it
+(no instanceType, no replicas, no routing strategy, no DPD buffer variable), and the warnings."""
 
-from tools.render.render_report import _endpoint_lines
+from pathlib import Path
+
+from tools.render.render import RenderResult
+from tools.render.render_report import _endpoint_lines, report
 
 METADATA = {"name": "chat", "namespace": "team", "labels": {"hyperpod-dpd/endpoint": "chat"}}
 WORKER = {"args": ["/opt/ml/model", "--tensor_parallel_size", "4"], "resources": {}}
@@ -42,3 +45,15 @@ def test_a_dpd_object_leaving_its_defaults_to_the_operator():
         "    prefill 1x8 GPU, decode 1x8 GPU, at most 16 GPUs, TP 4, routingThreshold 4096, "
         "prefixaware, PD buffer the operator default"
     )
+
+
+def test_the_summary_shows_five_warnings_a_line_each_and_says_where_the_rest_are():
+    warnings = [f"hyperpod-dpd:endpoints[{i}].workload: " + "too slow " * 30 for i in range(7)]
+    result = RenderResult("dev", [], {}, warnings)
+    summary = report(result, [], None, [], [], Path("build/dev/plan.md"))
+    shown = [line for line in summary if line.startswith("  hyperpod-dpd:")]
+    assert [line[:35] for line in shown] == [f"  {w[:33]}" for w in warnings[:5]]
+    assert all(len(line) <= 160 and line.endswith(" ...") for line in shown)
+    assert "  2 more, and each in full, in build/dev/plan.md" in summary
+    # The render in full, as plan.md keeps it, has each whole.
+    assert [f"  {w}" for w in warnings] == report(result, [], None, [], [])[-7:]

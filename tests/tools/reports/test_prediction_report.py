@@ -13,12 +13,18 @@ from tests.support import (
     aggregated_endpoint,
     config_file,
     dev_config,
+    plan_in_full,
     price_table,
     settings_of,
     with_endpoints,
 )
 from tools.cli import main
-from tools.reports.prediction_report import latency_curve, prediction_lines, prediction_table
+from tools.reports.prediction_report import (
+    latency_curve,
+    prediction_brief,
+    prediction_lines,
+    prediction_table,
+)
 
 
 def squeezed(text: str) -> str:
@@ -34,7 +40,13 @@ def with_slo(**slo: float) -> dict:
 
 def test_the_dev_stack_declares_a_workload_its_layout_is_predicted_to_meet(tmp_path, capsys):
     assert main(["render", "--stack", "dev", "--out", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
+    summary = capsys.readouterr().out
+    assert "  dpd-test: meets the SLO (p90 TTFT <= 2,000 ms, p90 inter-token" in summary
+    assert re.search(
+        r"p90 TTFT [\d,]+ ms, p90 inter-token [\d.]+ ms; at 3 requests per second, \d+%", summary
+    )
+    assert "  at least $110.08/h for its GPUs, at least $" in summary
+    out = plan_in_full(tmp_path)
     assert "Predictions (performance model, an estimate):" in out
     assert (
         "    meets the SLO (p90 TTFT <= 2,000 ms, p90 inter-token latency (tpotMs) <= 50 ms)" in out
@@ -126,6 +138,17 @@ def test_with_a_price_the_lines_and_table_give_the_cost_of_a_million_output_toke
     assert squeezed(row).endswith(f"| {cell}$160.00 | {cell}{per_million} |")
     # Padded to one width a column, so a terminal reads it as a table too.
     assert len(header) == len(rule) == len(row)
+
+
+def test_the_summary_of_a_missed_slo_names_the_settings_that_would_meet_it():
+    config = with_slo(ttftMs=1000, tpotMs=50)
+    spec = EndpointSpec.model_validate(config["hyperpod-dpd:endpoints"][0])
+    ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2")
+    assert ep is not None and ep.suggestion is not None
+    verdict, _, _, suggested = prediction_brief("dpd-test", ep)
+    assert verdict.startswith("dpd-test: misses the SLO (p90 TTFT <= 1,000 ms")
+    assert suggested == f"  would meet it with {ep.suggestion.text()}"
+    assert "prefill.replicas 2" in suggested
 
 
 def test_the_chart_sweeps_around_the_load_and_marks_it():
