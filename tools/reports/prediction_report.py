@@ -63,6 +63,12 @@ def _figures(prediction: Prediction, percentile: int) -> str:
     )
 
 
+def _verdict(ep: EndpointPrediction) -> str:
+    if ep.slo is None:
+        return "no SLO set (workload.slo)"
+    return f"{'meets' if ep.meets_slo else 'misses'} the SLO ({slo_text(ep.slo)})"
+
+
 def _lower_bound(ep: EndpointPrediction) -> bool:
     return ep.price is not None and ep.price.lower_bound
 
@@ -88,10 +94,7 @@ def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
     ]
     if ep.at_maxima is not None:
         lines.append(f"  autoscaling maxima  {layout(ep.at_maxima)}: {_figures(ep.at_maxima, p)}")
-    verdict = "no SLO set (workload.slo)"
-    if ep.slo is not None:
-        verdict = f"{'meets' if ep.meets_slo else 'misses'} the SLO ({slo_text(ep.slo)})"
-    lines.append(f"  {verdict}; {_cost(ep)}")
+    lines.append(f"  {_verdict(ep)}; {_cost(ep)}")
     if calibrated := calibration_line(ep):
         lines.append(f"  {calibrated}")
     if ep.suggestion is not None:
