@@ -35,7 +35,7 @@ from infra.stack_settings import StackSettings
 from planner.endpoint_scenario import expert_parallel, scenario_from_endpoint
 from planner.measured import Calibration, Load, MeasuredRun, calibrate, corrected, scenario_at
 from planner.predict import Prediction, predict
-from planner.recommend import Search
+from planner.recommend import Search, meets
 from planner.scenario import RoleLayout, Scenario, ScenarioError
 
 
@@ -102,14 +102,6 @@ class EndpointPrediction:
         return cost_per_million_output_tokens(self.hourly, tokens)
 
 
-def meets(prediction: Prediction, slo: Slo) -> bool:
-    """At the SLO's percentile: TTFT, and the time between tokens (inter-token latency)."""
-    if prediction.saturated:
-        return False
-    ttft_ok = slo.ttft_ms is None or prediction.ttft_at(slo.percentile) <= slo.ttft_ms
-    return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
-
-
 def at_rate(scenario: Scenario, rate: float) -> Scenario:
     workload = scenario.workload.model_copy(
         update={"requests_per_second": rate, "concurrency": None}
@@ -148,14 +140,13 @@ def _suggest(
     spec: EndpointSpec,
     architecture: ModelArchitecture,
     judged: Scenario,
-    slo: Slo,
     predictor: Callable[[Scenario], Prediction],
 ) -> Suggestion | None:
     """The fewest replicas at the endpoint's tensorParallelSize that meet the SLO, decoders
     first, then prefills, with each role's --max-num-seqs set to what it needs."""
     tp = spec.tensor_parallel_size
     layout = RoleLayout(tensor_parallel=tp, expert_parallel=expert_parallel(spec.worker_args, tp))
-    search = Search(judged, lambda prediction: meets(prediction, slo), predictor)
+    search = Search(judged, predictor)
     if spec.aggregated:
         found = search.aggregated(layout)
     else:
@@ -220,9 +211,7 @@ def predict_endpoint(
         configured=configured,
         at_maxima=at_maxima,
         slo=slo,
-        suggestion=(
-            _suggest(spec, architecture, judged_scenario, slo, predictor) if missed else None
-        ),
+        suggestion=(_suggest(spec, architecture, judged_scenario, predictor) if missed else None),
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
         price=prices.price(spec.instance_type, region),
         judged_scenario=judged_scenario,
@@ -376,54 +365,38 @@ def review_predictions(
     return ep, prediction_findings(spec, i, ep)
 
 
-def _measured(run: RecordedRun) -> MeasuredRun:
-    load = run.load
-    return MeasuredRun(
-        date=run.date,
-        endpoint=run.endpoint,
-        model=run.model,
-        instance_type=run.instance_type,
-        image=run.image,
-        prefill_replicas=run.layout.prefill_replicas,
-        decode_replicas=run.layout.decode_replicas,
-        tensor_parallel=run.layout.tensor_parallel_size,
-        load=Load(
-            load.typical_input_tokens,
-            load.output_tokens,
-            load.requests_per_second,
-            load.concurrency,
-        ),
-        ttft_ms=run.measured.ttft_ms["mean"],
-        tpot_ms=run.measured.tpot_ms["mean"],
-    )
-
-
 def endpoint_calibration(
     spec: EndpointSpec, architecture: ModelArchitecture, runs: list[RecordedRun]
 ) -> Calibration | None:
     """The correction the endpoint's own runs make: those recorded for it, on its model, its
     instance type and its image, each predicted at its own load and layout. Never across
     models or instance types; another image is other software, whose speed is its own."""
+    base = scenario_from_endpoint(spec, architecture)
+    if base is None:
+        return None
     own = [
-        _measured(run)
-        for run in runs
-        if (run.endpoint, run.model, run.instance_type, run.image)
+        MeasuredRun(
+            scenario_at(
+                base,
+                Load(
+                    r.load.typical_input_tokens,
+                    r.load.output_tokens,
+                    r.load.requests_per_second,
+                    r.load.concurrency,
+                ),
+                prefill_replicas=r.layout.prefill_replicas,
+                decode_replicas=r.layout.decode_replicas,
+                tensor_parallel=r.layout.tensor_parallel_size,
+            ),
+            r.date,
+            r.measured.ttft_ms["mean"],
+            r.measured.tpot_ms["mean"],
+        )
+        for r in runs
+        if (r.endpoint, r.model, r.instance_type, r.image)
         == (spec.name, spec.model_name, spec.instance_type, spec.image)
     ]
-    base = scenario_from_endpoint(spec, architecture)
-    if not own or base is None:
-        return None
-
-    def scenario_of(run: MeasuredRun) -> Scenario:
-        return scenario_at(
-            base,
-            run.load,
-            prefill_replicas=run.prefill_replicas,
-            decode_replicas=run.decode_replicas,
-            tensor_parallel=run.tensor_parallel,
-        )
-
-    return calibrate(own, scenario_of)
+    return calibrate(own)
 
 
 def stack_calibrations(

@@ -107,18 +107,11 @@ def end_to_end_ms(prediction: Prediction, output_tokens: int) -> float:
 
 @dataclass(frozen=True)
 class MeasuredRun:
-    """One recorded benchmark: where it ran, at what load, and its mean latencies."""
+    """One recorded benchmark: the scenario it ran (its load and layout), the day vLLM ran it
+    (YYYY-MM-DD), and its mean latencies."""
 
-    # The day vLLM ran it, YYYY-MM-DD.
+    scenario: Scenario
     date: str
-    endpoint: str
-    model: str
-    instance_type: str
-    image: str
-    prefill_replicas: int
-    decode_replicas: int
-    tensor_parallel: int
-    load: Load
     ttft_ms: float
     tpot_ms: float
 
@@ -198,19 +191,17 @@ def _bounded(factor: float | None) -> float | None:
 
 
 def calibrate(
-    runs: Sequence[MeasuredRun],
-    scenario_of: Callable[[MeasuredRun], Scenario],
-    predictor: Callable[[Scenario], Prediction] = predict,
+    runs: Sequence[MeasuredRun], predictor: Callable[[Scenario], Prediction] = predict
 ) -> Calibration | None:
     """The correction these runs make, each held against the model at its own load and
-    layout (`scenario_of`); None without runs. A run the model predicts saturated gives no
+    layout; None without runs. A run the model predicts saturated gives no
     TTFT ratio: its predicted queue has no bound to compare with."""
     if not runs:
         return None
     ttft_ratios: list[float] = []
     tpot_ratios: list[float] = []
     for run in runs:
-        predicted = predictor(scenario_of(run))
+        predicted = predictor(run.scenario)
         if not predicted.saturated and predicted.ttft_ms > 0:
             ttft_ratios.append(run.ttft_ms / predicted.ttft_ms)
         if predicted.tpot_ms > 0:

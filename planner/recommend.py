@@ -27,7 +27,7 @@ from pathlib import Path
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
-from components.endpoint.spec import GPU_MEMORY_UTILIZATION
+from components.endpoint.spec import GPU_MEMORY_UTILIZATION, Slo
 from components.pricing.cost import cost_per_million_output_tokens
 from planner.predict import Prediction, deployment_of, predict
 from planner.scenario import RoleLayout, Scenario, ScenarioError
@@ -147,17 +147,19 @@ def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
 
 
 class Search:
-    """The fewest replicas of a layout meeting an SLO, each role's --max-num-seqs then set to
-    what it needs. `predictor` makes the predictions (a corrected one, say); `meets` judges."""
+    """The fewest replicas of a layout meeting the scenario's SLO, each role's --max-num-seqs
+    then set to what it needs. `predictor` makes the predictions (a corrected one, say)."""
 
     def __init__(
         self,
         scenario: Scenario,
-        meets: Callable[[Prediction], bool],
         predictor: Callable[[Scenario], Prediction] = predict,
         price: float | None = None,
     ) -> None:
-        self.scenario, self.meets, self.predictor, self.price = scenario, meets, predictor, price
+        self.scenario, self.predictor, self.price = scenario, predictor, price
+
+    def meets(self, prediction: Prediction) -> bool:
+        return meets(prediction, self.scenario.workload.slo)
 
     def option(self, scenario: Scenario) -> Option:
         prediction = self.predictor(scenario)
@@ -225,17 +227,13 @@ class Search:
             layouts = grown
 
 
-def slo_judge(scenario: Scenario) -> Callable[[Prediction], bool]:
-    """Whether a prediction meets the scenario's SLO at its percentile, unsaturated."""
-    slo = scenario.workload.slo
-    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
-        raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
-    p = slo.percentile
-    return lambda prediction: (
-        not prediction.saturated
-        and prediction.ttft_at(p) <= slo.ttft_ms
-        and prediction.itl_at(p) <= slo.tpot_ms
-    )
+def meets(prediction: Prediction, slo: Slo) -> bool:
+    """At the SLO's percentile: TTFT, and the time between tokens (inter-token latency); a
+    saturated layout meets none."""
+    if prediction.saturated:
+        return False
+    ttft_ok = slo.ttft_ms is None or prediction.ttft_at(slo.percentile) <= slo.ttft_ms
+    return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
 
 
 def _max_num_seqs(role_name: str, batch: float, ceiling: int) -> int:
@@ -283,9 +281,10 @@ def recommend(
     scenario = scenario.model_copy(
         update={"gpu_memory_utilization": scenario.utilization(GPU_MEMORY_UTILIZATION)}
     )
-    search = Search(
-        scenario, slo_judge(scenario), lambda s: predict(s, base_dir), price_per_instance_hour
-    )
+    slo = scenario.workload.slo
+    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
+        raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
+    search = Search(scenario, lambda s: predict(s, base_dir), price_per_instance_hour)
     layouts = _layouts(scenario, base_dir)
     # DPD runs only on its instance types; on the others only aggregated layouts are searched.
     dpd = scenario.instance_type in DPD_INSTANCE_TYPES
