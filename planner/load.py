@@ -19,7 +19,6 @@ by 1 / rounds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from planner.phases import first_token_floor
@@ -313,7 +312,12 @@ def closed_loop(
         # More clients than the layout keeps busy: the rest wait (Little's law).
         extra = clients / capacity - (first * cycles[0] + (1 - first) * cycles[1])
         rate = capacity
-    ttft = _weighted([(first, wave), (1 - first, steady)], extra)
+    ttft = tuple(
+        (weight * part_weight, replace(delay, fixed=delay.fixed + max(extra, 0.0)))
+        for weight, round_ in ((first, wave), (1 - first, steady))
+        if weight > 0
+        for part_weight, delay in round_.ttft
+    )
 
     def mean(attribute: str) -> float:
         return first * getattr(wave, attribute) + (1 - first) * getattr(steady, attribute)
@@ -330,15 +334,4 @@ def closed_loop(
         transfer=mean("transfer"),
         batches=steady.batches,
         saturated=limited,
-    )
-
-
-def _weighted(
-    rounds: Sequence[tuple[float, Point]], extra: float
-) -> tuple[tuple[float, Delay], ...]:
-    return tuple(
-        (weight * part_weight, replace(delay, fixed=delay.fixed + max(extra, 0.0)))
-        for weight, round_ in rounds
-        if weight > 0
-        for part_weight, delay in round_.ttft
     )

@@ -51,13 +51,6 @@ class ModelCosts:
         )
 
     @property
-    def active_parameters(self) -> float:
-        """Parameters one token runs through, the LM head included."""
-        return (
-            self.always_active_parameters + self.routed_active_parameters + self.lm_head_parameters
-        )
-
-    @property
     def routed_fraction(self) -> float:
         """The share of the weights' bytes in routed experts."""
         return self.routed_expert_parameters / self.shape_parameters

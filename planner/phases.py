@@ -218,15 +218,12 @@ def _expert_tokens(deployment: Deployment, tokens: float) -> float:
     return tokens * costs.experts_per_token / costs.experts
 
 
-def _pass_reads(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
-    """A pass's weight reads per GPU: the dense weights, and the experts its tokens reach. A
-    prefill reads them no faster than a decode step (at the engine's share of HBM bandwidth)."""
-    costs = deployment.costs
-    routed = deployment.weight_bytes * costs.routed_fraction
+def _weights_read(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
+    """A pass's weight reads per GPU, in bytes: the dense weights, and the experts its tokens
+    reach."""
+    routed = deployment.weight_bytes * deployment.costs.routed_fraction
     weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
-    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    return weights / bandwidth
+    return weights + routed * touched_expert_fraction(deployment.costs, tokens) / layout.gpus
 
 
 def prefill_seconds(
@@ -245,7 +242,10 @@ def prefill_seconds(
         layout.gpus,
         _expert_tokens(deployment, prompts * tokens / passes),
     )
-    reads = passes * _pass_reads(deployment, layout, prompts * tokens / passes)
+    # A prefill reads the weights no faster than a decode step, at the engine's share of HBM
+    # bandwidth.
+    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
+    reads = passes * (_weights_read(deployment, layout, prompts * tokens / passes) / bandwidth)
     communication = _communication(deployment, layout, tokens_per_group)
     overhead = passes * (deployment.efficiency.step_overhead_s + _layer_overhead(deployment))
     return max(compute, reads) + communication + overhead
@@ -271,13 +271,10 @@ def decode_step_seconds(
     model, costs = deployment.model, deployment.costs
     batch = max(batch, 1.0)
     tokens = batch * tokens_per_request
-    routed = deployment.weight_bytes * costs.routed_fraction
-    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
     per_group = batch / layout.data_parallel_attention
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    reads = (weights + kv) / bandwidth
+    reads = (_weights_read(deployment, layout, tokens) + kv) / bandwidth
     flops = decode_token_flops(model, costs, context) * tokens
     compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
     communication = _communication(deployment, layout, per_group * tokens_per_request)

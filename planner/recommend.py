@@ -221,7 +221,11 @@ class Search:
             settled = self.option(scenario)
             if settled.meets_slo:
                 return settled
-            grown = [_grown(layout, most) for layout, most in zip(layouts, ceilings, strict=True)]
+            # Twice the --max-num-seqs, up to what the search allowed the role.
+            grown = [
+                layout.model_copy(update={"max_num_seqs": min(layout.max_num_seqs * 2, most)})
+                for layout, most in zip(layouts, ceilings, strict=True)
+            ]
             if grown == layouts:
                 return option
             layouts = grown
@@ -254,12 +258,6 @@ def _role_layout(prediction: Prediction, index: int) -> RoleLayout:
         data_parallel_attention=role.data_parallel_attention,
         max_num_seqs=_max_num_seqs(role.name, per_group, role.max_num_seqs),
     )
-
-
-def _grown(layout: RoleLayout, ceiling: int) -> RoleLayout:
-    """Twice the --max-num-seqs, up to what the search allowed the role."""
-    seqs = min((layout.max_num_seqs or ceiling) * 2, ceiling)
-    return layout.model_copy(update={"max_num_seqs": seqs})
 
 
 def _cheapest(options: list[Option | None]) -> Option | None:
