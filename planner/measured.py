@@ -82,14 +82,9 @@ def scenario_at(
     )
 
     def role(layout: RoleLayout | None, replicas: int | None) -> RoleLayout | None:
-        if layout is None:
-            return None
-        update: dict[str, int] = {}
-        if replicas is not None:
-            update["replicas"] = replicas
-        if tensor_parallel is not None:
-            update["tensor_parallel"] = tensor_parallel
-        return layout.model_copy(update=update)
+        update = {"replicas": replicas, "tensor_parallel": tensor_parallel}
+        update = {key: value for key, value in update.items() if value is not None}
+        return None if layout is None else layout.model_copy(update=update)
 
     return scenario.model_copy(
         update={

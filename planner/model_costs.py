@@ -164,13 +164,6 @@ class Flops:
     def __mul__(self, factor: float) -> Flops:
         return Flops(self.linear * factor, self.attention * factor, self.experts * factor)
 
-    def __add__(self, other: Flops) -> Flops:
-        return Flops(
-            self.linear + other.linear,
-            self.attention + other.attention,
-            self.experts + other.experts,
-        )
-
 
 def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> Flops:
     """FLOPs to prefill one prompt of `tokens`, logits for its last token only."""

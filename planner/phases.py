@@ -29,8 +29,8 @@ from planner.hardware import Machine
 from planner.model_costs import (
     Flops,
     ModelCosts,
+    decode_pairs,
     decode_token_flops,
-    model_costs,
     prefill_flops,
 )
 
@@ -60,24 +60,6 @@ class Deployment:
     efficiency: EngineEfficiency
     weight_bytes: float
 
-    @classmethod
-    def of(
-        cls,
-        model: ModelArchitecture,
-        machine: Machine,
-        precision: str,
-        efficiency: EngineEfficiency,
-        weight_bytes_per_parameter: float,
-    ) -> Deployment:
-        return cls(
-            model=model,
-            costs=model_costs(model),
-            machine=machine,
-            precision=precision,
-            efficiency=efficiency,
-            weight_bytes=model.parameters * weight_bytes_per_parameter,
-        )
-
     @property
     def peak_flops(self) -> float:
         return self.machine.gpu.peak_flops(self.precision)
@@ -104,12 +86,9 @@ def weight_bytes_per_gpu(deployment: Deployment, layout: Parallelism) -> float:
 
 
 def kv_bytes_per_rank(model: ModelArchitecture, tensor_parallel: int, context: float) -> float:
-    """KV bytes one request with `context` tokens holds on one rank of its attention group."""
-    per_layer = layer_bytes_per_token_per_rank(model, tensor_parallel)
-    window = min(context, model.sliding_window or 0)
-    return per_layer * (
-        model.full_attention_layers * context + model.sliding_window_layers * window
-    )
+    """KV bytes one request with `context` tokens holds on one rank of its attention group:
+    a token's for each that a new token attends to, over the layers."""
+    return layer_bytes_per_token_per_rank(model, tensor_parallel) * decode_pairs(model, context)
 
 
 def _collective_seconds(

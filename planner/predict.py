@@ -15,6 +15,7 @@ from planner.efficiency import ENGINE_EFFICIENCY, HANDOFFS
 from planner.hardware import machine
 from planner.layouts import check_workload, resolve_role
 from planner.load import closed_loop, open_loop
+from planner.model_costs import model_costs
 from planner.phases import Deployment
 from planner.scenario import (
     RoleLayout,
@@ -152,12 +153,13 @@ def deployment_of(scenario: Scenario, base_dir: Path | None = None) -> Deploymen
     kv_dtype = _kv_dtype(scenario, precision)
     if kv_dtype is not None:
         model = model.model_copy(update={"dtype": kv_dtype})
-    return Deployment.of(
-        model,
-        machine(scenario.instance_type),
-        precision,
-        ENGINE_EFFICIENCY[scenario.engine],
-        weight_bytes_per_parameter(precision, model),
+    return Deployment(
+        model=model,
+        costs=model_costs(model),
+        machine=machine(scenario.instance_type),
+        precision=precision,
+        efficiency=ENGINE_EFFICIENCY[scenario.engine],
+        weight_bytes=model.parameters * weight_bytes_per_parameter(precision, model),
     )
 
 

@@ -226,11 +226,7 @@ class Scenario(Spec):
     def _kv_alias(cls, value: Any) -> Any:
         if isinstance(value, str):
             lowered = value.lower()
-            return (
-                "bf16"
-                if lowered in ("auto", "bfloat16", "fp16", "float16")
-                else (PRECISION_ALIASES.get(lowered, lowered))
-            )
+            return "bf16" if lowered == "auto" else PRECISION_ALIASES.get(lowered, lowered)
         return value
 
     @field_validator("instance_type", mode="before")
