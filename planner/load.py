@@ -232,7 +232,7 @@ def _open_disaggregated(serving: Serving, rate: float, step: float | None = None
 
 def _wave(serving: Serving, clients: float) -> Point:
     """Every client's prompt at once: each waits behind the prompts ahead of it."""
-    accepted = serving.accepted_tokens
+    accepted, floor = serving.accepted_tokens, first_token_floor(serving.deployment)
     if serving.local_share < 0.5:
         per_prefill = clients / serving.first.replicas
         prompts = min(per_prefill, serving.most_prompts)
@@ -246,7 +246,6 @@ def _wave(serving: Serving, clients: float) -> Point:
         )
         delay = _ttft(serving, handoff, prefill, step + spread)
         itl = step / accepted
-        floor = first_token_floor(serving.deployment)
         return Point(0.0, ((1.0, delay),), itl, itl, itl, 0.0, 0.0, prefill + floor, handoff,
                      (prompts, batch), False)  # fmt: skip
     per_replica = min(clients / serving.decoder.replicas, serving.decoder.max_batch)
@@ -268,7 +267,6 @@ def _wave(serving: Serving, clients: float) -> Point:
     share = min(groups * steps.chunks / decoding, 1.0)
     delay = _ttft(serving, 0.0, group, (groups - 1) * group)
     batches = (0.0, per_replica) if serving.disaggregated else (per_replica,)
-    floor = first_token_floor(serving.deployment)
     return Point(0.0, ((1.0, delay),), tpot, plain / accepted, steps.mixed / accepted, share,
                  0.0, group + floor, 0.0, batches, False)  # fmt: skip
 

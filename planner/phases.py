@@ -158,12 +158,13 @@ def _compute_seconds(
     expert_tokens: float = math.inf,
 ) -> float:
     """Time for `flops`: the linear layers at the weights' GEMM peak over `dense_ranks` GPUs,
-    attention at the BF16 peak (it multiplies 16-bit activations, not weights) and the routed
+    attention at the BF16 peak (softmax(QK^T)V runs on 16-bit activations whatever the
+    weights' precision: FlashAttention and FlashInfer in vLLM's default paths) and the routed
     experts' grouped GEMMs at their lower efficiency over `expert_ranks`, lower still when each
     expert gets few of the pass's tokens (`expert_tokens`)."""
     engine, gpu = deployment.efficiency, deployment.machine.gpu
     linear_rate = deployment.peak_flops * engine.gemm * PRECISION_COMPUTE[deployment.precision]
-    attention_rate = gpu.attention_flops * engine.gemm
+    attention_rate = gpu.bf16_flops * engine.gemm
     filled = expert_tokens / (expert_tokens + EXPERT_TOKENS_HALF)
     return (
         flops.linear / (dense_ranks * linear_rate)

@@ -60,12 +60,8 @@ class Option:
     cost_per_hour: float | None
 
     def to_json(self) -> dict[str, object]:
-        document = self.prediction.to_json()
-        document["meetsSlo"] = self.meets_slo
-        document["costPerHour"] = (
-            None if self.cost_per_hour is None else round(self.cost_per_hour, 2)
-        )
-        return document
+        cost = None if self.cost_per_hour is None else round(self.cost_per_hour, 2)
+        return self.prediction.to_json() | {"meetsSlo": self.meets_slo, "costPerHour": cost}
 
     @property
     def cost_key(self) -> tuple[float, ...]:
@@ -214,11 +210,8 @@ class Search:
         layouts = [_role_layout(option.prediction, i) for i in range(len(roles))]
         ceilings = [role.max_num_seqs for role in roles]
         while True:
-            if len(layouts) == 2:
-                scenario = _disaggregated(self.scenario, *layouts)
-            else:
-                scenario = _aggregated(self.scenario, layouts[0])
-            settled = self.option(scenario)
+            built = _disaggregated if len(layouts) == 2 else _aggregated
+            settled = self.option(built(self.scenario, *layouts))
             if settled.meets_slo:
                 return settled
             # Twice the --max-num-seqs, up to what the search allowed the role.
@@ -290,16 +283,12 @@ def recommend(
     aggregated = _cheapest([search.aggregated(layout) for layout in layouts])
     threshold, idle = None, False
     if disaggregated is not None:
-        chosen = _disaggregated(
-            scenario,
-            _role_layout(disaggregated.prediction, 0),
-            _role_layout(disaggregated.prediction, 1),
-        )
+        roles = (_role_layout(disaggregated.prediction, i) for i in (0, 1))
+        chosen = _disaggregated(scenario, *roles)
         threshold = routing_threshold(chosen, base_dir, disaggregated.prediction)
-        typical = scenario.workload.typical_input_tokens
         # Prompts under the threshold stay on the decoders: a threshold above the typical
         # prompt leaves the prefill role it sized almost nothing to do.
-        idle = threshold is None or threshold.tokens > typical
+        idle = threshold is None or threshold.tokens > scenario.workload.typical_input_tokens
         if not idle:
             routed = chosen.model_copy(update={"routing_threshold": threshold.tokens})
             disaggregated = search.option(routed)

@@ -142,11 +142,7 @@ class RoleLayout(Spec):
     def _switch_or_size(cls, value: Any) -> Any:
         # vLLM's --enable-expert-parallel is a switch: true spreads the experts over every GPU
         # of the replica, which `expert_parallel_size` resolves.
-        if value is True:
-            return 0
-        if value is False:
-            return 1
-        return value
+        return (0 if value else 1) if isinstance(value, bool) else value
 
 
 # vLLM's --gpu-memory-utilization and TensorRT-LLM's kv_cache_free_gpu_memory_fraction
