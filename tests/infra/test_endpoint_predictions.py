@@ -225,6 +225,22 @@ def test_advice_raises_the_instance_count_only_when_the_group_is_too_short():
     assert "`pulumi config set --path 'endpoints[0].tensorParallelSize' 8`" in roomy.message
 
 
+def test_advice_for_a_later_endpoint_names_it_and_counts_the_nodes_the_others_hold():
+    busy = {**dev_endpoint(), "name": "busy", "endpointName": "busy"}
+    busy["workload"] = {**busy["workload"], "requestsPerSecond": 6}
+    config = with_endpoints(dev_endpoint(), busy, gpu_nodes=4)
+    stack = stack_of(config)
+    ep, (advice,) = review_predictions(
+        stack, 1, endpoint_architecture(stack.endpoints[1]), "us-west-2"
+    )
+    assert ep is not None and ep.suggestion is not None
+    assert "`pulumi config set --path 'endpoints[1].prefill.replicas' " in advice.message
+    # Its own pods, a node each, beside the two the first endpoint holds.
+    nodes = ep.suggestion.prediction.gpus // 8 + 2
+    assert f"'cluster.instanceGroups[0].instanceCount' {nodes}`" in advice.message
+    assert cluster_fit_refusals(applied_as_printed(config, advice.message)) == []
+
+
 def autoscaled_prefill(most: int) -> dict[str, Any]:
     return {"replicas": 1, "gpus": 8, "autoscaling": {"minReplicas": 1, "maxReplicas": most}}
 
