@@ -7,19 +7,22 @@ output tokens per second for the configured roles, engine and routing at the wor
 autoscaling maxima when they are higher, since those are the most the endpoint can become.
 When that layout misses `workload.slo` at its percentile, the finding names
 `endpoints[i].workload` and gives the settings, at the endpoint's own tensorParallelSize, that
-the planner predicts meet it: every setting it assumed, so that applying them as printed
-meets it. Measured runs recorded beside the stack (infra/calibration_runs.py) correct the
-predictions of their endpoint. A prediction is an estimate: it warns, it never refuses.
+the planner predicts meet it: every setting it assumed, the instanceCount of a group too
+short to hold it included, each as a `pulumi config set` command, so that applying them as
+printed meets it without a cluster-fit refusal. Measured runs recorded beside the stack
+(infra/calibration_runs.py) correct the predictions of their endpoint. A prediction is an
+estimate: it warns, it never refuses.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
-from components.core.findings import Finding, warning
+from components.cluster.spec import MAX_INSTANCE_COUNT
+from components.core.findings import Finding, field_path, warning
 from components.core.units import GIB
 from components.endpoint.spec import EndpointSpec, Slo
 from components.model.architecture import ModelArchitecture
@@ -27,23 +30,33 @@ from components.pricing.cost import cost_per_million_output_tokens, gpus_hourly
 from components.pricing.prices import PRICES, Price, PriceTable
 from components.sizing.kv import gib_ceiling, size_endpoint
 from infra.calibration_runs import RecordedRun, calibration_path, read_runs
+from infra.cluster_fit import check_cluster_fit
+from infra.stack_settings import StackSettings
 from planner.endpoint_scenario import expert_parallel, scenario_from_endpoint
 from planner.measured import Calibration, Load, MeasuredRun, calibrate, corrected, scenario_at
 from planner.predict import Prediction, predict
-from planner.recommend import Search
+from planner.recommend import Search, meets
 from planner.scenario import RoleLayout, Scenario, ScenarioError
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """Settings of the endpoint, each by its key, whose prediction meets the SLO."""
+    """Settings of the endpoint, each by its key, whose prediction meets the SLO, and the
+    instance counts (keys under the project) the cluster needs to hold them."""
 
     settings: dict[str, int | str]
     prediction: Prediction
+    cluster: dict[str, int] = field(default_factory=dict)
+
+    def keyed(self, i: int) -> dict[str, int | str]:
+        """Every setting by its key under the project: `endpoints[0].prefill.replicas`."""
+        return {f"endpoints[{i}].{key}": value for key, value in self.settings.items()} | (
+            self.cluster
+        )
 
     def text(self) -> str:
         """`prefill.replicas 2, decode.replicas 1 and decode.maxNumSeqs 128`."""
-        pairs = [f"{key} {value}" for key, value in self.settings.items()]
+        pairs = [f"{key} {value}" for key, value in (self.settings | self.cluster).items()]
         return ", ".join(pairs[:-1]) + (" and " if len(pairs) > 1 else "") + pairs[-1]
 
 
@@ -89,14 +102,6 @@ class EndpointPrediction:
         return cost_per_million_output_tokens(self.hourly, tokens)
 
 
-def meets(prediction: Prediction, slo: Slo) -> bool:
-    """At the SLO's percentile: TTFT, and the time between tokens (inter-token latency)."""
-    if prediction.saturated:
-        return False
-    ttft_ok = slo.ttft_ms is None or prediction.ttft_at(slo.percentile) <= slo.ttft_ms
-    return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
-
-
 def at_rate(scenario: Scenario, rate: float) -> Scenario:
     workload = scenario.workload.model_copy(
         update={"requests_per_second": rate, "concurrency": None}
@@ -135,14 +140,13 @@ def _suggest(
     spec: EndpointSpec,
     architecture: ModelArchitecture,
     judged: Scenario,
-    slo: Slo,
     predictor: Callable[[Scenario], Prediction],
 ) -> Suggestion | None:
     """The fewest replicas at the endpoint's tensorParallelSize that meet the SLO, decoders
     first, then prefills, with each role's --max-num-seqs set to what it needs."""
     tp = spec.tensor_parallel_size
     layout = RoleLayout(tensor_parallel=tp, expert_parallel=expert_parallel(spec.worker_args, tp))
-    search = Search(judged, lambda prediction: meets(prediction, slo), predictor)
+    search = Search(judged, predictor)
     if spec.aggregated:
         found = search.aggregated(layout)
     else:
@@ -154,7 +158,7 @@ def _suggest(
     if found is None or not found.meets_slo:
         return None
     roles = found.prediction.roles
-    settings: dict[str, int | str] = {}
+    settings: dict[str, int | str] = {"tensorParallelSize": tp}
     for role in roles:
         chosen = RoleLayout(replicas=role.replicas, max_num_seqs=role.max_num_seqs)
         settings |= _role_settings(spec, role.name, chosen)
@@ -207,15 +211,51 @@ def predict_endpoint(
         configured=configured,
         at_maxima=at_maxima,
         slo=slo,
-        suggestion=(
-            _suggest(spec, architecture, judged_scenario, slo, predictor) if missed else None
-        ),
+        suggestion=(_suggest(spec, architecture, judged_scenario, predictor) if missed else None),
         hourly=gpus_hourly(spec.instance_type, judged.gpus, region, prices),
         price=prices.price(spec.instance_type, region),
         judged_scenario=judged_scenario,
         load=scenario.workload.requests_per_second or judged.requests_per_second,
         calibration=calibration,
     )
+
+
+# The cluster-fit refusals a group's instanceCount answers.
+_SHORT_OF_NODES = {
+    "not-enough-nodes",
+    "not-enough-nodes-total",
+    "autoscaling-beyond-az",
+    "autoscaling-beyond-cluster",
+}
+
+
+def instance_counts(stack: StackSettings, i: int, fixed: EndpointSpec, region: str) -> dict:
+    """The instanceCount, by key, of each group the cluster-fit checks find too short once
+    `fixed` stands in endpoint i's place: raised a node at a time until none refuses."""
+    if stack.cluster.existing is not None:
+        return {}
+    endpoints = [*stack.endpoints[:i], fixed, *stack.endpoints[i + 1 :]]
+    before = stack.cluster.instance_groups
+    keys = {
+        field_path("cluster", "instanceGroups", g, "instanceCount"): g for g in range(len(before))
+    }
+    groups = list(before)
+    while True:
+        cluster = stack.cluster.model_copy(update={"instance_groups": groups})
+        short = {
+            keys[f.field]
+            for f in check_cluster_fit(cluster, stack.network, endpoints, region)
+            if f.code in _SHORT_OF_NODES and f.field in keys
+        }
+        short = {g for g in short if groups[g].instance_count < MAX_INSTANCE_COUNT}
+        if not short:
+            return {
+                key: groups[g].instance_count for key, g in keys.items() if groups[g] != before[g]
+            }
+        for g in short:
+            groups[g] = groups[g].model_copy(
+                update={"instance_count": groups[g].instance_count + 1}
+            )
 
 
 def ms(value: float) -> str:
@@ -247,7 +287,7 @@ def figures(prediction: Prediction, percentile: int = 90) -> str:
     )
 
 
-def _advice(spec: EndpointSpec, ep: EndpointPrediction) -> str:
+def _advice(spec: EndpointSpec, i: int, ep: EndpointPrediction) -> str:
     found = ep.suggestion
     percentile = ep.slo.percentile if ep.slo else 90
     if found is None:
@@ -257,15 +297,16 @@ def _advice(spec: EndpointSpec, ep: EndpointPrediction) -> str:
             "other sizes"
         )
     nodes = math.ceil(found.prediction.gpus / GPU_INSTANCE_TYPES[spec.instance_type].gpus)
+    *rest, last = [f"`pulumi config set --path '{k}' {v}`" for k, v in found.keyed(i).items()]
     return (
-        f"set {found.text()} to meet it ({figures(found.prediction, percentile)}; "
-        f"{found.prediction.gpus} GPUs, {nodes} {spec.instance_type} nodes)"
+        f"to meet it ({figures(found.prediction, percentile)}; {found.prediction.gpus} GPUs, "
+        f"{nodes} {spec.instance_type} nodes), run {', '.join(rest)} and {last}"
     )
 
 
-def prediction_findings(spec: EndpointSpec, ep: EndpointPrediction) -> list[Finding]:
-    """A warning on `workload` when the judged layout misses the SLO; fields are relative to
-    the endpoint."""
+def prediction_findings(spec: EndpointSpec, i: int, ep: EndpointPrediction) -> list[Finding]:
+    """A warning on `workload` when the judged layout misses the SLO, spec being endpoint i;
+    fields are relative to the endpoint."""
     if ep.slo is None or ep.meets_slo:
         return []
     judged = ep.judged
@@ -278,22 +319,29 @@ def prediction_findings(spec: EndpointSpec, ep: EndpointPrediction) -> list[Find
             f"at {ep.load:.3g} requests per second ({ep.capacity_share:.0%} of what the layout "
             f"serves) the model{calibrated} predicts {figures(judged, ep.slo.percentile)} with "
             f"{layout(judged)} ({which}), missing the SLO ({slo_text(ep.slo)}); "
-            f"{_advice(spec, ep)}. A prediction is an estimate: measure before you buy",
+            f"{_advice(spec, i, ep)}. A prediction is an estimate: measure before you buy",
         )
     ]
 
 
 def review_predictions(
-    spec: EndpointSpec,
+    stack: StackSettings,
+    i: int,
     architecture: ModelArchitecture,
     region: str,
     calibration: Calibration | None = None,
 ) -> tuple[EndpointPrediction | None, list[Finding]]:
-    """The endpoint's prediction and its findings. It never raises: the planner advises, so
+    """Endpoint i's prediction and its findings, its advice with the instance counts the
+    stack's cluster needs to hold it. It never raises: the planner advises, so
     nothing it lacks or gets wrong may stop `pulumi up`. A layout the model can't predict is a
     warning naming the key to change; a failure of the model itself is a warning too."""
+    spec = stack.endpoints[i]
     try:
         ep = predict_endpoint(spec, architecture, region, calibration=calibration)
+        if ep is not None and ep.suggestion is not None:
+            fixed = applied(spec, ep.suggestion.settings)
+            counts = instance_counts(stack, i, fixed, region)
+            ep = replace(ep, suggestion=replace(ep.suggestion, cluster=counts))
     except ScenarioError as unpredictable:
         # Its message names the scenario's key (scenario.prefill.tensorParallel); the reason
         # after it is what the endpoint's user can act on. The scenario's instance type and
@@ -314,29 +362,7 @@ def review_predictions(
         ]
     if ep is None:
         return None, []
-    return ep, prediction_findings(spec, ep)
-
-
-def _measured(run: RecordedRun) -> MeasuredRun:
-    load = run.load
-    return MeasuredRun(
-        date=run.date,
-        endpoint=run.endpoint,
-        model=run.model,
-        instance_type=run.instance_type,
-        image=run.image,
-        prefill_replicas=run.layout.prefill_replicas,
-        decode_replicas=run.layout.decode_replicas,
-        tensor_parallel=run.layout.tensor_parallel_size,
-        load=Load(
-            load.typical_input_tokens,
-            load.output_tokens,
-            load.requests_per_second,
-            load.concurrency,
-        ),
-        ttft_ms=run.measured.ttft_ms["mean"],
-        tpot_ms=run.measured.tpot_ms["mean"],
-    )
+    return ep, prediction_findings(spec, i, ep)
 
 
 def endpoint_calibration(
@@ -345,26 +371,32 @@ def endpoint_calibration(
     """The correction the endpoint's own runs make: those recorded for it, on its model, its
     instance type and its image, each predicted at its own load and layout. Never across
     models or instance types; another image is other software, whose speed is its own."""
+    base = scenario_from_endpoint(spec, architecture)
+    if base is None:
+        return None
     own = [
-        _measured(run)
-        for run in runs
-        if (run.endpoint, run.model, run.instance_type, run.image)
+        MeasuredRun(
+            scenario_at(
+                base,
+                Load(
+                    r.load.typical_input_tokens,
+                    r.load.output_tokens,
+                    r.load.requests_per_second,
+                    r.load.concurrency,
+                ),
+                prefill_replicas=r.layout.prefill_replicas,
+                decode_replicas=r.layout.decode_replicas,
+                tensor_parallel=r.layout.tensor_parallel_size,
+            ),
+            r.date,
+            r.measured.ttft_ms["mean"],
+            r.measured.tpot_ms["mean"],
+        )
+        for r in runs
+        if (r.endpoint, r.model, r.instance_type, r.image)
         == (spec.name, spec.model_name, spec.instance_type, spec.image)
     ]
-    base = scenario_from_endpoint(spec, architecture)
-    if not own or base is None:
-        return None
-
-    def scenario_of(run: MeasuredRun) -> Scenario:
-        return scenario_at(
-            base,
-            run.load,
-            prefill_replicas=run.prefill_replicas,
-            decode_replicas=run.decode_replicas,
-            tensor_parallel=run.tensor_parallel,
-        )
-
-    return calibrate(own, scenario_of)
+    return calibrate(own)
 
 
 def stack_calibrations(

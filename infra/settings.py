@@ -356,8 +356,8 @@ def check_config() -> CheckedConfig:
         {i: model for i, (_, model) in architectures.items()},
     )
     reviewed = {
-        i: review_predictions(spec, model, region, calibrated.get(i))
-        for i, (spec, model) in architectures.items()
+        i: review_predictions(stack, i, model, region, calibrated.get(i))
+        for i, (_, model) in architectures.items()
     }
     predicted = [_of_endpoint(i, f) for i, (_, found) in reviewed.items() for f in found]
 

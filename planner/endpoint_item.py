@@ -111,18 +111,6 @@ def _role(role: RolePrediction) -> dict[str, Any]:
     return out
 
 
-def _workload(scenario: Scenario) -> dict[str, Any]:
-    workload = scenario.workload
-    slo = workload.slo
-    assert slo is not None  # recommend requires it
-    return {
-        "typicalInputTokens": workload.typical_input_tokens,
-        "outputTokens": workload.output_tokens,
-        "requestsPerSecond": workload.requests_per_second,
-        "slo": {"ttftMs": slo.ttft_ms, "tpotMs": slo.tpot_ms, "percentile": slo.percentile},
-    }
-
-
 def chosen(recommendation: Recommendation, disaggregated: bool | None = None) -> Option | None:
     """The layout to emit: the winner, or the disaggregated or aggregated one if asked."""
     if disaggregated is None:
@@ -183,7 +171,14 @@ def endpoint_item(
         }
     else:
         item["serving"] = _role(first)
-    item["workload"] = _workload(scenario)
+    workload, slo = scenario.workload, scenario.workload.slo
+    assert slo is not None  # recommend requires it
+    item["workload"] = {
+        "typicalInputTokens": workload.typical_input_tokens,
+        "outputTokens": workload.output_tokens,
+        "requestsPerSecond": workload.requests_per_second,
+        "slo": {"ttftMs": slo.ttft_ms, "tpotMs": slo.tpot_ms, "percentile": slo.percentile},
+    }
     return item
 
 

@@ -65,12 +65,6 @@ class Gpu:
             return self.int8_ops
         return self.fp8_flops if precision == "fp8" else self.bf16_flops
 
-    @property
-    def attention_flops(self) -> float:
-        """Attention's peak: softmax(QK^T)V runs on 16-bit activations whatever the weights'
-        precision (FlashAttention and FlashInfer in vLLM's default paths), so the BF16 one."""
-        return self.bf16_flops
-
 
 H100 = Gpu("H100", 989.5 * TERA, 1_979 * TERA, None, 3.35 * TERA, 450e9, 1_979 * TERA)
 H200 = Gpu("H200", 989.5 * TERA, 1_979 * TERA, None, 4.8 * TERA, 450e9, 1_979 * TERA)

@@ -84,7 +84,8 @@ def _parallelism_problem(deployment: Deployment, layout: Parallelism) -> str | N
     return None
 
 
-def _check_layout(key: str, deployment: Deployment, layout: RoleLayout, tp: int) -> None:
+def _checked(key: str, deployment: Deployment, layout: RoleLayout, tp: int) -> Parallelism:
+    """`layout` at `tp` as the engine runs it, or refused naming the key."""
     dp = layout.data_parallel_attention
     if dp > 1 and not deployment.moe:
         raise ScenarioError(
@@ -114,6 +115,7 @@ def _check_layout(key: str, deployment: Deployment, layout: RoleLayout, tp: int)
             f"{MAX_SCENARIO_GPUS:,} GPUs (2,048 nodes); allowed: at most "
             f"{MAX_SCENARIO_GPUS // gpus:,} replicas"
         )
+    return Parallelism(tp, dp, ep)
 
 
 def _memory_budget(deployment: Deployment, utilization: float) -> float:
@@ -131,27 +133,16 @@ def _needs(
     )
 
 
-def _fits(
-    deployment: Deployment, layout: Parallelism, tokens: int, utilization: float, max_seqs: int
-) -> bool:
-    return sum(_needs(deployment, layout, tokens, max_seqs)) <= _memory_budget(
-        deployment, utilization
-    )
-
-
 def _smallest_tensor_parallel(
     key: str, deployment: Deployment, dp: int, tokens: int, utilization: float, max_seqs: int
 ) -> int:
+    budget = _memory_budget(deployment, utilization)
     for tp in TENSOR_PARALLEL_CHOICES:
         layout = Parallelism(tp, dp, tp * dp if deployment.moe else 1)
-        if _parallelism_problem(deployment, layout) is None and _fits(
-            deployment, layout, tokens, utilization, max_seqs
-        ):
+        needs = sum(_needs(deployment, layout, tokens, max_seqs))
+        if _parallelism_problem(deployment, layout) is None and needs <= budget:
             return tp
-    largest = Parallelism(MAX_TENSOR_PARALLEL, dp, MAX_TENSOR_PARALLEL * dp)
-    weights = weight_bytes_per_gpu(deployment, largest)
-    if weights > _memory_budget(deployment, utilization):
-        raise ScenarioError(_too_large(deployment, largest, utilization))
+    _check_weights_fit(deployment, dp, utilization)
     raise ScenarioError(
         f"{key}.tensorParallel: no tensor-parallel size up to {MAX_TENSOR_PARALLEL} that "
         f"divides the model's heads holds its weights and one request's KV at "
@@ -159,15 +150,19 @@ def _smallest_tensor_parallel(
     )
 
 
-def _too_large(deployment: Deployment, layout: Parallelism, utilization: float) -> str:
-    gpu = deployment.machine.gpu.name
-    return (
-        f"scenario.model.parameters: {deployment.model.parameters:.3g} parameters in "
-        f"{deployment.precision} leave {weight_bytes_per_gpu(deployment, layout) / 1e9:,.0f} GB "
-        f"of weights on each {gpu} even over {layout.gpus} GPUs, more than "
-        f"gpuMemoryUtilization {utilization:g} of its HBM; allowed: a model that fits, or a "
-        "lower precision"
-    )
+def _check_weights_fit(deployment: Deployment, dp: int, utilization: float) -> None:
+    """Refused on the model when even the largest tensor-parallel size leaves too many
+    weights on each GPU."""
+    largest = Parallelism(MAX_TENSOR_PARALLEL, dp, MAX_TENSOR_PARALLEL * dp)
+    weights = weight_bytes_per_gpu(deployment, largest)
+    if weights > _memory_budget(deployment, utilization):
+        raise ScenarioError(
+            f"scenario.model.parameters: {deployment.model.parameters:.3g} parameters in "
+            f"{deployment.precision} leave {weights / 1e9:,.0f} GB of weights on each "
+            f"{deployment.machine.gpu.name} even over {largest.gpus} GPUs, more than "
+            f"gpuMemoryUtilization {utilization:g} of its HBM; allowed: a model that fits, or a "
+            "lower precision"
+        )
 
 
 def resolve_role(
@@ -186,17 +181,12 @@ def resolve_role(
     tp = layout.tensor_parallel or _smallest_tensor_parallel(
         key, deployment, dp, tokens, utilization, max_seqs
     )
-    _check_layout(key, deployment, layout, tp)
-    gpus = tp * dp
-    ep = gpus if layout.expert_parallel == 0 else layout.expert_parallel
-    parallelism = Parallelism(tp, dp, ep)
+    parallelism = _checked(key, deployment, layout, tp)
     weights, activations, one_request = _needs(deployment, parallelism, tokens, max_seqs)
     budget = _memory_budget(deployment, utilization)
     gpu = deployment.machine.gpu.name
     if weights + activations > budget:
-        largest = Parallelism(MAX_TENSOR_PARALLEL, dp, MAX_TENSOR_PARALLEL * dp)
-        if weight_bytes_per_gpu(deployment, largest) > budget:
-            raise ScenarioError(_too_large(deployment, largest, utilization))
+        _check_weights_fit(deployment, dp, utilization)
         raise ScenarioError(
             f"{key}.tensorParallel: {tp} x dataParallelAttention {dp} leaves each {gpu} "
             f"{weights / 1e9:.1f} GB of weights and {activations / 1e9:.1f} GB of "

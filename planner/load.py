@@ -19,7 +19,6 @@ by 1 / rounds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from planner.phases import first_token_floor
@@ -233,7 +232,7 @@ def _open_disaggregated(serving: Serving, rate: float, step: float | None = None
 
 def _wave(serving: Serving, clients: float) -> Point:
     """Every client's prompt at once: each waits behind the prompts ahead of it."""
-    accepted = serving.accepted_tokens
+    accepted, floor = serving.accepted_tokens, first_token_floor(serving.deployment)
     if serving.local_share < 0.5:
         per_prefill = clients / serving.first.replicas
         prompts = min(per_prefill, serving.most_prompts)
@@ -247,7 +246,6 @@ def _wave(serving: Serving, clients: float) -> Point:
         )
         delay = _ttft(serving, handoff, prefill, step + spread)
         itl = step / accepted
-        floor = first_token_floor(serving.deployment)
         return Point(0.0, ((1.0, delay),), itl, itl, itl, 0.0, 0.0, prefill + floor, handoff,
                      (prompts, batch), False)  # fmt: skip
     per_replica = min(clients / serving.decoder.replicas, serving.decoder.max_batch)
@@ -269,7 +267,6 @@ def _wave(serving: Serving, clients: float) -> Point:
     share = min(groups * steps.chunks / decoding, 1.0)
     delay = _ttft(serving, 0.0, group, (groups - 1) * group)
     batches = (0.0, per_replica) if serving.disaggregated else (per_replica,)
-    floor = first_token_floor(serving.deployment)
     return Point(0.0, ((1.0, delay),), tpot, plain / accepted, steps.mixed / accepted, share,
                  0.0, group + floor, 0.0, batches, False)  # fmt: skip
 
@@ -313,7 +310,12 @@ def closed_loop(
         # More clients than the layout keeps busy: the rest wait (Little's law).
         extra = clients / capacity - (first * cycles[0] + (1 - first) * cycles[1])
         rate = capacity
-    ttft = _weighted([(first, wave), (1 - first, steady)], extra)
+    ttft = tuple(
+        (weight * part_weight, replace(delay, fixed=delay.fixed + max(extra, 0.0)))
+        for weight, round_ in ((first, wave), (1 - first, steady))
+        if weight > 0
+        for part_weight, delay in round_.ttft
+    )
 
     def mean(attribute: str) -> float:
         return first * getattr(wave, attribute) + (1 - first) * getattr(steady, attribute)
@@ -330,15 +332,4 @@ def closed_loop(
         transfer=mean("transfer"),
         batches=steady.batches,
         saturated=limited,
-    )
-
-
-def _weighted(
-    rounds: Sequence[tuple[float, Point]], extra: float
-) -> tuple[tuple[float, Delay], ...]:
-    return tuple(
-        (weight * part_weight, replace(delay, fixed=delay.fixed + max(extra, 0.0)))
-        for weight, round_ in rounds
-        if weight > 0
-        for part_weight, delay in round_.ttft
     )

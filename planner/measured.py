@@ -82,14 +82,9 @@ def scenario_at(
     )
 
     def role(layout: RoleLayout | None, replicas: int | None) -> RoleLayout | None:
-        if layout is None:
-            return None
-        update: dict[str, int] = {}
-        if replicas is not None:
-            update["replicas"] = replicas
-        if tensor_parallel is not None:
-            update["tensor_parallel"] = tensor_parallel
-        return layout.model_copy(update=update)
+        update = {"replicas": replicas, "tensor_parallel": tensor_parallel}
+        update = {key: value for key, value in update.items() if value is not None}
+        return None if layout is None else layout.model_copy(update=update)
 
     return scenario.model_copy(
         update={
@@ -107,18 +102,11 @@ def end_to_end_ms(prediction: Prediction, output_tokens: int) -> float:
 
 @dataclass(frozen=True)
 class MeasuredRun:
-    """One recorded benchmark: where it ran, at what load, and its mean latencies."""
+    """One recorded benchmark: the scenario it ran (its load and layout), the day vLLM ran it
+    (YYYY-MM-DD), and its mean latencies."""
 
-    # The day vLLM ran it, YYYY-MM-DD.
+    scenario: Scenario
     date: str
-    endpoint: str
-    model: str
-    instance_type: str
-    image: str
-    prefill_replicas: int
-    decode_replicas: int
-    tensor_parallel: int
-    load: Load
     ttft_ms: float
     tpot_ms: float
 
@@ -198,19 +186,17 @@ def _bounded(factor: float | None) -> float | None:
 
 
 def calibrate(
-    runs: Sequence[MeasuredRun],
-    scenario_of: Callable[[MeasuredRun], Scenario],
-    predictor: Callable[[Scenario], Prediction] = predict,
+    runs: Sequence[MeasuredRun], predictor: Callable[[Scenario], Prediction] = predict
 ) -> Calibration | None:
     """The correction these runs make, each held against the model at its own load and
-    layout (`scenario_of`); None without runs. A run the model predicts saturated gives no
+    layout; None without runs. A run the model predicts saturated gives no
     TTFT ratio: its predicted queue has no bound to compare with."""
     if not runs:
         return None
     ttft_ratios: list[float] = []
     tpot_ratios: list[float] = []
     for run in runs:
-        predicted = predictor(scenario_of(run))
+        predicted = predictor(run.scenario)
         if not predicted.saturated and predicted.ttft_ms > 0:
             ttft_ratios.append(run.ttft_ms / predicted.ttft_ms)
         if predicted.tpot_ms > 0:

@@ -51,13 +51,6 @@ class ModelCosts:
         )
 
     @property
-    def active_parameters(self) -> float:
-        """Parameters one token runs through, the LM head included."""
-        return (
-            self.always_active_parameters + self.routed_active_parameters + self.lm_head_parameters
-        )
-
-    @property
     def routed_fraction(self) -> float:
         """The share of the weights' bytes in routed experts."""
         return self.routed_expert_parameters / self.shape_parameters
@@ -170,13 +163,6 @@ class Flops:
 
     def __mul__(self, factor: float) -> Flops:
         return Flops(self.linear * factor, self.attention * factor, self.experts * factor)
-
-    def __add__(self, other: Flops) -> Flops:
-        return Flops(
-            self.linear + other.linear,
-            self.attention + other.attention,
-            self.experts + other.experts,
-        )
 
 
 def prefill_flops(model: ModelArchitecture, costs: ModelCosts, tokens: int) -> Flops:

@@ -29,8 +29,8 @@ from planner.hardware import Machine
 from planner.model_costs import (
     Flops,
     ModelCosts,
+    decode_pairs,
     decode_token_flops,
-    model_costs,
     prefill_flops,
 )
 
@@ -60,24 +60,6 @@ class Deployment:
     efficiency: EngineEfficiency
     weight_bytes: float
 
-    @classmethod
-    def of(
-        cls,
-        model: ModelArchitecture,
-        machine: Machine,
-        precision: str,
-        efficiency: EngineEfficiency,
-        weight_bytes_per_parameter: float,
-    ) -> Deployment:
-        return cls(
-            model=model,
-            costs=model_costs(model),
-            machine=machine,
-            precision=precision,
-            efficiency=efficiency,
-            weight_bytes=model.parameters * weight_bytes_per_parameter,
-        )
-
     @property
     def peak_flops(self) -> float:
         return self.machine.gpu.peak_flops(self.precision)
@@ -104,12 +86,9 @@ def weight_bytes_per_gpu(deployment: Deployment, layout: Parallelism) -> float:
 
 
 def kv_bytes_per_rank(model: ModelArchitecture, tensor_parallel: int, context: float) -> float:
-    """KV bytes one request with `context` tokens holds on one rank of its attention group."""
-    per_layer = layer_bytes_per_token_per_rank(model, tensor_parallel)
-    window = min(context, model.sliding_window or 0)
-    return per_layer * (
-        model.full_attention_layers * context + model.sliding_window_layers * window
-    )
+    """KV bytes one request with `context` tokens holds on one rank of its attention group:
+    a token's for each that a new token attends to, over the layers."""
+    return layer_bytes_per_token_per_rank(model, tensor_parallel) * decode_pairs(model, context)
 
 
 def _collective_seconds(
@@ -179,12 +158,13 @@ def _compute_seconds(
     expert_tokens: float = math.inf,
 ) -> float:
     """Time for `flops`: the linear layers at the weights' GEMM peak over `dense_ranks` GPUs,
-    attention at the BF16 peak (it multiplies 16-bit activations, not weights) and the routed
+    attention at the BF16 peak (softmax(QK^T)V runs on 16-bit activations whatever the
+    weights' precision: FlashAttention and FlashInfer in vLLM's default paths) and the routed
     experts' grouped GEMMs at their lower efficiency over `expert_ranks`, lower still when each
     expert gets few of the pass's tokens (`expert_tokens`)."""
     engine, gpu = deployment.efficiency, deployment.machine.gpu
     linear_rate = deployment.peak_flops * engine.gemm * PRECISION_COMPUTE[deployment.precision]
-    attention_rate = gpu.attention_flops * engine.gemm
+    attention_rate = gpu.bf16_flops * engine.gemm
     filled = expert_tokens / (expert_tokens + EXPERT_TOKENS_HALF)
     return (
         flops.linear / (dense_ranks * linear_rate)
@@ -218,15 +198,12 @@ def _expert_tokens(deployment: Deployment, tokens: float) -> float:
     return tokens * costs.experts_per_token / costs.experts
 
 
-def _pass_reads(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
-    """A pass's weight reads per GPU: the dense weights, and the experts its tokens reach. A
-    prefill reads them no faster than a decode step (at the engine's share of HBM bandwidth)."""
-    costs = deployment.costs
-    routed = deployment.weight_bytes * costs.routed_fraction
+def _weights_read(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
+    """A pass's weight reads per GPU, in bytes: the dense weights, and the experts its tokens
+    reach."""
+    routed = deployment.weight_bytes * deployment.costs.routed_fraction
     weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
-    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    return weights / bandwidth
+    return weights + routed * touched_expert_fraction(deployment.costs, tokens) / layout.gpus
 
 
 def prefill_seconds(
@@ -245,7 +222,10 @@ def prefill_seconds(
         layout.gpus,
         _expert_tokens(deployment, prompts * tokens / passes),
     )
-    reads = passes * _pass_reads(deployment, layout, prompts * tokens / passes)
+    # A prefill reads the weights no faster than a decode step, at the engine's share of HBM
+    # bandwidth.
+    bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
+    reads = passes * (_weights_read(deployment, layout, prompts * tokens / passes) / bandwidth)
     communication = _communication(deployment, layout, tokens_per_group)
     overhead = passes * (deployment.efficiency.step_overhead_s + _layer_overhead(deployment))
     return max(compute, reads) + communication + overhead
@@ -271,13 +251,10 @@ def decode_step_seconds(
     model, costs = deployment.model, deployment.costs
     batch = max(batch, 1.0)
     tokens = batch * tokens_per_request
-    routed = deployment.weight_bytes * costs.routed_fraction
-    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    weights += routed * touched_expert_fraction(costs, tokens) / layout.gpus
     per_group = batch / layout.data_parallel_attention
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    reads = (weights + kv) / bandwidth
+    reads = (_weights_read(deployment, layout, tokens) + kv) / bandwidth
     flops = decode_token_flops(model, costs, context) * tokens
     compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
     communication = _communication(deployment, layout, per_group * tokens_per_request)

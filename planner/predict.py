@@ -14,7 +14,8 @@ from pathlib import Path
 from planner.efficiency import ENGINE_EFFICIENCY, HANDOFFS
 from planner.hardware import machine
 from planner.layouts import check_workload, resolve_role
-from planner.load import Point, closed_loop, open_loop
+from planner.load import closed_loop, open_loop
+from planner.model_costs import model_costs
 from planner.phases import Deployment
 from planner.scenario import (
     RoleLayout,
@@ -152,12 +153,13 @@ def deployment_of(scenario: Scenario, base_dir: Path | None = None) -> Deploymen
     kv_dtype = _kv_dtype(scenario, precision)
     if kv_dtype is not None:
         model = model.model_copy(update={"dtype": kv_dtype})
-    return Deployment.of(
-        model,
-        machine(scenario.instance_type),
-        precision,
-        ENGINE_EFFICIENCY[scenario.engine],
-        weight_bytes_per_parameter(precision, model),
+    return Deployment(
+        model=model,
+        costs=model_costs(model),
+        machine=machine(scenario.instance_type),
+        precision=precision,
+        efficiency=ENGINE_EFFICIENCY[scenario.engine],
+        weight_bytes=model.parameters * weight_bytes_per_parameter(precision, model),
     )
 
 
@@ -200,22 +202,18 @@ def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
     )
 
 
-def point_of(serving: Serving, scenario: Scenario) -> Point:
-    workload = scenario.workload
-    if workload.requests_per_second is not None:
-        return open_loop(serving, workload.requests_per_second, workload.requests)
-    clients = workload.concurrency or SINGLE_CLIENT
-    return closed_loop(serving, clients, workload.requests, workload.steady_state)
-
-
 def predict(
     scenario: Scenario, base_dir: Path | None = None, *, percentiles: bool = True
 ) -> Prediction:
     """The scenario's predicted latency and throughput; ScenarioError names the key that stops
     it. `base_dir` resolves a relative model.configFile (the scenario file's directory).
     `percentiles=False` leaves out their cost, for the charts, which show the means alone."""
-    serving = serving_of(scenario, base_dir)
-    point = point_of(serving, scenario)
+    serving, workload = serving_of(scenario, base_dir), scenario.workload
+    if workload.requests_per_second is not None:
+        point = open_loop(serving, workload.requests_per_second, workload.requests)
+    else:
+        clients = workload.concurrency or SINGLE_CLIENT
+        point = closed_loop(serving, clients, workload.requests, workload.steady_state)
     gpus = sum(role.gpus for role in serving.roles)
     roles = tuple(
         RolePrediction(

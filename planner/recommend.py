@@ -27,7 +27,7 @@ from pathlib import Path
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.endpoint.roles import OPERATOR_DECODE_MAX_NUM_SEQS, OPERATOR_PREFILL_MAX_NUM_SEQS
-from components.endpoint.spec import GPU_MEMORY_UTILIZATION
+from components.endpoint.spec import GPU_MEMORY_UTILIZATION, Slo
 from components.pricing.cost import cost_per_million_output_tokens
 from planner.predict import Prediction, deployment_of, predict
 from planner.scenario import RoleLayout, Scenario, ScenarioError
@@ -60,12 +60,8 @@ class Option:
     cost_per_hour: float | None
 
     def to_json(self) -> dict[str, object]:
-        document = self.prediction.to_json()
-        document["meetsSlo"] = self.meets_slo
-        document["costPerHour"] = (
-            None if self.cost_per_hour is None else round(self.cost_per_hour, 2)
-        )
-        return document
+        cost = None if self.cost_per_hour is None else round(self.cost_per_hour, 2)
+        return self.prediction.to_json() | {"meetsSlo": self.meets_slo, "costPerHour": cost}
 
     @property
     def cost_key(self) -> tuple[float, ...]:
@@ -147,17 +143,19 @@ def _layouts(scenario: Scenario, base_dir: Path | None) -> list[RoleLayout]:
 
 
 class Search:
-    """The fewest replicas of a layout meeting an SLO, each role's --max-num-seqs then set to
-    what it needs. `predictor` makes the predictions (a corrected one, say); `meets` judges."""
+    """The fewest replicas of a layout meeting the scenario's SLO, each role's --max-num-seqs
+    then set to what it needs. `predictor` makes the predictions (a corrected one, say)."""
 
     def __init__(
         self,
         scenario: Scenario,
-        meets: Callable[[Prediction], bool],
         predictor: Callable[[Scenario], Prediction] = predict,
         price: float | None = None,
     ) -> None:
-        self.scenario, self.meets, self.predictor, self.price = scenario, meets, predictor, price
+        self.scenario, self.predictor, self.price = scenario, predictor, price
+
+    def meets(self, prediction: Prediction) -> bool:
+        return meets(prediction, self.scenario.workload.slo)
 
     def option(self, scenario: Scenario) -> Option:
         prediction = self.predictor(scenario)
@@ -212,30 +210,27 @@ class Search:
         layouts = [_role_layout(option.prediction, i) for i in range(len(roles))]
         ceilings = [role.max_num_seqs for role in roles]
         while True:
-            if len(layouts) == 2:
-                scenario = _disaggregated(self.scenario, *layouts)
-            else:
-                scenario = _aggregated(self.scenario, layouts[0])
-            settled = self.option(scenario)
+            built = _disaggregated if len(layouts) == 2 else _aggregated
+            settled = self.option(built(self.scenario, *layouts))
             if settled.meets_slo:
                 return settled
-            grown = [_grown(layout, most) for layout, most in zip(layouts, ceilings, strict=True)]
+            # Twice the --max-num-seqs, up to what the search allowed the role.
+            grown = [
+                layout.model_copy(update={"max_num_seqs": min(layout.max_num_seqs * 2, most)})
+                for layout, most in zip(layouts, ceilings, strict=True)
+            ]
             if grown == layouts:
                 return option
             layouts = grown
 
 
-def slo_judge(scenario: Scenario) -> Callable[[Prediction], bool]:
-    """Whether a prediction meets the scenario's SLO at its percentile, unsaturated."""
-    slo = scenario.workload.slo
-    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
-        raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
-    p = slo.percentile
-    return lambda prediction: (
-        not prediction.saturated
-        and prediction.ttft_at(p) <= slo.ttft_ms
-        and prediction.itl_at(p) <= slo.tpot_ms
-    )
+def meets(prediction: Prediction, slo: Slo) -> bool:
+    """At the SLO's percentile: TTFT, and the time between tokens (inter-token latency); a
+    saturated layout meets none."""
+    if prediction.saturated:
+        return False
+    ttft_ok = slo.ttft_ms is None or prediction.ttft_at(slo.percentile) <= slo.ttft_ms
+    return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
 
 
 def _max_num_seqs(role_name: str, batch: float, ceiling: int) -> int:
@@ -258,12 +253,6 @@ def _role_layout(prediction: Prediction, index: int) -> RoleLayout:
     )
 
 
-def _grown(layout: RoleLayout, ceiling: int) -> RoleLayout:
-    """Twice the --max-num-seqs, up to what the search allowed the role."""
-    seqs = min((layout.max_num_seqs or ceiling) * 2, ceiling)
-    return layout.model_copy(update={"max_num_seqs": seqs})
-
-
 def _cheapest(options: list[Option | None]) -> Option | None:
     found = [option for option in options if option is not None]
     return min(found, key=lambda o: (*o.cost_key, o.prediction.ttft_ms)) if found else None
@@ -283,9 +272,10 @@ def recommend(
     scenario = scenario.model_copy(
         update={"gpu_memory_utilization": scenario.utilization(GPU_MEMORY_UTILIZATION)}
     )
-    search = Search(
-        scenario, slo_judge(scenario), lambda s: predict(s, base_dir), price_per_instance_hour
-    )
+    slo = scenario.workload.slo
+    if slo is None or slo.ttft_ms is None or slo.tpot_ms is None:
+        raise ScenarioError("scenario.workload.slo: required, with ttftMs and tpotMs")
+    search = Search(scenario, lambda s: predict(s, base_dir), price_per_instance_hour)
     layouts = _layouts(scenario, base_dir)
     # DPD runs only on its instance types; on the others only aggregated layouts are searched.
     dpd = scenario.instance_type in DPD_INSTANCE_TYPES
@@ -293,16 +283,12 @@ def recommend(
     aggregated = _cheapest([search.aggregated(layout) for layout in layouts])
     threshold, idle = None, False
     if disaggregated is not None:
-        chosen = _disaggregated(
-            scenario,
-            _role_layout(disaggregated.prediction, 0),
-            _role_layout(disaggregated.prediction, 1),
-        )
+        roles = (_role_layout(disaggregated.prediction, i) for i in (0, 1))
+        chosen = _disaggregated(scenario, *roles)
         threshold = routing_threshold(chosen, base_dir, disaggregated.prediction)
-        typical = scenario.workload.typical_input_tokens
         # Prompts under the threshold stay on the decoders: a threshold above the typical
         # prompt leaves the prefill role it sized almost nothing to do.
-        idle = threshold is None or threshold.tokens > typical
+        idle = threshold is None or threshold.tokens > scenario.workload.typical_input_tokens
         if not idle:
             routed = chosen.model_copy(update={"routing_threshold": threshold.tokens})
             disaggregated = search.option(routed)

@@ -31,22 +31,13 @@ from planner.model_costs import model_costs
 Precision = Literal["bf16", "fp8", "fp4", "int8", "w4a16"]
 # What people call the same GEMM precisions.
 PRECISION_ALIASES = {
-    "bfloat16": "bf16",
-    "fp16": "bf16",
-    "float16": "bf16",
-    "half": "bf16",
-    "float8": "fp8",
-    "fp8_e4m3": "fp8",
-    "e4m3": "fp8",
-    "mxfp4": "fp4",
-    "nvfp4": "fp4",
-    "float4": "fp4",
+    **dict.fromkeys(("bfloat16", "fp16", "float16", "half"), "bf16"),
+    **dict.fromkeys(("float8", "fp8_e4m3", "e4m3"), "fp8"),
+    **dict.fromkeys(("mxfp4", "nvfp4", "float4"), "fp4"),
     # Integer formats: INT8 GEMMs have their own peak (B300 has almost none), and 4-bit
     # integer checkpoints (AWQ, GPTQ) keep 16-bit activations.
     "w8a8": "int8",
-    "int4": "w4a16",
-    "awq": "w4a16",
-    "gptq": "w4a16",
+    **dict.fromkeys(("int4", "awq", "gptq"), "w4a16"),
 }
 # For scenarios that name the GPU: its newest instance type, the table's last row with it
 # (ml.p5en.48xlarge for H200).
@@ -151,14 +142,7 @@ class RoleLayout(Spec):
     def _switch_or_size(cls, value: Any) -> Any:
         # vLLM's --enable-expert-parallel is a switch: true spreads the experts over every GPU
         # of the replica, which `expert_parallel_size` resolves.
-        if value is True:
-            return 0
-        if value is False:
-            return 1
-        return value
-
-    def gpus(self, tensor_parallel: int) -> int:
-        return tensor_parallel * self.data_parallel_attention
+        return (0 if value else 1) if isinstance(value, bool) else value
 
 
 # vLLM's --gpu-memory-utilization and TensorRT-LLM's kv_cache_free_gpu_memory_fraction
@@ -166,22 +150,10 @@ class RoleLayout(Spec):
 ENGINE_MEMORY_UTILIZATION = 0.9
 # Keys a scenario file may carry to describe itself or a measurement it records; the model
 # reads none of them.
-ANNOTATION_KEYS = frozenset(
-    {
-        "id",
-        "publisher",
-        "date",
-        "notes",
-        "source",
-        "measured",
-        "measuredP99",
-        "gpu",
-        "kind",
-        "estimated",
-        "latencyBound",
-        "achievedRequestsPerSecond",
-    }
-)
+ANNOTATION_KEYS = frozenset((
+    "id", "publisher", "date", "notes", "source", "measured", "measuredP99", "gpu", "kind",
+    "estimated", "latencyBound", "achievedRequestsPerSecond",
+))  # fmt: skip
 
 
 class Scenario(Spec):
@@ -250,11 +222,7 @@ class Scenario(Spec):
     def _kv_alias(cls, value: Any) -> Any:
         if isinstance(value, str):
             lowered = value.lower()
-            return (
-                "bf16"
-                if lowered in ("auto", "bfloat16", "fp16", "float16")
-                else (PRECISION_ALIASES.get(lowered, lowered))
-            )
+            return "bf16" if lowered == "auto" else PRECISION_ALIASES.get(lowered, lowered)
         return value
 
     @field_validator("instance_type", mode="before")
@@ -293,17 +261,12 @@ class Scenario(Spec):
         return self.prefill is not None or self.decode is not None
 
 
-def _config_path(config_file: str, base_dir: Path | None) -> Path:
-    path = Path(config_file)
-    # Beside the scenario when anything is there (the reader then says what it is).
-    if not path.is_absolute() and base_dir is not None and (base_dir / path).exists():
-        return base_dir / path
-    return path
-
-
 def _read_config(model: ScenarioModel, base_dir: Path | None) -> ModelArchitecture:
     key = f"scenario.model.configFile: {model.config_file}"
-    path = _config_path(model.config_file, base_dir)
+    path = Path(model.config_file)
+    # Beside the scenario when anything is there (the reader then says what it is).
+    if not path.is_absolute() and base_dir is not None and (base_dir / path).exists():
+        path = base_dir / path
     try:
         # As the stack reads a config.json: regular files only, size-capped (no FIFO or
         # /dev/zero), UTF-8 or a byte order mark.

@@ -34,7 +34,6 @@ class Steps:
     """A decoding replica at one batch: its plain decode step, a step that also carries
     prompts, and how many prompts' tokens that step takes."""
 
-    batch: float
     decode: float
     mixed: float
     # Prompts a mixed step carries, and mixed steps each such group of prompts needs.
@@ -155,7 +154,7 @@ class Serving:
         together (1 for a Poisson arrival, a group for clients that finish in one step)."""
         plain = self.decode_step(batch)
         if self.local_share <= 0:
-            return Steps(batch, plain, plain, prompts, 0)
+            return Steps(plain, plain, prompts, 0)
         tokens = prompts * self.input_tokens
         chunks = max(1, math.ceil(tokens / self.room(batch)))
         if self.mixes:
@@ -166,7 +165,7 @@ class Serving:
         else:
             # SGLang: the prompts' batch runs on its own, then the decodes.
             mixed = plain + self.prefill_alone(prompts) / chunks
-        return Steps(batch, plain, mixed, prompts, chunks)
+        return Steps(plain, mixed, prompts, chunks)
 
     def prefill_alone(self, prompts: float) -> float:
         whole = max(1, math.ceil(prompts))

@@ -1,6 +1,6 @@
 """Each endpoint with a workload is predicted at its load and held to its SLO, as a warning."""
 
-import math
+import re
 from typing import Any
 
 import pytest
@@ -9,10 +9,23 @@ from components.endpoint.spec import EndpointSpec
 from components.sizing.checks import check_sizing
 from components.sizing.endpoint_architecture import endpoint_architecture
 from components.sizing.kv import size_endpoint
-from infra.endpoint_predictions import applied, predict_endpoint, review_predictions
+from infra.cluster_fit import check_cluster_fit
+from infra.endpoint_predictions import predict_endpoint, review_predictions
+from infra.stack_settings import StackSettings
 from planner.endpoint_scenario import scenario_from_endpoint
 from planner.predict import predict
-from tests.support import aggregated_endpoint, dev_config, dev_endpoint, price_table, settings_of
+from tests.support import (
+    P,
+    aggregated_endpoint,
+    changed,
+    dev_config,
+    dev_endpoint,
+    price_table,
+    prod_config,
+    settings_of,
+    stack_problems,
+    with_endpoints,
+)
 
 TABLE = price_table({"us-west-2": {"ml.p5.48xlarge": 80}})
 
@@ -33,8 +46,23 @@ def workload(**slo: float) -> dict[str, Any]:
     }
 
 
-def review(spec: EndpointSpec):
-    return review_predictions(spec, endpoint_architecture(spec), "us-west-2")
+def stack_of(config: dict[str, Any]) -> StackSettings:
+    return StackSettings.model_validate(
+        {key.removeprefix(f"{P}:"): v for key, v in config.items() if key.startswith(f"{P}:")}
+    )
+
+
+def review_stack(config: dict[str, Any]):
+    """Endpoint 0 of the stack `config` reviewed, as the program reviews it."""
+    stack = stack_of(config)
+    spec = stack.endpoints[0]
+    return review_predictions(stack, 0, endpoint_architecture(spec), config["aws:region"])
+
+
+def review(spec: EndpointSpec, gpu_nodes: int = 2):
+    """`spec` reviewed as the dev stack's one endpoint, on `gpu_nodes` p5 nodes."""
+    dumped = spec.model_dump(by_alias=True, exclude_unset=True)
+    return review_stack(with_endpoints(dumped, gpu_nodes=gpu_nodes))
 
 
 def configured_ttft(spec: EndpointSpec) -> float:
@@ -98,7 +126,8 @@ def test_a_missed_slo_warns_on_workload_with_every_setting_that_meets_it():
     assert "with prefill 1x8 GPU, decode 1x8 GPU (as configured), missing the SLO" in found.message
     assert ep is not None and ep.suggestion is not None and ep.meets_slo is False
     settings = ep.suggestion.settings
-    assert f"set {ep.suggestion.text()} to meet it" in found.message
+    for key, value in settings.items():
+        assert f"`pulumi config set --path 'endpoints[0].{key}' {value}`" in found.message
     # Each role's replicas and --max-num-seqs, the ones the prediction assumed.
     assert {"prefill.replicas", "prefill.maxNumSeqs", "decode.replicas", "decode.maxNumSeqs"} <= (
         settings.keys()
@@ -109,35 +138,107 @@ def test_a_missed_slo_warns_on_workload_with_every_setting_that_meets_it():
     )
 
 
-# Workloads around the dev endpoint (70B on two p5 nodes), on both endpoint kinds, each with
-# an SLO its configured layout misses.
-GRID = [
-    (kind, rate, tokens, ttft)
-    for kind in ("disaggregated", "aggregated")
-    for rate in (4, 8)
-    for tokens, ttft in ((2000, 600), (8000, 1500))
-]
+# The advice as printed: `pulumi config set --path 'KEY' VALUE` commands, which store an
+# integer as an integer and any other value as text.
+COMMAND = re.compile(r"`pulumi config set --path '([^']+)' ([^`\s]+)`")
 
 
-@pytest.mark.parametrize(("kind", "rate", "tokens", "ttft"), GRID)
-def test_applying_the_advice_as_printed_meets_the_slo_and_warns_of_nothing_new(
-    kind, rate, tokens, ttft
-):
-    load = {"typicalInputTokens": tokens, "outputTokens": 512, "requestsPerSecond": rate}
-    slo = {"ttftMs": ttft, "tpotMs": 30}
+def applied_as_printed(config: dict[str, Any], message: str) -> dict[str, Any]:
+    printed = COMMAND.findall(message)
+    assert printed, message
+    return changed(config, {f"{P}:{key}": int(v) if v.isdigit() else v for key, v in printed})
+
+
+def cluster_fit_refusals(config: dict[str, Any]) -> list[str]:
+    def check(stack: StackSettings):
+        return check_cluster_fit(stack.cluster, stack.network, stack.endpoints, "us-west-2")
+
+    return stack_problems(config, check)
+
+
+def dev_at(rate: float, tokens: int, output: int, ttft: float, kind: str) -> dict[str, Any]:
+    load = {"typicalInputTokens": tokens, "outputTokens": output, "requestsPerSecond": rate}
+    workload = {**load, "slo": {"ttftMs": ttft, "tpotMs": 30}}
     if kind == "aggregated":
-        base = {**aggregated_endpoint(), "serving": {"replicas": 1, "gpus": 8}}
-        spec = EndpointSpec.model_validate({**base, "workload": {**load, "slo": slo}})
-    else:
-        spec = endpoint({**load, "slo": slo})
-    ep, found = review(spec)
+        return with_endpoints(aggregated_endpoint(workload=workload))
+    return with_endpoints({**dev_endpoint(), "workload": workload})
+
+
+def prod_at(rate: float) -> dict[str, Any]:
+    """The prod stack (p5en in us-east-1, its prefill role autoscaling) at `rate`."""
+    config = prod_config()
+    (endpoint,) = config[f"{P}:endpoints"]
+    endpoint["workload"] |= {
+        "requestsPerSecond": rate,
+        "concurrency": None,
+        "slo": {"ttftMs": 1500, "tpotMs": 30},
+    }
+    return config
+
+
+# Workloads around the dev endpoint (70B on two p5 nodes), on both endpoint kinds, and on the
+# prod stack's shape, each with an SLO its configured layout misses.
+GRID = {
+    **{
+        f"dev {kind} {rate}/s {tokens}:{output}": dev_at(rate, tokens, output, ttft, kind)
+        for kind, rate, tokens, output, ttft in (
+            ("disaggregated", 4, 2000, 256, 150),
+            ("disaggregated", 6, 5000, 512, 2000),
+            ("disaggregated", 10, 8000, 1024, 3000),
+            ("disaggregated", 3, 16000, 256, 2000),
+            ("aggregated", 6, 5000, 1024, 2000),
+            ("aggregated", 8, 8000, 256, 1000),
+        )
+    },
+    **{f"prod {rate}/s": prod_at(rate) for rate in (4, 6, 9)},
+}
+
+
+@pytest.mark.parametrize("config", GRID.values(), ids=GRID.keys())
+def test_applying_the_advice_as_printed_meets_the_slo_and_the_cluster_holds_it(config):
+    ep, found = review_stack(config)
     assert ep is not None and not ep.meets_slo and ep.suggestion is not None, found
-    fixed = applied(spec, ep.suggestion.settings)
-    ep, found = review(fixed)
+    (advice,) = found
+    fixed = applied_as_printed(config, advice.message)
+    ep, found = review_stack(fixed)
     assert ep is not None and ep.meets_slo and found == []
-    architecture = endpoint_architecture(fixed)
-    sizing = [f.code for f in check_sizing(fixed, size_endpoint(fixed, architecture))]
+    assert cluster_fit_refusals(fixed) == []
+    spec = stack_of(fixed).endpoints[0]
+    sizing = [f.code for f in check_sizing(spec, size_endpoint(spec, endpoint_architecture(spec)))]
     assert "pd-buffer-below-max-num-seqs" not in sizing and "hbm-overcommitted" not in sizing
+
+
+def test_advice_raises_the_instance_count_only_when_the_group_is_too_short():
+    spec = endpoint({**workload(ttftMs=2000, tpotMs=50), "requestsPerSecond": 6})
+    ep, (short,) = review(spec, gpu_nodes=2)
+    assert ep is not None and ep.suggestion is not None
+    # Its pods take 8 GPUs, a node each.
+    nodes = ep.suggestion.prediction.gpus // 8
+    assert nodes > 2
+    raised = f"`pulumi config set --path 'cluster.instanceGroups[0].instanceCount' {nodes}`"
+    assert short.message.endswith(
+        f" and {raised}. A prediction is an estimate: measure before you buy"
+    )
+    _, (roomy,) = review(spec, gpu_nodes=nodes)
+    assert "instanceCount" not in roomy.message
+    # The layout searched keeps the endpoint's tensorParallelSize, and says so.
+    assert "`pulumi config set --path 'endpoints[0].tensorParallelSize' 8`" in roomy.message
+
+
+def test_advice_for_a_later_endpoint_names_it_and_counts_the_nodes_the_others_hold():
+    busy = {**dev_endpoint(), "name": "busy", "endpointName": "busy"}
+    busy["workload"] = {**busy["workload"], "requestsPerSecond": 6}
+    config = with_endpoints(dev_endpoint(), busy, gpu_nodes=4)
+    stack = stack_of(config)
+    ep, (advice,) = review_predictions(
+        stack, 1, endpoint_architecture(stack.endpoints[1]), "us-west-2"
+    )
+    assert ep is not None and ep.suggestion is not None
+    assert "`pulumi config set --path 'endpoints[1].prefill.replicas' " in advice.message
+    # Its own pods, a node each, beside the two the first endpoint holds.
+    nodes = ep.suggestion.prediction.gpus // 8 + 2
+    assert f"'cluster.instanceGroups[0].instanceCount' {nodes}`" in advice.message
+    assert cluster_fit_refusals(applied_as_printed(config, advice.message)) == []
 
 
 def autoscaled_prefill(most: int) -> dict[str, Any]:
@@ -269,15 +370,8 @@ def test_prompts_under_the_routing_threshold_are_predicted_on_the_decoders():
 
 def test_on_dev_at_six_requests_a_second_the_printed_advice_clears_the_warning():
     config = dev_config()
-    (spec,) = config["hyperpod-dpd:endpoints"]
-    spec["workload"]["requestsPerSecond"] = 6
-    (ep,) = settings_of(config).predictions
-    assert ep is not None and not ep.meets_slo and ep.suggestion is not None
-    fixed = applied(EndpointSpec.model_validate(spec), ep.suggestion.settings)
-    config["hyperpod-dpd:endpoints"] = [fixed.model_dump(by_alias=True, exclude_unset=True)]
-    # The nodes the advice names: 8-GPU pods, one a node.
-    nodes = math.ceil(ep.suggestion.prediction.gpus / 8)
-    config["hyperpod-dpd:cluster"]["instanceGroups"][0]["instanceCount"] = nodes
-    checked = settings_of(config)
+    config[f"{P}:endpoints"][0]["workload"]["requestsPerSecond"] = 6
+    (advice,) = [w for w in settings_of(config).warnings if "endpoints[0].workload" in w]
+    checked = settings_of(applied_as_printed(config, advice))
     assert checked.predictions[0].meets_slo
     assert [w for w in checked.warnings if "endpoints[0]" in w] == []

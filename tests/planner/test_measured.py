@@ -32,15 +32,11 @@ PREDICTED = predict(SCENARIO)
 
 
 def run(ttft_ms: float, tpot_ms: float, day: str = "2026-12-05") -> MeasuredRun:
-    return MeasuredRun(
-        date=day, endpoint="dpd-test", model="Llama-3.3-70B-Instruct",
-        instance_type="ml.p5.48xlarge", image="img", prefill_replicas=1, decode_replicas=1,
-        tensor_parallel=8, load=Load(5000, 512, 3.0), ttft_ms=ttft_ms, tpot_ms=tpot_ms,
-    )  # fmt: skip
+    return MeasuredRun(SCENARIO, day, ttft_ms, tpot_ms)
 
 
 def test_one_run_makes_the_prediction_what_was_measured_at_its_load():
-    calibration = calibrate([run(742.0, 16.8)], lambda _: SCENARIO)
+    calibration = calibrate([run(742.0, 16.8)])
     fixed = calibration.apply(PREDICTED)
     assert fixed.ttft_ms == pytest.approx(742.0) and fixed.tpot_ms == pytest.approx(16.8)
     # TTFT's parts keep their sum.
@@ -51,7 +47,7 @@ def test_one_run_makes_the_prediction_what_was_measured_at_its_load():
 
 def test_runs_slow_and_fast_by_the_same_factor_cancel_out():
     slow, fast = PREDICTED.ttft_ms * 1.25, PREDICTED.ttft_ms / 1.25
-    calibration = calibrate([run(slow, 16.8), run(fast, 16.8, "2026-12-06")], lambda _: SCENARIO)
+    calibration = calibrate([run(slow, 16.8), run(fast, 16.8, "2026-12-06")])
     assert calibration.ttft_factor == pytest.approx(1.0)
     assert calibration.label() == "calibrated on 2 runs, 2026-12-06"
 
@@ -66,13 +62,13 @@ def test_a_closed_loop_serves_fewer_requests_when_slower():
 
 def test_a_run_the_model_calls_saturated_gives_no_ttft_factor():
     saturated = replace(PREDICTED, saturated=True)
-    calibration = calibrate([run(742.0, 16.8)], lambda _: SCENARIO, lambda _: saturated)
+    calibration = calibrate([run(742.0, 16.8)], lambda _: saturated)
     assert calibration.ttft_factor is None
     assert calibration.tpot_factor == pytest.approx(16.8 / PREDICTED.tpot_ms)
 
 
 def test_no_runs_no_calibration():
-    assert calibrate([], lambda _: SCENARIO) is None
+    assert calibrate([]) is None
 
 
 def test_the_workloads_load_is_the_planners():

@@ -4,10 +4,8 @@ import pytest
 
 from components.model.catalog import MODEL_CATALOG
 from planner.efficiency import ENGINE_EFFICIENCY, KV_TRANSFER_BANDWIDTH
-from planner.hardware import machine
 from planner.model_costs import model_costs
 from planner.phases import (
-    Deployment,
     Parallelism,
     activation_bytes_per_gpu,
     chunk_seconds,
@@ -18,16 +16,14 @@ from planner.phases import (
     touched_expert_fraction,
     weight_bytes_per_gpu,
 )
+from planner.predict import deployment_of
+from planner.scenario import Scenario
 
 
-def deployment(catalog_id, instance="ml.p5.48xlarge", precision="bf16", bytes_per=2.0):
-    return Deployment.of(
-        MODEL_CATALOG[catalog_id],
-        machine(instance),
-        precision,
-        ENGINE_EFFICIENCY["vllm"],
-        bytes_per,
-    )
+def deployment(catalog_id, instance="ml.p5.48xlarge", precision="bf16"):
+    """The catalog model on vLLM, its weights in `precision`."""
+    scenario = {"model": {"name": catalog_id}, "instanceType": instance, "precision": precision}
+    return deployment_of(Scenario.model_validate(scenario))
 
 
 def test_dense_weights_split_over_tensor_parallel_ranks():
@@ -38,7 +34,7 @@ def test_dense_weights_split_over_tensor_parallel_ranks():
 
 
 def test_routed_experts_spread_over_every_gpu_of_the_replica():
-    deepseek = deployment("deepseek-v3", precision="fp8", bytes_per=1.0)
+    deepseek = deployment("deepseek-v3", precision="fp8")
     routed = 671e9 * deepseek.costs.routed_fraction
     expected = (671e9 - routed) / 1 + routed / 8
     assert weight_bytes_per_gpu(deepseek, Parallelism(1, 8, 8)) == pytest.approx(expected)
@@ -94,8 +90,8 @@ def test_the_kv_transfer_moves_every_decode_ranks_share_over_its_own_links():
 def test_attention_runs_at_the_bf16_peak_whatever_the_weights_precision():
     # At 128k tokens attention dominates a prefill: FP4 weights on B200 shorten the linear
     # layers' time again, not attention's, so FP4 gains less on long prompts than on short.
-    fp8 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp8", 1.0)
-    fp4 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp4", 4.5 / 8)
+    fp8 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp8")
+    fp4 = deployment("llama-3.3-70b", "ml.p6-b200.48xlarge", "fp4")
     layout = Parallelism(8)
     long_fp8, long_fp4 = (prefill_seconds(d, layout, 131_072) for d in (fp8, fp4))
     assert long_fp4 > 0.8 * long_fp8
@@ -106,7 +102,7 @@ def test_attention_runs_at_the_bf16_peak_whatever_the_weights_precision():
 
 def test_w4a16_computes_at_the_bf16_peak_but_reads_four_bit_weights():
     bf16 = deployment("llama-3.3-70b", precision="bf16")
-    awq = deployment("llama-3.3-70b", precision="w4a16", bytes_per=0.52)
+    awq = deployment("llama-3.3-70b", precision="w4a16")
     layout = Parallelism(4)
     # A long prefill is compute-bound: no faster than BF16.
     assert prefill_seconds(awq, layout, 8192) >= prefill_seconds(bf16, layout, 8192)
@@ -117,8 +113,8 @@ def test_w4a16_computes_at_the_bf16_peak_but_reads_four_bit_weights():
 
 
 def test_int8_on_b300_is_far_slower_than_its_fp8():
-    fp8 = deployment("llama-3.3-70b", "ml.p6-b300.48xlarge", "fp8", 1.0)
-    int8 = deployment("llama-3.3-70b", "ml.p6-b300.48xlarge", "int8", 1.0)
+    fp8 = deployment("llama-3.3-70b", "ml.p6-b300.48xlarge", "fp8")
+    int8 = deployment("llama-3.3-70b", "ml.p6-b300.48xlarge", "int8")
     layout = Parallelism(8)
     assert prefill_seconds(int8, layout, 8192) > 5 * prefill_seconds(fp8, layout, 8192)
 

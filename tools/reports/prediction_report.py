@@ -34,7 +34,10 @@ def prediction_document(ep: EndpointPrediction | None) -> dict[str, Any] | None:
         "costPerMillionOutputTokens": None if per_million is None else round(per_million, 4),
         "suggestion": None
         if suggestion is None
-        else {"settings": suggestion.settings, **suggestion.prediction.to_json()},
+        else {
+            "settings": suggestion.settings | suggestion.cluster,
+            **suggestion.prediction.to_json(),
+        },
         "calibration": _calibration_document(ep.calibration),
     }
 
