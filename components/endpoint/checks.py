@@ -124,7 +124,11 @@ def _adopted(spec: EndpointSpec) -> list[Finding]:
 
     def value(key: str) -> Any:
         *role, name = key.split(".")
-        return getattr(roles[role[0]][0] if role else spec, _FIELDS[name])
+        settings = roles[role[0]][0] if role else spec
+        # Where no source says what the engine runs unset, an unset setting says nothing.
+        return (
+            getattr(settings, _FIELDS[name]) if _FIELDS[name] in settings.model_fields_set else None
+        )
 
     return [
         error(

@@ -12,7 +12,14 @@ import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic import (
+    ByteSize,
+    Field,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
@@ -149,15 +156,6 @@ class TlsConfig(Spec):
         )
         | None
     ) = None
-
-    @model_validator(mode="after")
-    def _sets_something(self) -> TlsConfig:
-        if self.custom_certificate_config is None and self.tls_certificate_output_s3_uri is None:
-            raise ValueError(
-                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
-                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
-            )
-        return self
 
 
 def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
@@ -452,6 +450,17 @@ class EndpointSpec(Spec):
             raise ValueError(
                 "must be at most 63 letters, digits, '.', '_' or '-', starting and ending with a "
                 "letter or digit, such as Llama-3.3-70B-Instruct"
+            )
+        return value
+
+    @field_validator("tls_config")
+    @classmethod
+    def _tls_sets_something(cls, value: TlsConfig | None, info: ValidationInfo) -> Any:
+        # An adopted endpoint keeps its empty tlsConfig, as `hyp create` writes it.
+        if value == TlsConfig() and not info.data.get("adopted"):
+            raise ValueError(
+                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
+                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
             )
         return value
 

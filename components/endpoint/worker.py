@@ -22,7 +22,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES, GpuInstanceType
 from components.core.findings import Finding, error
@@ -44,8 +44,11 @@ def _native(name: str) -> bool:
 
 
 class WorkerResources(Spec):
-    """The worker container's `resources`, less its GPUs."""
+    """The worker container's `resources`, less its GPUs; or, `asWritten`, all of it as it is
+    (an adopted endpoint's whose GPUs the roles' `gpus` cannot write: MIG slices, none, or
+    GPUs in limits alone), written as set and the roles' `gpus` only sizing the pods."""
 
+    as_written: bool = False
     requests: dict[str, Quantity] = {}
     # None: the same as the requests (the one-map form).
     limits: dict[str, Quantity] | None = {}
@@ -55,7 +58,7 @@ class WorkerResources(Spec):
     def _one_map_is_both(cls, value: Any) -> Any:
         """`{cpu: "96", memory: 1024Gi}` requests and limits the same; `{requests: {...},
         limits: {...}}` each apart."""
-        if isinstance(value, dict) and value and not set(value) <= set(RESOURCE_MAPS):
+        if isinstance(value, dict) and value and not set(value) <= {*RESOURCE_MAPS, "asWritten"}:
             return {"requests": value, "limits": None}
         return value
 
@@ -67,8 +70,8 @@ class WorkerResources(Spec):
 
     @field_validator("requests", "limits")
     @classmethod
-    def _no_gpus(cls, value: dict[str, str] | None) -> dict[str, str] | None:
-        if value and GPU_RESOURCE in value:
+    def _no_gpus(cls, value: dict[str, str] | None, info: ValidationInfo) -> dict[str, str] | None:
+        if value and GPU_RESOURCE in value and not info.data.get("as_written"):
             raise ValueError(
                 f"{GPU_RESOURCE} is written from the roles' gpus, in requests and limits "
                 "alike; set gpus there and leave it out here"
@@ -94,6 +97,8 @@ class WorkerResources(Spec):
 
     def with_gpus(self, gpus: int) -> dict[str, dict[str, str]]:
         """The container's `resources`, holding `gpus` GPUs."""
+        if self.as_written:
+            return {k: getattr(self, k) for k in RESOURCE_MAPS if k in self.model_fields_set}
         gpu = {GPU_RESOURCE: str(gpus)}
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 
