@@ -27,8 +27,9 @@ def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
                 f"a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, or "
                 "{configFile: <path to config.json>, parameters: <count>}"
             )
-            if spec.aggregated:
-                # A colocated endpoint has no PD buffer to size: it deploys unchecked.
+            if spec.aggregated or spec.adopted:
+                # A colocated endpoint has no PD buffer to size, and an adopted one's is its
+                # pods' own (adopted.py): it deploys unchecked.
                 raise UnknownArchitectureError(
                     warning(
                         "architecture-unknown",

@@ -15,7 +15,9 @@ class BenchError(ValueError):
     """Why the Job can't be written; the message starts with the key or flag to change."""
 
 
-def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, EndpointSpec]:
+def find_endpoint(
+    checked: CheckedConfig, name: str | None, sized: bool = True
+) -> tuple[int, EndpointSpec]:
     names = [endpoint.name for endpoint in checked.stack.endpoints]
     listed = ", ".join(names) or "none"
     if name is None:
@@ -23,7 +25,7 @@ def find_endpoint(checked: CheckedConfig, name: str | None) -> tuple[int, Endpoi
     if name not in names:
         raise BenchError(f"--endpoint: the stack has no endpoint {name!r}; its endpoints: {listed}")
     index = names.index(name)
-    if checked.sizing[index].sizing is None:
+    if sized and checked.sizing[index].sizing is None:
         raise BenchError(
             f"endpoints[{index}].architecture: the benchmark is held against the performance "
             "model, which needs the model's architecture; set it"
@@ -58,14 +60,15 @@ def endpoint_parser(
 
 
 def checked_endpoint(
-    args: argparse.Namespace, checked_stack: CheckedStack
+    args: argparse.Namespace, checked_stack: CheckedStack, sized: bool = True
 ) -> tuple[CheckedConfig, int, EndpointSpec] | None:
-    """The checked stack and the endpoint --endpoint names; None once the problem is printed."""
+    """The checked stack and the endpoint --endpoint names, `sized` when what follows needs
+    its KV sizing; None once the problem is printed."""
     checked = checked_stack(args)
     if checked is None:
         return None
     try:
-        index, spec = find_endpoint(checked, args.endpoint)
+        index, spec = find_endpoint(checked, args.endpoint, sized)
     except BenchError as refused:
         print(refused, file=sys.stderr)
         return None

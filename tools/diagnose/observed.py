@@ -35,7 +35,7 @@ class Observed:
 
     stack: StackSettings
     index: int
-    sizing: EndpointSizing
+    sizing: EndpointSizing | None
     status: EndpointStatus
     pods: list[PodView]
     routers: list[PodView]

@@ -93,10 +93,15 @@ def test_the_config_file_form_is_chosen_by_its_key():
     ]
 
 
-def test_a_colocated_endpoint_of_an_unknown_model_is_a_warning_not_a_refusal():
-    colocated = spec(modelName="my-finetune", serving={"replicas": 1, "gpus": 8})
+@pytest.mark.parametrize(
+    "changes",
+    [{"serving": {"replicas": 1, "gpus": 8}}, {"adopted": True, "maxModelLen": None}],
+    ids=["colocated", "adopted-dpd"],
+)
+def test_an_endpoint_whose_pd_buffer_is_not_sized_of_an_unknown_model_is_a_warning(changes):
+    # Colocated, it has none; adopted, its pods' variable holds it.
     with pytest.raises(UnknownArchitectureError) as raised:
-        endpoint_architecture(colocated)
+        endpoint_architecture(spec(modelName="my-finetune", **changes))
     assert (raised.value.finding.level, raised.value.finding.code) == (
         "warning",
         "architecture-unknown",
