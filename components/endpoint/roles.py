@@ -29,9 +29,11 @@ VLLM_LARGE_GPU_BYTES = 70 * GIB
 
 
 def _large_gpu(instance_type: str) -> bool:
-    instance = GPU_INSTANCE_TYPES[instance_type]
-    return instance.hbm_bytes_per_gpu >= VLLM_LARGE_GPU_BYTES and not instance.gpu.startswith(
-        "A100"
+    instance = GPU_INSTANCE_TYPES.get(instance_type)  # None: an adopted CPU-only type
+    return (
+        instance is not None
+        and instance.hbm_bytes_per_gpu >= VLLM_LARGE_GPU_BYTES
+        and not instance.gpu.startswith("A100")
     )
 
 

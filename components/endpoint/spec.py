@@ -466,9 +466,12 @@ class EndpointSpec(Spec):
 
     @field_validator("instance_type")
     @classmethod
-    def _gpu_instance_type(cls, value: str) -> str:
-        # Which of them the mode runs on is serving_mode.py's rule (DPD: five of them).
-        if value not in GPU_INSTANCE_TYPES:
+    def _gpu_instance_type(cls, value: str, info: ValidationInfo) -> str:
+        # Which of them the mode runs on is serving_mode.py's rule (DPD: five of them). An
+        # adopted endpoint keeps the type it runs on, CPU-only too (the CRD's pattern).
+        if value not in GPU_INSTANCE_TYPES and not (
+            info.data.get("adopted") and value[:3] == "ml."
+        ):
             raise ValueError(f"must be a GPU instance type: one of {', '.join(GPU_INSTANCE_TYPES)}")
         return value
 

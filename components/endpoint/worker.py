@@ -126,6 +126,8 @@ def default_worker_resources(instance_type: str, serving_gpus: int | None) -> Wo
     processes, and a memory limit sits beside LMCache's CPU cache."""
     if serving_gpus is None:
         return DPD_WORKER_RESOURCES
+    if instance_type not in GPU_INSTANCE_TYPES:  # an adopted CPU-only type: no share to take
+        return WorkerResources()
     node = GPU_INSTANCE_TYPES[instance_type]
     share = NODE_SHARE * Fraction(serving_gpus, node.gpus)
     return WorkerResources(

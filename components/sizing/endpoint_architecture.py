@@ -3,6 +3,7 @@ the endpoint as vLLM serves that architecture."""
 
 from __future__ import annotations
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
@@ -19,6 +20,15 @@ class UnknownArchitectureError(Exception):
 
 
 def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
+    if spec.instance_type not in GPU_INSTANCE_TYPES:  # an adopted endpoint's, CPU-only
+        raise UnknownArchitectureError(
+            warning(
+                "instance-type-unsized",
+                "instanceType",
+                f"{spec.instance_type} has no GPUs the stack has figures of, so the endpoint "
+                "deploys as it runs, neither sized nor predicted",
+            )
+        )
     setting = spec.architecture
     if setting is None:
         catalog_id = catalog_id_for_model_name(spec.model_name)

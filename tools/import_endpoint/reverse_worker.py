@@ -93,6 +93,8 @@ def _worker_resources(reading: Reading, spec: SpecView) -> None:
     pod = max((r.get("gpus", 8) for r in roles), default=8) if "pdSpec" in spec.spec else whole
     if "pdSpec" not in spec.spec:
         set_key(reading, "serving.gpus", whole or 1, "worker.resources")
+        if not whole:
+            reading.chosen.append("serving.gpus 1, for the stack's figures: no pod has a GPU")
     if not whole or whole != pod or gpus["requests"] is None or set(resources) != set(maps):
         set_key(reading, "workerResources", {**resources, "asWritten": True}, "worker.resources")
         return

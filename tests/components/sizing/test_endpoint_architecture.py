@@ -121,3 +121,12 @@ def test_without_either_length_max_model_len_is_required():
     with pytest.raises(UnknownArchitectureError) as raised:
         served_spec(unset, endpoint_architecture(spec(architecture=EXPLICIT)))
     assert raised.value.finding.field == "maxModelLen"
+
+
+def test_an_adopted_endpoint_on_a_type_without_gpus_is_kept_unsized_with_a_warning():
+    cpu = {"serving": {"replicas": 1, "gpus": 1}, "instanceType": "ml.c5.2xlarge"}
+    with pytest.raises(ValidationError, match="must be a GPU instance type"):
+        spec(**cpu)
+    with pytest.raises(UnknownArchitectureError) as raised:
+        endpoint_architecture(spec(adopted=True, maxModelLen=None, **cpu))
+    assert (raised.value.finding.level, raised.value.finding.field) == ("warning", "instanceType")
