@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.core.reuses import reuses
 from components.endpoint.adopted import pod_settings
@@ -159,12 +158,7 @@ def check_endpoint(spec: EndpointSpec) -> list[Finding]:
     return [
         *_adopted(spec),
         *_autoscaling(spec),
-        # A type the stack has no figures of (an adopted CPU-only one) says nothing of GPUs.
-        *(
-            check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type)
-            if spec.instance_type in GPU_INSTANCE_TYPES
-            else []
-        ),
+        *check_role_gpus(roles, spec.tensor_parallel_size, spec.instance_type),
         *check_args(spec),
         *check_environment(spec.environment_variables, dpd=dpd_env),
         *check_environment_from(spec.environment_from, spec.environment_variables, dpd=dpd_env),

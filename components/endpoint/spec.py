@@ -12,14 +12,8 @@ import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import (
-    ByteSize,
-    Field,
-    ValidationInfo,
-    ValidatorFunctionWrapHandler,
-    field_validator,
-    model_validator,
-)
+from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic_core.core_schema import ValidationInfo
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning

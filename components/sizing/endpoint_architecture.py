@@ -21,14 +21,8 @@ class UnknownArchitectureError(Exception):
 
 def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
     if spec.instance_type not in GPU_INSTANCE_TYPES:  # an adopted endpoint's, CPU-only
-        raise UnknownArchitectureError(
-            warning(
-                "instance-type-unsized",
-                "instanceType",
-                f"{spec.instance_type} has no GPUs the stack has figures of, so the endpoint "
-                "deploys as it runs, neither sized nor predicted",
-            )
-        )
+        why = "has no GPUs the stack has figures of: it deploys as it runs, unsized, unpredicted"
+        raise UnknownArchitectureError(warning("instance-type-unsized", "instanceType", why))
     setting = spec.architecture
     if setting is None:
         catalog_id = catalog_id_for_model_name(spec.model_name)
