@@ -94,7 +94,9 @@ def _worker_resources(reading: Reading, spec: SpecView) -> None:
     if "pdSpec" not in spec.spec:
         set_key(reading, "serving.gpus", whole or 1, "worker.resources")
         if not whole:
-            reading.chosen.append("serving.gpus 1, for the stack's figures: no pod has a GPU")
+            reading.chosen.append(
+                "serving.gpus 1, for the stack's figures: the pods request no whole GPU"
+            )
     if not whole or whole != pod or gpus["requests"] is None or set(resources) != set(maps):
         set_key(reading, "workerResources", {**resources, "asWritten": True}, "worker.resources")
         return
