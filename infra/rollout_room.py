@@ -79,7 +79,7 @@ def rollout_room(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> lis
     rooms = []
     for endpoint in endpoints:
         kind = endpoint.instance_type
-        per_node = GPU_INSTANCE_TYPES[kind].gpus
+        per_node = GPU_INSTANCE_TYPES[kind].gpus if kind in GPU_INSTANCE_TYPES else 1
         both = pods[kind] + pods_at_maxima(endpoint)
         holds_both = None if existing else nodes_to_hold(both, per_node) <= nodes[kind]
         fits = endpoint.renames and holds_both is not False

@@ -40,7 +40,7 @@ from components.endpoint.workload import check_workload
 
 
 def _autoscaling(spec: EndpointSpec) -> list[Finding]:
-    return [
+    found = [
         finding
         for name, (role, max_num_seqs) in spec.roles().items()
         if role.autoscaling is not None
@@ -52,6 +52,10 @@ def _autoscaling(spec: EndpointSpec) -> list[Finding]:
             endpoint_name=spec.endpoint_name,
         )
     ]
+    # An adopted endpoint's CloudWatch trigger is the live one's, which KEDA refuses there
+    # already: adopting it changes nothing that runs, so it is told rather than refused.
+    adopted = spec.adopted and "cloudwatch-trigger"
+    return [replace(f, level="warning") if f.code == adopted else f for f in found]
 
 
 def _engine(spec: EndpointSpec) -> list[Finding]:
@@ -122,7 +126,11 @@ def _adopted(spec: EndpointSpec) -> list[Finding]:
 
     def value(key: str) -> Any:
         *role, name = key.split(".")
-        return getattr(roles[role[0]][0] if role else spec, _FIELDS[name])
+        settings = roles[role[0]][0] if role else spec
+        # Where no source says what the engine runs unset, an unset setting says nothing.
+        return (
+            getattr(settings, _FIELDS[name]) if _FIELDS[name] in settings.model_fields_set else None
+        )
 
     return [
         error(

@@ -26,9 +26,11 @@ VLLM_LARGE_GPU_BYTES = 70 * GIB
 
 
 def _large_gpu(instance_type: str) -> bool:
-    instance = GPU_INSTANCE_TYPES[instance_type]
-    return instance.hbm_bytes_per_gpu >= VLLM_LARGE_GPU_BYTES and not instance.gpu.startswith(
-        "A100"
+    instance = GPU_INSTANCE_TYPES.get(instance_type)  # None: an adopted CPU-only type
+    return (
+        instance is not None
+        and instance.hbm_bytes_per_gpu >= VLLM_LARGE_GPU_BYTES
+        and not instance.gpu.startswith("A100")
     )
 
 
@@ -93,6 +95,8 @@ class TopologySpec(Spec):
 
 def check_role_gpus(roles: Mapping[str, RoleSpec], tp: int, instance_type: str) -> list[Finding]:
     """Each role's pod fits one node and holds one tensor-parallel group (of `tp`), no more."""
+    if instance_type not in GPU_INSTANCE_TYPES:  # an adopted CPU-only type: no GPUs to check
+        return []
     found = []
     node_gpus = GPU_INSTANCE_TYPES[instance_type].gpus
     up_to_node = "1" if node_gpus == 1 else f"1..{node_gpus}"

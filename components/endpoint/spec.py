@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import ByteSize, Field, ValidatorFunctionWrapHandler, field_validator, model_validator
+from pydantic_core.core_schema import ValidationInfo
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, warning
@@ -131,15 +132,6 @@ class TlsConfig(Spec):
         )
         | None
     ) = None
-
-    @model_validator(mode="after")
-    def _sets_something(self) -> TlsConfig:
-        if self.custom_certificate_config is None and self.tls_certificate_output_s3_uri is None:
-            raise ValueError(
-                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
-                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
-            )
-        return self
 
 
 def check_tls_output(tls: TlsConfig | None) -> list[Finding]:
@@ -418,11 +410,25 @@ class EndpointSpec(Spec):
             )
         return value
 
+    @field_validator("tls_config")
+    @classmethod
+    def _tls_sets_something(cls, value: TlsConfig | None, info: ValidationInfo) -> Any:
+        # An adopted endpoint keeps its empty tlsConfig, as `hyp create` writes it.
+        if value == TlsConfig() and not info.data.get("adopted"):
+            raise ValueError(
+                "sets nothing; remove tlsConfig to keep the operator's certificate in the "
+                "stack's TLS bucket, or set customCertificateConfig or tlsCertificateOutputS3Uri"
+            )
+        return value
+
     @field_validator("instance_type")
     @classmethod
-    def _gpu_instance_type(cls, value: str) -> str:
-        # Which of them the mode runs on is serving_mode.py's rule (DPD: five of them).
-        if value not in GPU_INSTANCE_TYPES:
+    def _gpu_instance_type(cls, value: str, info: ValidationInfo) -> str:
+        # Which of them the mode runs on is serving_mode.py's rule (DPD: five of them). An
+        # adopted endpoint keeps the type it runs on, CPU-only too (the CRD's pattern).
+        if value not in GPU_INSTANCE_TYPES and not (
+            info.data.get("adopted") and value[:3] == "ml."
+        ):
             raise ValueError(f"must be a GPU instance type: one of {', '.join(GPU_INSTANCE_TYPES)}")
         return value
 

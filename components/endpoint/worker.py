@@ -15,7 +15,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES, GpuInstanceType
 from components.core.findings import Finding, error
@@ -37,8 +37,11 @@ def _native(name: str) -> bool:
 
 
 class WorkerResources(Spec):
-    """The worker container's `resources`, less its GPUs."""
+    """The worker container's `resources`, less its GPUs; or, `asWritten`, all of it as it is
+    (an adopted endpoint's whose GPUs the roles' `gpus` cannot write: MIG slices, none, or
+    GPUs in limits alone), written as set and the roles' `gpus` only sizing the pods."""
 
+    as_written: bool = False
     requests: dict[str, Quantity] = {}
     # None: the same as the requests (the one-map form).
     limits: dict[str, Quantity] | None = {}
@@ -48,7 +51,7 @@ class WorkerResources(Spec):
     def _one_map_is_both(cls, value: Any) -> Any:
         """`{cpu: "96", memory: 1024Gi}` requests and limits the same; `{requests: {...},
         limits: {...}}` each apart."""
-        if isinstance(value, dict) and value and not set(value) <= set(RESOURCE_MAPS):
+        if isinstance(value, dict) and value and not set(value) <= {*RESOURCE_MAPS, "asWritten"}:
             return {"requests": value, "limits": None}
         return value
 
@@ -60,8 +63,8 @@ class WorkerResources(Spec):
 
     @field_validator("requests", "limits")
     @classmethod
-    def _no_gpus(cls, value: dict[str, str] | None) -> dict[str, str] | None:
-        if value and GPU_RESOURCE in value:
+    def _no_gpus(cls, value: dict[str, str] | None, info: ValidationInfo) -> dict[str, str] | None:
+        if value and GPU_RESOURCE in value and not info.data.get("as_written"):
             raise ValueError(
                 f"{GPU_RESOURCE} is written from the roles' gpus, in requests and limits "
                 "alike; set gpus there and leave it out here"
@@ -86,6 +89,8 @@ class WorkerResources(Spec):
         return self
 
     def with_gpus(self, gpus: int) -> dict[str, dict[str, str]]:
+        if self.as_written:
+            return {k: getattr(self, k) for k in RESOURCE_MAPS if k in self.model_fields_set}
         gpu = {GPU_RESOURCE: str(gpus)}
         return {"requests": {**self.requests, **gpu}, "limits": {**self.limited, **gpu}}
 
@@ -107,6 +112,8 @@ def default_worker_resources(instance_type: str, serving_gpus: int | None) -> Wo
     LMCache's CPU cache."""
     if serving_gpus is None:
         return DPD_WORKER_RESOURCES
+    if instance_type not in GPU_INSTANCE_TYPES:  # an adopted CPU-only type: no share to take
+        return WorkerResources()
     node = GPU_INSTANCE_TYPES[instance_type]
     share = NODE_SHARE * Fraction(serving_gpus, node.gpus)
     return WorkerResources(

@@ -3,6 +3,7 @@ the endpoint as vLLM serves that architecture."""
 
 from __future__ import annotations
 
+from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec
 from components.model.architecture import ModelArchitecture
@@ -19,6 +20,9 @@ class UnknownArchitectureError(Exception):
 
 
 def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
+    if spec.instance_type not in GPU_INSTANCE_TYPES:  # an adopted endpoint's, CPU-only
+        why = "has no GPUs the stack has figures of: it deploys as it runs, unsized, unpredicted"
+        raise UnknownArchitectureError(warning("instance-type-unsized", "instanceType", why))
     setting = spec.architecture
     if setting is None:
         catalog_id = catalog_id_for_model_name(spec.model_name)
@@ -27,8 +31,9 @@ def endpoint_architecture(spec: EndpointSpec) -> ModelArchitecture:
                 f"a catalog id ({', '.join(MODEL_CATALOG)}), explicit fields, or "
                 "{configFile: <path to config.json>, parameters: <count>}"
             )
-            if spec.aggregated:
-                # A colocated endpoint has no PD buffer to size: it deploys unchecked.
+            if spec.aggregated or spec.adopted:
+                # A colocated endpoint has no PD buffer to size, and an adopted one's is its
+                # pods' own (adopted.py): it deploys unchecked.
                 raise UnknownArchitectureError(
                     warning(
                         "architecture-unknown",

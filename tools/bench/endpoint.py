@@ -39,21 +39,23 @@ def endpoint_parser(
 
 
 def checked_endpoint(
-    args: argparse.Namespace, checked_stack: CheckedStack
+    args: argparse.Namespace, checked_stack: CheckedStack, sized: bool = True
 ) -> tuple[CheckedConfig, int, EndpointSpec] | None:
-    """The checked stack and the endpoint --endpoint names; None once the problem is printed."""
+    """The checked stack and the endpoint --endpoint names, `sized` when what follows needs
+    its KV sizing; None once the problem is printed."""
     checked = checked_stack(args)
     if checked is None:
         return None
     names = [endpoint.name for endpoint in checked.stack.endpoints]
     listed = ", ".join(names) or "none"
+    index = names.index(args.endpoint) if args.endpoint in names else None
     if args.endpoint is None:
         problem = f"--endpoint: name the endpoint; the stack's endpoints: {listed}"
-    elif args.endpoint not in names:
+    elif index is None:
         problem = (
             f"--endpoint: the stack has no endpoint {args.endpoint!r}; its endpoints: {listed}"
         )
-    elif checked.sizing[index := names.index(args.endpoint)].sizing is None:
+    elif sized and checked.sizing[index].sizing is None:
         problem = (
             f"endpoints[{index}].architecture: the benchmark is held against the performance "
             "model, which needs the model's architecture; set it"

@@ -133,7 +133,9 @@ def summary(seen: Observed) -> list[str]:
 
 
 def run_diagnose(args: argparse.Namespace, checked_stack: CheckedStack) -> int:
-    found_endpoint = checked_endpoint(args, checked_stack)
+    # An endpoint of an architecture the stack does not know, as an adopted one often is, is
+    # diagnosed too, without the figures sizing gives.
+    found_endpoint = checked_endpoint(args, checked_stack, sized=False)
     if found_endpoint is None:
         return 2
     checked, index, spec = found_endpoint

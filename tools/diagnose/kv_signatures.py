@@ -109,6 +109,11 @@ def kv_not_retrieved(seen: Observed) -> list[Finding]:
 def _larger_buffer(seen: Observed) -> str:
     """The next buffer to try, with what sizing says it holds."""
     sizing = seen.sizing
+    if sizing is None:
+        more = seen.spec.decode.replicas + 1  # no architecture says what a transfer takes
+        return (
+            f"{format_bytes(2 * seen.spec.pd_buffer_size)}, or {seen.key('decode.replicas')} {more}"
+        )
     typical = sizing.typical_transfer
     now = sizing.pd_buffer_bytes
     room = sizing.hbm.pd_buffer_room_bytes

@@ -31,7 +31,7 @@ class Finding:
 class Observed:
     stack: StackSettings
     index: int
-    sizing: EndpointSizing
+    sizing: EndpointSizing | None
     status: EndpointStatus
     pods: list[PodView]
     routers: list[PodView]

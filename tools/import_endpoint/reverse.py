@@ -208,6 +208,8 @@ def _top_level(reading: Reading, spec: SpecView) -> None:
         ("nodeAffinity", "nodeAffinity"),
     ):
         copy_key(reading, spec, path, key)
+    if spec.get("tlsConfig") == {}:  # the operator's defaults, as `hyp create` writes them
+        set_key(reading, "tlsConfig", spec.take("tlsConfig"), "tlsConfig")
     routing = spec.get("intelligentRoutingSpec")
     if isinstance(routing, dict) and isinstance(routing.get("enabled"), bool):
         copy_key(reading, spec, "intelligentRoutingSpec.enabled", "routingEnabled")

@@ -65,9 +65,10 @@ def read_worker(reading: Reading, spec: SpecView) -> None:
 
 
 def _worker_resources(reading: Reading, spec: SpecView) -> None:
-    """CPU and memory to workerResources (one map when requests and limits agree); the GPUs
-    are the roles' (an aggregated endpoint's serving role's), so a request must equal the
-    limit, as Kubernetes has it for extended resources."""
+    """CPU and memory to workerResources (one map when requests and limits agree), the GPUs
+    to the roles' (an aggregated endpoint's serving role's) `gpus`, where they write them
+    back; else all of it as it is (`asWritten`), with `gpus` only sizing the pods. A GPU
+    request must equal its limit, as Kubernetes has it for extended resources."""
     resources = spec.get("worker.resources")
     if not isinstance(resources, dict) or not set(resources) <= {"requests", "limits"}:
         return
@@ -86,11 +87,19 @@ def _worker_resources(reading: Reading, spec: SpecView) -> None:
             )
         )
         return
-    if "pdSpec" not in spec.spec:
-        if gpus["limits"] is None:
-            return
-        set_key(reading, "serving.gpus", number(str(gpus["limits"]), int), "worker.resources")
     spec.take("worker.resources")
+    whole = number(str(gpus["limits"]), int) if gpus["limits"] is not None else None
+    roles = [reading.item.get(r) or {} for r in ("prefill", "decode")]
+    pod = max((r.get("gpus", 8) for r in roles), default=8) if "pdSpec" in spec.spec else whole
+    if "pdSpec" not in spec.spec:
+        set_key(reading, "serving.gpus", whole or 1, "worker.resources")
+        if not whole:
+            reading.chosen.append(
+                "serving.gpus 1, for the stack's figures: the pods request no whole GPU"
+            )
+    if not whole or whole != pod or gpus["requests"] is None or set(resources) != set(maps):
+        set_key(reading, "workerResources", {**resources, "asWritten": True}, "worker.resources")
+        return
     other = {key: {k: v for k, v in m.items() if k != GPU_RESOURCE} for key, m in maps.items()}
     one_map = other["requests"] == other["limits"]
     set_key(reading, "workerResources", other["requests"] if one_map else other, "worker.resources")

@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from components.endpoint.autoscaling import RoleAutoscaling, check_role_autoscaling, named_query
+from components.endpoint.checks import check_endpoint
 from components.endpoint.manifest import build_manifest
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
 from components.endpoint.spec import EndpointSpec
@@ -260,6 +261,18 @@ def test_a_trigger_on_an_endpoint_with_no_sagemaker_endpoint_is_refused():
     assert codes(scaling, endpoint_name=None) == [("cloudwatch-trigger", f"{WATCH}.dimensions")]
     assert codes(scaling) == []
     assert codes({**scaling, "cloudWatch": {**CLOUDWATCH, "metricStat": "p99.9"}}) == []
+
+
+def test_an_adopted_endpoints_cloudwatch_trigger_keda_refuses_is_a_warning():
+    # As `hyp create` writes one given no metric: the live object's, KEDA refusing it already.
+    scaling = {"maxReplicas": 5, "cloudWatch": {"metricStat": "Average"}}
+    item = endpoint_item({"decode.autoscaling": scaling, "adopted": True})
+    found = check_endpoint(EndpointSpec.model_validate(item))
+    levels = {f.level for f in found if f.code == "cloudwatch-trigger"}
+    assert levels == {"warning"}
+    assert "decode.autoscaling.cloudWatch.namespace" in endpoint_problem(
+        {"decode.autoscaling": scaling}, "decode.autoscaling.cloudWatch.namespace"
+    )
 
 
 def test_an_absurd_prometheus_target_is_refused_by_its_shape():

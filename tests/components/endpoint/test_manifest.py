@@ -451,6 +451,12 @@ SOURCES = [
 # no field without pdSpec).
 EVERY_AGGREGATED_OPTION = {
     **{key: value for key, value in EVERY_OPTION.items() if key not in DPD_ONLY_KEYS},
+    # As an adopted endpoint's may be: GPUs in limits alone.
+    "workerResources": {
+        "requests": {"cpu": "8", "memory": "64Gi"},
+        "limits": {"memory": "96Gi", "nvidia.com/gpu": "8"},
+        "asWritten": True,
+    },
     "serving": {key: value for key, value in ROLE.items() if key != "nodeSelector"},
     "instanceTypes": None,
     "nodeAffinity": {
@@ -896,6 +902,18 @@ def test_an_adopted_setting_that_says_otherwise_than_its_pods_is_refused_naming_
     problems = {f.field for f in found if f.code == "adopted-setting-differs"}
     # maxModelLen 16384 of MINIMAL, and 16k on the command line.
     assert problems == {"tensorParallelSize", "maxModelLen"}
+
+
+def test_an_adopted_engine_that_no_source_says_how_it_runs_unset_is_taken_as_it_runs():
+    # DJL LMI on four GPUs, with no tensor parallel degree in its variables.
+    lmi = {**MINIMAL, **ADOPTED, "engine": "lmi", "serving": {"gpus": 4}, "workerArgs": []}
+
+    def differs(item: dict) -> set[str]:
+        found = check_endpoint(EndpointSpec.model_validate(item))
+        return {f.field for f in found if f.code == "adopted-setting-differs"}
+
+    assert differs(lmi) == set()
+    assert differs({**lmi, "tensorParallelSize": 2}) == {"tensorParallelSize"}
 
 
 def test_pods_placed_by_a_preference_list_are_sized_for_its_first_type_and_the_list_written():

@@ -135,9 +135,11 @@ def test_a_certificate_bucket_the_operators_policy_cannot_write_is_warned_about(
     assert "'team-certs' is not a hyperpod-tls* bucket" in finding.message
 
 
-def test_a_tls_config_that_sets_nothing_is_refused():
-    with pytest.raises(ValueError, match="sets nothing; remove tlsConfig"):
-        TlsConfig.model_validate({})
+def test_a_tls_config_that_sets_nothing_is_refused_unless_adopted_as_it_is():
+    assert "sets nothing; remove tlsConfig" in endpoint_problem({"tlsConfig": {}}, "tlsConfig")
+    assert "tlsConfig" not in str(
+        endpoint_problems(endpoint_item({"tlsConfig": {}, "adopted": True}))
+    )
 
 
 @pytest.mark.parametrize(

@@ -93,10 +93,15 @@ def test_the_config_file_form_is_chosen_by_its_key():
     ]
 
 
-def test_a_colocated_endpoint_of_an_unknown_model_is_a_warning_not_a_refusal():
-    colocated = spec(modelName="my-finetune", serving={"replicas": 1, "gpus": 8})
+@pytest.mark.parametrize(
+    "changes",
+    [{"serving": {"replicas": 1, "gpus": 8}}, {"adopted": True, "maxModelLen": None}],
+    ids=["colocated", "adopted-dpd"],
+)
+def test_an_endpoint_whose_pd_buffer_is_not_sized_of_an_unknown_model_is_a_warning(changes):
+    # Colocated, it has none; adopted, its pods' variable holds it.
     with pytest.raises(UnknownArchitectureError) as raised:
-        endpoint_architecture(colocated)
+        endpoint_architecture(spec(modelName="my-finetune", **changes))
     assert (raised.value.finding.level, raised.value.finding.code) == (
         "warning",
         "architecture-unknown",
@@ -116,3 +121,12 @@ def test_without_either_length_max_model_len_is_required():
     with pytest.raises(UnknownArchitectureError) as raised:
         served_spec(unset, endpoint_architecture(spec(architecture=EXPLICIT)))
     assert raised.value.finding.field == "maxModelLen"
+
+
+def test_an_adopted_endpoint_on_a_type_without_gpus_is_kept_unsized_with_a_warning():
+    cpu = {"serving": {"replicas": 1, "gpus": 1}, "instanceType": "ml.c5.2xlarge"}
+    with pytest.raises(ValidationError, match="must be a GPU instance type"):
+        spec(**cpu)
+    with pytest.raises(UnknownArchitectureError) as raised:
+        endpoint_architecture(spec(adopted=True, maxModelLen=None, **cpu))
+    assert (raised.value.finding.level, raised.value.finding.field) == ("warning", "instanceType")

@@ -2,6 +2,7 @@
 diagnose` against a fake kubectl: LMCache's and the router's lines each give their finding,
 with the stack key to change."""
 
+from tests.support import config_file, dev_config
 from tests.tools.diagnose import cluster_objects as objects
 from tests.tools.diagnose.cluster_objects import (
     ALLOCATION_WAIT,
@@ -17,6 +18,7 @@ from tests.tools.diagnose.cluster_objects import (
     pod_list,
 )
 from tests.tools.diagnose.diagnosing import DECODE_LOG, diagnose, served
+from tools.cli import main
 
 
 def test_a_decoder_that_retrieves_nothing_and_waits_for_buffer_names_both_fixes(kubectl, capsys):
@@ -34,6 +36,29 @@ def test_a_decoder_that_retrieves_nothing_and_waits_for_buffer_names_both_fixes(
     assert "Failed to allocate memory object, retrying..." in out
     # The sizing figure: what 8 GiB holds, and the next size that fits beside vLLM's share.
     assert "try:    16 GiB (now 8 GiB: 40 transfers of 5,000 tokens in flight" in out
+
+
+def test_a_model_the_stack_cannot_size_is_diagnosed_without_the_sizing_figures(
+    kubectl, capsys, tmp_path
+):
+    # An adopted endpoint of a model name the catalog does not know, as is often the case:
+    # its settings are read from its pods' command line.
+    config = dev_config()
+    (endpoint,) = config["hyperpod-dpd:endpoints"]
+    for key in ("tensorParallelSize", "gpuMemoryUtilization", "maxModelLen"):
+        endpoint.pop(key, None)
+    endpoint.update(modelName="house-model", adopted=True)
+    dpd = {"PD_BUFFER_SIZE": str(8 * 2**30), "LMCACHE_SAVE_DECODE_CACHE": "False"}
+    endpoint["environmentVariables"] = {**dpd, "PYTHONHASHSEED": "0"}
+    config = config_file(tmp_path, config)
+    logs = healthy_logs()
+    logs[DECODE_LOG] = lmcache_config("receiver") + ENGINE_START + ALLOCATION_WAIT * 3
+    served(kubectl, logs=logs)
+    command = ["diagnose", "--stack", "test", "--config-file", config, "--endpoint", "dpd-test"]
+    status = main(command)
+    out, err = capsys.readouterr()
+    assert status == 1, err
+    assert "[pd-buffer-full]" in out and "try:    16 GiB, or endpoints[0].decode.replicas 2" in out
 
 
 def test_both_roles_on_the_same_pd_role_is_the_operators_wiring(kubectl, capsys):

@@ -13,7 +13,9 @@ The corpus is split by a hash of each file's name: a quarter is held out (SOURCE
 with the rest and looked at only once measured: 7 of 10 unseen at 55 files, after which its
 failures were read (two importer gaps fixed, one manifest Kubernetes refuses); 1 of 2 unseen
 of the 9 files added at 64, measured once the importer kept command lines and variables as they
-are. A file added later is unseen until measured. The floors are the rates
+are; 0 of 1 of the 2 files added at 66 (DJL LMI on four GPUs, refused for a tensor parallelism
+no source says it runs; the importer now takes it as it runs). A file added later is unseen
+until measured. The floors are the rates
 measured when the keys they depend on landed; raise them as more land, and lower one only when
 the corpus grows.
 """
@@ -45,11 +47,12 @@ CORPUS = FIXTURES / "iec_corpus"
 FILES = sorted(CORPUS.glob("*.yaml"))
 # The example stack's account, which its ARNs name.
 EXAMPLE_ACCOUNT = "111122223333"
-# 27 of 30: the stack refuses the three CPU endpoints (ml.c5.2xlarge) of AWS's SDK tests.
-DEV_FLOOR = 0.9
-# 10 of 12: 9 of 10 after the 7 of 10 on first sight were read, and 1 of 2 on first sight (the
-# HyperPod CLI's `hyp create` v1.2 object requests no GPU, which the stack refuses).
-HELD_OUT_FLOOR = 0.83
+# 31 of 31: the three CPU endpoints (ml.c5.2xlarge) of AWS's SDK tests adopted as they run.
+DEV_FLOOR = 1.0
+# 12 of 13: the HyperPod CLI's `hyp create` v1.2 object (no GPU, an empty tlsConfig, a
+# CloudWatch trigger KEDA refuses) now comes back as it is; the one left requests 4 GPUs and
+# limits 8, which Kubernetes refuses.
+HELD_OUT_FLOOR = 0.92
 # A refusal line: the file, then a manifest field (or the place in the YAML), then why.
 _FIELD = r"(spec(\.[^:]+)?|metadata\.[a-z]+(\.[^:]+)?|apiVersion|kind|line \d+, column \d+)"
 REFUSAL = re.compile(rf"^{re.escape(str(CORPUS))}/[^:]+\.yaml(, [^:]+)?: {_FIELD}: \S")

@@ -193,6 +193,59 @@ def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(t
     assert lost_or_changed(path, out) == []
 
 
+COLOCATED_RESOURCES = """    resources:
+      requests:
+        nvidia.com/gpu: "4"
+        memory: "96Gi"
+        cpu: "16"
+      limits:
+        nvidia.com/gpu: "4"
+        memory: "96Gi"
+        cpu: "16"
+"""
+
+
+@pytest.mark.parametrize(
+    "resources",
+    [
+        # A MIG slice, as AWS's GPU partitioning guide requests one.
+        {
+            "requests": {"nvidia.com/mig-3g.20gb": 1, "cpu": "5600m"},
+            "limits": {"nvidia.com/mig-3g.20gb": 1},
+        },
+        # GPUs in limits alone, which Kubernetes takes as the request.
+        {"limits": {"nvidia.com/gpu": "4", "memory": "96Gi"}},
+        # No GPU at all, as `hyp create` writes an endpoint given none.
+        {},
+    ],
+    ids=["mig", "gpus-in-limits", "none"],
+)
+def test_worker_resources_the_roles_gpus_cannot_write_come_back_as_they_are(tmp_path, resources):
+    shown = yaml.safe_dump({"resources": resources}, default_flow_style=False)
+    # One GPU's pods at most: those of a MIG slice, or none, run no tensor parallelism.
+    text = COLOCATED.replace('      - "--tensor-parallel-size"\n      - "4"\n', "")
+    text = text.replace(
+        COLOCATED_RESOURCES, "".join(f"    {line}\n" for line in shown.splitlines())
+    )
+    path = manifest_file(tmp_path, text.replace("spec:\n", "spec:\n  tlsConfig: {}\n", 1))
+    code, out, err = run(str(path))
+    assert code == 0, err
+    (item,) = yaml.safe_load(out)
+    assert item["workerResources"] == {**resources, "asWritten": True}
+    assert lost_or_changed(path, out) == []
+
+
+def test_a_dpd_worker_without_gpus_comes_back_as_it_is(tmp_path):
+    text = DPD.replace(
+        '        memory: 1024Gi\n        nvidia.com/gpu: "8"\n', "        memory: 1024Gi\n"
+    )
+    assert text.count("nvidia.com/gpu") == DPD.count("nvidia.com/gpu") - 2
+    path = manifest_file(tmp_path, text)
+    code, out, err = run(str(path))
+    assert code == 0, err
+    assert lost_or_changed(path, out) == []
+
+
 AUTOSCALED = COLOCATED.replace(
     "spec:\n",
     """spec:
