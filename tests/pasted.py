@@ -8,10 +8,8 @@ one that leaks runs what the value says (the hostile values here `touch` a PWNED
 
 from __future__ import annotations
 
-import json
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,14 +31,19 @@ HOSTILE = (
     "${IFS}*",
 )
 
-_STUB = f"""#!{sys.executable}
-import json, os, sys
-name = os.path.basename(sys.argv[0])
-with open(os.environ["STUB_CALLS"], "a") as calls:
-    calls.write(json.dumps([name, *sys.argv[1:]]) + "\\n")
-if name == "kubectl":
-    print({READY_MESSAGE!r})
+# A shell script, since an interpreter's start for each call would cost most of a test's time:
+# each call is its argument count, its name and arguments, NUL-terminated (no argument can hold
+# a NUL).
+_STUB = f"""#!/bin/sh
+name=${{0##*/}}
+printf '%s\\0' "$#" "$name" "$@" >> "$STUB_CALLS"
+if [ "$name" = kubectl ]; then printf '%s\\n' {shlex.quote(READY_MESSAGE)}; fi
 """
+
+
+def _calls(record: bytes) -> list[list[str]]:
+    fields = iter(record.decode().split("\0")[:-1])
+    return [[next(fields) for _ in range(int(count) + 1)] for count in fields]
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ def paste(commands: list[str], folder: Path) -> Pasted:
         stub = stubs / name
         stub.write_text(_STUB)
         stub.chmod(0o755)
-    record = folder / "calls.jsonl"
+    record = folder / "calls"
     record.touch()
     subprocess.run(
         ["bash", "-c", "\n".join(commands)],
@@ -71,7 +74,7 @@ def paste(commands: list[str], folder: Path) -> Pasted:
         timeout=60,
         check=False,
     )
-    calls = [json.loads(line) for line in record.read_text().splitlines()]
+    calls = _calls(record.read_bytes())
     created = sorted(str(p.relative_to(work)) for p in work.rglob("*"))
     return Pasted(calls, created)
 

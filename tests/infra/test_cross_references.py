@@ -149,6 +149,10 @@ CASES: dict[str, tuple[Callable[[], Config], str]] = {
         "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2: '10.0.0.0/29' is not allowed; must "
         "be a block from /16 to /28",
     ),
+    "a subnet too small for the nodes the instance groups put in its AZ": (
+        lambda: network_with(privateSubnetCidrs={"usw2-az2": "10.0.0.0/25"}),
+        "hyperpod-dpd:network.privateSubnetCidrs.usw2-az2: 10.0.0.0/25 holds 1 nodes",
+    ),
     "bucket names derived from a cluster name S3 refuses": (
         lambda: cluster_with(name="Dpd"),
         "hyperpod-dpd:buckets.logs.name: the derived name 'Dpd-access-logs-000000000000' must "

@@ -12,6 +12,7 @@ from tests.support import (
     problem_for,
     problems,
     render,
+    settings_of,
 )
 from tools.cli import main
 from tools.render.mocks import account as mocked_account
@@ -56,7 +57,7 @@ def test_a_group_on_a_training_plan_needs_no_quota(monkeypatch):
     config["hyperpod-dpd:cluster"]["instanceGroups"][0]["trainingPlanArn"] = (
         f"arn:aws:sagemaker:us-west-2:{mocked_account.ACCOUNT_ID}:training-plan/p5-plan"
     )
-    assert render(config).resources
+    assert settings_of(config).stack.cluster.instance_groups[0].training_plan_arn
 
 
 def test_an_az_id_the_account_does_not_have_is_refused(monkeypatch):
@@ -87,7 +88,7 @@ def test_an_observability_add_on_eks_offers_for_the_version_passes(monkeypatch):
     account(monkeypatch, newest_observability_addon="v1.1.0-eksbuild.1")
     config = dev_config()
     config["hyperpod-dpd:observability"] = {"enabled": True, "addonVersion": "v1.1.0-eksbuild.1"}
-    assert render(config).resources
+    assert settings_of(config).stack.observability.addon_version == "v1.1.0-eksbuild.1"
 
 
 def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch):
@@ -102,8 +103,7 @@ def test_an_existing_cluster_on_an_unsupported_kubernetes_is_refused(monkeypatch
 def test_an_existing_cluster_past_eks_extended_support_only_warns(monkeypatch):
     # EKS upgrades such a control plane itself; the stack still manages its endpoints.
     account(monkeypatch, eks_version="1.31")
-    result = render(existing_cluster_config())
-    assert result.resources
+    result = settings_of(existing_cluster_config())
     assert (
         "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.31, "
         "whose EKS extended support ended on 2026-11-26; EKS upgrades its control plane to the "
@@ -114,7 +114,7 @@ def test_an_existing_cluster_past_eks_extended_support_only_warns(monkeypatch):
 
 def test_an_existing_cluster_near_the_end_of_standard_support_warns_by_its_own_policy(monkeypatch):
     account(monkeypatch, eks_version="1.34", eks_support_type="STANDARD")
-    (warned,) = [w for w in render(existing_cluster_config()).warnings if "1.34" in w]
+    (warned,) = [w for w in settings_of(existing_cluster_config()).warnings if "1.34" in w]
     assert warned.startswith(
         "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.34: "
         "1.34 leaves EKS standard support on 2026-12-02 (tomorrow); with supportType STANDARD "
@@ -129,7 +129,7 @@ def test_an_existing_cluster_in_eks_extended_support_warns_of_its_cost(monkeypat
         "hyperpod-dpd:cluster.existing.eksClusterName: 'shared-hyperpod' runs Kubernetes 1.32, "
         "in EKS extended support since 2026-03-23 (until 2027-03-23), which bills $0.60 per "
         "cluster hour instead of $0.10"
-    ) in render(existing_cluster_config()).warnings
+    ) in settings_of(existing_cluster_config()).warnings
 
 
 def test_an_existing_hyperpod_cluster_not_in_service_is_refused(monkeypatch):
@@ -191,7 +191,7 @@ def test_offline_no_quota_is_checked_and_no_quota_code_is_made_up(tmp_path, caps
 
 
 def test_offline_an_existing_clusters_version_is_not_made_up():
-    warned = render(existing_cluster_config()).warnings
+    warned = settings_of(existing_cluster_config()).warnings
     assert not [w for w in warned if "runs Kubernetes" in w]
 
 

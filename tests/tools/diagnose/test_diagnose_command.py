@@ -3,7 +3,15 @@ logs: healthy logs give exit 0, and no access, no endpoint or no kubectl exit 2 
 reason in one line. Each signature's findings are tested beside it (test_pod_signatures.py,
 test_kv_signatures.py), and what is read and saved in test_bundle.py."""
 
+import pytest
+
 from tests.tools.diagnose.diagnosing import diagnose, served
+
+
+@pytest.fixture
+def kubectl(kubectl_on_path):
+    """Here the command runs kubectl as a program of its own, found on PATH."""
+    return kubectl_on_path
 
 
 def test_healthy_roles_and_transfers_are_healthy(kubectl, capsys):

@@ -10,7 +10,6 @@ from tests.support import (
     dev_config,
     existing_cluster_config,
     existing_network_config,
-    prod_config,
     render,
 )
 from tests.tools.diff.in_process import by_name, changes
@@ -35,19 +34,18 @@ def with_node_autoscaling():
 
 
 @pytest.fixture(scope="module")
-def aws_resources():
+def aws_resources(dev_render, prod_render):
     configs = [
-        dev_config(),
-        prod_config(),
         with_grafana(),
         with_node_autoscaling(),
         existing_network_config("sg-0123456789abcdef0"),
         existing_cluster_config(),
     ]
+    renders = [dev_render, prod_render, *map(render, configs)]
     return [
         r
-        for config in configs
-        for r in render(config).resources
+        for result in renders
+        for r in result.resources
         if r.custom and r.type.startswith(("aws:", "aws-native:"))
     ]
 

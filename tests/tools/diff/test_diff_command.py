@@ -194,20 +194,28 @@ def test_an_added_endpoint_is_added_with_its_manifest(report):
     assert "--- /dev/null\n+++ b/InferenceEndpointConfig/default/dpd-long\n" in out
 
 
+def render_here(rendered: list[Path], in_process: Callable[[Path], bool] = lambda _: True):
+    """`render_checkout`, in this process from this checkout's code (which the repository
+    holds) for each checkout `in_process` picks, recording each checkout it renders; a side's
+    render in a process of its own is the --account test's."""
+
+    def here(checkout: Path, stack: str, config_file: Path, out: Path, account_id=None) -> None:
+        rendered.append(checkout)
+        if not in_process(checkout):
+            render_checkout(checkout, stack, config_file, out, account_id)
+            return
+        args = ["render", "--stack", stack, "--config-file", str(config_file), "--out", str(out)]
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert cli.main([*args, *(["--account", account_id] if account_id else [])]) == 0
+
+    return here
+
+
 def test_a_stack_new_since_the_base_is_all_additions(in_repository, dev_stack, capsys, monkeypatch):
     staging = in_repository / "Pulumi.staging.yaml"
     shutil.copy(dev_stack, staging)
-    rendered = []
-
-    def here(checkout: Path, stack: str, config_file: Path, out: Path, account_id=None) -> None:
-        # In this process, from this checkout's code, which the repository holds: a side's
-        # render in a process of its own is the --account test's.
-        rendered.append(checkout)
-        args = ["render", "--stack", stack, "--config-file", str(config_file), "--out", str(out)]
-        with contextlib.redirect_stdout(io.StringIO()):
-            assert cli.main(args) == 0
-
-    monkeypatch.setattr(diff_command, "render_checkout", here)
+    rendered: list[Path] = []
+    monkeypatch.setattr(diff_command, "render_checkout", render_here(rendered))
     status, out, err = diff(capsys, "--stack", "staging", "--config-file", str(staging))
     # The head alone renders: the base has no staging stack.
     assert rendered == [in_repository]
@@ -236,14 +244,19 @@ def test_an_invalid_change_exits_2_with_its_problems(tmp_path, monkeypatch, caps
 SHARED_CLUSTER = "examples/Pulumi.shared-cluster.yaml"
 
 
-def test_with_account_both_sides_answer_as_that_account(in_repository, capsys):
-    """An existing-cluster stack with ARNs of its own account compares."""
+def test_with_account_both_sides_answer_as_that_account(in_repository, capsys, monkeypatch):
+    """An existing-cluster stack with ARNs of its own account compares: the base's render in a
+    process of its own from the base's checkout, as the command runs it, and the head's here."""
+    rendered: list[Path] = []
+    here = render_here(rendered, in_process=lambda checkout: checkout == in_repository)
+    monkeypatch.setattr(diff_command, "render_checkout", here)
     status, out, err = diff(
         capsys, "--stack", "shared-cluster", "--config-file", str(in_repository / SHARED_CLUSTER),
         "--account", "111122223333",
     )  # fmt: skip
     assert status == 0, err
     assert out == "Stack shared-cluster: no changes from HEAD.\n"
+    assert rendered[0] == in_repository and rendered[1] != in_repository
 
 
 def test_without_account_the_stack_is_refused_for_its_account(monkeypatch, capsys):

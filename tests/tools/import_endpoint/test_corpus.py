@@ -29,18 +29,19 @@ import re
 from functools import cache
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 import yaml
 
 from components.endpoint.kind import API_VERSION, KIND
 from components.endpoint.schema import SCHEMA_OPERATORS, schema_errors
-from infra import program
 from tests.support import FIXTURES
 from tools.cli import main
+from tools.import_endpoint import import_command
 from tools.import_endpoint.import_command import EXAMPLE_FILE, EXAMPLE_STACK
-from tools.import_endpoint.round_trip import with_items
-from tools.render.render import run_program
+from tools.import_endpoint.round_trip import render_stack, with_items
+from tools.render.render import RenderResult
 from tools.render.stack_config import StackConfig, read_stack_config
 
 CORPUS = FIXTURES / "iec_corpus"
@@ -81,13 +82,29 @@ def crd_valid(path: Path) -> bool:
     )
 
 
+# The stack, config and account a render ran with, and what it registered.
+Rendered = tuple[str, StackConfig, str | None, RenderResult | list[str]]
+
+
 @cache
-def imported(path: Path) -> tuple[int, str, str]:
-    """The command's exit code, standard output and standard error for the file."""
+def imported(path: Path) -> tuple[int, str, str, list[Rendered]]:
+    """The command's exit code, standard output and standard error for the file, and the
+    renders it ran, each kept for the round trip to read rather than run again."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    renders: list[Rendered] = []
+
+    def kept(stack: str, config: StackConfig, account_id: str | None = None):
+        result = render_stack(stack, config, account_id)
+        renders.append((stack, config, account_id, result))
+        return result
+
+    with (
+        mock.patch.object(import_command, "render_stack", kept),
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         code = main(["import-endpoint", str(path)])
-    return code, out.getvalue(), err.getvalue()
+    return code, out.getvalue(), err.getvalue(), renders
 
 
 def _fields(value: Any, path: str) -> dict[str, Any]:
@@ -105,9 +122,10 @@ def _same(path: str, original: Any, rendered: Any) -> bool:
     return original == rendered
 
 
-def lost_or_changed(path: Path, stdout: str) -> list[str]:
+def lost_or_changed(path: Path, stdout: str, renders: list[Rendered]) -> list[str]:
     """The fields of the spec that its item, rendered in the example stack, does not write
-    back as they are, and those it writes where the manifest sets nothing."""
+    back as they are, and those it writes where the manifest sets nothing. The render read is
+    the command's, once it is shown to be of the stack, config and account built here."""
     manifest = yaml.safe_load(path.read_text())
     items = yaml.safe_load(stdout)
     config = with_items(read_stack_config(EXAMPLE_FILE), items, replace=True)
@@ -118,7 +136,9 @@ def lost_or_changed(path: Path, stdout: str) -> list[str]:
         {k: v.replace(EXAMPLE_ACCOUNT, account) for k, v in config.values.items()},
         config.secret_keys,
     )
-    result = run_program(EXAMPLE_STACK, config, program.main, account)
+    ((stack, rendered_config, rendered_account, result),) = renders
+    assert (stack, rendered_config, rendered_account) == (EXAMPLE_STACK, config, account)
+    assert isinstance(result, RenderResult), result
     name = manifest["metadata"]["name"]
     namespace = manifest["metadata"].get("namespace", "default")
     (rendered,) = [
@@ -140,7 +160,7 @@ def lost_or_changed(path: Path, stdout: str) -> list[str]:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_no_manifest_crashes_and_every_refusal_names_its_field(path):
-    code, stdout, stderr = imported(path)
+    code, stdout, stderr, _ = imported(path)
     assert code in (0, 2), stderr
     if code == 2:
         lines = stderr.strip().splitlines()
@@ -154,11 +174,11 @@ def _rate(paths: list[Path]) -> tuple[float, list[str]]:
     valid = [p for p in paths if crd_valid(p)]
     failing = []
     for path in valid:
-        code, stdout, stderr = imported(path)
+        code, stdout, stderr, renders = imported(path)
         if code != 0:
             failing.append(f"{path.name}: {stderr.splitlines()[0]}")
             continue
-        lost = lost_or_changed(path, stdout)
+        lost = lost_or_changed(path, stdout, renders)
         assert lost == [], f"{path.name} exits 0 but does not round-trip: {lost}"
     return (len(valid) - len(failing)) / len(valid), failing
 

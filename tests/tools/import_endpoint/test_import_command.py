@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from tests.support import FIXTURES, shellcheck_findings
-from tests.tools.import_endpoint.test_corpus import EXAMPLE_ACCOUNT, lost_or_changed
+from tests.tools.import_endpoint.test_corpus import EXAMPLE_ACCOUNT, imported, lost_or_changed
 from tools.cli import main
 from tools.import_endpoint.import_command import EXAMPLE_FILE
 from tools.render.stack_config import read_stack_config
@@ -41,7 +41,7 @@ def manifest_file(tmp_path: Path, text: str, name: str = "live.yaml") -> Path:
 
 def test_the_dpd_example_comes_back_as_an_adopted_item_that_writes_it_back(tmp_path):
     path = manifest_file(tmp_path, DPD)
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert (item["name"], item["adopted"], item["endpointName"]) == ("dpd-test", True, "dpd-test")
@@ -50,7 +50,7 @@ def test_the_dpd_example_comes_back_as_an_adopted_item_that_writes_it_back(tmp_p
     assert item["modelSource"] == {
         "s3": {"prefix": "Llama-3.3-70B-Instruct", "bucket": "team-weights", "region": "us-west-2"}
     }
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
     # What the stack adds is said, with why: only to the object's metadata.
     assert "#   metadata.labels.hyperpod-dpd/endpoint: the label that finds the endpoint's" in out
     assert "#   spec." not in out and "rolls the pods" not in err
@@ -78,11 +78,11 @@ def test_an_unowned_field_rides_in_spec_overrides_and_comes_back(tmp_path):
         tmp_path,
         DPD.replace("  loadBalancer:\n", "  maxDeployTimeInSeconds: 3600\n  loadBalancer:\n"),
     )
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert item["specOverrides"] == {"maxDeployTimeInSeconds": 3600}
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 def test_a_live_object_from_kubectl_loses_only_what_the_api_server_wrote(tmp_path):
@@ -183,14 +183,14 @@ COLOCATED = (
 
 def test_a_colocated_endpoint_comes_back_as_a_serving_item_that_writes_it_back(tmp_path):
     path = manifest_file(tmp_path, COLOCATED)
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert item["serving"] == {"gpus": 4}
     assert "prefill" not in item and "decode" not in item
     assert item["workerArgs"] == yaml.safe_load(COLOCATED)["spec"]["worker"]["args"]
     assert "gpuMemoryUtilization" not in item
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 COLOCATED_RESOURCES = """    resources:
@@ -267,7 +267,7 @@ AUTOSCALED = COLOCATED.replace(
 def test_a_prometheus_trigger_is_read_into_the_serving_roles_autoscaling(tmp_path):
     assert AUTOSCALED != COLOCATED
     path = manifest_file(tmp_path, AUTOSCALED)
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert item["serving"]["autoscaling"] == {
@@ -284,7 +284,7 @@ def test_a_prometheus_trigger_is_read_into_the_serving_roles_autoscaling(tmp_pat
             "ws-12345678-1234-1234-1234-123456789012"
         ),
     }
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
@@ -299,13 +299,13 @@ def test_a_cloudwatch_trigger_alone_comes_back_in_the_crds_shape(tmp_path):
         "        - name: VariantName\n          value: AllTraffic\n" + AUTOSCALED[end:]
     )
     path = manifest_file(tmp_path, cloudwatch)
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     scaling = item["serving"]["autoscaling"]
     assert scaling["cloudWatch"]["metricName"] == "Invocations"
     assert "metric" not in scaling and "query" not in scaling
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 def test_what_the_stack_would_add_to_the_spec_is_said_with_the_pods_it_may_roll(tmp_path):
