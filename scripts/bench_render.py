@@ -171,8 +171,8 @@ def _child_program(cli_config_file: str, modules_file: str | None = None) -> str
         loaded = [
             name
             for name, module in sys.modules.items()
-            # The SDKs' modules: pulumi, pulumi_aws, ...
-            if name.partition(".")[0] == "pulumi" or name.startswith("pulumi_")
+            # The SDKs' modules: pulumi, pulumi_aws, ..., pulumiverse_time
+            if name.startswith("pulumi")
             if not isinstance(module, importlib.util._LazyModule)
         ]
         Path(modules_file).write_text(json.dumps(loaded))
