@@ -1,24 +1,17 @@
 """How close the program comes to the least the Pulumi SDK needs to register its resources.
 
-Two figures, each over the same floor, on generated stacks of N copies of the dev stack's
-endpoint (a plain one, or a large one with many variables, flags, init containers and an
-override), with enough GPU nodes for the checks to pass:
-- "program": the program alone as `pulumi preview` runs it: `__main__.py` in the stack, with
-  the stack file's config as the CLI hands it over, in preview, against the render's mocks
-  answering for the engine and the cloud;
-- "render": `hyperpod-dpd render` in-process, the same program with its reports and files.
-The floor is the SDK alone registering the resources a first render of the stack recorded,
-through the same mocks in preview (scripts/sdk_floor.py), after importing the SDK modules the
-program loads: the least any program that registers those resources through the SDK can take.
-It runs under the collector schedule of `hyperpod-dpd` (infra/collector.py), the
-fastest there is, and its import is timed on its own as well.
-
-Every run is a fresh interpreter, because a module imports once per process, and times from
-its first line to its end, so interpreter start-up counts in none; bytecode is cached for all,
-as a user's Python caches it. The runs alternate, floor, program, render, for each stack in
-turn and each repeat, so that load from other processes on the machine falls on all alike.
-The tables give CPU time (every thread of the process, which barely moves with other load)
-and wall-clock time, median and spread (fastest to slowest) of the repeats.
+On generated stacks of N copies of the dev stack's endpoint (a plain one, or a large one with
+many variables, flags, init containers and an override) and the GPU nodes they need, it times:
+- "program": `__main__.py` as `pulumi preview` runs it: the stack file's config as the CLI
+  hands it over, in preview, the render's mocks answering for the engine and the cloud;
+- "render": `hyperpod-dpd render` in-process, the same program with its reports and files;
+- "floor": the SDK alone importing the SDK modules the program loads, then registering the
+  resources a first render recorded through the same mocks in preview (scripts/sdk_floor.py).
+Each is a fresh interpreter (a module imports once per process) timed from its first line,
+with cached bytecode and the collector schedule of infra/collector.py. They alternate, floor,
+program, render, for each stack and repeat, so that load from other processes falls on all
+alike. The tables give CPU time (every thread of the process, which barely moves with other
+load) and wall-clock time: median, fastest and slowest of the repeats, and ratios to the floor.
 
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """
@@ -200,8 +193,8 @@ Timing = tuple[float, float]
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _run_child(*args: str) -> tuple[list[Timing], int | None]:
-    """The (wall, CPU) seconds the child printed, a line each, and the count it ended with."""
+def _run_child(*args: str) -> list[list[str]]:
+    """The lines the child printed, split: (wall, CPU) seconds, or a count of resources."""
     done = subprocess.run(
         [sys.executable, __file__, "--child", *args],
         cwd=ROOT,
@@ -211,11 +204,7 @@ def _run_child(*args: str) -> tuple[list[Timing], int | None]:
     )
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    *timings, last = map(str.split, done.stdout.splitlines())
-    count = int(last[0]) if len(last) == 1 else None
-    if count is None:
-        timings.append(last)
-    return [(float(wall), float(cpu)) for wall, cpu in timings], count
+    return [line.split() for line in done.stdout.splitlines()]
 
 
 # The parent: generate the stacks, alternate the runs, print the tables.
@@ -223,8 +212,6 @@ def _run_child(*args: str) -> tuple[list[Timing], int | None]:
 # (floor's import, floor, program, render) timings of one repeat of a stack, by (size, count).
 Runs = dict[tuple[str, int], list[tuple[Timing, Timing, Timing, Timing]]]
 FLOOR_IMPORT, FLOOR, PROGRAM, RENDER = range(4)
-# What the contract holds each figure to, over the floor at the largest count.
-BOUNDS = {PROGRAM: 1.1, RENDER: 1.3}
 
 
 def _spread(values: list[float]) -> str:
@@ -238,8 +225,8 @@ def _table(counts: list[int], runs: Runs, clock: int) -> list[str]:
     lines = [
         f"{('Wall-clock', 'CPU')[clock]} seconds, median (fastest-slowest) of "
         f"{len(runs[next(iter(runs))])} runs; ratios of the medians over the floor's",
-        f"{'stack':<10}{'floor (its import)':>28}{'program':>22}{'/floor':>8}"
-        f"{'render':>22}{'/floor':>8}",
+        f"{'stack':<10}{'floor (its import)':>30}{'program':>24}{'/floor':>8}"
+        f"{'render':>24}{'/floor':>8}",
     ]
     for size in ("plain", "large"):
         for n in counts:
@@ -247,29 +234,23 @@ def _table(counts: list[int], runs: Runs, clock: int) -> list[str]:
             floor = statistics.median(times[FLOOR])
             ratios = [statistics.median(times[kind]) / floor for kind in (PROGRAM, RENDER)]
             lines.append(
-                f"{f'{size} {n}':<10}{_spread(times[FLOOR]):>20}"
-                f"{f'({statistics.median(times[FLOOR_IMPORT]):.3f})':>8}"
-                f"{_spread(times[PROGRAM]):>22}{ratios[0]:>7.3f}x"
-                f"{_spread(times[RENDER]):>22}{ratios[1]:>7.3f}x"
+                f"{f'{size} {n}':<10}{_spread(times[FLOOR]):>21}"
+                f"{f'({statistics.median(times[FLOOR_IMPORT]):.3f})':>9}"
+                f"{_spread(times[PROGRAM]):>24}{ratios[0]:>7.3f}x"
+                f"{_spread(times[RENDER]):>24}{ratios[1]:>7.3f}x"
             )
     return lines
 
 
-def _verdict(counts: list[int], runs: Runs) -> list[str]:
-    """Each figure against its bound, at the largest count, on CPU medians."""
-    lines = []
-    for size in ("plain", "large"):
-        key = (size, counts[-1])
-        cpu = [statistics.median(run[kind][1] for run in runs[key]) for kind in range(4)]
-        for kind, bound in BOUNDS.items():
-            name = ("program", "render")[kind - PROGRAM]
-            ratio = cpu[kind] / cpu[FLOOR]
-            held = "within" if ratio <= bound else "OVER"
-            lines.append(
-                f"{size} {counts[-1]}: {name} {cpu[kind]:.3f} s / floor {cpu[FLOOR]:.3f} s "
-                f"= {ratio:.3f}x, {held} {bound}x"
-            )
-    return lines
+def _verdict(key: tuple[str, int], runs: Runs) -> list[str]:
+    """Each figure against its bound, on CPU medians."""
+    cpu = [statistics.median(run[kind][1] for run in runs[key]) for kind in range(4)]
+    return [
+        f"{key[0]} {key[1]}: {name} {cpu[kind]:.3f} s / floor {cpu[FLOOR]:.3f} s = "
+        f"{cpu[kind] / cpu[FLOOR]:.3f}x, {'within' if cpu[kind] <= bound * cpu[FLOOR] else 'OVER'} "
+        f"{bound}x"
+        for name, kind, bound in (("program", PROGRAM, 1.1), ("render", RENDER, 1.3))
+    ]
 
 
 CHILDREN = {"floor": _child_floor, "program": _child_program, "render": _child_render}
@@ -319,16 +300,15 @@ def main() -> int:
         for repeat in range(args.repeats):
             for key, (path, cli_path, region) in stacks.items():
                 resources = recorded[key] / "resources.json"
-                (floor_import, floor), floored = _run_child(
-                    "floor", str(modules_file), region, str(resources)
-                )
-                (program,), registered = _run_child("program", str(cli_path))
+                *floor, floored = _run_child("floor", str(modules_file), region, str(resources))
+                program, registered = _run_child("program", str(cli_path))
                 if floored != registered:
                     raise SystemExit(
-                        f"{key}: the floor registered {floored}, the program {registered} resources"
+                        f"{key}: the floor registered {floored}, the program {registered}"
                     )
-                (rendered,), _ = _run_child("render", str(path), str(folder / "out"))
-                runs[key].append((floor_import, floor, program, rendered))
+                rendered = _run_child("render", str(path), str(folder / "out"))
+                timings = [*floor, program, *rendered]
+                runs[key].append(tuple((float(wall), float(cpu)) for wall, cpu in timings))
             print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
     lines = []
     for clock in (1, 0):
@@ -339,7 +319,8 @@ def main() -> int:
         "program: __main__.py as `pulumi preview` runs it; render: `hyperpod-dpd render`, "
         "reports and files included.",
         "",
-        *_verdict(counts, runs),
+        *_verdict(("plain", counts[-1]), runs),
+        *_verdict(("large", counts[-1]), runs),
     ]
     print("\n".join(lines))
     return 0
