@@ -1,25 +1,17 @@
-"""How long the offline render takes, next to importing the Pulumi SDK modules it uses.
+"""How close the program comes to the least the Pulumi SDK needs to register its resources.
 
-Most of a render is Python importing the Pulumi SDKs (pulumi_aws alone is hundreds of
-modules). What the program adds on top of that import is what this measures, and whether it
-grows with the number of endpoints or with their size.
-
-Every measurement runs in a fresh interpreter, because a module imports once per process:
-- "import": imports the SDK modules the render loads (found by a first render of the largest
-  stack), nothing else;
-- "render": `hyperpod-dpd render` in-process, imports included, on a generated stack of N
-  copies of the dev stack's endpoint (a plain one, or a large one with many variables, flags,
-  init containers and an override), with enough GPU nodes for the checks to pass.
-- "floor": the same import, then the SDK alone registering the resources a first render of
-  the stack recorded (scripts/sdk_floor.py): the least any program that registers those
-  resources through the SDK can take.
-All three time from their first line to their end, so interpreter start-up counts in none.
-They run alternately, import, render, floor, for each stack in turn and each repeat, so that
-load from other processes on the machine falls on all alike. Three tables sum the repeats up:
-wall-clock and CPU medians, and the fastest CPU times (a shared machine only ever adds time,
-so the fastest run is the least disturbed). Each gives the ratio render / import, the ratio
-floor / import (over the floor run's own import, timed in the same process, which the machine's
-drift between processes cannot skew), and what one more endpoint costs.
+On generated stacks of N copies of the dev stack's endpoint (a plain one, or a large one with
+many variables, flags, init containers and an override) and the GPU nodes they need, it times:
+- "program": `__main__.py` as `pulumi preview` runs it: the stack file's config as the CLI
+  hands it over, in preview, the render's mocks answering for the engine and the cloud;
+- "render": `hyperpod-dpd render` in-process, the same program with its reports and files;
+- "floor": the SDK alone importing the SDK modules the program loads, then registering the
+  resources a first render recorded through the same mocks in preview (scripts/sdk_floor.py).
+Each is a fresh interpreter (a module imports once per process) timed from its first line,
+with cached bytecode and the collector schedule of infra/collector.py. They alternate, floor,
+program, render, for each stack and repeat, so that load from other processes falls on all
+alike. The tables give CPU time (every thread of the process, which barely moves with other
+load) and wall-clock time: median, fastest and slowest of the repeats, and ratios to the floor.
 
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """
@@ -32,19 +24,19 @@ import importlib
 import io
 import json
 import os
+import runpy
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tools.render.collector import few_collections  # noqa: E402 (needs ROOT on the path)
+from infra.collector import few_collections  # noqa: E402 (needs ROOT on the path)
 
 # The stack renders as dev, so its names are the dev stack's.
 STACK = "dev"
@@ -122,16 +114,18 @@ def stack_config(count: int, *, large: bool) -> dict[str, Any]:
     gpu_group["instanceCount"] = count * gpu_group["instanceCount"]
     gpu_group["trainingPlanArn"] = TRAINING_PLAN
     gpu_group["labels"] = NODE_LABELS
+    # The plan's /19 holds 101 nodes; a /17 clear of the plan's subnets holds them all.
+    az = gpu_group["availabilityZoneId"]
+    config["hyperpod-dpd:network"]["privateSubnetCidrs"] = {az: "10.0.0.0/17"}
     return {"config": config}
 
 
-# What runs in the fresh interpreters. Each prints wall-clock and CPU seconds, a line per figure.
+# What runs in the fresh interpreters. Each prints wall-clock and CPU seconds, a line per figure,
+# and the floor and the program the number of resources the mocks were asked for.
 
 
 class Clock:
-    """Wall-clock and CPU seconds since it was made. CPU time (every thread of the process)
-    barely moves with load from other processes, which makes it the steadier figure on a
-    shared machine; wall-clock time is what a user waits."""
+    """Wall-clock and CPU seconds since it was made."""
 
     def __init__(self) -> None:
         self.wall, self.cpu = time.perf_counter(), time.process_time()
@@ -140,35 +134,45 @@ class Clock:
         return f"{time.perf_counter() - self.wall} {time.process_time() - self.cpu}"
 
 
-def _import_sdk(modules_file: str) -> None:
-    # The collector's schedule `hyperpod-dpd` runs its commands under, so that a render
-    # gains nothing over this import from a cheaper import of its own.
+def _child_floor(modules_file: str, region: str, resources_file: str) -> str:
+    """Its import's time, then the whole run's, then how many resources it registered."""
+    clock = Clock()
     with few_collections():
         for name in json.loads(Path(modules_file).read_text()):
-            module = importlib.import_module(name)
             # The SDKs register subpackages lazily; reading an attribute loads one.
-            vars(module)
+            vars(importlib.import_module(name))
+        imported = clock.elapsed()
+        from sdk_floor import replay
+
+        count = replay(Path(resources_file), region)
+    return f"{imported}\n{clock.elapsed()}\n{count}"
 
 
-def _child_import(modules_file: str) -> str:
+def _child_program(cli_config_file: str, modules_file: str | None = None) -> str:
+    """`__main__.py` as the language host runs it, in preview, with the CLI's config."""
     clock = Clock()
-    _import_sdk(modules_file)
-    return clock.elapsed()
+    import pulumi
+    from sdk_floor import in_preview
+
+    cli_config = json.loads(Path(cli_config_file).read_text())
+    pulumi.runtime.set_all_config(cli_config["values"], cli_config["secret_keys"])
+    region = cli_config["values"]["aws:region"]
+    main = str(ROOT / "__main__.py")
+    count = in_preview(region, lambda: runpy.run_path(main, run_name="__main__"))
+    elapsed = clock.elapsed()
+    if modules_file is not None:
+        loaded = [
+            name
+            for name, module in sys.modules.items()
+            # The SDKs' modules: pulumi, pulumi_aws, ..., pulumiverse_time
+            if name.startswith("pulumi")
+            if not isinstance(module, importlib.util._LazyModule)
+        ]
+        Path(modules_file).write_text(json.dumps(loaded))
+    return f"{elapsed}\n{count}"
 
 
-def _child_floor(modules_file: str, resources_file: str) -> str:
-    """Its import's time on a line of its own, then the whole run's."""
-    clock = Clock()
-    _import_sdk(modules_file)
-    imported = clock.elapsed()
-    from sdk_floor import replay
-
-    with few_collections():
-        replay(Path(resources_file))
-    return f"{imported}\n{clock.elapsed()}"
-
-
-def _child_render(config_file: str, out: str, modules_file: str | None = None) -> str:
+def _child_render(config_file: str, out: str) -> str:
     clock = Clock()
     from tools.cli import main
 
@@ -177,15 +181,6 @@ def _child_render(config_file: str, out: str, modules_file: str | None = None) -
     elapsed = clock.elapsed()
     if code != 0:
         raise SystemExit(f"render of {config_file} exited {code}")
-    if modules_file is not None:
-        loaded = [
-            name
-            for name, module in sys.modules.items()
-            # The SDKs' modules: pulumi, pulumi_aws, ...
-            if name.partition(".")[0] == "pulumi" or name.startswith("pulumi_")
-            if not isinstance(module, importlib.util._LazyModule)
-        ]
-        Path(modules_file).write_text(json.dumps(loaded))
     return elapsed
 
 
@@ -194,12 +189,12 @@ Timing = tuple[float, float]
 
 # A user's Python caches the project's compiled modules in __pycache__ as it does the SDKs'
 # (pip compiled those); an environment that turns the cache off would make every render
-# recompile the project, a cost the import runs never pay.
+# recompile the project, a cost the floor never pays.
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _run_child(*args: str) -> list[Timing]:
-    """The (wall, CPU) seconds the child printed, a line each."""
+def _run_child(*args: str) -> list[list[str]]:
+    """The lines the child printed, split: (wall, CPU) seconds, or a count of resources."""
     done = subprocess.run(
         [sys.executable, __file__, "--child", *args],
         cwd=ROOT,
@@ -209,61 +204,56 @@ def _run_child(*args: str) -> list[Timing]:
     )
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    return [(float(wall), float(cpu)) for wall, cpu in map(str.split, done.stdout.splitlines())]
+    return [line.split() for line in done.stdout.splitlines()]
 
 
 # The parent: generate the stacks, alternate the runs, print the tables.
 
-# (import, render, floor, the floor's own import) timings of one repeat of a stack, the import
-# run just before the other two; by (size, count).
+# (floor's import, floor, program, render) timings of one repeat of a stack, by (size, count).
 Runs = dict[tuple[str, int], list[tuple[Timing, Timing, Timing, Timing]]]
-IMPORT, RENDER, FLOOR, FLOOR_IMPORT = range(4)
+FLOOR_IMPORT, FLOOR, PROGRAM, RENDER = range(4)
 
 
-# What sums up the repeats of one kind of run: the median, and the fastest run, which is the
-# one least slowed by other work on the machine (a shared machine only ever adds time).
-Statistic = Callable[[list[float]], float]
-STATISTICS: dict[str, Statistic] = {"median": statistics.median, "fastest": min}
+def _spread(values: list[float]) -> str:
+    """The median, and the fastest and slowest run."""
+    return f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})"
 
 
-def _time(runs: Runs, key: tuple[str, int], kind: int, clock: int, statistic: Statistic) -> float:
-    return statistic([run[kind][clock] for run in runs[key]])
-
-
-def _per_endpoint(grown: float, counts: tuple[int, int]) -> str:
-    """Milliseconds one more endpoint adds, from the time at the first count to the second."""
-    first, last = counts
-    return f"{grown / (last - first) * 1000:.1f}" if last > first else "-"
-
-
-def _table(counts: list[int], runs: Runs, clock: int, name: str) -> list[str]:
-    """The table of one clock (0 wall, 1 CPU) and one statistic."""
-    statistic = STATISTICS[name]
-    imports = [run[IMPORT][clock] for repeats in runs.values() for run in repeats]
+def _table(counts: list[int], runs: Runs, clock: int) -> list[str]:
+    """The table of one clock (0 wall, 1 CPU): seconds as median (fastest-slowest), and the
+    ratios of the medians over the floor's."""
     lines = [
-        f"{('wall clock', 'CPU time')[clock]}, {name} of {len(runs[next(iter(runs))])} runs. "
-        f"Imports of the SDK modules: median {statistics.median(imports):.3f} s "
-        f"(fastest {min(imports):.3f}, slowest {max(imports):.3f})",
-        f"{'endpoint':<9}{'count':>6}{'import s':>10}{'render s':>10}{'ratio':>8}"
-        f"{'floor s':>9}{'ratio':>8}{'per endpoint ms':>17}{'floor':>7}",
+        f"{('Wall-clock', 'CPU')[clock]} seconds, median (fastest-slowest) of "
+        f"{len(runs[next(iter(runs))])} runs; ratios of the medians over the floor's",
+        f"{'stack':<10}{'floor (its import)':>30}{'program':>24}{'/floor':>8}"
+        f"{'render':>24}{'/floor':>8}",
     ]
     for size in ("plain", "large"):
         for n in counts:
-            times = [_time(runs, (size, n), kind, clock, statistic) for kind in range(4)]
-            grown = [
-                times[kind] - _time(runs, (size, counts[0]), kind, clock, statistic)
-                for kind in (RENDER, FLOOR)
-            ]
-            per = [_per_endpoint(g, (counts[0], n)) for g in grown]
+            times = [[run[kind][clock] for run in runs[(size, n)]] for kind in range(4)]
+            floor = statistics.median(times[FLOOR])
+            ratios = [statistics.median(times[kind]) / floor for kind in (PROGRAM, RENDER)]
             lines.append(
-                f"{size:<9}{n:>6}{times[IMPORT]:>10.3f}{times[RENDER]:>10.3f}"
-                f"{times[RENDER] / times[IMPORT]:>7.2f}x{times[FLOOR]:>9.3f}"
-                f"{times[FLOOR] / times[FLOOR_IMPORT]:>7.2f}x{per[0]:>17}{per[1]:>7}"
+                f"{f'{size} {n}':<10}{_spread(times[FLOOR]):>21}"
+                f"{f'({statistics.median(times[FLOOR_IMPORT]):.3f})':>9}"
+                f"{_spread(times[PROGRAM]):>24}{ratios[0]:>7.3f}x"
+                f"{_spread(times[RENDER]):>24}{ratios[1]:>7.3f}x"
             )
     return lines
 
 
-CHILDREN = {"import": _child_import, "render": _child_render, "floor": _child_floor}
+def _verdict(key: tuple[str, int], runs: Runs) -> list[str]:
+    """Each figure against its bound, on CPU medians."""
+    cpu = [statistics.median(run[kind][1] for run in runs[key]) for kind in range(4)]
+    return [
+        f"{key[0]} {key[1]}: {name} {cpu[kind]:.3f} s / floor {cpu[FLOOR]:.3f} s = "
+        f"{cpu[kind] / cpu[FLOOR]:.3f}x, {'within' if cpu[kind] <= bound * cpu[FLOOR] else 'OVER'} "
+        f"{bound}x"
+        for name, kind, bound in (("program", PROGRAM, 1.1), ("render", RENDER, 1.3))
+    ]
+
+
+CHILDREN = {"floor": _child_floor, "program": _child_program, "render": _child_render}
 
 
 def main() -> int:
@@ -277,52 +267,60 @@ def main() -> int:
         print(CHILDREN[kind](*rest))
         return 0
 
+    from tools.render.stack_config import to_stack_config
+
     counts = sorted(set(args.counts))
-    if len(counts) < 2:
-        parser.error("--counts needs two or more counts, for the per-endpoint cost")
     with tempfile.TemporaryDirectory(prefix="bench-render-") as scratch:
         folder = Path(scratch)
         stacks = {}
         for size in ("plain", "large"):
             for n in counts:
+                config = stack_config(n, large=size == "large")
                 path = folder / f"Pulumi.{size}-{n}.yaml"
                 # JSON is YAML, and the child needs no YAML library before its clock starts.
-                path.write_text(json.dumps(stack_config(n, large=size == "large")))
-                stacks[(size, n)] = path
-        # A first render of each stack records the resources its floor run replays; that of
-        # the largest lists the SDK modules every run imports.
+                path.write_text(json.dumps(config))
+                cli = to_stack_config(config["config"])
+                cli_path = folder / f"cli-{size}-{n}.json"
+                cli_path.write_text(json.dumps(vars(cli)))
+                stacks[(size, n)] = path, cli_path, cli.values["aws:region"]
+        # A first render of each stack records the resources its floor replays; a first run
+        # of the program on the largest lists the SDK modules every floor imports.
         modules_file = folder / "modules.json"
         recorded = {key: folder / f"recorded-{key[0]}-{key[1]}" for key in stacks}
-        largest = ("large", counts[-1])
-        for key, path in stacks.items():
-            listing = [str(modules_file)] if key == largest else []
-            _run_child("render", str(path), str(recorded[key]), *listing)
+        for key, (path, _, _) in stacks.items():
+            _run_child("render", str(path), str(recorded[key]))
+        _run_child("program", str(stacks[("large", counts[-1])][1]), str(modules_file))
         modules = json.loads(modules_file.read_text())
         print(
-            f"{len(modules)} SDK modules the render loads; {args.repeats} repeats of "
-            f"{len(stacks)} stacks, import, render and floor alternately",
+            f"{len(modules)} SDK modules the program loads; {args.repeats} repeats of "
+            f"{len(stacks)} stacks, floor, program and render alternately",
             file=sys.stderr,
         )
         runs: Runs = {key: [] for key in stacks}
         for repeat in range(args.repeats):
-            for key, path in stacks.items():
-                (imported,) = _run_child("import", str(modules_file))
-                (rendered,) = _run_child("render", str(path), str(folder / "out"))
+            for key, (path, cli_path, region) in stacks.items():
                 resources = recorded[key] / "resources.json"
-                floor_import, floor = _run_child("floor", str(modules_file), str(resources))
-                runs[key].append((imported, rendered, floor, floor_import))
+                *floor, floored = _run_child("floor", str(modules_file), region, str(resources))
+                program, registered = _run_child("program", str(cli_path))
+                if floored != registered:
+                    raise SystemExit(
+                        f"{key}: the floor registered {floored}, the program {registered}"
+                    )
+                rendered = _run_child("render", str(path), str(folder / "out"))
+                timings = [*floor, program, *rendered]
+                runs[key].append(tuple((float(wall), float(cpu)) for wall, cpu in timings))
             print(f"  repeat {repeat + 1}/{args.repeats} done", file=sys.stderr)
     lines = []
-    for clock, name in ((0, "median"), (1, "median"), (1, "fastest")):
-        lines += [*_table(counts, runs, clock, name), ""]
+    for clock in (1, 0):
+        lines += [*_table(counts, runs, clock), ""]
     lines += [
-        "ratio: the render's time over the import runs', the floor's over its own import's "
-        "(the same import, seconds before the replay, so the machine's drift falls out); "
-        "each summed up the same way.",
-        "floor: the SDK alone registering the same resources (scripts/sdk_floor.py), import "
-        "included.",
-        f"per endpoint: (time at N - time at {counts[0]}) / (N - {counts[0]}), on the table's "
-        "times, for the render and the floor.",
+        "floor: the SDK alone registering the same resources through the same mocks, in "
+        "preview (scripts/sdk_floor.py), import included; its import alone in brackets.",
+        "program: __main__.py as `pulumi preview` runs it; render: `hyperpod-dpd render`, "
+        "reports and files included.",
+        "",
+        *_verdict(("plain", counts[-1]), runs),
+        *_verdict(("large", counts[-1]), runs),
     ]
     print("\n".join(lines))
     return 0

@@ -5,36 +5,48 @@ settings, checks, manifests, typed arguments, the recording and the files writte
 the registrations a render recorded in its resources.json through the SDK and nothing else:
 - generic resource classes;
 - inputs that are already plain values;
-- the SDK's own mock monitor, with mocks that answer with the inputs.
+- the SDK's own mock monitor in preview, with the render's mocks answering, as the program
+  runs in scripts/bench_render.py.
 The replay keeps each resource's type, name, parent, provider and dependencies. What it leaves
 out only adds to the SDK's share in a real render: typed-argument translation, outputs and
 their applies, invokes, property dependencies and the stack's outputs. So its time is a lower
 bound: no program can register these resources through the SDK faster.
 
-scripts/bench_render.py runs it in a fresh interpreter after the same SDK import as its other
-runs, as `--child floor`.
+scripts/bench_render.py runs it in a fresh interpreter after importing the SDK modules the
+program loads, as `--child floor`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pulumi
 from pulumi.runtime import settings
+from pulumi.runtime.mocks import MockMonitor
 from pulumi.runtime.stack import run_in_stack
 from pulumi.runtime.sync_await import _sync_await
+
+from infra.config_errors import PROJECT
+from tools.render.mocks.cloud import CloudMocks
 
 PROVIDER_PREFIX = "pulumi:providers:"
 
 
-class AnswerWithInputs(pulumi.runtime.Mocks):
-    def new_resource(self, args: pulumi.runtime.MockResourceArgs) -> tuple[str, dict]:
-        return f"{args.name}-id", args.inputs
-
-    def call(self, args: pulumi.runtime.MockCallArgs) -> dict:
-        return {}
+def in_preview(region: str, program: Callable[[], object], stack: str = "dev") -> int:
+    """Run `program` in a fresh stack, in preview, the render's mocks answering for `region`;
+    return how many resources it registered."""
+    mocks = CloudMocks(region)
+    monitor = MockMonitor(mocks)
+    # References into remote components resolve against what the mocks made for them.
+    monitor.resources = mocks.registry
+    pulumi.runtime.set_mocks(mocks, project=PROJECT, stack=stack, preview=True, monitor=monitor)
+    # set_mocks closes the stack it opens; run in a fresh one, as the language host does.
+    settings.ROOT.set(None)
+    _sync_await(run_in_stack(program))
+    return len(monitor.resources)
 
 
 def creation_order(registrations: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -82,14 +94,10 @@ def register_all(registrations: list[dict[str, Any]]) -> None:
             resource.register_outputs({})
 
 
-def replay(resources_file: Path) -> int:
-    """Register every resource of `resources_file`, in the stack and project of its URNs;
-    return how many."""
+def replay(resources_file: Path, region: str) -> int:
+    """Register every resource of `resources_file`, in the stack of its URNs; return how many
+    resources the mocks hold, those made inside remote components included."""
     registrations = json.loads(resources_file.read_text())
     # urn:pulumi:<stack>::<project>::<type>::<name>
-    stack, project = registrations[0]["urn"].removeprefix("urn:pulumi:").split("::")[:2]
-    pulumi.runtime.set_mocks(AnswerWithInputs(), project=project, stack=stack, preview=False)
-    # set_mocks closes the stack it opens; register into a fresh one, as the render does.
-    settings.ROOT.set(None)
-    _sync_await(run_in_stack(lambda: register_all(registrations)))
-    return len(registrations)
+    stack = registrations[0]["urn"].removeprefix("urn:pulumi:").split("::")[0]
+    return in_preview(region, lambda: register_all(registrations), stack)

@@ -9,8 +9,8 @@ import gc
 import pytest
 
 from infra import clock
+from infra.collector import YOUNG_THRESHOLD
 from tests.support import TODAY, dev_config, prod_config, render
-from tools.render.collector import YOUNG_THRESHOLD
 from tools.render.render import RenderResult
 
 
@@ -20,7 +20,7 @@ def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """The collector's schedule `hyperpod-dpd` renders under (tools/render/collector.py), for
+    """The collector's schedule `hyperpod-dpd` renders under (infra/collector.py), for
     the whole run: the suite renders hundreds of stacks, and little of what they allocate is
     garbage. It takes about a fifth off the suite's CPU time."""
     gc.freeze()

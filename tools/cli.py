@@ -15,6 +15,7 @@ from typing import NoReturn, TypeVar
 
 from components.core.terminal_text import printable
 from infra import program
+from infra.collector import few_collections
 from infra.config_errors import ConfigError
 from infra.settings import check_config, load_settings
 from tools.bench.bench_command import add_bench_commands, run_bench
@@ -24,7 +25,6 @@ from tools.fetch_chart import ChartError, fetch_chart
 from tools.import_endpoint.import_command import add_import_command, run_import
 from tools.network_pins import PinError, pin_commands
 from tools.plan_command import add_plan_commands, run_plan
-from tools.render.collector import few_collections
 from tools.render.destroy_order import destroy_lines
 from tools.render.mocks.account import ACCOUNT_ID
 from tools.render.render import RenderResult, run_program

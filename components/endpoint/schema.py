@@ -47,8 +47,14 @@ def _message(error: ValidationError) -> str:
 
 
 @cache
+def _schema(schema_operator: str) -> dict:
+    """Read once: each CRD-shaped setting and each manifest's check reads it (never changed)."""
+    return json.loads(schema_path(schema_operator).read_text())
+
+
+@cache
 def _validator(schema_operator: str) -> Draft7Validator:
-    return Draft7Validator(json.loads(schema_path(schema_operator).read_text()))
+    return Draft7Validator(_schema(schema_operator))
 
 
 def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]]:
@@ -60,7 +66,7 @@ def schema_errors(manifest: dict, operator_version: str) -> list[tuple[str, str]
 
 def field_schema(path: str) -> dict:
     """The newest CRD's schema of `spec.<path>` (dotted; `name[]` is an item of the list)."""
-    node = json.loads(schema_path(SCHEMA_OPERATORS[-1]).read_text())["properties"]["spec"]
+    node = _schema(SCHEMA_OPERATORS[-1])["properties"]["spec"]
     for part in path.split("."):
         node = node["properties"][part.removesuffix("[]")]
         if part.endswith("[]"):

@@ -2,10 +2,13 @@
 
 import json
 
+import pulumi
 from pulumi.runtime import settings
 
-from scripts.sdk_floor import creation_order, replay
+from infra import program
+from scripts.sdk_floor import creation_order, in_preview, replay
 from tools.cli import main
+from tools.render.stack_config import read_stack_config, stack_file
 
 
 def registration(urn, parent=None, provider=None, dependencies=()):
@@ -33,13 +36,15 @@ def test_a_dependency_on_something_not_recorded_is_left_out():
     assert [r["urn"] for r in creation_order(recorded)] == ["bucket"]
 
 
-def test_the_replay_registers_every_resource_the_dev_render_recorded(tmp_path):
+def test_the_replay_registers_what_the_program_registers_in_preview(tmp_path):
     assert main(["render", "--out", str(tmp_path)]) == 0
     recorded = json.loads((tmp_path / "resources.json").read_text())
+    region = read_stack_config(stack_file("dev")).values["aws:region"]
 
-    assert replay(tmp_path / "resources.json") == len(recorded)
+    replayed = replay(tmp_path / "resources.json", region)
 
-    registered = settings.get_monitor().resources
-    assert len(registered) == len(recorded)
     custom = {r["urn"] for r in recorded if r["custom"]}
-    assert custom <= set(registered), "custom resources keep their type, name and parent"
+    assert custom <= set(settings.get_monitor().resources), "each keeps type, name and parent"
+    config = read_stack_config(stack_file("dev"))
+    pulumi.runtime.set_all_config(config.values, config.secret_keys)
+    assert in_preview(region, program.main) == replayed

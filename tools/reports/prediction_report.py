@@ -3,6 +3,7 @@
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from components.pricing.cost import usd
@@ -213,7 +214,12 @@ def predictions_markdown(
         lines += [f"- {line}" for line in calibrated]
     if any(ep is not None and _lower_bound(ep) for ep in eps):
         lines += ["", EC2_FOOTNOTE]
+    # Endpoints of one layout, load and SLO share their curve: its 7 predictions are made once.
+    curves: dict[tuple, LatencyCurve] = {}
     for name, ep in zip(names, eps, strict=True):
         if ep is not None:
-            lines += ["", *latency_markdown(latency_curve(name, ep))]
+            key = (ep.judged_scenario, ep.load, ep.calibration, ep.slo)
+            if key not in curves:
+                curves[key] = latency_curve(name, ep)
+            lines += ["", *latency_markdown(replace(curves[key], endpoint=name))]
     return lines

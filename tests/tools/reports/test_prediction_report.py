@@ -1,5 +1,6 @@
 """Predictions as the render, `size`, `plan --stack`, sizing.json and the PR comment show them."""
 
+import dataclasses
 import json
 import re
 
@@ -24,6 +25,7 @@ from tools.reports.prediction_report import (
     prediction_brief,
     prediction_lines,
     prediction_table,
+    predictions_markdown,
 )
 
 
@@ -161,6 +163,22 @@ def test_the_chart_sweeps_around_the_load_and_marks_it():
     assert 3 in curve.requests_per_second
     assert min(curve.requests_per_second) < 3 < max(curve.requests_per_second)
     assert (curve.slo_ttft_ms, curve.slo_tpot_ms) == (2000, 50)
+
+
+def test_endpoints_of_one_layout_each_chart_the_same_curve_under_their_own_name():
+    config = with_slo(ttftMs=2000, tpotMs=50)
+    spec = EndpointSpec.model_validate(config["hyperpod-dpd:endpoints"][0])
+    ep = predict_endpoint(spec, endpoint_architecture(spec), "us-west-2")
+    tighter = dataclasses.replace(ep, slo=ep.slo.model_copy(update={"ttft_ms": 1000}))
+
+    text = "\n".join(predictions_markdown(["ep-one", "ep-two", "ep-three"], [ep, ep, tighter]))
+
+    first, second, third = (
+        text.index(f"_{name}: predicted") for name in ("ep-one", "ep-two", "ep-three")
+    )
+    assert text[second:third].replace("ep-two", "ep-one") == text[first:second]
+    assert "the SLO, 1000 ms" in text[third:]
+    assert "the SLO, 1000 ms" not in text[first:third]
 
 
 ENGINE_IMAGES = {

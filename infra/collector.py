@@ -1,6 +1,6 @@
-"""How often Python's cyclic garbage collector runs during an offline command.
+"""How often Python's cyclic garbage collector runs during the program and the offline commands.
 
-A render imports over a thousand SDK modules and then registers hundreds of resources, and
+The program imports over a thousand SDK modules and then registers hundreds of resources, and
 almost nothing it allocates becomes garbage before it exits. With Python's default schedule
 the collector runs every 700 allocations and, every hundred or so of those runs, walks every
 object alive, the SDKs' classes and functions included: a quarter of a 64-endpoint render's

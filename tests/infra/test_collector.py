@@ -2,7 +2,7 @@ import gc
 
 import pytest
 
-from tools.render.collector import YOUNG_THRESHOLD, few_collections
+from infra.collector import YOUNG_THRESHOLD, few_collections
 
 
 def test_the_block_collects_rarely_and_ignores_what_existed_before_it():
