@@ -89,7 +89,9 @@ def _cost(ep: EndpointPrediction) -> str:
     )
 
 
-def prediction_lines(name: str, ep: EndpointPrediction) -> list[str]:
+def prediction_lines(name: str, ep: EndpointPrediction | None) -> list[str]:
+    if ep is None:
+        return [f"{name}: no prediction (workload.outputTokens is not set)"]
     p = ep.slo.percentile if ep.slo else 90
     lines = [
         f"{name}: at {ep.load:.3g} requests per second, {ep.capacity_share:.0%} of the "

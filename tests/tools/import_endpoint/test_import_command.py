@@ -228,11 +228,11 @@ def test_worker_resources_the_roles_gpus_cannot_write_come_back_as_they_are(tmp_
         COLOCATED_RESOURCES, "".join(f"    {line}\n" for line in shown.splitlines())
     )
     path = manifest_file(tmp_path, text.replace("spec:\n", "spec:\n  tlsConfig: {}\n", 1))
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
     (item,) = yaml.safe_load(out)
     assert item["workerResources"] == {**resources, "asWritten": True}
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 def test_a_dpd_worker_without_gpus_comes_back_as_it_is(tmp_path):
@@ -241,9 +241,9 @@ def test_a_dpd_worker_without_gpus_comes_back_as_it_is(tmp_path):
     )
     assert text.count("nvidia.com/gpu") == DPD.count("nvidia.com/gpu") - 2
     path = manifest_file(tmp_path, text)
-    code, out, err = run(str(path))
+    code, out, err, renders = imported(path)
     assert code == 0, err
-    assert lost_or_changed(path, out) == []
+    assert lost_or_changed(path, out, renders) == []
 
 
 AUTOSCALED = COLOCATED.replace(
