@@ -2,8 +2,6 @@
 `hyperpod-dpd bench results --record`), which correct its endpoints' predictions
 (endpoint_predictions.py). A correction is advice: a file it cannot read is a warning only."""
 
-from __future__ import annotations
-
 import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -81,7 +79,7 @@ class RunLoad(Spec):
     concurrency: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
-    def _open_or_closed(self) -> RunLoad:
+    def _open_or_closed(self) -> "RunLoad":
         if (self.requests_per_second is None) == (self.concurrency is None):
             raise ValueError("set requestsPerSecond or concurrency, one of them")
         return self
@@ -102,7 +100,7 @@ class RunMeasured(Spec):
     e2el_ms: dict[str, Finite] = Field({}, alias="e2elMs")
 
     @model_validator(mode="after")
-    def _latencies(self) -> RunMeasured:
+    def _latencies(self) -> "RunMeasured":
         for name, figures in (("ttftMs", self.ttft_ms), ("tpotMs", self.tpot_ms)):
             if "mean" not in figures:
                 raise ValueError(f"{name} needs its mean")

@@ -1,8 +1,6 @@
 """The day the program runs, the one date-dependent input of the checks: UTC, as EKS's calendar
 (eks_versions.py). Tests pin it (tests/conftest.py)."""
 
-from __future__ import annotations
-
 from datetime import UTC, date, datetime
 
 

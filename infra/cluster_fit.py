@@ -2,8 +2,6 @@
 labels, taints and tiered storage. These rules read both, so they belong to the program; each
 package's own rules live with it. Fields are paths under the project (`cluster.name`)."""
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -8,8 +8,6 @@ own work went to that. Freezing what exists on entry takes the modules imported 
 of every later walk, and a larger first threshold makes the walks rarer.
 """
 
-from __future__ import annotations
-
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager

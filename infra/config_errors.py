@@ -1,7 +1,5 @@
 """Problems with the stack configuration, each a line naming the config key at fault."""
 
-from __future__ import annotations
-
 import difflib
 import re
 import types

@@ -2,8 +2,6 @@
 sharing nodes. The capacity checks (cluster_fit.py) and the rollout check (rollout_room.py)
 count with it."""
 
-from __future__ import annotations
-
 from collections import Counter
 
 from components.endpoint.spec import EndpointSpec

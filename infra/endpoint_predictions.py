@@ -14,8 +14,6 @@ printed meets it without a cluster-fit refusal. Measured runs recorded beside th
 estimate: it warns, it never refuses.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace

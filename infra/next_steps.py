@@ -8,8 +8,6 @@ command is built, and a comment holds its value on one line (`one_line`), so a p
 runs what it says whatever the stack file holds.
 """
 
-from __future__ import annotations
-
 import json
 import shlex
 import textwrap

@@ -8,8 +8,6 @@ Kubernetes version (no public table lists them); and of an existing cluster, its
 and installed inference add-on, held to the floors (its calendar place only warns).
 """
 
-from __future__ import annotations
-
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date

@@ -1,7 +1,5 @@
 """The Pulumi program: what `pulumi up` runs through __main__.py, and the offline render too."""
 
-from __future__ import annotations
-
 import pulumi
 
 from components.core.terminal_text import one_line

@@ -2,8 +2,6 @@
 that region, and ARNs of that region and account. A real `pulumi up` would meet them only when
 the HyperPod cluster's creation fails, after the VPC, EKS and the dependencies chart are up."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 
 from components.core.regions import (

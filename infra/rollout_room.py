@@ -6,8 +6,6 @@ generations' GPUs at once, every role at maxReplicas; room is handed out in the 
 order, and one that does not fit deletes first. On an existing cluster a swap is always tried.
 """
 
-from __future__ import annotations
-
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass

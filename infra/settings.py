@@ -1,8 +1,6 @@
 """The stack configuration, read as `pulumi.Config` reads it and checked before any resource:
 one line per problem, naming the key. Sizing is checked here too, so its errors stop a preview."""
 
-from __future__ import annotations
-
 import difflib
 import json
 import shlex

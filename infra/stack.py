@@ -3,8 +3,6 @@ EKS, buckets, dependencies chart, HyperPod, node add-ons, observability, operato
 With `cluster.existing`, only what runs inside the named cluster is built; with
 `operator.installed`, the operator is not installed, only its version checked."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -1,8 +1,6 @@
 """The shape of the stack configuration: one field per `hyperpod-dpd:<key>` config key. Below the
 checks that read it and the loader that fills it, so they import it and not each other."""
 
-from __future__ import annotations
-
 from components.cluster.spec import ClusterSpec
 from components.core.spec import Spec
 from components.endpoint.spec import EndpointSpec

@@ -2,8 +2,6 @@
 autoscaling reads, and its SLO. The dashboard and alerts tell prefill from decode by pod names
 (series.py); an aggregated endpoint's pods have none a public source gives, so it is left out."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.endpoint.autoscaling import METRIC_SERIES, metric_of

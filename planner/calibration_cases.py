@@ -10,8 +10,6 @@ needs). A publisher is one source of runs, sharing its harness, engine build and
 fitting holds whole publishers apart (scripts/calibration.py).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

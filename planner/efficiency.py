@@ -14,8 +14,6 @@ measured runs, and the runs held apart from it: docs/contributing/calibration.md
 `scripts/calibration.py`.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal
 

@@ -10,8 +10,6 @@ What an endpoint cannot say (another engine, INT8 or W4A16 kernels, an FP8 KV ca
 speculative decoding) is refused naming the scenario's key.
 """
 
-from __future__ import annotations
-
 import math
 import os
 import re

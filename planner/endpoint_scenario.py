@@ -8,8 +8,6 @@ Every role (prefill and decode, or an aggregated endpoint's serving role, the sc
 PD backend, and its router keeps prompts shorter than `routingThreshold` on the decoders.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.endpoint.flags import canonical_flag, flag_names

@@ -31,8 +31,6 @@ Tensor-core peaks are dense (half NVIDIA's "with sparsity" figures). Sources:
 HBM capacity (what CUDA sees), GPUs and EFA per instance: `components.cluster.instance_types`.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from components.cluster.instance_types import GPU_INSTANCE_TYPES

@@ -5,8 +5,6 @@ A refusal names the key to change: the role's layout when another layout would s
 model or the workload when none would.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

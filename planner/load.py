@@ -16,8 +16,6 @@ requests of one fixed length, keeps every round a wave. A run's figures weigh it
 by 1 / rounds.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass, replace
 

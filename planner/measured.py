@@ -11,8 +11,6 @@ MAX_CORRECTION either way, and says so: runs that far from the model measured so
 the runs (the same endpoint, model, instance type and image) is the caller's.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace

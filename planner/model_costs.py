@@ -6,8 +6,6 @@ A mixture-of-experts layer runs only `experts_per_token` of its routed experts p
 its shared experts, but holds all of them in memory.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from components.model.architecture import ModelArchitecture
@@ -161,7 +159,7 @@ class Flops:
     attention: float
     experts: float = 0.0
 
-    def __mul__(self, factor: float) -> Flops:
+    def __mul__(self, factor: float) -> "Flops":
         return Flops(self.linear * factor, self.attention * factor, self.experts * factor)
 
 

@@ -7,8 +7,6 @@ Each phase takes the longer of its compute and its memory reads (a roofline), pl
 collectives it can't hide and a fixed cost per forward pass.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

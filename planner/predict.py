@@ -5,8 +5,6 @@ functions of the load (`serving`), and the load gives the figures (`load`): open
 `requestsPerSecond`, closed loop at `concurrency`, one request at a time with neither.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from pathlib import Path

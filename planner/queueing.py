@@ -14,8 +14,6 @@ A waiting time's tail is taken as exponential beyond an atom at zero (P(W > 0) =
 shape of M/M/1 with the M/D/1 mean: Kingman's heavy-traffic approximation.
 """
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass

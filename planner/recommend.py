@@ -17,8 +17,6 @@ three quarters of it), and the prediction is made again with it. Cost is whole i
 the on-demand price when one is given, else instances alone.
 """
 
-from __future__ import annotations
-
 import dataclasses
 import math
 from collections.abc import Callable

@@ -5,8 +5,6 @@ explicit architecture fields), `precision`, `instanceType`, `engine`, then eithe
 (aggregated) or `prefill` and `decode` (disaggregated), and `workload`.
 """
 
-from __future__ import annotations
-
 import json
 import math
 import re
@@ -121,7 +119,7 @@ class ScenarioModel(Spec):
     parameters: float | None = Field(None, gt=0)
 
     @model_validator(mode="after")
-    def _one_source(self) -> ScenarioModel:
+    def _one_source(self) -> "ScenarioModel":
         if (self.name is None) == (self.config_file is None):
             raise ValueError("set name (a catalog id) or configFile, one of them")
         return self
@@ -243,7 +241,7 @@ class Scenario(Spec):
         return value
 
     @model_validator(mode="after")
-    def _one_serving_form(self) -> Scenario:
+    def _one_serving_form(self) -> "Scenario":
         if self.serving is not None and (self.prefill or self.decode):
             raise ValueError("set serving (aggregated) or prefill and decode, not both")
         if self.disaggregated and self.instance_type not in DPD_INSTANCE_TYPES:

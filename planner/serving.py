@@ -11,8 +11,6 @@ only decodes, but for the prompts the router keeps on it (below `routingThreshol
 prefills as an aggregated replica would.
 """
 
-from __future__ import annotations
-
 import functools
 import math
 from dataclasses import dataclass

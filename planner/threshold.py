@@ -15,8 +15,6 @@ Short prompts fit in what a decode step's compute leaves idle while it reads the
 they cost the decodes little; long ones stall every running request for their whole compute.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -2,8 +2,6 @@
 of a new stack another resource's outputs (IDs above all) are unknown, so resources are related
 through the dependencies of their inputs, never through IDs."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 
 from pulumi_policy import (

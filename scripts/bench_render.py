@@ -16,8 +16,6 @@ load) and wall-clock time: median, fastest and slowest of the repeats, and ratio
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """
 
-from __future__ import annotations
-
 import argparse
 import contextlib
 import importlib

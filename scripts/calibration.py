@@ -12,8 +12,6 @@ coordinate descent over multiples of the committed values, minimising the mean |
 throughput, and prints the multiples to apply.
 """
 
-from __future__ import annotations
-
 import argparse
 import dataclasses
 import math

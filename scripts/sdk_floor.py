@@ -16,8 +16,6 @@ scripts/bench_render.py runs it in a fresh interpreter after importing the SDK m
 program loads, as `--child floor`.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable
 from pathlib import Path

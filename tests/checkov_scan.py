@@ -7,8 +7,6 @@ annotation, where checkov reads it and reports it with the skip. Only the scanne
 them: what the stack deploys is left as it is.
 """
 
-from __future__ import annotations
-
 import json
 import subprocess
 from collections.abc import Iterable, Sequence

@@ -12,8 +12,6 @@ pulumi-eks's cluster becomes AWS::EKS::Cluster. Values that reference other reso
 the rendered IDs and ARNs.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from collections.abc import Iterable

@@ -1,7 +1,5 @@
 """Every IAM document of a render: trust policies, inline role policies and bucket policies."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass

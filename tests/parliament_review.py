@@ -4,8 +4,6 @@ Nothing is skipped by document: every document is analyzed, and a finding passes
 matches an entry below, which says why it is wrong or why we keep what it flags.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass

@@ -6,8 +6,6 @@ once. A command whose quoting holds runs only its own tool, with each value as o
 one that leaks runs what the value says (the hostile values here `touch` a PWNED file).
 """
 
-from __future__ import annotations
-
 import shlex
 import subprocess
 from dataclasses import dataclass

@@ -8,8 +8,6 @@ nothing. A rule on plain values is tested on plain values, in the module of its 
   `cli_refusal` runs `hyperpod-dpd render` on it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any

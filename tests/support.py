@@ -1,7 +1,5 @@
 """Shared helpers: run the program (or one component) under the recording mocks."""
 
-from __future__ import annotations
-
 import asyncio
 import copy
 import functools

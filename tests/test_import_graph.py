@@ -5,8 +5,6 @@ Pulumi components, its checks) into the lower one's tests. Every `import` counts
 those under TYPE_CHECKING or inside functions: a circle there is still a circle to a reader.
 """
 
-from __future__ import annotations
-
 import ast
 import functools
 from pathlib import Path

@@ -2,8 +2,6 @@
 autoscaling, and what a cluster this stack adopts would leave unused. Fields are paths under
 the project (`cluster.name`)."""
 
-from __future__ import annotations
-
 import re
 from datetime import date
 

@@ -2,8 +2,6 @@
 before the cluster: nodes joining without the NVIDIA and EFA device plugins offer no GPUs and
 fail their health checks."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi

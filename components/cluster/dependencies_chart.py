@@ -4,8 +4,6 @@ AWS publishes the chart only in the aws/sagemaker-hyperpod-cli repository, so it
 from a pinned revision brought to disk by `make chart`.
 """
 
-from __future__ import annotations
-
 CHART_REPOSITORY = "https://github.com/aws/sagemaker-hyperpod-cli"
 # Tag v3.9.0: its device-plugin lists name every GPU instance type (a test holds them to the
 # table), and it honours namespaced-role-and-bindings.enabled (fixed in v3.8.0).

@@ -1,7 +1,5 @@
 """EksCluster: the EKS control plane that orchestrates HyperPod, and a provider into it."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field

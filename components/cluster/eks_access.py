@@ -1,7 +1,5 @@
 """Who may administer the EKS cluster: access entries for admin and CI roles."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 CLUSTER_ADMIN_POLICY = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSClusterAdminPolicy"

@@ -10,8 +10,6 @@ end-of-standard-support day the upgrade policy's `supportType` decides: EXTENDED
 pulumi-eks's default) enters extended support; STANDARD upgrades to the next version.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal

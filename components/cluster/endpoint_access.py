@@ -2,8 +2,6 @@
 public endpoint to 0.0.0.0/0 unless publicAccessCidrs says otherwise, so the stack must write
 0.0.0.0/0 itself to open it to the world (EKS User Guide, "Cluster API server endpoint")."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 

@@ -1,7 +1,5 @@
 """HyperPodCluster: the SageMaker HyperPod cluster on EKS, with its nodes' execution role."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass

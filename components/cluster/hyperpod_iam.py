@@ -1,7 +1,5 @@
 """The IAM documents of the HyperPod execution role, which every cluster node runs as."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount

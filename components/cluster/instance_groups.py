@@ -1,7 +1,5 @@
 """HyperPod instance groups: which kind each is, what is allowed, and the arguments AWS takes."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.cluster.instance_types import (

@@ -12,8 +12,6 @@ up (EC2's "Supported instance types" for EFA), none below. HBM as nvidia-smi's m
 23,028 MiB on A10G, 23,034 on L4, 46,068 on L40S, 40,960 on A100 40 GB, 81,920 on A100 80 GB.
 """
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 

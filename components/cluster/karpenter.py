@@ -16,8 +16,6 @@ empty, after `cluster.autoscaling.consolidateAfter` (an hour by default: longer 
 scale-down cooldown, shorter than a night).
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 

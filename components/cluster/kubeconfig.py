@@ -1,7 +1,5 @@
 """A kubeconfig for an EKS cluster, authenticating with `aws eks get-token` as kubectl does."""
 
-from __future__ import annotations
-
 from components.core.aws_account import AwsAccount
 
 

@@ -1,8 +1,6 @@
 """What EKS's calendar says about the cluster's Kubernetes version on `today`: the program
 passes the UTC date (the calendar's time zone), tests fixed ones."""
 
-from __future__ import annotations
-
 from datetime import date
 
 from components.cluster.eks_versions import (

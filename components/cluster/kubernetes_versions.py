@@ -5,8 +5,6 @@ newest copy lists 1.30 to 1.35 (as DESIGN.md records it); copies read 2026-12-01
 1.34. 1.28 and 1.29 are gone from EKS too (eks_versions.py).
 """
 
-from __future__ import annotations
-
 HYPERPOD_KUBERNETES_VERSIONS = ("1.30", "1.31", "1.32", "1.33", "1.34", "1.35")
 
 

@@ -1,8 +1,6 @@
 """The lifecycle scripts as one content-addressed bundle: changing a script moves the S3 prefix,
 and so the cluster's `life_cycle_config`, which shows the change in the preview."""
 
-from __future__ import annotations
-
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path

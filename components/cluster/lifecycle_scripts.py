@@ -1,7 +1,5 @@
 """LifecycleScripts: the node setup scripts, uploaded where HyperPod reads them."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -4,8 +4,6 @@ EKS waits for an add-on to be ACTIVE, and a Deployment with no node to run on le
 DEGRADED, so these are created after the HyperPod cluster (pass it in `opts.depends_on`).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi

@@ -2,8 +2,6 @@
 by. Pass the cluster's Kubernetes provider in `opts.providers`, and the HyperPod cluster (whose
 autoscaling brings Karpenter's kinds) in `opts.depends_on`."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 

@@ -1,7 +1,5 @@
 """The typed description of the clusters: EKS, and HyperPod with its instance groups."""
 
-from __future__ import annotations
-
 import ipaddress
 import re
 from collections.abc import Iterable

@@ -1,7 +1,5 @@
 """Where a stack deploys: the account, its partition and the region, as AWS reports them."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 

@@ -1,7 +1,5 @@
 """CIDRs that mean "anyone on the internet"."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from ipaddress import IPv4Network
 

@@ -9,8 +9,6 @@ placeholders), a PEM private key's header. An AWS secret key has no prefix, so i
 the rules on names (..._SECRET_ACCESS_KEY), or taken for one under a name ending in KEY.
 """
 
-from __future__ import annotations
-
 import re
 
 # Fewer distinct letters than this in a token's 34 is a placeholder, not a token.

@@ -1,7 +1,5 @@
 """What a check has to say about a setting: an error that stops the deployment, or advice."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal
 

@@ -1,7 +1,5 @@
 """IAM policy statements as typed values, and the JSON document AWS reads from them."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 

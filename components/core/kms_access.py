@@ -1,7 +1,5 @@
 """What a role needs of the buckets' customer managed key, when they use SSE-KMS."""
 
-from __future__ import annotations
-
 from components.core.iam_statement import Statement
 
 # Reading an SSE-KMS object decrypts its data key; writing one asks KMS for a new data key

@@ -2,8 +2,6 @@
 value, and a resource quantity: the API server's own rules (k8s.io/apimachinery validation),
 which would otherwise refuse pods long after `pulumi up` built the cluster."""
 
-from __future__ import annotations
-
 import re
 from decimal import Decimal
 from typing import Annotated

@@ -1,7 +1,5 @@
 """Resource options a component passes on to its children."""
 
-from __future__ import annotations
-
 import pulumi
 
 

@@ -5,8 +5,6 @@ rule, which refuses it; except on an adopted endpoint, whose live object already
 stack reproduces what runs, warning that its pods cannot reach what the value stands for.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any
 

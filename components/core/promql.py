@@ -2,8 +2,6 @@
 of the Rust port of Prometheus' own grammar): KEDA passes the query to Prometheus as written,
 and a query that doesn't parse leaves the role stuck at its replica count."""
 
-from __future__ import annotations
-
 import promql_parser
 
 # An autoscaling query is a line or two. The parser recurses per nested expression and

@@ -2,8 +2,6 @@
 cfn-lint's data by scripts/derive_region_facts.py into hyperpod_regions.json, never typed by
 hand), and their AZ IDs."""
 
-from __future__ import annotations
-
 import json
 import re
 from pathlib import Path

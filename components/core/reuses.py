@@ -1,7 +1,5 @@
 """Values used twice where each must be unique: names, IDs, keys."""
 
-from __future__ import annotations
-
 from collections.abc import Hashable, Iterator, Sequence
 
 

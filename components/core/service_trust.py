@@ -2,8 +2,6 @@
 `aws:SourceAccount`, and on `aws:SourceArn` where known (IAM User Guide, "The confused deputy
 problem")."""
 
-from __future__ import annotations
-
 SAGEMAKER = "sagemaker.amazonaws.com"
 
 

@@ -1,7 +1,5 @@
 """Strings that must have a shape, refused with what the shape is in words rather than a regex."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated
 

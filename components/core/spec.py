@@ -1,8 +1,6 @@
 """The base of every typed settings model: camelCase keys, unknown keys refused, immutable,
 and numbers that are numbers."""
 
-from __future__ import annotations
-
 import re
 import types
 import typing

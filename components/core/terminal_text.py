@@ -7,8 +7,6 @@ CVE-2021-42574). `printable` writes each as its Python escape: Unicode's control
 newlines and tabs, which `one_line` spells out too.
 """
 
-from __future__ import annotations
-
 import re
 import unicodedata
 

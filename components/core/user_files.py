@@ -9,8 +9,6 @@ link, with the old file's permissions and encoding; a read-only file is refused,
 without the tools' first line (`marker`), the user's own. Edits of one file wait for each other.
 """
 
-from __future__ import annotations
-
 import codecs
 import contextlib
 import fcntl

@@ -6,8 +6,6 @@ The settings that would write a flag or a variable are read from them instead, f
 planner and the checks. Plain values only.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -2,8 +2,6 @@
 and so do the stack file and the Pulumi state (environment variables: environment.py; the L2
 cache URL: routing.py)."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Sequence
 

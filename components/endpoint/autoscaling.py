@@ -14,8 +14,6 @@ nothing, and KEDA then reads 0 (`ignoreNullValues` defaults to true and the CRD 
 so the role sits at its minimum; the stack's Grafana alerts on absent series (alerts.py).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Literal
 

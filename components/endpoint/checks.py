@@ -1,8 +1,6 @@
 """Every rule of an endpoint's settings, each from the module of the concept it guards, and
 the rules across endpoints. Fields are relative to the endpoint (`prefill.gpus`)."""
 
-from __future__ import annotations
-
 import itertools
 import re
 from collections.abc import Sequence

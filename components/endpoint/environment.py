@@ -4,8 +4,6 @@ The operator applies `worker.environmentVariables` to both roles alike; values a
 No Pulumi and no pydantic here: the policy pack imports this module too.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Mapping
 

@@ -10,8 +10,6 @@
 `canonical_flag` folds the first three; `read_flag` takes the prefixes of the flags asked about.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable, Sequence
 

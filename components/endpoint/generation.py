@@ -12,8 +12,6 @@ or not at all (`replaced_on`). A replacement follows the endpoint's `rollout`:
   `deploymentExecutor.performDeletes`).
 """
 
-from __future__ import annotations
-
 import hashlib
 import json
 import math

@@ -2,8 +2,6 @@
 its manifests with these rules, and the policy pack every endpoint the engine sees, so they read
 plain mappings, with no Pulumi or pydantic."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES

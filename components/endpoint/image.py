@@ -1,8 +1,6 @@
 """The container image an endpoint's pods run: a reference the kubelet can pull, and the images
 documented for DPD."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import AfterValidator

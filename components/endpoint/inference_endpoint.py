@@ -2,8 +2,6 @@
 rollout newName the stable Service in front of its generations and the drain between them
 (generation.py)."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi

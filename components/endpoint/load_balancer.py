@@ -2,8 +2,6 @@
 the ALB's target group spreads requests and how long it keeps an idle connection. Its health
 check path is the endpoint's `healthCheckPath`."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -2,8 +2,6 @@
 added where the settings write nothing. One builder for both modes, as the operator has one kind:
 DPD writes `pdSpec`; aggregated carries its role's replicas and autoscaling at the top level."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from components.core.findings import Finding, error

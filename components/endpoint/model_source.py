@@ -2,8 +2,6 @@
 Hugging Face model or a volume of the pod, in the shapes S3, FSx and Hugging Face take, and the
 CRD's `modelSourceConfig` they write."""
 
-from __future__ import annotations
-
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
@@ -133,7 +131,7 @@ class HuggingFaceModelSource(Spec):
     token_secret_ref: SecretKeyRef | None = None
 
     @model_validator(mode="after")
-    def _one_token_source(self) -> HuggingFaceModelSource:
+    def _one_token_source(self) -> "HuggingFaceModelSource":
         if self.token_config_key and self.token_secret_ref:
             raise ValueError("set tokenConfigKey or tokenSecretRef, not both")
         return self
@@ -156,7 +154,7 @@ class ModelSource(Spec):
     prefetch_enabled: bool | None = None
 
     @model_validator(mode="after")
-    def _exactly_one(self) -> ModelSource:
+    def _exactly_one(self) -> "ModelSource":
         sources = {
             "s3": self.s3,
             "fsx": self.fsx,

@@ -9,8 +9,6 @@ endpoint. From the object's name (the endpoint's, or its generation's):
 With rollout newName, SageMaker's endpoint and model names carry the generation (at most 63).
 """
 
-from __future__ import annotations
-
 from components.core.findings import Finding, error
 from components.core.kubernetes_names import NAME_MAX
 from components.endpoint.generation import GENERATION_SUFFIX

@@ -4,8 +4,6 @@ reads. They live with the endpoint, which reads observability, not the other way
 Each Finding's field is its setting's path under the project (`endpoints[0].metrics.enabled`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, field_path, warning

@@ -2,8 +2,6 @@
 the rule for `specOverrides`: it may add any field of the CRD that no setting owns, and none
 that one does, since an override of an owned field would slip past that setting's checks."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from components.core.findings import Finding, error

@@ -4,8 +4,6 @@
 and counts the nodes for, so it must be one the pods may land on; unset, it is the first they
 name. An empty nodeAffinity places the pods anywhere, as none does, and is not written."""
 
-from __future__ import annotations
-
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error
 

@@ -2,8 +2,6 @@
 account and scheduler, init containers and extra volumes, and the model cache on the nodes
 (`modelCacheConfig`, operator 3.3 and later)."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from components.core.findings import Finding

@@ -1,8 +1,6 @@
 """The worker container's probes (`worker.probes`): readiness, liveness and startup, each in
 the shape Kubernetes gives a container probe, which the CRD copies whole."""
 
-from __future__ import annotations
-
 from components.core.findings import Finding, warning
 from components.core.spec import Spec
 from components.endpoint.schema import crd_shaped

@@ -1,8 +1,6 @@
 """The roles of an endpoint's pods (prefill and decode, or an aggregated endpoint's `serving`):
 how many pods each runs, the GPUs each requests, and the AZ prefill and decode share."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 
 from pydantic import Field, field_validator

@@ -2,8 +2,6 @@
 path, how their prefill replica is picked, the router Service the operator names after the
 endpoint, and the L2 KV cache LMCache reads. Fields are relative to the endpoint."""
 
-from __future__ import annotations
-
 from urllib.parse import urlsplit
 
 from components.core.findings import Finding, error, warning

@@ -6,8 +6,6 @@ the newest, as each CRD so far only added fields. The CRDs of 3.4 to 3.7 are not
 so their fields are refused until derived: no schema is written from a description.
 """
 
-from __future__ import annotations
-
 import json
 from functools import cache
 from pathlib import Path

@@ -3,8 +3,6 @@ The operator reads the mode from the manifest alone ("the presence of pdSpec is 
 endpoint disaggregated"), so keys that only mean something with pdSpec are refused on an
 aggregated endpoint rather than dropped. Fields are relative to the endpoint."""
 
-from __future__ import annotations
-
 from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.core.findings import Finding, error
 from components.endpoint.spec import EndpointSpec

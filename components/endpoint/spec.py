@@ -1,8 +1,6 @@
 """The typed description of one endpoint, with the operator's defaults. Keys keep the CRD's
 names where it has one; parts with a concept of their own have their own modules."""
 
-from __future__ import annotations
-
 import re
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit

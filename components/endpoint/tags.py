@@ -3,8 +3,6 @@ Tag; the same in cfn-lint's AWS::SageMaker::Cluster schema): keys of 1 to 128 an
 to 256 characters, of letters, digits, whitespace and _ . : / = + - @; the aws: prefix is AWS's
 own; at most 50 tags on a resource."""
 
-from __future__ import annotations
-
 import unicodedata
 
 from components.core.credentials import credential_in

@@ -2,8 +2,6 @@
 args. The operator merges `worker.args` with each DPD role's `args`: a flag in both takes the
 role's value in place, and the role's others are appended."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.core.findings import Finding, error, warning

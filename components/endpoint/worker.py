@@ -7,8 +7,6 @@ user writes them, or as the serving mode needs. A pod that requests more than a 
 allocatable CPU or memory (a limit without a request counting as one) stays Pending.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -72,7 +70,7 @@ class WorkerResources(Spec):
         return value
 
     @model_validator(mode="after")
-    def _kubernetes_takes_them(self) -> WorkerResources:
+    def _kubernetes_takes_them(self) -> "WorkerResources":
         for name, request in self.requests.items():
             limit = self.limited.get(name)
             if not _native(name) and limit != request:

@@ -1,8 +1,6 @@
 """The traffic an endpoint's `workload` describes, against the endpoint that is to serve it.
 Fields are relative to the endpoint (`workload.outputTokens`)."""
 
-from __future__ import annotations
-
 from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec
 

@@ -4,8 +4,6 @@ The same shape describes a catalog entry, a parsed Hugging Face config.json and 
 explicit `architecture` fields, so every source is checked by the same rules.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -69,7 +67,7 @@ class ModelArchitecture(Spec):
     context_length: int | None = Field(None, ge=1, le=LONGEST_CONTEXT)
 
     @model_validator(mode="after")
-    def _one_attention_kind(self) -> ModelArchitecture:
+    def _one_attention_kind(self) -> "ModelArchitecture":
         gqa = self.kv_heads is not None and self.head_dim is not None
         mla = self.kv_lora_rank is not None and self.qk_rope_head_dim is not None
         attention_fields = (self.kv_heads, self.head_dim, self.kv_lora_rank, self.qk_rope_head_dim)

@@ -11,8 +11,6 @@ Qwen3 40960, MiniMax-M2 196608; Mixtral 32768; DeepSeek-V3/R1 and GPT-OSS use ya
 which a token uses 8, one shared expert, and 3 first dense layers.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from pathlib import Path

@@ -4,8 +4,6 @@ config.json describes the layers, but not how many parameters the checkpoint hol
 setting that names the file gives that count beside it.
 """
 
-from __future__ import annotations
-
 import json
 import math
 from pathlib import Path

@@ -1,8 +1,6 @@
 """The network's rules: AZs named once, subnets that fit the VPC and the nodes in them.
 Each Finding's field is its setting's path under the project (`network.vpcCidr`)."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from itertools import combinations
 

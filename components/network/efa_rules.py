@@ -2,8 +2,6 @@
 must leave and enter the group itself: a missing self egress rule is the leading cause of
 failing EFA health checks on HyperPod."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal

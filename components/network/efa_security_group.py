@@ -2,8 +2,6 @@
 rules are separate resources, so rules others add (EKS, the load balancer controller) are
 neither fought over nor removed."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi

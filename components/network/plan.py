@@ -7,8 +7,6 @@ plans). A subnet's place depends on the VPC and its AZ alone, so adding groups o
 subnet. Stacks from the earlier bottom-up plan pin their subnets (spec.py).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from ipaddress import IPv4Network
 

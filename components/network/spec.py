@@ -1,7 +1,5 @@
 """The typed description of the network: a new VPC carved per availability zone, or yours."""
 
-from __future__ import annotations
-
 import re
 from ipaddress import IPv4Network
 from typing import Annotated, Literal

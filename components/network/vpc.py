@@ -5,8 +5,6 @@ what runs in the network depends on it, so `pulumi destroy` keeps the network un
 clusters, and every endpoint the operator still tears down through it, are gone.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 

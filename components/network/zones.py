@@ -2,8 +2,6 @@
 Kubernetes labels nodes with the name (`topology.kubernetes.io/zone`), which maps to a zone per
 account, so what selects a zone for pods takes the name resolved in the deploying account."""
 
-from __future__ import annotations
-
 import pulumi
 import pulumi_aws as aws
 

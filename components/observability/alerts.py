@@ -9,8 +9,6 @@ Each rule is Grafana's three steps: the PromQL (A), its last value (B), the thre
 data is OK: an idle endpoint has no latency, and a present series makes `absent` return nothing.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -2,8 +2,6 @@
 endpoint's (components/endpoint/observability_checks.py), since endpoints read observability.
 """
 
-from __future__ import annotations
-
 from components.core.findings import Finding, error
 from components.observability.spec import ObservabilitySpec
 from components.observability.versions import MINIMUM_ADDON_VERSION

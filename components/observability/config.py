@@ -1,8 +1,6 @@
 """The observability add-on's configuration values: the keys AWS's reference Terraform sets
 (awslabs/awsome-distributed-training, hyperpod-eks-tf `modules/observability/eks_addon.tf`)."""
 
-from __future__ import annotations
-
 from components.observability.spec import InferenceMetrics
 
 

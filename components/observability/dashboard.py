@@ -1,8 +1,6 @@
 """The DPD dashboard, built with Grafana's foundation SDK: one row per endpoint showing, per
 role, requests, latency percentiles against the SLO, KV cache and GPU use, and replicas."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass

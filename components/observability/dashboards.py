@@ -7,8 +7,6 @@ The token lives `TOKEN_SECONDS` (30 days, the most allowed; docs/operations.md, 
 Everything here is `deletedWith` the workspace, so `pulumi destroy` never needs that token.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass

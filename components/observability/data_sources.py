@@ -2,8 +2,6 @@
 the workspace's IAM role (`ec2_iam_role`), the keys hyperpod-eks-tf's `grafana_workspace.tf`
 sets. What the role may read is `iam.grafana_policy`."""
 
-from __future__ import annotations
-
 PROMETHEUS_NAME = "Amazon Managed Prometheus"
 CLOUDWATCH_NAME = "CloudWatch"
 CLOUDWATCH_UID = "hyperpod-dpd-cloudwatch"

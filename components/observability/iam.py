@@ -6,8 +6,6 @@ write to the workspace (this project names its one workspace) and CloudWatch Log
 `/aws/sagemaker/Clusters/*`.
 """
 
-from __future__ import annotations
-
 from components.core.aws_account import AwsAccount
 from components.core.iam_statement import (
     CLOUDWATCH_METRICS_READ,

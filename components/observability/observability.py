@@ -3,8 +3,6 @@ workspace or the one named), with its collector's role; and, when asked, an Amaz
 Grafana workspace with the dashboard and alert rules (`dashboards`). Pass what must run first,
 the nodes the add-on's pods land on (4xlarge or larger), in `opts.depends_on`."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass

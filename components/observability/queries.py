@@ -5,8 +5,6 @@ DPD request's time to first token is the prefill role's end-to-end p90 plus the 
 TTFT p90, as AWS's inference dashboard sums its TTFT; time per output token is decode's.
 """
 
-from __future__ import annotations
-
 from components.observability.series import deployment, kubernetes_pods, model_pods
 
 QUANTILE = 0.9

@@ -19,8 +19,6 @@ vLLM 0.19's names (both images ship it): `vllm:kv_cache_usage_perc` and
 `time_per_output_token_seconds` (vllm-project/vllm#29330).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 AWS_INFERENCE = "AWS, Implementing inference observability on HyperPod clusters"

@@ -1,7 +1,5 @@
 """The typed `observability` settings: the HyperPod observability add-on and where it writes."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -5,8 +5,6 @@ first release adding the toleration its pods need on restricted groups, and asks
 the floor. The stack pins a version so that a preview shows every change of collector.
 """
 
-from __future__ import annotations
-
 ADDON_NAME = "amazon-sagemaker-hyperpod-observability"
 
 MINIMUM_ADDON_VERSION = "v1.0.5-eksbuild.1"

@@ -3,8 +3,6 @@
 The program fills these from the endpoint settings; observability knows nothing else of them.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 

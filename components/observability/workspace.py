@@ -1,8 +1,6 @@
 """Addresses of Amazon Managed Prometheus workspaces, as the add-on and KEDA's trigger take them:
 without the endpoint's trailing slash (the CRD's `serverAddress` pattern)."""
 
-from __future__ import annotations
-
 # The CRD's pattern for `prometheusTrigger.serverAddress`.
 SERVER_ADDRESS = (
     r"^https:\/\/aps-workspaces\.[a-zA-Z0-9-]+(?:\.[a-zA-Z0-9-]+)*\.amazonaws\.com"

@@ -1,7 +1,5 @@
 """The operator version floor and the dependency floors, as findings on `operator` settings."""
 
-from __future__ import annotations
-
 from components.core.findings import Finding, error
 from components.operator.spec import OperatorSpec
 from components.operator.versions import (

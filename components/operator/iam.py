@@ -2,8 +2,6 @@
 one service account through the cluster's OIDC provider (IRSA), named exactly in its trust: the
 add-on's accounts differ from the Helm chart's, so a trust written for the Helm install fails."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from components.core.aws_account import AwsAccount

@@ -2,8 +2,6 @@
 add-ons it needs and the IAM roles its service accounts assume. Pass the HyperPod nodes in
 `opts.depends_on`: the dependency add-ons need nodes to become ACTIVE."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -7,8 +7,6 @@ creation with AccessDenied. After an operator upgrade, diff that file between CO
 and the new chart's appVersion, carry the changes over, and bump CONTROLLER_VERSION.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 

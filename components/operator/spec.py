@@ -1,7 +1,5 @@
 """The typed description of the HyperPod Inference Operator this stack installs, or expects."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field

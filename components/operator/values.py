@@ -1,7 +1,5 @@
 """The configuration values of the `amazon-sagemaker-hyperpod-inference` EKS add-on."""
 
-from __future__ import annotations
-
 
 def addon_configuration(
     *,

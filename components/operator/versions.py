@@ -3,8 +3,6 @@
 DPD exists from operator 3.2 on; older operators crash DPD pods with `EngineDeadError`.
 """
 
-from __future__ import annotations
-
 import re
 
 ADDON_NAME = "amazon-sagemaker-hyperpod-inference"

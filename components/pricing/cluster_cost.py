@@ -2,8 +2,6 @@
 group on a training plan (paid by the plan), the most a Karpenter-scaled group can reach. A
 total counts the priced groups and names the others."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal
 

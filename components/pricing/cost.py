@@ -1,7 +1,5 @@
 """What GPUs cost an hour, and what a million output tokens cost at a throughput."""
 
-from __future__ import annotations
-
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.pricing.prices import PRICES, PriceTable
 

@@ -7,8 +7,6 @@ hardware, from a dated public dataset: lower than HyperPod's, so the reports say
 A type or region the table lacks has no price, and the reports say so rather than guess.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -50,7 +48,7 @@ class PriceTable:
     prices: dict[str, dict[str, Price]]
 
     @classmethod
-    def load(cls, path: Path) -> PriceTable:
+    def load(cls, path: Path) -> "PriceTable":
         table = json.loads(path.read_text())
         sources = table["sources"]
         return cls(

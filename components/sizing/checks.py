@@ -3,8 +3,6 @@ model and its traffic are the kind DPD pays off for. An aggregated endpoint has 
 and asks nothing of DPD: only what its GPUs hold and the model's context apply to it.
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

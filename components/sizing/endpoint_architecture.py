@@ -1,8 +1,6 @@
 """Which architecture an endpoint serves: its `architecture` setting, or its modelName's; and
 the endpoint as vLLM serves that architecture."""
 
-from __future__ import annotations
-
 from components.cluster.instance_types import GPU_INSTANCE_TYPES
 from components.core.findings import Finding, error, warning
 from components.endpoint.spec import EndpointSpec

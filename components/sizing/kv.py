@@ -2,8 +2,6 @@
 Figures are per tensor-parallel rank (one GPU): `PD_BUFFER_SIZE` is reserved on every decoder
 GPU, and each rank receives its own share of the KV."""
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 

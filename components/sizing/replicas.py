@@ -1,8 +1,6 @@
 """How many pods of each role an endpoint runs (prefill and decode, or serving), and the most
 GPUs it can ever claim."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 from components.endpoint.autoscaling import Role, metric_of

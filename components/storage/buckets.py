@@ -1,7 +1,5 @@
 """Buckets: the stack's access logs, lifecycle scripts, model weights and TLS certificates."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 
 import pulumi

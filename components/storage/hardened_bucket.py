@@ -1,7 +1,5 @@
 """HardenedBucket: the one way this project makes an S3 bucket."""
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 

@@ -1,8 +1,6 @@
 """What a hardened bucket is: encrypted at rest and never public. HardenedBucket builds every
 bucket from these definitions and the policy pack holds every bucket to them: no Pulumi here."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 
 # S3 default encryption: SSE-S3, or SSE-KMS with a key.

@@ -1,7 +1,5 @@
 """The policy every bucket of the stack carries: TLS only, plus log delivery where it applies."""
 
-from __future__ import annotations
-
 
 def tls_only(bucket_arn: str) -> dict:
     return {

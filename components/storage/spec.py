@@ -1,8 +1,6 @@
 """The stack's S3 buckets: their settings, the names the stack gives them, and every rule a
 bucket's name follows. Fields are paths under the project (`buckets.tls.name`)."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import asdict, dataclass
 

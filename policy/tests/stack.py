@@ -6,8 +6,6 @@ the policies look at, with its type, name, URN and inputs, plus `propertyDepende
 resources whose ID each top-level input carries, as the engine reports them.
 """
 
-from __future__ import annotations
-
 import copy
 import json
 from pathlib import Path

@@ -1,7 +1,5 @@
 """docs/configuration.md names every key a stack file can set."""
 
-from __future__ import annotations
-
 import json
 import re
 import typing

@@ -1,7 +1,5 @@
 """The README's commands: ones the shell takes, setting real keys, as the stack exports them."""
 
-from __future__ import annotations
-
 import re
 
 import pytest

@@ -2,8 +2,6 @@
 must be one AWS and Kubernetes accept: refused by `render` with exit 2, the key and the value
 named, no traceback, nothing written."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

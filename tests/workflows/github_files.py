@@ -1,7 +1,5 @@
 """The GitHub Actions files, read as GitHub reads them."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any

@@ -1,7 +1,5 @@
 """What every workflow keeps to: pinned actions and runners, least privilege, one set of stacks."""
 
-from __future__ import annotations
-
 import re
 
 import pytest

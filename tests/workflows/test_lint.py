@@ -1,7 +1,5 @@
 """The workflows pass actionlint, and their shell steps pass shellcheck."""
 
-from __future__ import annotations
-
 import subprocess
 import sys
 from pathlib import Path

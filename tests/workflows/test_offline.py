@@ -1,8 +1,6 @@
 """offline.yml: the tests, the infra diff of each stack and the engine's preview, as one
 pull-request comment."""
 
-from __future__ import annotations
-
 import json
 import os
 import re

@@ -1,8 +1,6 @@
 """The previews of offline.yml and the deploys of deploy.yml, and the Pulumi job they share
 (pulumi.yml)."""
 
-from __future__ import annotations
-
 import subprocess
 
 from infra.paths import ROOT

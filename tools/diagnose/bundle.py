@@ -7,8 +7,6 @@ newest, being created while a replacement runs, or, without the label (an endpoi
 before generations), the one named as the endpoint.
 """
 
-from __future__ import annotations
-
 import json
 import re
 import shutil
@@ -121,7 +119,7 @@ class Bundle:
             shutil.rmtree(scratch, ignore_errors=True)
 
     @classmethod
-    def load(cls, folder: Path) -> Bundle:
+    def load(cls, folder: Path) -> "Bundle":
         """A bundle `--save` wrote. Its objects are UTF-8 JSON; its logs are what the
         containers printed, bytes that are not UTF-8 replaced, as a live read takes them."""
 

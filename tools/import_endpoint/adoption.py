@@ -16,8 +16,6 @@ docs). The file is written beside the stack's file; every value of the printed c
 through `shlex.quote`.
 """
 
-from __future__ import annotations
-
 import json
 import shlex
 from pathlib import Path

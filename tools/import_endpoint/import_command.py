@@ -10,8 +10,6 @@ standard error. A manifest the CRD refuses, or that no item writes back field fo
 with one line per problem naming the manifest's field; nothing is appended then.
 """
 
-from __future__ import annotations
-
 import argparse
 import json
 import re

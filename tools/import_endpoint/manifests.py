@@ -13,8 +13,6 @@ scalars as YAML 1.2 does; kubectl's reader (sigs.k8s.io/yaml, go-yaml v2) takes 
 as booleans, which the CRD's string fields would then refuse.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

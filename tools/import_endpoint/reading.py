@@ -1,8 +1,6 @@
 """What reading a manifest into an endpoint item keeps: the item, the manifest field behind
 each of its keys, what no setting can write, and which parts of the spec the settings took."""
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from typing import Any
 

@@ -9,8 +9,6 @@ really writes the manifest back is for the round trip (round_trip.py) to say; th
 reads.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import ValidationError

@@ -2,8 +2,6 @@
 and image, the command line and the environment as they are, the resources and the port. Part
 of reverse.py's reading."""
 
-from __future__ import annotations
-
 from components.endpoint.engines.engine import VLLM
 from components.endpoint.worker import GPU_RESOURCE
 from tools.import_endpoint.reading import Reading, SpecView, copy_key, number, set_key, shown

@@ -15,8 +15,6 @@ their order and spelling, since the operator renders them into the pods' templat
 order; a Kubernetes quantity (`1` or `"1"`) by its text, which the operator parses alike.
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass, field
 from typing import Any

@@ -7,8 +7,6 @@ the new items, and nothing else changed; only then does it replace the file (use
 whole, by a rename, in its encoding and mode, through a symbolic link, one edit at a time).
 """
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Any

@@ -15,8 +15,6 @@ A delete of a resource `deletedWith` another being deleted is skipped, and so is
 resource with `retainOnDelete` (`pkg/resource/deploy/step.go`, `DeleteStep.Apply`).
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any

@@ -5,8 +5,6 @@ thing. A resource belongs to the top-level component it sits under; a component 
 another when any of its resources waits for one of the other's (a dependency or a provider).
 """
 
-from __future__ import annotations
-
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence

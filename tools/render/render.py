@@ -5,8 +5,6 @@ parent, dependencies, camelCase inputs with secrets masked, resource options). F
 come `resources.json`, the Kubernetes manifests, and the summary.
 """
 
-from __future__ import annotations
-
 import logging
 import os
 from collections.abc import Callable, Iterator

@@ -8,8 +8,6 @@ that fails leaves no partial output, and one stopped by Ctrl-C or SIGTERM leaves
 render or the new one, each whole: the signals wait while the files move.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import shutil

@@ -1,8 +1,6 @@
 """What the offline render writes: Kubernetes manifests, resources.json, sizing.json, and a
 summary."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from textwrap import TextWrapper, shorten

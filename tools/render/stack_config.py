@@ -5,8 +5,6 @@ with project-level defaults from Pulumi.yaml filled in. Secrets are encrypted in
 offline they become a placeholder that is still marked secret.
 """
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 from pathlib import Path

@@ -15,8 +15,6 @@ would then accept what `pulumi preview` refuses, or hand the program other value
   refuses these three too: "already defined", "exceeded max depth", "excessive aliasing").
 """
 
-from __future__ import annotations
-
 import math
 import re
 from pathlib import Path

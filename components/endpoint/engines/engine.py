@@ -5,8 +5,6 @@ vLLM. An aggregated endpoint may run TGI, LMI or SGLang, whose settings (tensorP
 maxModelLen, gpuMemoryUtilization) are written as the variables each reads.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from components.core.findings import Finding, error

@@ -4,8 +4,6 @@ image turns into its server's options, and the port the image serves on.
 vLLM's own vocabulary, flags on its command line, is vllm_args.py.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Literal
 

@@ -1,8 +1,6 @@
 """What the cluster's rules (components/cluster/checks.py) say of a stack's config mapping, as
 the program keys it, before it asks the account anything."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from components.cluster.checks import check_cluster

@@ -3,8 +3,6 @@ pydantic's refusals, the rules of components/endpoint, then the operator's CRD s
 DPD guardrails over the manifest it builds. Keys are relative to the endpoint (`prefill.gpus`);
 the program puts `hyperpod-dpd:endpoints[i].` before them (tests/infra/test_settings.py)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from components.endpoint.checks import check_endpoint

@@ -1,8 +1,6 @@
 """Holding PromQL to the documented series: parse it with a real parser, then name every
 series, matcher label and grouping label that `components.observability.series` does not list."""
 
-from __future__ import annotations
-
 import promql_parser
 
 from components.observability.series import DOCUMENTED_SERIES

@@ -7,8 +7,6 @@ median, std and p<N> for each of --percentile-metrics. The figures are a plausib
 a measurement.
 """
 
-from __future__ import annotations
-
 import json
 from typing import Any
 

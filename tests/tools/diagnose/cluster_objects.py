@@ -3,8 +3,6 @@ of items with metadata, spec and status), and its containers' logs as the operat
 them: the lines are AWS's DPD guide's and troubleshooting page's, around lines shaped as vLLM
 and LMCache print theirs."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Any

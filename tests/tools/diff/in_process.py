@@ -5,8 +5,6 @@ A render depends on its configuration alone (every test runs on the same day), s
 configuration renders once per process: several tests compare against the same base.
 """
 
-from __future__ import annotations
-
 import copy
 import functools
 import json

@@ -2,8 +2,6 @@
 `pulumi up` after it updates the live object in place, judged by the offline diff's model of
 the engine (tools/diff/stack_diff.py)."""
 
-from __future__ import annotations
-
 import copy
 
 import pytest

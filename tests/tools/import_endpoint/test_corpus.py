@@ -20,8 +20,6 @@ measured when the keys they depend on landed; raise them as more land, and lower
 the corpus grows.
 """
 
-from __future__ import annotations
-
 import contextlib
 import hashlib
 import io

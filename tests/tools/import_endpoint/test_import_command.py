@@ -1,7 +1,5 @@
 """`hyperpod-dpd import-endpoint`, end to end: what a user pastes in, what comes out."""
 
-from __future__ import annotations
-
 import contextlib
 import io
 import json

@@ -1,7 +1,5 @@
 """The mocked AWS account: its ID, what it answers the live preflight, and its AZs."""
 
-from __future__ import annotations
-
 import hashlib
 import string
 from dataclasses import dataclass, field

@@ -3,8 +3,6 @@ name and inputs. Where AWS names a resource after an input (a bucket, an add-on)
 that input; any other value made up here carries the ID, which is how the offline diff reads
 it as a reference to the resource (tools/diff/references.py)."""
 
-from __future__ import annotations
-
 import json
 
 from tools.render.mocks.account import PARTITION, MockedAccount, hex_id

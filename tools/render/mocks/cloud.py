@@ -1,7 +1,5 @@
 """The mocks Pulumi's runtime calls: each registration and invoke handed to its answer."""
 
-from __future__ import annotations
-
 import pulumi
 
 from tools.render.mocks.account import ACCOUNT_ID, MockedAccount, hex_id

@@ -1,8 +1,6 @@
 """Grafana's resources, from the address of the Grafana they are created in and their inputs.
 IDs are `<org>:<uid>` as the Grafana provider writes them; organization 1 is the default."""
 
-from __future__ import annotations
-
 import json
 
 from tools.render.mocks.account import hex_id

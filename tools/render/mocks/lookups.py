@@ -1,8 +1,6 @@
 """Invokes of what exists already: the caller's account, an existing VPC, its security groups,
 subnets and clusters, answered from the arguments."""
 
-from __future__ import annotations
-
 from tools.render.mocks.account import EXISTING_VPC_CIDR, PARTITION, MockedAccount, hex_id
 
 

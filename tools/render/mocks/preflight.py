@@ -1,8 +1,6 @@
 """Invokes of the live preflight (infra/preflight.py), answered as `MockedAccount.answers`
 says: quotas, the region's AZs, and the add-on versions EKS offers."""
 
-from __future__ import annotations
-
 import sys
 
 from tools.render.mocks.account import MockedAccount, hex_id
