@@ -212,10 +212,8 @@ def render(args: argparse.Namespace) -> int:
     if not args.verbose:
         found = report(result, sizing, cost, names, predictions, out / "plan.md")
     print("\n".join(found))
-    print(
-        f"\nWrote {out}: resources.json, sizing.json, graph.mmd, plan.md and {len(manifests)} "
-        "manifests in manifests/"
-    )
+    files = f"{len(manifests)} manifest{'' if len(manifests) == 1 else 's'}"
+    print(f"\nWrote {out}: resources.json, sizing.json, graph.mmd, plan.md, {files} in manifests/")
     return 0
 
 

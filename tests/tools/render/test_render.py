@@ -175,7 +175,7 @@ def test_the_summary_fits_a_terminal_and_holds_what_a_user_acts_on(dev_command):
         "Warnings (1):",
         "`pulumi stack output nextSteps`",
         f"In full, the sizing and cost notes too: {folder / 'plan.md'}, or --verbose",
-        f"Wrote {folder}: resources.json, sizing.json, graph.mmd, plan.md and 1 manifests",
+        f"Wrote {folder}: resources.json, sizing.json, graph.mmd, plan.md, 1 manifest in",
     ):
         assert said in out
     assert re.search(r"p90 TTFT [\d,]+ ms, .*, \d+% of its capacity", out)
