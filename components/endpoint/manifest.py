@@ -296,7 +296,7 @@ def build_manifest(
         out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)
-    if spec.routing_spec_written:
+    if spec.intelligent_routing or spec.routing_enabled is False:
         routing: dict[str, Any] = {"enabled": spec.intelligent_routing}
         if (spec.intelligent_routing and not spec.adopted) or _writes(spec, "routing_strategy"):
             routing["routingStrategy"] = spec.routing_strategy
