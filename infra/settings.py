@@ -91,12 +91,6 @@ class Settings:
     rollouts: list[EndpointRoom] = field(default_factory=list)
 
 
-def _project_keys() -> set[str]:
-    """Every `hyperpod-dpd:` key the stack sets, as the CLI hands them to the program."""
-    every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    return {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
-
-
 def _is_secret(key: str) -> bool:
     """Whether the stack file holds `key` encrypted (`require_secret` cannot tell): the CLI hands
     the encrypted keys over in PULUMI_CONFIG_SECRET_KEYS, the offline render to `set_all_config`."""
@@ -183,17 +177,13 @@ def _raw_token_keys(raw: dict) -> set[str]:
 
 
 def _unknown_keys(raw: dict) -> list[str]:
-    known = set(SETTING_KEYS) | _raw_token_keys(raw)
-    return [
-        unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)
-    ] + _misspelt_namespaces()
-
-
-def _misspelt_namespaces() -> list[str]:
-    """Settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
+    """`hyperpod-dpd:` keys the stack sets (as the CLI hands them to the program) that no setting
+    reads, then settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
     Pulumi hands them to no program, so the stack would deploy without them."""
     every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    return [
+    project = {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
+    known = set(SETTING_KEYS) | _raw_token_keys(raw)
+    return [unknown_key(config_key(key), sorted(known)) for key in sorted(project - known)] + [
         f"{key}: is in namespace {namespace}, which this program never reads; did you mean "
         f"{config_key(name)}?"
         for key in sorted(every)
