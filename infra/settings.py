@@ -30,7 +30,6 @@ from components.network.checks import check_network
 from components.observability.checks import check_observability
 from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
-from components.operator.spec import OperatorSpec
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import (
     UnknownArchitectureError,
@@ -222,38 +221,32 @@ def _findings(
 _ANY_WORKSPACE_ID = "ws-00000000-0000-0000-0000-000000000000"
 
 
-def _prometheus_address(stack: StackSettings, region: str) -> str | None:
-    """The workspace autoscaling queries by default: the adopted one's, or one of the form the
-    stack's new workspace will have."""
-    spec = stack.observability
-    if not spec.enabled:
-        return None
-    if spec.prometheus_workspace_arn is not None:
-        return server_address(spec.prometheus_workspace_arn)
-    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
-
-
-def _operator_source(operator: OperatorSpec) -> str:
-    installed = operator.installed
-    if installed is None:
-        return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
-    if installed.addon_version is not None:
-        return f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
-    return f"{config_key('operator', 'installed', 'operatorVersion')}"
-
-
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     problems = []
-    address = _prometheus_address(stack, region)
+    # The workspace autoscaling queries by default: the adopted one's, or one of the form the
+    # stack's new workspace will have.
+    spec = stack.observability
+    address = None
+    if spec.enabled and spec.prometheus_workspace_arn is not None:
+        address = server_address(spec.prometheus_workspace_arn)
+    elif spec.enabled:
+        address = f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
     # Checked by check_operator before manifests are built.
     operator = resolved_operator_version(stack.operator)
+    installed = stack.operator.installed
+    if installed is None:
+        source = f"{config_key('operator', 'addonVersion')} {stack.operator.addon_version}"
+    elif installed.addon_version is not None:
+        source = f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
+    else:
+        source = config_key("operator", "installed", "operatorVersion")
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(
             endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
         )
         problems += [
             f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
-            f"{_operator_source(stack.operator)}) rejects {path}: {message}"
+            f"{source}) rejects {path}: {message}"
             for path, message in schema_errors(manifest, operator)
         ]
         problems += [
