@@ -348,8 +348,8 @@ def instances_phrase(count: int) -> str:
     return f"{count} instance" if count == 1 else f"{count} instances"
 
 
-def _money(option: Option, priced: bool) -> str:
-    if priced and option.cost_per_hour is not None:
+def _money(option: Option) -> str:
+    if option.cost_per_hour is not None:
         return f"${option.cost_per_hour:,.2f}/h ({instances_phrase(option.prediction.instances)})"
     return instances_phrase(option.prediction.instances)
 
@@ -361,23 +361,22 @@ def verdict(
     limits = search.scenario.workload.slo
     p = limits.percentile
     slo = f"p{p} TTFT <= {limits.ttft_ms:g} ms and p{p} ITL <= {limits.tpot_ms:g} ms"
-    priced = search.price is not None
     if disaggregated is None and aggregated is None:
         return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."
     if search.scenario.instance_type not in DPD_INSTANCE_TYPES:
         return (
             f"Aggregated: {search.scenario.instance_type} does not run DPD; aggregated meets "
-            f"{slo} on {_money(aggregated, priced)}."
+            f"{slo} on {_money(aggregated)}."
         )
     if disaggregated is None:
         return (
             f"Aggregated: no disaggregated layout meets {slo}; aggregated does on "
-            f"{_money(aggregated, priced)}."
+            f"{_money(aggregated)}."
         )
     if aggregated is None:
         return (
             f"Disaggregation pays: only a disaggregated layout meets {slo} "
-            f"({_money(disaggregated, priced)}); no aggregated one does at any size up to "
+            f"({_money(disaggregated)}); no aggregated one does at any size up to "
             f"{MAX_GPUS} GPUs, since prompts' chunks lengthen the decode steps they ride in."
         )
     d, a = disaggregated.prediction, aggregated.prediction
@@ -386,16 +385,16 @@ def verdict(
     in_ttft = f"disaggregated's p{p} TTFT is {abs(ttft_cost):,.0f} ms {longer}"
     if not pays:
         return (
-            f"Aggregated: disaggregated costs {_money(disaggregated, priced)} against "
-            f"{_money(aggregated, priced)} aggregated to meet {slo}; {in_ttft}."
+            f"Aggregated: disaggregated costs {_money(disaggregated)} against "
+            f"{_money(aggregated)} aggregated to meet {slo}; {in_ttft}."
         )
-    if not priced or disaggregated.cost_per_hour is None or aggregated.cost_per_hour is None:
+    if disaggregated.cost_per_hour is None or aggregated.cost_per_hour is None:
         saving = f"{instances_phrase(a.instances - d.instances)} fewer than aggregated"
     else:
         hourly = aggregated.cost_per_hour - disaggregated.cost_per_hour
         per_million = cost_per_million_output_tokens(hourly, d.output_tokens_per_second)
         saving = (
             f"it saves ${hourly:,.2f}/h (${per_million:,.3f} per million output tokens) on "
-            f"{_money(disaggregated, priced)} against {_money(aggregated, priced)}"
+            f"{_money(disaggregated)} against {_money(aggregated)}"
         )
     return f"Disaggregation pays: {saving} to meet {slo}; {in_ttft}."
