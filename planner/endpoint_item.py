@@ -177,6 +177,5 @@ def endpoint_item(
 
 
 def nodes_needed(recommendation: Recommendation, disaggregated: bool | None = None) -> int:
-    """Instances the emitted layout runs on."""
     option = chosen(recommendation, disaggregated)
     return 0 if option is None else option.prediction.instances

@@ -51,8 +51,6 @@ ENVELOPE_OUTPUT_TOKENS = 256
 
 @dataclass(frozen=True)
 class Option:
-    """A prediction with what it costs."""
-
     prediction: Prediction
     meets_slo: bool
     cost_per_hour: float | None
