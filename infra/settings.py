@@ -14,7 +14,6 @@ from pydantic import ValidationError
 
 from components.cluster.checks import check_cluster
 from components.cluster.instance_groups import nodes_by_az
-from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
 from components.core.placeholders import check_curly_quotes, check_placeholders
@@ -256,15 +255,6 @@ def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> 
     return problems
 
 
-def _chart_warning(cluster: ClusterSpec) -> list[str]:
-    if cluster.existing or (ROOT / cluster.dependencies_chart / "Chart.yaml").is_file():
-        return []
-    return [
-        f"{config_key('cluster', 'dependenciesChart')}: {cluster.dependencies_chart} holds no "
-        "chart yet; run `make chart` before `pulumi up`, or installing it fails once EKS is up"
-    ]
-
-
 def _architectures(
     stack: StackSettings,
 ) -> tuple[dict[int, tuple[EndpointSpec, ModelArchitecture]], list[Finding]]:
@@ -353,6 +343,13 @@ def check_config() -> CheckedConfig:
     sizing_errors = _lines(sized, "error")
     if problems:
         raise ConfigError(problems + sizing_errors)
+    warnings = _lines(findings + sized + predicted, "warning") + calibration_warnings
+    chart = stack.cluster.dependencies_chart
+    if not stack.cluster.existing and not (ROOT / chart / "Chart.yaml").is_file():
+        warnings.append(
+            f"{config_key('cluster', 'dependenciesChart')}: {chart} holds no chart yet; run "
+            "`make chart` before `pulumi up`, or installing it fails once EKS is up"
+        )
     return CheckedConfig(
         stack=stack,
         region=region,
@@ -362,9 +359,7 @@ def check_config() -> CheckedConfig:
         predictions=[
             reviewed[i][0] if i in reviewed else None for i in range(len(stack.endpoints))
         ],
-        warnings=_lines(findings + sized + predicted, "warning")
-        + calibration_warnings
-        + _chart_warning(stack.cluster),
+        warnings=warnings,
         today=today,
         rollouts=rollout_room(stack.cluster, stack.endpoints),
     )

@@ -142,14 +142,6 @@ def deployment_of(scenario: Scenario, base_dir: Path | None = None) -> Deploymen
     )
 
 
-def _layouts(scenario: Scenario) -> dict[str, RoleLayout]:
-    if scenario.disaggregated:
-        # A measurement of one role alone gives the other as much: its own layout stands in.
-        prefill = scenario.prefill or scenario.decode
-        return {"prefill": prefill, "decode": scenario.decode or prefill}
-    return {"serving": scenario.serving or RoleLayout()}
-
-
 def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
     workload = scenario.workload
     input_tokens, output_tokens = workload.typical_input_tokens, workload.output_tokens
@@ -166,6 +158,12 @@ def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
     # Paged KV grows as a request decodes: it holds half its output on average, unless the
     # engine reserves the whole sequence when it admits the request.
     whole = deployment.efficiency.reserves_whole_sequence
+    if scenario.disaggregated:
+        # A measurement of one role alone gives the other as much: its own layout stands in.
+        prefill = scenario.prefill or scenario.decode
+        layouts = {"prefill": prefill, "decode": scenario.decode or prefill}
+    else:
+        layouts = {"serving": scenario.serving or RoleLayout()}
     roles = tuple(
         resolve_role(
             name,
@@ -175,7 +173,7 @@ def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
             scenario.utilization(),
             input_tokens + output_tokens / (1 if whole else 2),
         )
-        for name, layout in _layouts(scenario).items()
+        for name, layout in layouts.items()
     )
     threshold = scenario.routing_threshold
     return Serving(
