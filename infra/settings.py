@@ -160,27 +160,22 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
     return raw, problems
 
 
-def _raw_token_keys(raw: dict) -> set[str]:
-    """The token config keys the endpoints name, read before the settings validate, so that
-    the keys they name are known even when another setting is wrong."""
-    endpoints = raw.get("endpoints")
-    found = set()
-    for endpoint in endpoints if isinstance(endpoints, list) else []:
-        source = endpoint.get("modelSource") if isinstance(endpoint, dict) else None
-        hugging_face = source.get("huggingFace") if isinstance(source, dict) else None
-        key = hugging_face.get("tokenConfigKey") if isinstance(hugging_face, dict) else None
-        if isinstance(key, str):
-            found.add(key)
-    return found
-
-
 def _unknown_keys(raw: dict) -> list[str]:
     """`hyperpod-dpd:` keys the stack sets (as the CLI hands them to the program) that no setting
     reads, then settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
     Pulumi hands them to no program, so the stack would deploy without them."""
     every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
     project = {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
-    known = set(SETTING_KEYS) | _raw_token_keys(raw)
+    known = set(SETTING_KEYS)
+    # The token config keys the endpoints name, read before the settings validate, so that the
+    # keys they name are known even when another setting is wrong.
+    endpoints = raw.get("endpoints")
+    for endpoint in endpoints if isinstance(endpoints, list) else []:
+        source = endpoint.get("modelSource") if isinstance(endpoint, dict) else None
+        hugging_face = source.get("huggingFace") if isinstance(source, dict) else None
+        key = hugging_face.get("tokenConfigKey") if isinstance(hugging_face, dict) else None
+        if isinstance(key, str):
+            known.add(key)
     return [unknown_key(config_key(key), sorted(known)) for key in sorted(project - known)] + [
         f"{key}: is in namespace {namespace}, which this program never reads; did you mean "
         f"{config_key(name)}?"
