@@ -45,13 +45,6 @@ class _AzNodes:
         return field_path("cluster", "instanceGroups", self.group, "instanceCount")
 
 
-def _all_nodes(cluster: ClusterSpec, kind: str) -> _AzNodes:
-    groups = [(i, g) for i, g in enumerate(cluster.instance_groups) if g.instance_type == kind]
-    return _AzNodes(
-        None, sum(g.instance_count for _, g in groups), groups[0][0] if groups else None
-    )
-
-
 def _az_nodes(cluster: ClusterSpec, kind: str, az: str | None) -> _AzNodes:
     """The nodes of `kind` in `az`, or in the AZ that has the most when `az` is None."""
     per_az: dict[str, _AzNodes] = {}
@@ -72,7 +65,9 @@ def _in_one_az(
     aggregated endpoint's pods share nothing, so any of its type's nodes will do."""
     kind, pinned = endpoint.instance_type, _topology_az(endpoint)
     if endpoint.aggregated:
-        held = _all_nodes(cluster, kind)
+        groups = [(j, g) for j, g in enumerate(cluster.instance_groups) if g.instance_type == kind]
+        first = groups[0][0] if groups else None
+        held = _AzNodes(None, sum(g.instance_count for _, g in groups), first)
         if needed <= held.nodes:
             return []
         where = (

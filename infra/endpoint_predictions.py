@@ -119,21 +119,6 @@ def applied(spec: EndpointSpec, settings: dict[str, int | str]) -> EndpointSpec:
     return EndpointSpec.model_validate(document)
 
 
-def _role_settings(spec: EndpointSpec, name: str, layout: RoleLayout) -> dict[str, int]:
-    """The keys that give a role `layout`'s replicas (its autoscaling maximum, when it scales)
-    and --max-num-seqs."""
-    role = getattr(spec, name)
-    if role.autoscaling is None:
-        found = {f"{name}.replicas": layout.replicas}
-    else:
-        found = {f"{name}.autoscaling.maxReplicas": layout.replicas}
-        if role.autoscaling.min_replicas > layout.replicas:
-            found[f"{name}.autoscaling.minReplicas"] = layout.replicas
-        if role.replicas > layout.replicas:
-            found[f"{name}.replicas"] = layout.replicas
-    return found | {f"{name}.maxNumSeqs": layout.max_num_seqs or 0}
-
-
 def _suggest(
     spec: EndpointSpec,
     architecture: ModelArchitecture,
@@ -158,8 +143,18 @@ def _suggest(
     roles = found.prediction.roles
     settings: dict[str, int | str] = {"tensorParallelSize": tp}
     for role in roles:
-        chosen = RoleLayout(replicas=role.replicas, max_num_seqs=role.max_num_seqs)
-        settings |= _role_settings(spec, role.name, chosen)
+        # The role's replicas (its autoscaling maximum, when it scales) and --max-num-seqs.
+        name, replicas = role.name, role.replicas
+        scaling = getattr(spec, name).autoscaling
+        if scaling is None:
+            settings[f"{name}.replicas"] = replicas
+        else:
+            settings[f"{name}.autoscaling.maxReplicas"] = replicas
+            if scaling.min_replicas > replicas:
+                settings[f"{name}.autoscaling.minReplicas"] = replicas
+            if getattr(spec, name).replicas > replicas:
+                settings[f"{name}.replicas"] = replicas
+        settings[f"{name}.maxNumSeqs"] = role.max_num_seqs
     if spec.aggregated:
         return Suggestion(settings, found.prediction)
     # What the layout asks of the rest of the endpoint, lest applying it warn anew: a router
@@ -302,26 +297,6 @@ def _advice(spec: EndpointSpec, i: int, ep: EndpointPrediction) -> str:
     )
 
 
-def prediction_findings(spec: EndpointSpec, i: int, ep: EndpointPrediction) -> list[Finding]:
-    """A warning on `workload` when the judged layout misses the SLO, spec being endpoint i;
-    fields are relative to the endpoint."""
-    if ep.slo is None or ep.meets_slo:
-        return []
-    judged = ep.judged
-    which = "at its autoscaling maxima" if ep.at_maxima else "as configured"
-    calibrated = f" ({ep.calibration.label()})" if ep.calibration else ""
-    return [
-        warning(
-            "slo-missed",
-            "workload",
-            f"at {ep.load:.3g} requests per second ({ep.capacity_share:.0%} of what the layout "
-            f"serves) the model{calibrated} predicts {figures(judged, ep.slo.percentile)} with "
-            f"{layout(judged)} ({which}), missing the SLO ({slo_text(ep.slo)}); "
-            f"{_advice(spec, i, ep)}. A prediction is an estimate: measure before you buy",
-        )
-    ]
-
-
 def review_predictions(
     stack: StackSettings,
     i: int,
@@ -358,9 +333,20 @@ def review_predictions(
                 f"{failed}); the stack deploys without it. Please report this",
             )
         ]
-    if ep is None:
-        return None, []
-    return ep, prediction_findings(spec, i, ep)
+    if ep is None or ep.slo is None or ep.meets_slo:
+        return ep, []
+    which = "at its autoscaling maxima" if ep.at_maxima else "as configured"
+    calibrated = f" ({ep.calibration.label()})" if ep.calibration else ""
+    return ep, [
+        warning(
+            "slo-missed",
+            "workload",
+            f"at {ep.load:.3g} requests per second ({ep.capacity_share:.0%} of what the layout "
+            f"serves) the model{calibrated} predicts {figures(ep.judged, ep.slo.percentile)} "
+            f"with {layout(ep.judged)} ({which}), missing the SLO ({slo_text(ep.slo)}); "
+            f"{_advice(spec, i, ep)}. A prediction is an estimate: measure before you buy",
+        )
+    ]
 
 
 def endpoint_calibration(

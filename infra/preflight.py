@@ -72,6 +72,9 @@ def _quota_problems(stack: StackSettings, region: str) -> list[str]:
 
 
 def _az_problems(stack: StackSettings, region: str) -> list[str]:
+    """AZ IDs that do not exist for this account, and an endpoint's AZ given by name that is not
+    one of the stack's AZs in this account, whose names map to zones of their own (the same name
+    is another zone in another account)."""
     found = aws.get_availability_zones()
     zones = found.zone_ids
     problems = [
@@ -80,15 +83,9 @@ def _az_problems(stack: StackSettings, region: str) -> list[str]:
         for path, az in az_ids(stack)
         if az not in zones
     ]
-    return problems + _zone_name_problems(stack, dict(zip(found.names, zones, strict=True)))
-
-
-def _zone_name_problems(stack: StackSettings, ids_by_name: dict[str, str]) -> list[str]:
-    """An endpoint's AZ given by name is one of the stack's AZs in this account, whose names
-    map to zones of their own (the same name is another zone in another account)."""
+    ids_by_name = dict(zip(found.names, zones, strict=True))
     assert stack.network is not None
     stack_zones = network_azs(stack.network)
-    problems = []
     for path, zone in topology_zones(stack):
         if is_az_id(zone):
             continue

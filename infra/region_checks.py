@@ -26,15 +26,6 @@ def _offered_in(instance_type: str) -> str:
     return f"the regions that offer it: {', '.join(regions)}"
 
 
-def _region_problem(region: str) -> str | None:
-    offered = ", ".join(HYPERPOD_INSTANCE_TYPES)
-    if region not in KNOWN_REGIONS:
-        return f"{REGION_KEY}: {region!r} is not an AWS region; HyperPod is offered in {offered}"
-    if region not in HYPERPOD_INSTANCE_TYPES:
-        return f"{REGION_KEY}: HyperPod is not offered in {region}; it is offered in {offered}"
-    return None
-
-
 def _instance_types(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
     for i, group in enumerate(stack.cluster.instance_groups):
         yield ("cluster", "instanceGroups", i, "instanceType"), group.instance_type
@@ -68,16 +59,6 @@ def topology_zones(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...]
             yield ("endpoints", i, "topologySpec", "availabilityZone"), topology.availability_zone
 
 
-def _zone_name_problems(stack: StackSettings, region: str) -> list[str]:
-    """AZ names are the Region's name and a letter."""
-    return [
-        f"{config_key(*path)}: {zone!r} is an AZ name of {zone[:-1]}; the stack deploys to "
-        f"{region}, whose AZ names are {region}<letter>"
-        for path, zone in topology_zones(stack)
-        if is_az_name(zone) and zone[:-1] != region
-    ]
-
-
 def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """(key path, ARN) of every setting that names a regional resource by ARN."""
     if stack.cluster.existing is not None:
@@ -104,37 +85,38 @@ def arns(stack: StackSettings) -> Iterator[tuple[tuple[str | int, ...], str]]:
             )
 
 
-def _az_problem(key: str, az: str, region: str) -> str | None:
-    owner = az_id_region(az)
-    if owner == region:
-        return None
-    where = (
-        f"is an AZ ID of {owner}"
-        if owner
-        else "is not an AZ ID of any region HyperPod is offered in"
-    )
-    return (
-        f"{key}: {az!r} {where}; the stack deploys to {region}, whose AZ IDs are "
-        f"{AZ_ID_PREFIXES[region]}-az<n>"
-    )
-
-
 def region_problems(region: str, stack: StackSettings) -> list[str]:
-    refused = _region_problem(region)
-    if refused:
-        return [refused]
+    offered = ", ".join(HYPERPOD_INSTANCE_TYPES)
+    if region not in KNOWN_REGIONS:
+        return [f"{REGION_KEY}: {region!r} is not an AWS region; HyperPod is offered in {offered}"]
+    if region not in HYPERPOD_INSTANCE_TYPES:
+        return [f"{REGION_KEY}: HyperPod is not offered in {region}; it is offered in {offered}"]
     problems = [
         f"{config_key(*path)}: {kind!r} is not offered for HyperPod in {region}; "
         f"{_offered_in(kind)}"
         for path, kind in _instance_types(stack)
         if kind not in HYPERPOD_INSTANCE_TYPES[region]
     ]
+    for path, az in az_ids(stack):
+        owner = az_id_region(az)
+        if owner != region:
+            where = (
+                f"is an AZ ID of {owner}"
+                if owner
+                else "is not an AZ ID of any region HyperPod is offered in"
+            )
+            problems.append(
+                f"{config_key(*path)}: {az!r} {where}; the stack deploys to {region}, whose AZ "
+                f"IDs are {AZ_ID_PREFIXES[region]}-az<n>"
+            )
+    # AZ names are the Region's name and a letter.
     problems += [
-        problem
-        for path, az in az_ids(stack)
-        if (problem := _az_problem(config_key(*path), az, region))
+        f"{config_key(*path)}: {zone!r} is an AZ name of {zone[:-1]}; the stack deploys to "
+        f"{region}, whose AZ names are {region}<letter>"
+        for path, zone in topology_zones(stack)
+        if is_az_name(zone) and zone[:-1] != region
     ]
-    return problems + _zone_name_problems(stack, region) + _misplaced_arns(stack, "region", region)
+    return problems + _misplaced_arns(stack, "region", region)
 
 
 def _misplaced_arns(stack: StackSettings, part: str, expected: str) -> list[str]:

@@ -50,15 +50,6 @@ class EndpointRoom:
         return 2 * self.gpus
 
 
-def surge_pods(endpoint: EndpointSpec) -> Pods:
-    """The pods a roll of every role starts before it stops one."""
-    pods: Pods = Counter()
-    for role, _ in endpoint.roles().values():
-        if role.replicas < ROLLS_WITHOUT_ROOM:
-            pods[role.gpus] += 1
-    return pods
-
-
 def rollout_room(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> list[EndpointRoom]:
     """One per endpoint, in order."""
     claimed: Counter[str] = Counter()
@@ -83,7 +74,10 @@ def rollout_room(cluster: ClusterSpec, endpoints: Sequence[EndpointSpec]) -> lis
         fits = endpoint.renames and holds_both is not False
         if fits and not existing:
             pods[kind] = both
-        rolling = at_most[kind] + surge_pods(endpoint)
+        # A roll of every role starts these pods before it stops one.
+        roles = endpoint.roles().values()
+        surge = Counter(role.gpus for role, _ in roles if role.replicas < ROLLS_WITHOUT_ROOM)
+        rolling = at_most[kind] + surge
         rooms.append(
             EndpointRoom(
                 endpoint=f"{endpoint.namespace}/{endpoint.name}",

@@ -14,7 +14,6 @@ from pydantic import ValidationError
 
 from components.cluster.checks import check_cluster
 from components.cluster.instance_groups import nodes_by_az
-from components.cluster.spec import ClusterSpec
 from components.core.aws_account import AwsAccount
 from components.core.findings import Finding, field_path
 from components.core.placeholders import check_curly_quotes, check_placeholders
@@ -30,7 +29,6 @@ from components.network.checks import check_network
 from components.observability.checks import check_observability
 from components.observability.workspace import server_address
 from components.operator.checks import check_operator, resolved_operator_version
-from components.operator.spec import OperatorSpec
 from components.sizing.checks import SizingReport, review_sizing
 from components.sizing.endpoint_architecture import (
     UnknownArchitectureError,
@@ -89,12 +87,6 @@ class Settings:
     sizing: list[SizingReport] = field(default_factory=list)
     predictions: list[EndpointPrediction | None] = field(default_factory=list)
     rollouts: list[EndpointRoom] = field(default_factory=list)
-
-
-def _project_keys() -> set[str]:
-    """Every `hyperpod-dpd:` key the stack sets, as the CLI hands them to the program."""
-    every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    return {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
 
 
 def _is_secret(key: str) -> bool:
@@ -168,32 +160,23 @@ def _read_raw(config: pulumi.Config) -> tuple[dict, list[str]]:
     return raw, problems
 
 
-def _raw_token_keys(raw: dict) -> set[str]:
-    """The token config keys the endpoints name, read before the settings validate, so that
-    the keys they name are known even when another setting is wrong."""
+def _unknown_keys(raw: dict) -> list[str]:
+    """`hyperpod-dpd:` keys the stack sets (as the CLI hands them to the program) that no setting
+    reads, then settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
+    Pulumi hands them to no program, so the stack would deploy without them."""
+    every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
+    project = {key.split(":", 1)[1] for key in every if key.startswith(f"{PROJECT}:")}
+    known = set(SETTING_KEYS)
+    # The token config keys the endpoints name, read before the settings validate, so that the
+    # keys they name are known even when another setting is wrong.
     endpoints = raw.get("endpoints")
-    found = set()
     for endpoint in endpoints if isinstance(endpoints, list) else []:
         source = endpoint.get("modelSource") if isinstance(endpoint, dict) else None
         hugging_face = source.get("huggingFace") if isinstance(source, dict) else None
         key = hugging_face.get("tokenConfigKey") if isinstance(hugging_face, dict) else None
         if isinstance(key, str):
-            found.add(key)
-    return found
-
-
-def _unknown_keys(raw: dict) -> list[str]:
-    known = set(SETTING_KEYS) | _raw_token_keys(raw)
-    return [
-        unknown_key(config_key(key), sorted(known)) for key in sorted(_project_keys() - known)
-    ] + _misspelt_namespaces()
-
-
-def _misspelt_namespaces() -> list[str]:
-    """Settings under a namespace one slip from the project's (`hyperpod_dpd:endpoints`):
-    Pulumi hands them to no program, so the stack would deploy without them."""
-    every = {**runtime_config.get_config_env(), **runtime_config.CONFIG.get()}
-    return [
+            known.add(key)
+    return [unknown_key(config_key(key), sorted(known)) for key in sorted(project - known)] + [
         f"{key}: is in namespace {namespace}, which this program never reads; did you mean "
         f"{config_key(name)}?"
         for key in sorted(every)
@@ -232,38 +215,32 @@ def _findings(
 _ANY_WORKSPACE_ID = "ws-00000000-0000-0000-0000-000000000000"
 
 
-def _prometheus_address(stack: StackSettings, region: str) -> str | None:
-    """The workspace autoscaling queries by default: the adopted one's, or one of the form the
-    stack's new workspace will have."""
-    spec = stack.observability
-    if not spec.enabled:
-        return None
-    if spec.prometheus_workspace_arn is not None:
-        return server_address(spec.prometheus_workspace_arn)
-    return f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
-
-
-def _operator_source(operator: OperatorSpec) -> str:
-    installed = operator.installed
-    if installed is None:
-        return f"{config_key('operator', 'addonVersion')} {operator.addon_version}"
-    if installed.addon_version is not None:
-        return f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
-    return f"{config_key('operator', 'installed', 'operatorVersion')}"
-
-
 def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> list[str]:
     problems = []
-    address = _prometheus_address(stack, region)
+    # The workspace autoscaling queries by default: the adopted one's, or one of the form the
+    # stack's new workspace will have.
+    spec = stack.observability
+    address = None
+    if spec.enabled and spec.prometheus_workspace_arn is not None:
+        address = server_address(spec.prometheus_workspace_arn)
+    elif spec.enabled:
+        address = f"https://aps-workspaces.{region}.amazonaws.com/workspaces/{_ANY_WORKSPACE_ID}"
     # Checked by check_operator before manifests are built.
     operator = resolved_operator_version(stack.operator)
+    installed = stack.operator.installed
+    if installed is None:
+        source = f"{config_key('operator', 'addonVersion')} {stack.operator.addon_version}"
+    elif installed.addon_version is not None:
+        source = f"{config_key('operator', 'installed', 'addonVersion')} {installed.addon_version}"
+    else:
+        source = config_key("operator", "installed", "operatorVersion")
     for i, endpoint in enumerate(stack.endpoints):
         manifest = build_manifest(
             endpoint, model_bucket=model_bucket, region=region, prometheus_address=address
         )
         problems += [
             f"{config_key('endpoints', i)}: the CRD of operator {operator} (from "
-            f"{_operator_source(stack.operator)}) rejects {path}: {message}"
+            f"{source}) rejects {path}: {message}"
             for path, message in schema_errors(manifest, operator)
         ]
         problems += [
@@ -271,15 +248,6 @@ def _manifest_problems(stack: StackSettings, model_bucket: str, region: str) -> 
             for violation in endpoint_violations(manifest["spec"])
         ]
     return problems
-
-
-def _chart_warning(cluster: ClusterSpec) -> list[str]:
-    if cluster.existing or (ROOT / cluster.dependencies_chart / "Chart.yaml").is_file():
-        return []
-    return [
-        f"{config_key('cluster', 'dependenciesChart')}: {cluster.dependencies_chart} holds no "
-        "chart yet; run `make chart` before `pulumi up`, or installing it fails once EKS is up"
-    ]
 
 
 def _architectures(
@@ -370,6 +338,13 @@ def check_config() -> CheckedConfig:
     sizing_errors = _lines(sized, "error")
     if problems:
         raise ConfigError(problems + sizing_errors)
+    warnings = _lines(findings + sized + predicted, "warning") + calibration_warnings
+    chart = stack.cluster.dependencies_chart
+    if not stack.cluster.existing and not (ROOT / chart / "Chart.yaml").is_file():
+        warnings.append(
+            f"{config_key('cluster', 'dependenciesChart')}: {chart} holds no chart yet; run "
+            "`make chart` before `pulumi up`, or installing it fails once EKS is up"
+        )
     return CheckedConfig(
         stack=stack,
         region=region,
@@ -379,9 +354,7 @@ def check_config() -> CheckedConfig:
         predictions=[
             reviewed[i][0] if i in reviewed else None for i in range(len(stack.endpoints))
         ],
-        warnings=_lines(findings + sized + predicted, "warning")
-        + calibration_warnings
-        + _chart_warning(stack.cluster),
+        warnings=warnings,
         today=today,
         rollouts=rollout_room(stack.cluster, stack.endpoints),
     )

@@ -210,22 +210,6 @@ def _observability(
     return observability
 
 
-def _queried_workspaces(
-    settings: Settings, observability: Observability | None
-) -> list[pulumi.Input[str]]:
-    account = settings.account
-    named = {
-        workspace_arn(
-            role.autoscaling.server_address, partition=account.partition, account_id=account.id
-        )
-        for endpoint in settings.stack.endpoints
-        for role, _ in endpoint.roles().values()
-        if role.autoscaling is not None and role.autoscaling.server_address is not None
-    }
-    stack_workspace = [observability.workspace_arn] if observability is not None else []
-    return [*stack_workspace, *sorted(named)]
-
-
 def _operator(
     settings: Settings, cluster: Cluster, buckets: Buckets, workspaces: list[pulumi.Input[str]]
 ) -> list[pulumi.Resource]:
@@ -348,7 +332,16 @@ def build_stack(settings: Settings) -> None:
         for spec in stack.endpoints
     ]
     observability = _observability(settings, cluster, generations)
-    workspaces = _queried_workspaces(settings, observability)
+    named = {
+        workspace_arn(
+            role.autoscaling.server_address, partition=account.partition, account_id=account.id
+        )
+        for endpoint in stack.endpoints
+        for role, _ in endpoint.roles().values()
+        if role.autoscaling is not None and role.autoscaling.server_address is not None
+    }
+    workspaces = [observability.workspace_arn] if observability is not None else []
+    workspaces += sorted(named)
     # The operator serves the CRD's conversion webhook: endpoints wait for it.
     ready = cluster.ready + _operator(settings, cluster, buckets, workspaces)
 

@@ -122,34 +122,31 @@ def _set_aside(case: dict[str, Any], scenario: Scenario, metric: str) -> str | N
     return "overloaded" if achieved and offered and achieved < OVERLOADED_SHARE * offered else None
 
 
-def compare_case(case: dict[str, Any], base_dir: Path = CALIBRATION_DIR) -> list[Comparison]:
-    scenario = _prepared(case)
-    prediction = predict(scenario, base_dir)
-    input_tokens = scenario.workload.typical_input_tokens or 0
-    measured = dict(case["measured"])
-    for metric, value in (case.get("measuredP99") or {}).items():
-        if metric in P99_METRICS:
-            measured[P99_METRICS[metric]] = value
-    known = TTFT_METRICS + TPOT_METRICS + TAIL_METRICS + THROUGHPUT_METRICS
-    return [
-        Comparison(
-            case,
-            metric,
-            float(value),
-            _predicted(prediction, metric, input_tokens),
-            _set_aside(case, scenario, metric),
-        )
-        for metric, value in measured.items()
-        if metric in known
-    ]
-
-
 def compare(cases: list[dict[str, Any]]) -> tuple[list[Comparison], list[tuple[str, str]]]:
     """Every measured figure against its prediction, and the cases the model refused."""
     comparisons, refused = [], []
+    known = TTFT_METRICS + TPOT_METRICS + TAIL_METRICS + THROUGHPUT_METRICS
     for case in cases:
         try:
-            comparisons += compare_case(case)
+            scenario = _prepared(case)
+            prediction = predict(scenario, CALIBRATION_DIR)
         except ScenarioError as refusal:
             refused.append((case["id"], str(refusal)))
+            continue
+        input_tokens = scenario.workload.typical_input_tokens or 0
+        measured = dict(case["measured"])
+        for metric, value in (case.get("measuredP99") or {}).items():
+            if metric in P99_METRICS:
+                measured[P99_METRICS[metric]] = value
+        comparisons += [
+            Comparison(
+                case,
+                metric,
+                float(value),
+                _predicted(prediction, metric, input_tokens),
+                _set_aside(case, scenario, metric),
+            )
+            for metric, value in measured.items()
+            if metric in known
+        ]
     return comparisons, refused

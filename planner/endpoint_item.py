@@ -90,14 +90,6 @@ def _architecture(
     }
 
 
-def _max_model_len(scenario: Scenario, model: ModelArchitecture, threshold: int) -> int:
-    """The next power of two that holds a request, within the model's context."""
-    workload = scenario.workload
-    needed = max(workload.typical_input_tokens + workload.output_tokens, threshold + 1)
-    length = 2 ** math.ceil(math.log2(needed))
-    return min(length, model.context_length) if model.context_length else length
-
-
 def _role(role: RolePrediction) -> dict[str, Any]:
     out: dict[str, Any] = {
         "replicas": role.replicas,
@@ -139,6 +131,10 @@ def endpoint_item(
     source = scenario.model
     published = PUBLISHED.get(source.name) if isinstance(source, ScenarioModel) else None
     model_name = published.split("/")[1] if published else name
+    # maxModelLen: the next power of two that holds a request, within the model's context.
+    workload = scenario.workload
+    needed = max(workload.typical_input_tokens + workload.output_tokens, threshold + 1)
+    length = 2 ** math.ceil(math.log2(needed))
     item: dict[str, Any] = {
         "name": name,
         "namespace": NAMESPACE,
@@ -153,7 +149,7 @@ def endpoint_item(
         "instanceType": scenario.instance_type,
         "architecture": _architecture(scenario, base_dir, model),
         "tensorParallelSize": first.tensor_parallel,
-        "maxModelLen": _max_model_len(scenario, model, threshold),
+        "maxModelLen": min(length, model.context_length) if model.context_length else length,
         "gpuMemoryUtilization": scenario.utilization(GPU_MEMORY_UTILIZATION),
     }
     if first.expert_parallel > 1:
@@ -169,7 +165,7 @@ def endpoint_item(
         }
     else:
         item["serving"] = _role(first)
-    workload, slo = scenario.workload, scenario.workload.slo
+    slo = workload.slo
     assert slo is not None  # recommend requires it
     item["workload"] = {
         "typicalInputTokens": workload.typical_input_tokens,
@@ -181,6 +177,5 @@ def endpoint_item(
 
 
 def nodes_needed(recommendation: Recommendation, disaggregated: bool | None = None) -> int:
-    """Instances the emitted layout runs on."""
     option = chosen(recommendation, disaggregated)
     return 0 if option is None else option.prediction.instances

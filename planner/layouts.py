@@ -116,10 +116,6 @@ def _checked(key: str, deployment: Deployment, layout: RoleLayout, tp: int) -> P
     return Parallelism(tp, dp, ep)
 
 
-def _memory_budget(deployment: Deployment, utilization: float) -> float:
-    return deployment.machine.hbm_bytes_per_gpu * utilization
-
-
 def _needs(
     deployment: Deployment, layout: Parallelism, tokens: int, max_seqs: int
 ) -> tuple[float, float, float]:
@@ -134,7 +130,7 @@ def _needs(
 def _smallest_tensor_parallel(
     key: str, deployment: Deployment, dp: int, tokens: int, utilization: float, max_seqs: int
 ) -> int:
-    budget = _memory_budget(deployment, utilization)
+    budget = deployment.machine.hbm_bytes_per_gpu * utilization
     for tp in TENSOR_PARALLEL_CHOICES:
         layout = Parallelism(tp, dp, tp * dp if deployment.moe else 1)
         needs = sum(_needs(deployment, layout, tokens, max_seqs))
@@ -153,7 +149,7 @@ def _check_weights_fit(deployment: Deployment, dp: int, utilization: float) -> N
     weights on each GPU."""
     largest = Parallelism(MAX_TENSOR_PARALLEL, dp, MAX_TENSOR_PARALLEL * dp)
     weights = weight_bytes_per_gpu(deployment, largest)
-    if weights > _memory_budget(deployment, utilization):
+    if weights > deployment.machine.hbm_bytes_per_gpu * utilization:
         raise ScenarioError(
             f"scenario.model.parameters: {deployment.model.parameters:.3g} parameters in "
             f"{deployment.precision} leave {weights / 1e9:,.0f} GB of weights on each "
@@ -181,7 +177,7 @@ def resolve_role(
     )
     parallelism = _checked(key, deployment, layout, tp)
     weights, activations, one_request = _needs(deployment, parallelism, tokens, max_seqs)
-    budget = _memory_budget(deployment, utilization)
+    budget = deployment.machine.hbm_bytes_per_gpu * utilization
     gpu = deployment.machine.gpu.name
     if weights + activations > budget:
         _check_weights_fit(deployment, dp, utilization)

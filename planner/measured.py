@@ -166,7 +166,6 @@ class Calibration:
 def corrected(
     prediction: Prediction, scenario: Scenario, calibration: Calibration | None
 ) -> Prediction:
-    """The prediction for `scenario`, corrected when there is a calibration."""
     if calibration is None:
         return prediction
     return calibration.apply(prediction, workload_load(scenario.workload, 1))

@@ -78,9 +78,14 @@ class Parallelism:
         return self.tensor_parallel * self.data_parallel_attention
 
 
-def weight_bytes_per_gpu(deployment: Deployment, layout: Parallelism) -> float:
+def weight_bytes_per_gpu(
+    deployment: Deployment, layout: Parallelism, tokens: float = math.inf
+) -> float:
+    """The weights per GPU a pass of `tokens` reads: the dense ones, and the routed experts its
+    tokens reach (all of them by default, which is what each GPU holds)."""
     routed = deployment.weight_bytes * deployment.costs.routed_fraction
-    return (deployment.weight_bytes - routed) / layout.tensor_parallel + routed / layout.gpus
+    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
+    return weights + routed * touched_expert_fraction(deployment.costs, tokens) / layout.gpus
 
 
 def kv_bytes_per_rank(model: ModelArchitecture, tensor_parallel: int, context: float) -> float:
@@ -132,18 +137,10 @@ def _all_to_all(deployment: Deployment, ranks: int, tokens: float) -> float:
     token_bytes = costs.hidden_size * ALL_TO_ALL_BYTES
     local_copies = costs.experts_per_token * (per_node - 1) / ranks
     remote_copies = min(costs.experts_per_token * (ranks - per_node) / ranks, nodes - 1)
-    nvlink = (
-        local_copies
-        * tokens
-        * token_bytes
-        / (machine.gpu.nvlink_bytes_per_second * COLLECTIVE_BANDWIDTH)
-    )
-    efa = (
-        remote_copies
-        * tokens
-        * token_bytes
-        / (machine.efa_bytes_per_second_per_gpu * COLLECTIVE_BANDWIDTH)
-    )
+    nvlink_rate = machine.gpu.nvlink_bytes_per_second * COLLECTIVE_BANDWIDTH
+    efa_rate = machine.efa_bytes_per_second_per_gpu * COLLECTIVE_BANDWIDTH
+    nvlink = local_copies * tokens * token_bytes / nvlink_rate
+    efa = remote_copies * tokens * token_bytes / efa_rate
     latency = EFA_LATENCY_S if nodes > 1 else NVLINK_LATENCY_S
     return ALL_TO_ALLS_PER_MOE_LAYER * costs.moe_layers * (latency + max(nvlink, efa))
 
@@ -196,14 +193,6 @@ def _expert_tokens(deployment: Deployment, tokens: float) -> float:
     return tokens * costs.experts_per_token / costs.experts
 
 
-def _weights_read(deployment: Deployment, layout: Parallelism, tokens: float) -> float:
-    """A pass's weight reads per GPU, in bytes: the dense weights, and the experts its tokens
-    reach."""
-    routed = deployment.weight_bytes * deployment.costs.routed_fraction
-    weights = (deployment.weight_bytes - routed) / layout.tensor_parallel
-    return weights + routed * touched_expert_fraction(deployment.costs, tokens) / layout.gpus
-
-
 def prefill_seconds(
     deployment: Deployment, layout: Parallelism, tokens: int, prompts: int = 1
 ) -> float:
@@ -223,7 +212,9 @@ def prefill_seconds(
     # A prefill reads the weights no faster than a decode step, at the engine's share of HBM
     # bandwidth.
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    reads = passes * (_weights_read(deployment, layout, prompts * tokens / passes) / bandwidth)
+    reads = passes * (
+        weight_bytes_per_gpu(deployment, layout, prompts * tokens / passes) / bandwidth
+    )
     communication = _communication(deployment, layout, tokens_per_group)
     overhead = passes * (deployment.efficiency.step_overhead_s + _layer_overhead(deployment))
     return max(compute, reads) + communication + overhead
@@ -252,7 +243,7 @@ def decode_step_seconds(
     per_group = batch / layout.data_parallel_attention
     kv = max(per_group, 1.0) * kv_bytes_per_rank(model, layout.tensor_parallel, context)
     bandwidth = deployment.machine.gpu.hbm_bytes_per_second * deployment.efficiency.decode_bandwidth
-    reads = (_weights_read(deployment, layout, tokens) + kv) / bandwidth
+    reads = (weight_bytes_per_gpu(deployment, layout, tokens) + kv) / bandwidth
     flops = decode_token_flops(model, costs, context) * tokens
     compute = _compute_seconds(deployment, flops, layout.gpus, layout.gpus)
     communication = _communication(deployment, layout, per_group * tokens_per_request)

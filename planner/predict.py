@@ -121,34 +121,15 @@ class Prediction:
         }
 
 
-def _workload_tokens(scenario: Scenario) -> tuple[int, int]:
-    workload = scenario.workload
-    if workload.typical_input_tokens is None:
-        raise ScenarioError(
-            "scenario.workload.typicalInputTokens: required, the prompt length in tokens"
-        )
-    if workload.output_tokens is None:
-        raise ScenarioError(
-            "scenario.workload.outputTokens: required, the tokens generated per request"
-        )
-    return workload.typical_input_tokens, workload.output_tokens
-
-
-def _kv_dtype(scenario: Scenario, precision: str) -> str | None:
-    """The KV cache's dtype: the scenario's; else FP8 where TensorRT-LLM runs an FP8 or FP4
-    checkpoint (NVIDIA's ModelOpt checkpoints set kv_cache_quant_algo FP8); else the model's
-    (vLLM and SGLang's `auto`)."""
-    if scenario.kv_cache_dtype is not None:
-        return scenario.kv_cache_dtype
-    if scenario.engine == "trtllm" and precision in ("fp8", "fp4"):
-        return "fp8"
-    return None
-
-
 def deployment_of(scenario: Scenario, base_dir: Path | None = None) -> Deployment:
     model = resolve_model(scenario, base_dir)
     precision = precision_of(scenario, model)
-    kv_dtype = _kv_dtype(scenario, precision)
+    # The KV cache's dtype: the scenario's; else FP8 where TensorRT-LLM runs an FP8 or FP4
+    # checkpoint (NVIDIA's ModelOpt checkpoints set kv_cache_quant_algo FP8); else the model's
+    # (vLLM and SGLang's `auto`).
+    kv_dtype = scenario.kv_cache_dtype
+    if kv_dtype is None and scenario.engine == "trtllm" and precision in ("fp8", "fp4"):
+        kv_dtype = "fp8"
     if kv_dtype is not None:
         model = model.model_copy(update={"dtype": kv_dtype})
     return Deployment(
@@ -161,21 +142,28 @@ def deployment_of(scenario: Scenario, base_dir: Path | None = None) -> Deploymen
     )
 
 
-def _layouts(scenario: Scenario) -> dict[str, RoleLayout]:
-    if scenario.disaggregated:
-        # A measurement of one role alone gives the other as much: its own layout stands in.
-        prefill = scenario.prefill or scenario.decode
-        return {"prefill": prefill, "decode": scenario.decode or prefill}
-    return {"serving": scenario.serving or RoleLayout()}
-
-
 def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
-    input_tokens, output_tokens = _workload_tokens(scenario)
+    workload = scenario.workload
+    input_tokens, output_tokens = workload.typical_input_tokens, workload.output_tokens
+    if input_tokens is None:
+        raise ScenarioError(
+            "scenario.workload.typicalInputTokens: required, the prompt length in tokens"
+        )
+    if output_tokens is None:
+        raise ScenarioError(
+            "scenario.workload.outputTokens: required, the tokens generated per request"
+        )
     deployment = deployment_of(scenario, base_dir)
     check_workload(deployment, input_tokens, output_tokens)
     # Paged KV grows as a request decodes: it holds half its output on average, unless the
     # engine reserves the whole sequence when it admits the request.
     whole = deployment.efficiency.reserves_whole_sequence
+    if scenario.disaggregated:
+        # A measurement of one role alone gives the other as much: its own layout stands in.
+        prefill = scenario.prefill or scenario.decode
+        layouts = {"prefill": prefill, "decode": scenario.decode or prefill}
+    else:
+        layouts = {"serving": scenario.serving or RoleLayout()}
     roles = tuple(
         resolve_role(
             name,
@@ -185,9 +173,9 @@ def serving_of(scenario: Scenario, base_dir: Path | None = None) -> Serving:
             scenario.utilization(),
             input_tokens + output_tokens / (1 if whole else 2),
         )
-        for name, layout in _layouts(scenario).items()
+        for name, layout in layouts.items()
     )
-    workload, threshold = scenario.workload, scenario.routing_threshold
+    threshold = scenario.routing_threshold
     return Serving(
         deployment,
         roles,

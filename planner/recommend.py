@@ -51,8 +51,6 @@ ENVELOPE_OUTPUT_TOKENS = 256
 
 @dataclass(frozen=True)
 class Option:
-    """A prediction with what it costs."""
-
     prediction: Prediction
     meets_slo: bool
     cost_per_hour: float | None
@@ -152,13 +150,10 @@ class Search:
     ) -> None:
         self.scenario, self.predictor, self.price = scenario, predictor, price
 
-    def meets(self, prediction: Prediction) -> bool:
-        return meets(prediction, self.scenario.workload.slo)
-
     def option(self, scenario: Scenario) -> Option:
         prediction = self.predictor(scenario)
         cost = None if self.price is None else prediction.instances * self.price
-        return Option(prediction, self.meets(prediction), cost)
+        return Option(prediction, meets(prediction, self.scenario.workload.slo), cost)
 
     def fewest(self, build, accepts, role: int = -1) -> Option | None:
         """The option with the fewest replicas (1, 2, ...) of `role` that `accepts` takes,
@@ -180,7 +175,7 @@ class Search:
         def decoding(option: Option) -> bool:
             # The prefill role, roomy here, is judged next: only what the decoders decide.
             ttft = dataclasses.replace(option.prediction, ttft_percentiles_ms=(0.0,) * 4)
-            return self.meets(ttft)
+            return meets(ttft, self.scenario.workload.slo)
 
         decoders = self.fewest(
             lambda n: _disaggregated(self.scenario, roomy, with_replicas(decoder, n)), decoding
@@ -231,23 +226,19 @@ def meets(prediction: Prediction, slo: Slo) -> bool:
     return ttft_ok and (slo.tpot_ms is None or prediction.itl_at(slo.percentile) <= slo.tpot_ms)
 
 
-def _max_num_seqs(role_name: str, batch: float, ceiling: int) -> int:
-    floor = (
-        OPERATOR_PREFILL_MAX_NUM_SEQS if role_name == "prefill" else OPERATOR_DECODE_MAX_NUM_SEQS
-    )
-    needed = max(floor, math.ceil(batch / BATCH_SHARE))
-    return min(2 ** math.ceil(math.log2(needed)), ceiling)
-
-
 def _role_layout(prediction: Prediction, index: int) -> RoleLayout:
     role = prediction.roles[index]
     per_group = role.batch / role.data_parallel_attention
+    floor = (
+        OPERATOR_PREFILL_MAX_NUM_SEQS if role.name == "prefill" else OPERATOR_DECODE_MAX_NUM_SEQS
+    )
+    needed = max(floor, math.ceil(per_group / BATCH_SHARE))
     return RoleLayout(
         replicas=role.replicas,
         tensor_parallel=role.tensor_parallel,
         expert_parallel=role.expert_parallel,
         data_parallel_attention=role.data_parallel_attention,
-        max_num_seqs=_max_num_seqs(role.name, per_group, role.max_num_seqs),
+        max_num_seqs=min(2 ** math.ceil(math.log2(needed)), role.max_num_seqs),
     )
 
 
@@ -355,8 +346,8 @@ def instances_phrase(count: int) -> str:
     return f"{count} instance" if count == 1 else f"{count} instances"
 
 
-def _money(option: Option, priced: bool) -> str:
-    if priced and option.cost_per_hour is not None:
+def _money(option: Option) -> str:
+    if option.cost_per_hour is not None:
         return f"${option.cost_per_hour:,.2f}/h ({instances_phrase(option.prediction.instances)})"
     return instances_phrase(option.prediction.instances)
 
@@ -368,23 +359,22 @@ def verdict(
     limits = search.scenario.workload.slo
     p = limits.percentile
     slo = f"p{p} TTFT <= {limits.ttft_ms:g} ms and p{p} ITL <= {limits.tpot_ms:g} ms"
-    priced = search.price is not None
     if disaggregated is None and aggregated is None:
         return f"No layout of up to {MAX_GPUS} GPUs meets {slo} at this load."
     if search.scenario.instance_type not in DPD_INSTANCE_TYPES:
         return (
             f"Aggregated: {search.scenario.instance_type} does not run DPD; aggregated meets "
-            f"{slo} on {_money(aggregated, priced)}."
+            f"{slo} on {_money(aggregated)}."
         )
     if disaggregated is None:
         return (
             f"Aggregated: no disaggregated layout meets {slo}; aggregated does on "
-            f"{_money(aggregated, priced)}."
+            f"{_money(aggregated)}."
         )
     if aggregated is None:
         return (
             f"Disaggregation pays: only a disaggregated layout meets {slo} "
-            f"({_money(disaggregated, priced)}); no aggregated one does at any size up to "
+            f"({_money(disaggregated)}); no aggregated one does at any size up to "
             f"{MAX_GPUS} GPUs, since prompts' chunks lengthen the decode steps they ride in."
         )
     d, a = disaggregated.prediction, aggregated.prediction
@@ -393,21 +383,16 @@ def verdict(
     in_ttft = f"disaggregated's p{p} TTFT is {abs(ttft_cost):,.0f} ms {longer}"
     if not pays:
         return (
-            f"Aggregated: disaggregated costs {_money(disaggregated, priced)} against "
-            f"{_money(aggregated, priced)} aggregated to meet {slo}; {in_ttft}."
+            f"Aggregated: disaggregated costs {_money(disaggregated)} against "
+            f"{_money(aggregated)} aggregated to meet {slo}; {in_ttft}."
         )
-    saving = _saving(disaggregated, aggregated, priced)
+    if disaggregated.cost_per_hour is None or aggregated.cost_per_hour is None:
+        saving = f"{instances_phrase(a.instances - d.instances)} fewer than aggregated"
+    else:
+        hourly = aggregated.cost_per_hour - disaggregated.cost_per_hour
+        per_million = cost_per_million_output_tokens(hourly, d.output_tokens_per_second)
+        saving = (
+            f"it saves ${hourly:,.2f}/h (${per_million:,.3f} per million output tokens) on "
+            f"{_money(disaggregated)} against {_money(aggregated)}"
+        )
     return f"Disaggregation pays: {saving} to meet {slo}; {in_ttft}."
-
-
-def _saving(disaggregated: Option, aggregated: Option, priced: bool) -> str:
-    d, a = disaggregated.prediction, aggregated.prediction
-    if not priced or disaggregated.cost_per_hour is None or aggregated.cost_per_hour is None:
-        fewer = a.instances - d.instances
-        return f"{instances_phrase(fewer)} fewer than aggregated"
-    hourly = aggregated.cost_per_hour - disaggregated.cost_per_hour
-    per_million = cost_per_million_output_tokens(hourly, d.output_tokens_per_second)
-    return (
-        f"it saves ${hourly:,.2f}/h (${per_million:,.3f} per million output tokens) on "
-        f"{_money(disaggregated, priced)} against {_money(aggregated, priced)}"
-    )

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from components.cluster.instance_types import DPD_INSTANCE_TYPES, GPU_INSTANCE_TYPES
 from components.core.regions import AwsRegion
@@ -208,20 +208,16 @@ class Scenario(Spec):
     def _drafts(cls, value: Any) -> Any:
         return draft_tokens(value)
 
-    @field_validator("precision", mode="before")
+    @field_validator("precision", "kv_cache_dtype", mode="before")
     @classmethod
-    def _precision_alias(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return PRECISION_ALIASES.get(value.lower(), value.lower())
-        return value
-
-    @field_validator("kv_cache_dtype", mode="before")
-    @classmethod
-    def _kv_alias(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            lowered = value.lower()
-            return "bf16" if lowered == "auto" else PRECISION_ALIASES.get(lowered, lowered)
-        return value
+    def _precision_alias(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, str):
+            return value
+        lowered = value.lower()
+        # A KV cache dtype of `auto` is the model's (vLLM's default), BF16 here.
+        if lowered == "auto" and info.field_name == "kv_cache_dtype":
+            return "bf16"
+        return PRECISION_ALIASES.get(lowered, lowered)
 
     @field_validator("instance_type", mode="before")
     @classmethod

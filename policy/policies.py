@@ -20,7 +20,7 @@ from components.core.cidrs import WORLD_CIDRS, world_cidrs
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 from components.endpoint.guardrails import endpoint_violations
 from components.endpoint.kind import API_VERSION, KIND
-from components.network.efa_rules import EfaRule, ExistingRule, missing_self_rules
+from components.network.efa_rules import ExistingRule, missing_self_rules
 from components.operator.versions import (
     ADDON_NAME,
     MINIMUM_OPERATOR,
@@ -103,15 +103,6 @@ def _existing_rule(rule: PolicyResource, group: PolicyResource) -> ExistingRule:
     )
 
 
-def _missing_self_rule(group: PolicyResource, rule: EfaRule) -> str:
-    return (
-        f"security group {group.name!r} has no {rule.direction} rule for all traffic within "
-        f"itself ({rule.name}), and EFA needs one in each direction; add a rule of type "
-        f"{RULE_TYPES[rule.direction]} with ipProtocol -1 and the group's id as both "
-        "securityGroupId and referencedSecurityGroupId"
-    )
-
-
 def validate_efa_self_rules(args: StackValidationArgs, report_violation: ReportViolation) -> None:
     rules = [r for r in args.resources if r.resource_type in RULE_TYPES.values()]
     for group in args.resources:
@@ -121,7 +112,13 @@ def validate_efa_self_rules(args: StackValidationArgs, report_violation: ReportV
             _existing_rule(r, group) for r in rules if _comes_from(r, "securityGroupId", group)
         ]
         for missing in missing_self_rules(existing, group.urn):
-            report_violation(_missing_self_rule(group, missing), group.urn)
+            report_violation(
+                f"security group {group.name!r} has no {missing.direction} rule for all traffic "
+                f"within itself ({missing.name}), and EFA needs one in each direction; add a "
+                f"rule of type {RULE_TYPES[missing.direction]} with ipProtocol -1 and the "
+                "group's id as both securityGroupId and referencedSecurityGroupId",
+                group.urn,
+            )
 
 
 def _configures(resource: PolicyResource, bucket: PolicyResource) -> bool:
@@ -216,25 +213,16 @@ def validate_no_world_ingress(
         )
 
 
-def _endpoint_access(resource_type: str, props: Mapping) -> tuple[bool, list[str] | None] | None:
-    """(public, publicAccessCidrs) of an EKS cluster, with the providers' defaults: both make
-    the endpoint public unless told otherwise."""
-    if resource_type == EKS_COMPONENT:
-        source = props
-    elif resource_type == EKS_CLUSTER:
-        source = _known(props, "vpcConfig") or {}
-    else:
-        return None
-    public = source.get("endpointPublicAccess")
-    return (public is not False), source.get("publicAccessCidrs")
-
-
 def validate_eks_endpoint(args: ResourceValidationArgs, report_violation: ReportViolation) -> None:
-    access = _endpoint_access(args.resource_type, args.props)
-    if access is None:
+    # The providers' defaults make the endpoint public, and open to every CIDR, unless told.
+    if args.resource_type == EKS_COMPONENT:
+        access = args.props
+    elif args.resource_type == EKS_CLUSTER:
+        access = _known(args.props, "vpcConfig") or {}
+    else:
         return
-    public, cidrs = access
-    if open_to_world_by_default(public=public, public_cidrs=cidrs):
+    public = access.get("endpointPublicAccess") is not False
+    if open_to_world_by_default(public=public, public_cidrs=access.get("publicAccessCidrs")):
         report_violation(
             "the public API endpoint takes EKS's default of 0.0.0.0/0, since publicAccessCidrs "
             "is unset; list the CIDRs allowed (cluster.endpointAccess.publicCidrs), make the "

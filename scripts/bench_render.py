@@ -1,17 +1,9 @@
-"""How close the program comes to the least the Pulumi SDK needs to register its resources.
-
-On generated stacks of N copies of the dev stack's endpoint (a plain one, or a large one with
-many variables, flags, init containers and an override) and the GPU nodes they need, it times:
-- "program": `__main__.py` as `pulumi preview` runs it: the stack file's config as the CLI
-  hands it over, in preview, the render's mocks answering for the engine and the cloud;
-- "render": `hyperpod-dpd render` in-process, the same program with its reports and files;
-- "floor": the SDK alone importing the SDK modules the program loads, then registering the
-  resources a first render recorded through the same mocks in preview (scripts/sdk_floor.py).
-Each is a fresh interpreter (a module imports once per process) timed from its first line,
-with cached bytecode and the collector schedule of infra/collector.py. They alternate, floor,
-program, render, for each stack and repeat, so that load from other processes falls on all
-alike. The tables give CPU time (every thread of the process, which barely moves with other
-load) and wall-clock time: median, fastest and slowest of the repeats, and ratios to the floor.
+"""How close the program comes to the least the Pulumi SDK needs to register its resources:
+"program" (`__main__.py` as `pulumi preview` runs it), "render" (`hyperpod-dpd render`) and
+"floor" (scripts/sdk_floor.py), each in a fresh interpreter, alternating, on generated stacks of
+N plain or large copies of the dev endpoint. docs/contributing/render-speed.md says what each
+times and why; the tables give CPU and wall-clock medians (fastest-slowest) and ratios to the
+floor.
 
 Usage: .venv/bin/python scripts/bench_render.py [--repeats 5] [--counts 1 8 64]
 """

@@ -20,28 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def make_test_arguments() -> list[str]:
-    """The arguments `make test` gives pytest, read from the Makefile that holds them."""
-    found = re.search(r"^PYTEST_ARGS := (.*)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
-    if found is None:
-        raise SystemExit("Makefile: no PYTEST_ARGS line to run the suite with")
-    return found.group(1).split()
-
-
 def _children_cpu() -> float:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
-
-
-def timed_run(arguments: list[str]) -> tuple[float, float]:
-    """Wall-clock and CPU seconds of one pytest run; exits if a test fails."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments]
-    cpu, wall = _children_cpu(), time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL)
-    wall, cpu = time.perf_counter() - wall, _children_cpu() - cpu
-    if done.returncode != 0:
-        raise SystemExit(f"pytest exited {done.returncode}: {' '.join(command)}")
-    return wall, cpu
 
 
 def main() -> None:
@@ -49,11 +30,23 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="how many runs (default 1)")
     parser.add_argument("pytest", nargs="*", help="pytest arguments in place of make test's")
     args = parser.parse_args()
-    arguments = args.pytest or make_test_arguments()
+    arguments = args.pytest
+    if not arguments:
+        # The arguments `make test` gives pytest, read from the Makefile that holds them.
+        makefile = (ROOT / "Makefile").read_text()
+        found = re.search(r"^PYTEST_ARGS := (.*)$", makefile, re.MULTILINE)
+        if found is None:
+            raise SystemExit("Makefile: no PYTEST_ARGS line to run the suite with")
+        arguments = found.group(1).split()
     print(f"pytest {' '.join(arguments)}, {args.runs} run(s)")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *arguments]
     runs = []
     for run in range(1, args.runs + 1):
-        wall, cpu = timed_run(arguments)
+        cpu, wall = _children_cpu(), time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+        wall, cpu = time.perf_counter() - wall, _children_cpu() - cpu
+        if done.returncode != 0:
+            raise SystemExit(f"pytest exited {done.returncode}: {' '.join(command)}")
         runs.append((wall, cpu))
         print(f"run {run}: {wall:6.1f} s wall  {cpu:6.1f} s CPU")
     if len(runs) > 1:

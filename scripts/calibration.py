@@ -46,10 +46,6 @@ SWEEPS = 2
 LOG_ERROR_CAP = math.log(4)
 
 
-def held_apart() -> set[str]:
-    return {publisher for publishers in HELD_APART.values() for publisher in publishers}
-
-
 @contextmanager
 def scaled(multiples: dict[str, float]):
     """The model with its fitted factors scaled by `multiples`, restored afterwards."""
@@ -178,7 +174,8 @@ def main() -> int:
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args()
     if args.action == "fit":
-        skipped = held_apart() | set(UNDESCRIBED_PUBLISHERS)
+        skipped = {p for publishers in HELD_APART.values() for p in publishers}
+        skipped |= set(UNDESCRIBED_PUBLISHERS)
         print(fit([c for c in load_cases() if c["publisher"] not in skipped]))
     elif args.action == "table":
         table(args.markdown)

@@ -30,17 +30,6 @@ KEPT_KEYWORDS = {
 OPERATOR_CHARTS = {"3.2": "2.2.2", "3.3": "2.3.0"}
 
 
-def source_note(operator: str) -> str:
-    return (
-        "Derived from the CustomResourceDefinition inferenceendpointconfigs."
-        "inference.sagemaker.aws.amazon.com (version v1) of the SageMaker HyperPod "
-        f"Inference Operator, Helm chart hyperpod-inference-operator {OPERATOR_CHARTS[operator]} "
-        f"(operator {operator}), in github.com/aws/sagemaker-hyperpod-cli, licensed under "
-        "Apache-2.0. Descriptions and Helm templating removed; objects closed to unknown "
-        "fields. Regenerate with scripts/derive_crd_schema.py."
-    )
-
-
 def strip(node: dict) -> dict:
     out: dict = {}
     for key, value in node.items():
@@ -63,9 +52,17 @@ def strip(node: dict) -> dict:
 def derive(crd: dict, operator: str) -> dict:
     (v1,) = [version for version in crd["spec"]["versions"] if version["name"] == "v1"]
     schema = strip(v1["schema"]["openAPIV3Schema"])
+    note = (
+        "Derived from the CustomResourceDefinition inferenceendpointconfigs."
+        "inference.sagemaker.aws.amazon.com (version v1) of the SageMaker HyperPod "
+        f"Inference Operator, Helm chart hyperpod-inference-operator {OPERATOR_CHARTS[operator]} "
+        f"(operator {operator}), in github.com/aws/sagemaker-hyperpod-cli, licensed under "
+        "Apache-2.0. Descriptions and Helm templating removed; objects closed to unknown "
+        "fields. Regenerate with scripts/derive_crd_schema.py."
+    )
     return {
         "$schema": "http://json-schema.org/draft-07/schema#",
-        "$comment": source_note(operator),
+        "$comment": note,
         "title": f"{crd['spec']['names']['kind']} {crd['spec']['group']}/v1",
         **schema,
     }

@@ -18,10 +18,6 @@ from pathlib import Path
 SCHEMAS = "cfnlint.data.schemas"
 
 
-def _schema_date() -> str:
-    return json.loads(resources.files(SCHEMAS).joinpath("version.json").read_text())["schema_date"]
-
-
 def derive() -> dict:
     providers = resources.files(f"{SCHEMAS}.providers")
     regions = sorted(
@@ -35,6 +31,7 @@ def derive() -> dict:
         .joinpath("instancetype_enum.json")
         .read_text()
     )
+    date = json.loads(resources.files(SCHEMAS).joinpath("version.json").read_text())["schema_date"]
     offered = {
         region: sorted(entry["enum"])
         for region, entry in sorted(enum.items())
@@ -42,7 +39,7 @@ def derive() -> dict:
     }
     return {
         "$comment": (
-            f"Derived from cfn-lint {version('cfn-lint')} (schemas of {_schema_date()}): the "
+            f"Derived from cfn-lint {version('cfn-lint')} (schemas of {date}): the "
             "regions with a provider schema, and the per-region InstanceType enum of "
             "AWS::SageMaker::Cluster (extensions/aws_sagemaker_cluster/instancetype_enum.json, "
             "rule E3644). Regenerate with scripts/derive_region_facts.py."

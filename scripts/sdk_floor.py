@@ -1,19 +1,10 @@
-"""The least time the Pulumi SDK itself needs to register the resources of a render.
-
-A render is the SDK import, the SDK registering resources, and the program's own work:
-settings, checks, manifests, typed arguments, the recording and the files written. This replays
-the registrations a render recorded in its resources.json through the SDK and nothing else:
-- generic resource classes;
-- inputs that are already plain values;
-- the SDK's own mock monitor in preview, with the render's mocks answering, as the program
-  runs in scripts/bench_render.py.
-The replay keeps each resource's type, name, parent, provider and dependencies. What it leaves
-out only adds to the SDK's share in a real render: typed-argument translation, outputs and
-their applies, invokes, property dependencies and the stack's outputs. So its time is a lower
-bound: no program can register these resources through the SDK faster.
-
-scripts/bench_render.py runs it in a fresh interpreter after importing the SDK modules the
-program loads, as `--child floor`.
+"""The least time the Pulumi SDK itself needs to register the resources of a render: the
+registrations a render recorded in its resources.json, replayed through the SDK alone (generic
+resource classes, inputs already plain, the SDK's mock monitor in preview with the render's
+mocks), each with its type, name, parent, provider and dependencies. What it leaves out (typed
+arguments, outputs and their applies, invokes, property dependencies, the stack's outputs) only
+adds SDK work, so its time is a lower bound. scripts/bench_render.py runs it in a fresh
+interpreter after importing the SDK modules the program loads, as `--child floor`.
 """
 
 import json

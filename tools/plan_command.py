@@ -53,14 +53,6 @@ def add_plan_commands(commands: argparse._SubParsersAction) -> argparse.Argument
     return plan
 
 
-def _problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    # pydantic names the validator a field passes through (`function-after[...]`); the file
-    # has no such key.
-    loc = [str(part) for part in first["loc"] if not str(part).startswith("function-")]
-    return keyed_problem(".".join(["scenario", *loc]), first, Scenario)
-
-
 def load_scenario(path: Path) -> Scenario:
     # Read as stack files are: regular files only, size-capped, what YAML holds refused in one
     # line (yaml_io).
@@ -74,7 +66,11 @@ def load_scenario(path: Path) -> Scenario:
     try:
         return Scenario.model_validate(document)
     except ValidationError as invalid:
-        raise ScenarioError(_problem(invalid)) from None
+        first = invalid.errors()[0]
+        # pydantic names the validator a field passes through (`function-after[...]`); the file
+        # has no such key.
+        loc = [str(part) for part in first["loc"] if not str(part).startswith("function-")]
+        raise ScenarioError(keyed_problem(".".join(["scenario", *loc]), first, Scenario)) from None
 
 
 def _role_line(role: dict[str, Any], name: str) -> str:

@@ -44,32 +44,6 @@ def _groups(cluster: ClusterSpec, network: NetworkSpec) -> list[Finding]:
     return found
 
 
-def _operator_installed(operator: OperatorSpec) -> list[Finding]:
-    if operator.installed is None:
-        return []
-    return [
-        error(
-            "operator-installed-new-cluster",
-            "operator.installed",
-            "says an operator already runs in the cluster, but this stack creates the cluster "
-            "(cluster.existing is unset), so nothing would ever install the operator or its "
-            "CRD; remove operator.installed",
-        )
-    ]
-
-
-def _cluster_name(name: str) -> list[Finding]:
-    if re.fullmatch(HYPERPOD_NAME, name):
-        return []
-    return [
-        error(
-            "cluster-name",
-            "cluster.name",
-            f"the derived name {name!r} breaks {HYPERPOD_NAME}; set one",
-        )
-    ]
-
-
 def _kube_proxy(cluster: ClusterSpec) -> list[Finding]:
     """EKS publishes kube-proxy add-on builds per Kubernetes version, each of that minor
     (EKS User Guide, "Manage kube-proxy"): another minor's build is refused on this cluster."""
@@ -83,16 +57,6 @@ def _kube_proxy(cluster: ClusterSpec) -> list[Finding]:
             f"{pinned} is kube-proxy {minor_version(pinned)}, but the cluster runs Kubernetes "
             f"{cluster.kubernetes_version}; pin a v{cluster.kubernetes_version}.x-eksbuild.N "
             "build, or leave it unset for EKS's default",
-        )
-    ]
-
-
-def _endpoint_access(cluster: ClusterSpec) -> list[Finding]:
-    access = cluster.endpoint_access
-    return [
-        error("endpoint-access", "cluster.endpointAccess", problem)
-        for problem in endpoint_access_problems(
-            public=access.public, public_cidrs=access.public_cidrs, private=access.private
         )
     ]
 
@@ -129,12 +93,37 @@ def check_cluster(
     today: date,
 ) -> list[Finding]:
     """`today` decides the Kubernetes versions a new cluster may take (EKS's calendar)."""
-    found = _cluster_name(cluster_name) + check_node_autoscaling(cluster)
+    found = []
+    if not re.fullmatch(HYPERPOD_NAME, cluster_name):
+        found.append(
+            error(
+                "cluster-name",
+                "cluster.name",
+                f"the derived name {cluster_name!r} breaks {HYPERPOD_NAME}; set one",
+            )
+        )
+    found += check_node_autoscaling(cluster)
     # An adopted cluster keeps its own endpoint access, add-ons, groups and operator.
     if cluster.existing is not None:
         return found + _unused_with_existing(cluster, network)
     support = cluster.upgrade_policy.support_type
     found += check_new_cluster_version(cluster.kubernetes_version, today, support)
-    found += _endpoint_access(cluster) + _operator_installed(operator) + _kube_proxy(cluster)
-    found += _in_groups(check_system_taints(cluster.instance_groups))
+    access = cluster.endpoint_access
+    found += [
+        error("endpoint-access", "cluster.endpointAccess", problem)
+        for problem in endpoint_access_problems(
+            public=access.public, public_cidrs=access.public_cidrs, private=access.private
+        )
+    ]
+    if operator.installed is not None:
+        found.append(
+            error(
+                "operator-installed-new-cluster",
+                "operator.installed",
+                "says an operator already runs in the cluster, but this stack creates the "
+                "cluster (cluster.existing is unset), so nothing would ever install the operator "
+                "or its CRD; remove operator.installed",
+            )
+        )
+    found += _kube_proxy(cluster) + _in_groups(check_system_taints(cluster.instance_groups))
     return found if network is None else found + _groups(cluster, network)

@@ -35,26 +35,6 @@ def _is_system_capable(group: InstanceGroupSpec) -> bool:
     )
 
 
-def _system_group_problem(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
-    if not groups or any(_is_system_capable(g) for g in groups):
-        return []
-    cpu = [(i, g) for i, g in enumerate(groups) if not is_accelerated(g.instance_type)]
-    need = (
-        f"an amd64 type with {SYSTEM_GROUP_MIN_VCPUS} vCPUs or more, such as "
-        f"{SYSTEM_GROUP_EXAMPLE}, for the inference operator's pods"
-    )
-    if not cpu:
-        return [error("no-system-group", "", f"has no CPU system group; add one of {need}")]
-    i, group = cpu[0]
-    return [
-        error(
-            "system-group-too-small",
-            f"[{i}].instanceType",
-            f"{group.instance_type!r} is too small for the system group; it needs {need}",
-        )
-    ]
-
-
 def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
     """Fields are relative to `instanceGroups`."""
     found = [
@@ -75,7 +55,18 @@ def check_instance_groups(groups: Sequence[InstanceGroupSpec]) -> list[Finding]:
         for i, group in enumerate(groups)
         if is_accelerated(group.instance_type) and not is_gpu_group(group)
     ]
-    return found + _system_group_problem(groups)
+    if not groups or any(_is_system_capable(g) for g in groups):
+        return found
+    cpu = [(i, g) for i, g in enumerate(groups) if not is_accelerated(g.instance_type)]
+    need = (
+        f"an amd64 type with {SYSTEM_GROUP_MIN_VCPUS} vCPUs or more, such as "
+        f"{SYSTEM_GROUP_EXAMPLE}, for the inference operator's pods"
+    )
+    if not cpu:
+        return [*found, error("no-system-group", "", f"has no CPU system group; add one of {need}")]
+    i, group = cpu[0]
+    message = f"{group.instance_type!r} is too small for the system group; it needs {need}"
+    return [*found, error("system-group-too-small", f"[{i}].instanceType", message)]
 
 
 # Taints that keep pods without a matching toleration off a node (NoExecute evicts them too).

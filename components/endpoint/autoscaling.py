@@ -247,10 +247,6 @@ def _endpoint_dimension(trigger: dict, endpoint_name: str | None) -> str | None:
     return None
 
 
-def _shortened(query: str) -> str:
-    return query if len(query) <= 80 else f"{query[:77]}..."
-
-
 def check_role_autoscaling(
     scaling: RoleAutoscaling,
     *,
@@ -294,11 +290,12 @@ def check_role_autoscaling(
             )
         )
     elif scaling.query is not None and (problem := promql_problem(scaling.query)):
+        query = scaling.query if len(scaling.query) <= 80 else f"{scaling.query[:77]}..."
         found.append(
             error(
                 "autoscaling-query-parse",
                 f"{field}.query",
-                f"{_shortened(scaling.query)!r} is not valid PromQL ({problem}), and KEDA would "
+                f"{query!r} is not valid PromQL ({problem}), and KEDA would "
                 "pass it to Prometheus as written",
             )
         )

@@ -215,12 +215,7 @@ def check_endpoints(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
          "endpoint creates, unique per account and region: give one another"))
         for i, first in reuses([s.model_name if s.endpoint_name else None for s in specs])
     ]  # fmt: skip
-    return found + _named_like_generations(specs)
-
-
-def _named_like_generations(specs: Sequence[EndpointSpec]) -> list[tuple[int, Finding]]:
-    """A name another endpoint's generations may take (`<its name>-g<digest>`)."""
-    found = []
+    # A name another endpoint's generations may take (`<its name>-g<digest>`).
     for (i, spec), (j, other) in itertools.permutations(enumerate(specs), 2):
         for field, mine, theirs in (
             ("name", spec.name if spec.namespace == other.namespace else None, other.name),

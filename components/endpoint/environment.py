@@ -62,16 +62,12 @@ SWITCH_WORDS = {"DISABLE", "ENABLE", "USE", "NO", "SKIP", "ALLOW"}
 _TRAILING_NUMBER = re.compile(r"_?[0-9]+$")
 
 
-def _names_a_credential(name: str) -> bool:
-    words = re.sub(r"[-.]", "_", name.upper())
-    bare = _TRAILING_NUMBER.sub("", words)
-    return not set(words.split("_")) & SWITCH_WORDS and bare.endswith(CREDENTIAL_SUFFIXES)
-
-
 def credential_advice(name: str) -> str | None:
     """What to do instead of setting `name`, when it names a credential."""
     upper = name.upper()
-    if not _names_a_credential(name):
+    words = re.sub(r"[-.]", "_", upper)
+    bare = _TRAILING_NUMBER.sub("", words)
+    if set(words.split("_")) & SWITCH_WORDS or not bare.endswith(CREDENTIAL_SUFFIXES):
         return None
     if upper in HUGGING_FACE_TOKENS or upper.startswith(("HF", "HUGGING")):
         return (

@@ -42,10 +42,6 @@ def is_option(token: str) -> bool:
     return (token.startswith("--") and len(token) > 2) or bool(_SHORT_OPTION.match(token))
 
 
-def flag_name(token: str) -> str:
-    return token.split("=", 1)[0]
-
-
 def canonical_flag(name: str) -> str:
     """The long flag vLLM reads `name` as: `--max_model_len` -> `--max-model-len`,
     `--kv-transfer-config.kv_role` -> `--kv-transfer-config`, `-tp` -> `--tensor-parallel-size`."""
@@ -98,7 +94,7 @@ def split_flags(args: Sequence[str]) -> list[Flag]:
     flags: list[tuple[str, list[str]]] = []
     for token in args:
         if is_option(token):
-            flags.append((flag_name(token), [token]))
+            flags.append((token.split("=", 1)[0], [token]))
         elif flags:
             flags[-1][1].append(token)
         else:

@@ -8,21 +8,20 @@ from components.cluster.instance_types import DPD_INSTANCE_TYPES
 from components.endpoint.environment import PD_BUFFER_SIZE, PINNED_ENV
 
 
-def _instance_type(spec: Mapping) -> list[str]:
-    instance_type = spec.get("instanceType")
-    if instance_type in DPD_INSTANCE_TYPES:
+def endpoint_violations(spec: Mapping) -> list[str]:
+    """Why the `spec` of an InferenceEndpointConfig breaks DPD; empty when it has no pdSpec."""
+    if "pdSpec" not in spec:
         return []
-    found = f"{instance_type!r} is not allowed" if instance_type else "is not set"
-    return [f"instanceType: {found}; DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}"]
-
-
-def _environment(spec: Mapping) -> list[str]:
+    problems = []
+    instance_type = spec.get("instanceType")
+    if instance_type not in DPD_INSTANCE_TYPES:
+        found = f"{instance_type!r} is not allowed" if instance_type else "is not set"
+        problems.append(f"instanceType: {found}; DPD runs only on {', '.join(DPD_INSTANCE_TYPES)}")
     worker = spec.get("worker") or {}
     # Only the DPD variables' values are read: in a preview, others may not be known yet.
     variables = {v.get("name"): v for v in worker.get("environmentVariables") or []}
     values = {n: variables[n].get("value") for n in (PD_BUFFER_SIZE, *PINNED_ENV) if n in variables}
     where = "worker.environmentVariables"
-    problems = []
     if not values.get(PD_BUFFER_SIZE):
         problems.append(
             f"{where}: {PD_BUFFER_SIZE} is not set; DPD needs the decoder's buffer for "
@@ -32,21 +31,10 @@ def _environment(spec: Mapping) -> list[str]:
         if values.get(name) != required:
             found = f"is {values[name]!r}" if name in values else "is not set"
             problems.append(f"{where}: {name} {found}; DPD needs {name}={required}")
-    return problems
-
-
-def _same_az(spec: Mapping) -> list[str]:
     topology = (spec.get("pdSpec") or {}).get("topologySpec") or {}
     if topology.get("sameAZ") is False:
-        return [
+        problems.append(
             "pdSpec.topologySpec.sameAZ: is false; prefill and decode must share an "
             "availability zone for the KV transfer over EFA"
-        ]
-    return []
-
-
-def endpoint_violations(spec: Mapping) -> list[str]:
-    """Why the `spec` of an InferenceEndpointConfig breaks DPD; empty when it has no pdSpec."""
-    if "pdSpec" not in spec:
-        return []
-    return _instance_type(spec) + _environment(spec) + _same_az(spec)
+        )
+    return problems

@@ -243,14 +243,6 @@ def sagemaker_endpoint_name(spec: EndpointSpec, digest: str | None) -> str | Non
     return _generation_of(spec, spec.endpoint_name, digest)
 
 
-def written_model_name(spec: EndpointSpec, digest: str | None) -> str:
-    """The CRD's modelName, the "name of model that will be created on Sagemaker": in the
-    generation too where two generations each create one."""
-    if spec.endpoint_name is None:
-        return spec.model_name
-    return _generation_of(spec, spec.model_name, digest)
-
-
 def build_manifest(
     spec: EndpointSpec,
     *,
@@ -277,7 +269,11 @@ def build_manifest(
         out["instanceType"] = spec.instance_type
     if spec.invocation_endpoint is not None:
         out["invocationEndpoint"] = spec.invocation_endpoint
-    out["modelName"] = written_model_name(spec, digest)
+    # The CRD's modelName, the "name of model that will be created on Sagemaker": in the
+    # generation too where two generations each create one.
+    out["modelName"] = spec.model_name
+    if spec.endpoint_name is not None:
+        out["modelName"] = _generation_of(spec, spec.model_name, digest)
     out["modelSourceConfig"] = source_config(
         spec.model_source,
         model_bucket=model_bucket,
@@ -296,7 +292,7 @@ def build_manifest(
         out["metrics"] = _metrics(spec)
     if spec.kv_cache_written:
         out["kvCacheSpec"] = _kv_cache(spec)
-    if spec.routing_spec_written:
+    if spec.intelligent_routing or spec.routing_enabled is False:
         routing: dict[str, Any] = {"enabled": spec.intelligent_routing}
         if (spec.intelligent_routing and not spec.adopted) or _writes(spec, "routing_strategy"):
             routing["routingStrategy"] = spec.routing_strategy

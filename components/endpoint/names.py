@@ -26,23 +26,6 @@ def _derived(spec: EndpointSpec) -> list[tuple[str, str]]:
     return found
 
 
-def _object_names(spec: EndpointSpec) -> list[str]:
-    what, longest = max(_derived(spec), key=lambda found: len(found[1]))
-    if len(longest) > NAME_MAX:
-        renamed = f" (with rollout newName, -g<digest> adds {GENERATION_SUFFIX})"
-        return [
-            f"{spec.name!r} makes {what} {longest!r}, {len(longest)} characters, and Kubernetes "
-            f"takes {NAME_MAX}: name may have at most {NAME_MAX - len(longest) + len(spec.name)} "
-            f"characters here{renamed if spec.renames else ''}"
-        ]
-    if not spec.name[0].isalpha():
-        return [
-            f"{spec.name!r} starts with a digit; the operator names a Service after it, and a "
-            "Service's name starts with a letter"
-        ]
-    return []
-
-
 def check_names(spec: EndpointSpec) -> list[Finding]:
     if spec.adopted and spec.rollout == "newName":
         return [
@@ -53,7 +36,22 @@ def check_names(spec: EndpointSpec) -> list[Finding]:
                 "up`; an adopted endpoint keeps its names (remove adopted to rename it)",
             )
         ]
-    found = [error("derived-name", "name", problem) for problem in _object_names(spec)]
+    found = []
+    what, longest = max(_derived(spec), key=lambda found: len(found[1]))
+    if len(longest) > NAME_MAX:
+        renamed = f" (with rollout newName, -g<digest> adds {GENERATION_SUFFIX})"
+        problem = (
+            f"{spec.name!r} makes {what} {longest!r}, {len(longest)} characters, and Kubernetes "
+            f"takes {NAME_MAX}: name may have at most {NAME_MAX - len(longest) + len(spec.name)} "
+            f"characters here{renamed if spec.renames else ''}"
+        )
+        found.append(error("derived-name", "name", problem))
+    elif not spec.name[0].isalpha():
+        problem = (
+            f"{spec.name!r} starts with a digit; the operator names a Service after it, and a "
+            "Service's name starts with a letter"
+        )
+        found.append(error("derived-name", "name", problem))
     most = NAME_MAX - GENERATION_SUFFIX
     named = (("endpointName", spec.endpoint_name), ("modelName", spec.model_name))
     return found + [

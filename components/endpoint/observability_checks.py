@@ -12,45 +12,10 @@ from components.endpoint.spec import EndpointSpec
 from components.observability.spec import ObservabilitySpec
 
 
-def _autoscaling_targets(
+def check_endpoint_observability(
     spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]
 ) -> list[Finding]:
-    if spec.enabled:
-        return []
-    return [
-        error(
-            "autoscaling-without-prometheus",
-            field_path("endpoints", i, name, "autoscaling", "serverAddress"),
-            "is required while observability is off: autoscaling queries Amazon Managed "
-            "Prometheus; set observability.enabled: true or name a workspace here",
-        )
-        for i, endpoint in enumerate(endpoints)
-        for name, (role, _) in endpoint.roles().items()
-        if role.autoscaling is not None
-        and role.autoscaling.server_address is None
-        and metric_of(role.autoscaling, name) is not None
-    ]
-
-
-def _unread_metrics(spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]) -> list[Finding]:
-    if spec.enabled:
-        return []
-    return [
-        warning(
-            "metrics-not-collected",
-            field_path("endpoints", i, "metrics", "enabled"),
-            "the operator exposes this endpoint's metrics on its pods, but with observability "
-            "off nothing collects them: no collector and no Amazon Managed Prometheus "
-            "workspace exist, so they stay on the pods and the dashboards stay empty; set "
-            "observability.enabled: true to send them to a workspace",
-        )
-        for i, endpoint in enumerate(endpoints)
-        if endpoint.metrics.enabled
-    ]
-
-
-def _unscraped_autoscaling(endpoints: Sequence[EndpointSpec]) -> list[Finding]:
-    return [
+    found = [
         warning(
             "autoscaling-without-metrics",
             field_path("endpoints", i, name, "autoscaling"),
@@ -63,13 +28,30 @@ def _unscraped_autoscaling(endpoints: Sequence[EndpointSpec]) -> list[Finding]:
         # A CloudWatch trigger alone reads CloudWatch, not the endpoint's metrics.
         if role.autoscaling is not None and metric_of(role.autoscaling, name) is not None
     ]
-
-
-def check_endpoint_observability(
-    spec: ObservabilitySpec, endpoints: Sequence[EndpointSpec]
-) -> list[Finding]:
-    return (
-        _unscraped_autoscaling(endpoints)
-        + _autoscaling_targets(spec, endpoints)
-        + _unread_metrics(spec, endpoints)
-    )
+    if spec.enabled:
+        return found
+    found += [
+        error(
+            "autoscaling-without-prometheus",
+            field_path("endpoints", i, name, "autoscaling", "serverAddress"),
+            "is required while observability is off: autoscaling queries Amazon Managed "
+            "Prometheus; set observability.enabled: true or name a workspace here",
+        )
+        for i, endpoint in enumerate(endpoints)
+        for name, (role, _) in endpoint.roles().items()
+        if role.autoscaling is not None
+        and role.autoscaling.server_address is None
+        and metric_of(role.autoscaling, name) is not None
+    ]
+    return found + [
+        warning(
+            "metrics-not-collected",
+            field_path("endpoints", i, "metrics", "enabled"),
+            "the operator exposes this endpoint's metrics on its pods, but with observability "
+            "off nothing collects them: no collector and no Amazon Managed Prometheus "
+            "workspace exist, so they stay on the pods and the dashboards stay empty; set "
+            "observability.enabled: true to send them to a workspace",
+        )
+        for i, endpoint in enumerate(endpoints)
+        if endpoint.metrics.enabled
+    ]

@@ -11,10 +11,6 @@ from components.endpoint.spec import EndpointSpec
 DPD_ONLY_FIELDS = ("prefill", "decode", "routing_threshold", "pd_buffer_size", "topology_spec")
 
 
-def _key(field: str) -> str:
-    return EndpointSpec.model_fields[field].alias or field
-
-
 def check_serving_mode(spec: EndpointSpec) -> list[Finding]:
     if spec.serving is not None:
         found = [
@@ -31,7 +27,7 @@ def check_serving_mode(spec: EndpointSpec) -> list[Finding]:
         return found + [
             error(
                 "dpd-key-on-aggregated",
-                _key(field),
+                EndpointSpec.model_fields[field].alias or field,
                 "is a DPD setting, and this endpoint serves aggregated (it has serving:), so "
                 "its manifest has no pdSpec for it to go in; remove it, or remove serving: "
                 "to run DPD with prefill: and decode:",

@@ -318,10 +318,6 @@ class EndpointSpec(Spec):
         return "routing_strategy" in self.model_fields_set
 
     @property
-    def routing_spec_written(self) -> bool:
-        return self.intelligent_routing or self.routing_enabled is False
-
-    @property
     def kv_cache_written(self) -> bool:
         """Whether the manifest has kvCacheSpec: always with DPD, as LMCache's PD backend
         moves the KV; on an aggregated endpoint only when kvCache is set."""

@@ -124,21 +124,6 @@ def _experts(config: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _shape(config: dict[str, Any]) -> dict[str, Any]:
-    """What FLOPs and bytes per token need beyond the KV cache."""
-    return {
-        "hidden_size": config.get("hidden_size"),
-        "attention_heads": config.get("num_attention_heads"),
-        "vocab_size": config.get("vocab_size"),
-        # Llama 4 names its dense layers' width apart from its experts'.
-        "intermediate_size": config.get("intermediate_size_mlp") or config.get("intermediate_size"),
-        "q_lora_rank": config.get("q_lora_rank"),
-        "qk_nope_head_dim": config.get("qk_nope_head_dim"),
-        "v_head_dim": config.get("v_head_dim"),
-        **_experts(config),
-    }
-
-
 def text_config(config: dict[str, Any]) -> dict[str, Any]:
     """The language model's part of a config.json: multimodal checkpoints (Llama 4, Mistral 3,
     Qwen-VL) nest it under text_config."""
@@ -212,7 +197,17 @@ def architecture_from_hf_config(
                 weight_bytes_per_parameter or _weight_bytes_per_parameter(config)
             ),
             moe=any((_count(config, key) or 0) > 1 for key in EXPERT_COUNT_KEYS),
-            **_shape(config),
+            # What FLOPs and bytes per token need beyond the KV cache.
+            hidden_size=config.get("hidden_size"),
+            attention_heads=config.get("num_attention_heads"),
+            vocab_size=config.get("vocab_size"),
+            # Llama 4 names its dense layers' width apart from its experts'.
+            intermediate_size=config.get("intermediate_size_mlp")
+            or config.get("intermediate_size"),
+            q_lora_rank=config.get("q_lora_rank"),
+            qk_nope_head_dim=config.get("qk_nope_head_dim"),
+            v_head_dim=config.get("v_head_dim"),
+            **_experts(config),
             context_length=_context_length(config),
         )
     except ValidationError as invalid:

@@ -98,25 +98,6 @@ def _repeated_azs(network: NetworkSpec) -> list[Finding]:
     return found
 
 
-def _new_network(network: NetworkSpec, nodes: Mapping[str, int]) -> list[Finding]:
-    azs = network.availability_zone_ids
-    if len(set(azs)) < 2:
-        return [
-            error(
-                "too-few-azs",
-                "network.availabilityZoneIds",
-                f"{azs} is not allowed; EKS needs two or more distinct AZ IDs",
-            )
-        ]
-    found = _pinned_subnets(network)
-    if not found:
-        try:
-            found += _subnet_capacity(plan_subnets(network), nodes)
-        except PlanError as refused:
-            found.append(error("no-room", refused.field, str(refused)))
-    return found
-
-
 def check_network(network: NetworkSpec | None, nodes_by_az: Mapping[str, int]) -> list[Finding]:
     """The network of a cluster this stack builds, with its instance groups' nodes per AZ."""
     if network is None:
@@ -125,7 +106,17 @@ def check_network(network: NetworkSpec | None, nodes_by_az: Mapping[str, int]) -
         ]
     found = _repeated_azs(network)
     if network.existing is None:
-        return found + _new_network(network, nodes_by_az)
+        azs = network.availability_zone_ids
+        if len(set(azs)) < 2:
+            message = f"{azs} is not allowed; EKS needs two or more distinct AZ IDs"
+            return [*found, error("too-few-azs", "network.availabilityZoneIds", message)]
+        pinned = _pinned_subnets(network)
+        if pinned:
+            return found + pinned
+        try:
+            return found + _subnet_capacity(plan_subnets(network), nodes_by_az)
+        except PlanError as refused:
+            return [*found, error("no-room", refused.field, str(refused))]
     if len(network.existing.private_subnet_ids) < 2:
         subnets = "network.existing.privateSubnetIds"
         found.append(

@@ -21,21 +21,19 @@ class EfaSecurityGroupArgs:
 
 def _existing_rules(group_id: str) -> list[ExistingRule]:
     ids = aws.vpc.get_security_group_rules(filters=[{"name": "group-id", "values": [group_id]}]).ids
-    rules = []
-    for rule_id in ids:
-        rule = aws.vpc.get_security_group_rule(security_group_rule_id=rule_id)
-        # EC2 describes "all ports" as -1.
-        rules.append(
-            ExistingRule(
-                is_egress=rule.is_egress,
-                protocol=rule.ip_protocol,
-                from_port=None if rule.from_port in (None, -1) else rule.from_port,
-                to_port=None if rule.to_port in (None, -1) else rule.to_port,
-                cidr_ipv4=rule.cidr_ipv4 or None,
-                referenced_group_id=rule.referenced_security_group_id or None,
-            )
+    rules = [aws.vpc.get_security_group_rule(security_group_rule_id=rule_id) for rule_id in ids]
+    # EC2 describes "all ports" as -1.
+    return [
+        ExistingRule(
+            is_egress=rule.is_egress,
+            protocol=rule.ip_protocol,
+            from_port=None if rule.from_port in (None, -1) else rule.from_port,
+            to_port=None if rule.to_port in (None, -1) else rule.to_port,
+            cidr_ipv4=rule.cidr_ipv4 or None,
+            referenced_group_id=rule.referenced_security_group_id or None,
         )
-    return rules
+        for rule in rules
+    ]
 
 
 class EfaSecurityGroup(pulumi.ComponentResource):

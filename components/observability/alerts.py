@@ -35,52 +35,43 @@ class AlertRule:
     severity: str
 
 
-def _slo_rules(endpoint: WatchedEndpoint) -> list[AlertRule]:
-    where = f"{endpoint.namespace}/{endpoint.name}"
-    targets = (
-        ("time to first token", endpoint.ttft_ms, queries.ttft_p90),
-        ("time per output token", endpoint.tpot_ms, queries.tpot_p90),
-    )
-    return [
-        AlertRule(
-            title=f"{where} {what} above SLO",
-            expr=p90(endpoint.pod_name_prefix, endpoint.namespace),
-            above=slo_ms / 1000,
-            for_=SLO_FOR,
-            summary=f"p90 {what} of {where} is above its SLO of {slo_ms:g} ms",
-            severity="warning",
-        )
-        for what, slo_ms, p90 in targets
-        if slo_ms is not None
-    ]
-
-
-def _blind_autoscaling(endpoint: WatchedEndpoint) -> list[AlertRule]:
-    where = f"{endpoint.namespace}/{endpoint.name}"
-    return [
-        AlertRule(
-            title=f"{where} {role.role} autoscaling reads no series",
-            expr=queries.absent(
-                role.autoscaling_series, role.role, endpoint.pod_name_prefix, endpoint.namespace
-            ),
-            above=0,
-            for_=ABSENT_FOR,
-            summary=f"no {role.autoscaling_series} series of the {role.role} pods of {where} "
-            f"reaches Prometheus, so its autoscaling reads 0 and holds {role.min_replicas} "
-            "replicas; check the endpoint's metrics and the observability add-on",
-            severity="critical",
-        )
-        for role in endpoint.roles
-        if role.autoscaling_series is not None
-    ]
-
-
 def alert_rules(endpoints: Sequence[WatchedEndpoint]) -> list[AlertRule]:
-    return [
-        rule
-        for endpoint in endpoints
-        for rule in (*_slo_rules(endpoint), *_blind_autoscaling(endpoint))
-    ]
+    rules = []
+    for endpoint in endpoints:
+        where = f"{endpoint.namespace}/{endpoint.name}"
+        targets = (
+            ("time to first token", endpoint.ttft_ms, queries.ttft_p90),
+            ("time per output token", endpoint.tpot_ms, queries.tpot_p90),
+        )
+        rules += [
+            AlertRule(
+                title=f"{where} {what} above SLO",
+                expr=p90(endpoint.pod_name_prefix, endpoint.namespace),
+                above=slo_ms / 1000,
+                for_=SLO_FOR,
+                summary=f"p90 {what} of {where} is above its SLO of {slo_ms:g} ms",
+                severity="warning",
+            )
+            for what, slo_ms, p90 in targets
+            if slo_ms is not None
+        ]
+        rules += [
+            AlertRule(
+                title=f"{where} {role.role} autoscaling reads no series",
+                expr=queries.absent(
+                    role.autoscaling_series, role.role, endpoint.pod_name_prefix, endpoint.namespace
+                ),
+                above=0,
+                for_=ABSENT_FOR,
+                summary=f"no {role.autoscaling_series} series of the {role.role} pods of {where} "
+                f"reaches Prometheus, so its autoscaling reads 0 and holds {role.min_replicas} "
+                "replicas; check the endpoint's metrics and the observability add-on",
+                severity="critical",
+            )
+            for role in endpoint.roles
+            if role.autoscaling_series is not None
+        ]
+    return rules
 
 
 def rule_steps(rule: AlertRule, datasource_uid: str) -> list[dict]:

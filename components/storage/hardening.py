@@ -24,53 +24,45 @@ MODEL_BUCKET_RESOURCE = "model-weights"
 PUBLIC_ACLS = ("public-read", "public-read-write", "authenticated-read")
 
 
-def _encryption(configurations: Sequence[Mapping]) -> list[str]:
-    allowed = " or ".join(SSE_ALGORITHMS)
-    algorithms = [
-        (rule.get("applyServerSideEncryptionByDefault") or {}).get("sseAlgorithm")
-        for configuration in configurations
-        for rule in configuration.get("rules") or []
-    ]
-    if not algorithms:
-        return [
-            f"has no default encryption; add a server-side encryption configuration with {allowed}"
-        ]
-    return [
-        f"encrypts by default with {algorithm!r}; allowed are {allowed}"
-        for algorithm in algorithms
-        if algorithm not in SSE_ALGORITHMS
-    ]
-
-
-def _public_access(blocks: Sequence[Mapping]) -> list[str]:
-    required = ", ".join(PUBLIC_ACCESS_BLOCK_FLAGS)
-    if not blocks:
-        return [f"has no public access block; add one with {required} all true"]
-    off = [
-        flag
-        for block in blocks
-        for flag in PUBLIC_ACCESS_BLOCK_FLAGS
-        if block.get(flag) is not True
-    ]
-    if off:
-        return [f"has {', '.join(off)} off in its public access block; {required} must all be on"]
-    return []
-
-
-def _acls(acls: Sequence[str | None]) -> list[str]:
-    return [
-        f"has the ACL {acl!r}, which makes it public; use private"
-        for acl in acls
-        if acl in PUBLIC_ACLS
-    ]
-
-
 def bucket_violations(
     encryptions: Sequence[Mapping],
     public_access_blocks: Sequence[Mapping],
     acls: Sequence[str | None],
 ) -> list[str]:
-    return _encryption(encryptions) + _public_access(public_access_blocks) + _acls(acls)
+    allowed = " or ".join(SSE_ALGORITHMS)
+    algorithms = [
+        (rule.get("applyServerSideEncryptionByDefault") or {}).get("sseAlgorithm")
+        for configuration in encryptions
+        for rule in configuration.get("rules") or []
+    ]
+    if not algorithms:
+        found = [
+            f"has no default encryption; add a server-side encryption configuration with {allowed}"
+        ]
+    else:
+        found = [
+            f"encrypts by default with {algorithm!r}; allowed are {allowed}"
+            for algorithm in algorithms
+            if algorithm not in SSE_ALGORITHMS
+        ]
+    required = ", ".join(PUBLIC_ACCESS_BLOCK_FLAGS)
+    off = [
+        flag
+        for block in public_access_blocks
+        for flag in PUBLIC_ACCESS_BLOCK_FLAGS
+        if block.get(flag) is not True
+    ]
+    if not public_access_blocks:
+        found.append(f"has no public access block; add one with {required} all true")
+    elif off:
+        found.append(
+            f"has {', '.join(off)} off in its public access block; {required} must all be on"
+        )
+    return found + [
+        f"has the ACL {acl!r}, which makes it public; use private"
+        for acl in acls
+        if acl in PUBLIC_ACLS
+    ]
 
 
 def model_bucket_violations(

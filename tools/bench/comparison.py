@@ -52,7 +52,7 @@ def run_layout(result: VllmResult, spec: EndpointSpec) -> RunLayout:
     )
 
 
-def _check_identity(result: VllmResult, spec: EndpointSpec, index: int) -> None:
+def check_result(result: VllmResult, spec: EndpointSpec, index: int, load: Load) -> None:
     where, said = result.where, result.metadata
     expected = {
         "dpd_endpoint": (spec.name, f"endpoints[{index}].name"),
@@ -74,10 +74,6 @@ def _check_identity(result: VllmResult, spec: EndpointSpec, index: int) -> None:
                 f"{where}: model_id: {result.model_id!r:.80} is not the model endpoint "
                 f"{spec.name} serves ({', '.join(sorted(served))})"
             )
-
-
-def _check_arrivals(result: VllmResult) -> None:
-    where = result.where
     if result.ramp_up_strategy is not None:
         raise ResultError(
             f"{where}: ramp_up_strategy: {result.ramp_up_strategy!r:.20}: the rate changes "
@@ -99,9 +95,6 @@ def _check_arrivals(result: VllmResult) -> None:
             f"{where}: burstiness: {result.burstiness:g} makes arrivals other than Poisson "
             "(1), which the model assumes"
         )
-
-
-def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
     for field, measured, expected, setting in (
         ("total_input_tokens", result.mean_input_tokens, load.input_tokens, "typicalInputTokens"),
         ("total_output_tokens", result.mean_output_tokens, load.output_tokens, "outputTokens"),
@@ -112,12 +105,6 @@ def _check_lengths(result: VllmResult, load: Load, index: int) -> None:
                 f"workload's are {expected:,} (endpoints[{index}].workload.{setting}): another "
                 "load; run the Job `hyperpod-dpd bench` writes, which sends the workload's"
             )
-
-
-def check_result(result: VllmResult, spec: EndpointSpec, index: int, load: Load) -> None:
-    _check_identity(result, spec, index)
-    _check_arrivals(result)
-    _check_lengths(result, load, index)
 
 
 def predicted_figures(prediction: Prediction, output_tokens: int) -> dict[tuple[str, str], float]:

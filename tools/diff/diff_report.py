@@ -55,20 +55,6 @@ def _named(text: str) -> str:
     return REFERENCE.sub(lambda m: "⟨" + re.sub(r"urn:\S*::", "", m[1]) + "⟩", text)
 
 
-def _value(value: Any) -> str:
-    """A value on one line: text as it is, unless it holds what a line cannot show (a newline,
-    an escape sequence), which JSON's quoting spells out; anything else as JSON. A reference to
-    a resource's made-up ID reads as its name: ⟨network-private-usw2-az2⟩."""
-    if value is None:
-        text = "(none)"
-    elif isinstance(value, str) and one_line(value) == value:
-        text = value
-    else:
-        text = json.dumps(value, ensure_ascii=False)
-    text = _named(text)
-    return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
-
-
 def headline(stack: str, base: str, changes: Sequence[Change]) -> str:
     if not changes:
         return f"Stack {stack}: no changes from {base}."
@@ -108,11 +94,21 @@ def manifest_diffs(base: list[dict[str, Any]], head: list[dict[str, Any]]) -> li
 
 
 def _readable(path: str, value: Any) -> tuple[str, str]:
-    """A path and value as a person reads them: PD_BUFFER_SIZE in binary units."""
+    """A path and value as a person reads them, the value on one line: PD_BUFFER_SIZE in
+    binary units; text as it is, unless it holds what a line cannot show (a newline, an escape
+    sequence), which JSON's quoting spells out; anything else as JSON. A reference to a
+    resource's made-up ID reads as its name: ⟨network-private-usw2-az2⟩."""
     buffer = path.endswith(f"environmentVariables[{PD_BUFFER_SIZE}].value")
     if buffer and isinstance(value, str) and value.isdigit():
         return PD_BUFFER_SIZE, format_bytes(int(value))
-    return path, _value(value)
+    if value is None:
+        text = "(none)"
+    elif isinstance(value, str) and one_line(value) == value:
+        text = value
+    else:
+        text = json.dumps(value, ensure_ascii=False)
+    text = _named(text)
+    return path, text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 1] + "…"
 
 
 def _path_lines(change: Change) -> list[str]:

@@ -25,11 +25,6 @@ from components.core.user_files import read_text, replace_file, writable_problem
 from tools.render.render import STACK_TYPE, Registration, RenderResult
 
 
-def _type_of(urn: str) -> str:
-    """The resource type a URN names: the last of its type chain."""
-    return urn.split("::")[2].split("$")[-1]
-
-
 def import_file(result: RenderResult, objects: list[Registration]) -> dict[str, Any]:
     """The `pulumi import --file` document for the live `objects` (as the render registers
     them), with the components that hold them."""
@@ -43,7 +38,8 @@ def import_file(result: RenderResult, objects: list[Registration]) -> dict[str, 
             "logicalName": component.name,
             "component": True,
         }
-        if component.parent and _type_of(component.parent) != STACK_TYPE:
+        # The parent's type: the last of its URN's type chain.
+        if component.parent and component.parent.split("::")[2].split("$")[-1] != STACK_TYPE:
             name_table[f"endpointParent{i}"] = component.parent
             entry["parent"] = f"endpointParent{i}"
         resources.append(entry)

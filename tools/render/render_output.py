@@ -84,19 +84,6 @@ def _out_problem(out: Path) -> str | None:
     return None
 
 
-def _remove(folder: Path, relatives: list[str]) -> None:
-    for relative in relatives:
-        path = _inside(folder, relative)
-        if path is None:
-            continue
-        path.unlink()
-        # Folders the render made (manifests/) go once empty; a user's file keeps them.
-        for parent in path.parents:
-            if parent == folder or any(parent.iterdir()):
-                break
-            parent.rmdir()
-
-
 def _write_marker(folder: Path, files: list[str], scratch: Path) -> None:
     staged = scratch / f"{MARKER}.next"
     staged.write_text(json.dumps({"files": sorted(files)}, indent=2) + "\n")
@@ -124,7 +111,16 @@ def _move_in(scratch: Path, target: Path, files: list[str]) -> None:
         destination = target / relative
         destination.parent.mkdir(parents=True, exist_ok=True)
         os.replace(scratch / relative, destination)
-    _remove(target, old)
+    for relative in old:
+        path = _inside(target, relative)
+        if path is None:
+            continue
+        path.unlink()
+        # Folders the render made (manifests/) go once empty; a user's file keeps them.
+        for parent in path.parents:
+            if parent == target or any(parent.iterdir()):
+                break
+            parent.rmdir()
     _write_marker(target, files, scratch)
 
 

@@ -65,23 +65,18 @@ def _namespaced(key: str) -> str:
     return key if ":" in key else f"{PROJECT}:{key}"
 
 
-def _project_defaults() -> dict[str, Any]:
-    path = ROOT / "Pulumi.yaml"
-    project = _parsed(path)
-    declared = project.get("config") if isinstance(project, dict) else None
-    if not isinstance(declared, (dict, type(None))):
-        raise StackFileError(f"{path}: config: is {_kind(declared)}; it must be a mapping")
-    return {
-        _namespaced(key): value["default"]
-        for key, value in (declared or {}).items()
-        if isinstance(value, dict) and "default" in value
-    }
-
-
 def to_stack_config(config: dict[str, Any]) -> StackConfig:
     """The `config:` mapping of a stack file, as the CLI would hand it over."""
-    declared = {_namespaced(k): v for k, v in config.items()}
-    merged = {**_project_defaults(), **declared}
+    path = ROOT / "Pulumi.yaml"
+    project = _parsed(path)
+    defaults = project.get("config") if isinstance(project, dict) else None
+    if not isinstance(defaults, (dict, type(None))):
+        raise StackFileError(f"{path}: config: is {_kind(defaults)}; it must be a mapping")
+    merged = {
+        _namespaced(key): value["default"]
+        for key, value in (defaults or {}).items()
+        if isinstance(value, dict) and "default" in value
+    } | {_namespaced(k): v for k, v in config.items()}
     return StackConfig(
         values={key: _as_cli_string(_without_secrets(v)) for key, v in merged.items()},
         secret_keys=sorted(key for key, v in merged.items() if _has_secret(v)),

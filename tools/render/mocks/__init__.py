@@ -8,10 +8,6 @@ values derived from the inputs: IDs shaped like AWS's (`vpc-…`, `sg-…`), ARN
 Lookups of things that already exist answer like a typical account: an existing VPC is
 10.20.0.0/16, an existing security group carries a default VPC group's two rules. What the
 live preflight asks (quotas, AZ IDs, an existing cluster's versions and status) comes from
-`account.ACCOUNT`, which a test may replace to play an account that refuses the stack.
-
-- account.py: the mocked account, what it answers the preflight, and the IDs derived in it;
-- cloud.py: the mocks themselves, which hand each registration and invoke to its answer;
-- aws_resources.py, grafana.py: what AWS and Grafana compute for the resources created;
-- lookups.py, preflight.py: the answers to invokes, of things that exist and of the preflight.
+`account.ACCOUNT`, which a test may replace to play an account that refuses the stack. Each
+module's docstring says what it holds.
 """
