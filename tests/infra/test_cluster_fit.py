@@ -21,7 +21,6 @@ from tests.support import (
     price_table,
     problem_for,
     problems,
-    render,
     settings_of,
     with_endpoints,
     with_groups,
@@ -124,8 +123,9 @@ def test_training_plan_nodes_are_paid_for_anyway_and_take_the_claims_first():
 
 
 def test_the_warning_reaches_the_program_log_naming_the_key():
-    result = render(with_endpoints(dev_endpoint(), gpu_nodes=3))
-    (idle,) = [w for w in result.warnings if "claimed by no endpoint" in w]
+    # The settings' warnings are what the program logs: test_warnings_do_not_stop_the_....
+    warned = settings_of(with_endpoints(dev_endpoint(), gpu_nodes=3)).warnings
+    (idle,) = [w for w in warned if "claimed by no endpoint" in w]
     assert idle.startswith(
         "hyperpod-dpd:cluster.instanceGroups[0].instanceCount: 1 of the 3 ml.p5.48xlarge nodes"
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from components.cluster.spec import tiered_storage
 from tests.support import (
     config_file,
     dev_config,
@@ -16,6 +17,7 @@ from tests.support import (
     problem_for,
     problems,
     render,
+    settings_of,
     with_endpoints,
 )
 from tools.cli import main
@@ -197,26 +199,25 @@ def test_render_refuses_naming_key_and_value(tmp_path, capsys, case):
     assert not out.exists()
 
 
-def hyperpod_inputs(config: Config) -> dict[str, Any]:
-    return one(render(config), ":sagemaker:Cluster").inputs
-
-
 def test_a_tieredstorage_endpoint_enables_the_clusters_tiered_storage():
     config = endpoint_with(kvCache={"l2CacheBackend": "tieredstorage"})
-    assert hyperpod_inputs(config)["tieredStorageConfig"] == {"mode": "Enable"}
+    hyperpod = one(render(config), ":sagemaker:Cluster")
+    assert hyperpod.inputs["tieredStorageConfig"] == {"mode": "Enable"}
 
 
+# What each value writes on the HyperPod cluster: test_tiered_storage_is_written_as_set_or_....
 def test_tiered_storage_stays_unset_when_no_endpoint_needs_it():
-    assert "tieredStorageConfig" not in hyperpod_inputs(dev_config())
+    stack = settings_of(dev_config()).stack
+    assert (
+        tiered_storage(stack.cluster, [e.kv_cache.l2_cache_backend for e in stack.endpoints])
+        is None
+    )
 
 
-def test_tiered_storage_can_be_set_either_way():
-    assert hyperpod_inputs(cluster_with(tieredStorage=True))["tieredStorageConfig"] == {
-        "mode": "Enable"
-    }
-    assert hyperpod_inputs(cluster_with(tieredStorage=False))["tieredStorageConfig"] == {
-        "mode": "Disable"
-    }
+@pytest.mark.parametrize("setting", [True, False])
+def test_tiered_storage_can_be_set_either_way(setting):
+    cluster = settings_of(cluster_with(tieredStorage=setting)).stack.cluster
+    assert tiered_storage(cluster, [None]) is setting
 
 
 def test_a_node_selector_resolves_to_a_groups_label_or_a_label_nodes_carry():

@@ -14,7 +14,6 @@ from tests.support import (
     plan_in_full,
     problem_for,
     problems,
-    prod_config,
     render,
     settings_of,
     waits_for,
@@ -243,14 +242,12 @@ def test_the_graph_shows_the_observability_component(tmp_path):
     assert "n_observability --> n_inference_operator" in graph
 
 
-def test_the_prod_example_observes_and_scales_prefill_on_its_queue():
-    prod = prod_config()
-    result = render(prod, stack="prod")
-    (config,) = endpoint_configs(result)
+def test_the_prod_example_observes_and_scales_prefill_on_its_queue(prod_render):
+    (config,) = endpoint_configs(prod_render)
     prefill = config["spec"]["pdSpec"]["autoScalingSpec"]["prefillAutoScaling"]
     assert (prefill["minReplicaCount"], prefill["maxReplicaCount"]) == (1, 2)
     assert prefill["prometheusTrigger"]["name"] == "prefill-waiting"
-    assert "observability" in result.outputs
+    assert "observability" in prod_render.outputs
 
 
 def test_an_observability_add_on_below_the_floor_is_refused():

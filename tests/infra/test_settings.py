@@ -8,7 +8,7 @@ import pulumi
 import pytest
 
 from components.core.terminal_text import one_line
-from components.endpoint.manifest import build_manifest
+from components.endpoint.manifest import build_manifest, endpoint_generation
 from infra import clock, settings
 from infra.config_errors import ConfigError
 from tests.pasted import HOSTILE, paste
@@ -17,7 +17,6 @@ from tests.support import (
     EP,
     dev_config,
     dev_endpoint,
-    endpoint_configs,
     existing_cluster_config,
     problem_for,
     problems,
@@ -109,9 +108,10 @@ def test_endpoint_names_are_unique_within_a_namespace():
 
 
 def test_the_same_name_in_another_namespace_is_fine():
+    # Passed by every check; that each endpoint renders is test_several_endpoints_render_each_one.
     other = {**dev_endpoint(), "namespace": "team-b", "endpointName": "dpd-team-b"}
-    result = render(with_endpoints(dev_endpoint(), other, gpu_nodes=4))
-    assert len(endpoint_configs(result)) == 2
+    settings = settings_of(with_endpoints(dev_endpoint(), other, gpu_nodes=4))
+    assert [e.namespace for e in settings.stack.endpoints] == ["default", "team-b"]
 
 
 def test_an_unknown_top_level_key_is_refused():
@@ -128,7 +128,8 @@ def test_the_endpoints_key_is_required_though_it_may_be_an_empty_list():
     del config["hyperpod-dpd:endpoints"]
     (problem,) = problems(config)
     assert problem.startswith("hyperpod-dpd:endpoints: ")
-    assert render(with_endpoints()).outputs["endpoints"] == {}
+    # What such a stack renders: test_a_stack_with_no_endpoints_builds_the_cluster_and_the_....
+    assert settings_of(with_endpoints()).stack.endpoints == []
 
 
 def test_an_existing_model_bucket_must_be_named():
@@ -203,10 +204,19 @@ OPERATOR_3_3_FIELDS = {
 }
 
 
+def built_manifest(config: dict[str, Any]) -> dict[str, Any]:
+    """The InferenceEndpointConfig of the stack's one endpoint, once every check passes, as the
+    endpoint component registers it (tests/components/endpoint/test_inference_endpoint.py)."""
+    settings = settings_of(config)
+    (spec,) = settings.stack.endpoints
+    where = {"model_bucket": settings.bucket_names.model, "region": settings.account.region}
+    return build_manifest(spec, **where, digest=endpoint_generation(spec, **where))
+
+
 def test_fields_of_operator_3_3_pass_with_the_default_addon():
     config = dev_config()
     config["hyperpod-dpd:endpoints"][0].update(OPERATOR_3_3_FIELDS)
-    (manifest,) = endpoint_configs(render(config))
+    manifest = built_manifest(config)
     assert manifest["spec"]["loadBalancer"]["idleTimeoutSeconds"] == 600
     assert manifest["spec"]["modelCacheConfig"] == {"weightsCache": {"enabled": True}}
 
@@ -358,14 +368,13 @@ def test_info_findings_stay_out_of_the_warnings():
     assert endpoint_warnings(with_endpoints(endpoint)) == []
 
 
-def test_architecture_and_workload_stay_out_of_the_manifest(dev_render):
+def test_architecture_and_workload_stay_out_of_the_manifest():
     described = {
         **dev_endpoint(),
         "architecture": "llama-3.3-70b",
         "workload": {"typicalInputTokens": 6000, "concurrency": 32},
     }
-    rendered = render(with_endpoints(described), stack="dev")
-    assert endpoint_configs(rendered) == endpoint_configs(dev_render)
+    assert built_manifest(with_endpoints(described)) == built_manifest(dev_config())
 
 
 def test_a_namespace_differing_only_in_case_is_named_as_misspelt():

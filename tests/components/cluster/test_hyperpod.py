@@ -3,6 +3,7 @@
 import json
 
 import pulumi
+import pytest
 
 from components.cluster.dependencies import HyperPodDependencies, HyperPodDependenciesArgs
 from components.cluster.hyperpod import HyperPodCluster, HyperPodClusterArgs
@@ -34,7 +35,7 @@ SUBNETS = {"usw2-az2": "subnet-0000000000000000a", "usw2-az3": "subnet-000000000
 EKS = "arn:aws:eks:us-west-2:123456789012:cluster/dpd"
 
 
-def cluster(node_autoscaling: bool = False):
+def cluster(node_autoscaling: bool = False, tiered_storage: bool | None = None):
     def build():
         scripts = LifecycleScripts(
             "scripts", LifecycleScriptsArgs(bucket="sagemaker-dpd", directory=LIFECYCLE_DIRECTORY)
@@ -56,6 +57,7 @@ def cluster(node_autoscaling: bool = False):
                 lifecycle_scripts=scripts,
                 lifecycle_bucket="sagemaker-dpd",
                 node_autoscaling=node_autoscaling,
+                tiered_storage=tiered_storage,
             ),
             opts=pulumi.ResourceOptions(depends_on=[chart]),
         )
@@ -136,6 +138,14 @@ def test_the_dependencies_chart_is_installed_without_waiting_for_nodes():
     assert release["values"]["health-monitoring-agent"] == {"region": "us-west-2"}
     assert release["values"]["inferenceOperators"] == {"enabled": False}
     assert release["skipAwait"] is True
+
+
+@pytest.mark.parametrize(
+    ("setting", "written"), [(None, None), (True, {"mode": "Enable"}), (False, {"mode": "Disable"})]
+)
+def test_tiered_storage_is_written_as_set_or_left_out(setting, written):
+    inputs = one(cluster(tiered_storage=setting), "aws-native:sagemaker:Cluster").inputs
+    assert inputs.get("tieredStorageConfig") == written
 
 
 def test_without_node_autoscaling_the_cluster_has_no_autoscaler():
