@@ -48,9 +48,8 @@ class Suggestion:
 
     def keyed(self, i: int) -> dict[str, int | str]:
         """Every setting by its key under the project: `endpoints[0].prefill.replicas`."""
-        return {f"endpoints[{i}].{key}": value for key, value in self.settings.items()} | (
-            self.cluster
-        )
+        own = {f"endpoints[{i}].{key}": value for key, value in self.settings.items()}
+        return own | self.cluster
 
     def text(self) -> str:
         """`prefill.replicas 2, decode.replicas 1 and decode.maxNumSeqs 128`."""
